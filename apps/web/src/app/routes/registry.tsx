@@ -1,0 +1,36 @@
+/**
+ * Module pages by route name. A module adds ONE line here (plus its feature folder and,
+ * if new, its route in packages/contract/src/routes.ts): the menu comes from the server's
+ * `accessedRoutes`, the tab, title, guard and 404 handling come from the shell.
+ *
+ *   'order.list': () => import('@/features/orders/OrderListPage.tsx'),
+ *
+ * The page module's default export is the page component. It is loaded lazily (its own
+ * chunk) and kept alive in its tab. Catalogue routes without a page show "coming soon".
+ */
+import type { RouteName } from '@console/contract';
+import type { ComponentType } from 'react';
+
+export type PageModule = { default: ComponentType };
+export type PageLoader = () => Promise<PageModule>;
+
+export const pages: Partial<Record<RouteName, PageLoader>> = {
+  // Shell pages
+  index: () => import('@/features/home/HomePage.tsx'),
+  seeMore: () => import('@/features/notices/SeeMorePage.tsx'),
+  log: () => import('@/features/log/LogPage.tsx'),
+
+  // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+};
+
+/**
+ * Ordering pages: unread notices that must be read and agreed are shown before these can
+ * be used (spec §5). A module that creates orders adds its route name here.
+ */
+export const noticeGatedRoutes: ReadonlySet<string> = new Set<RouteName>([
+  'order.create',
+  'order.createImport',
+  'order.createImportUsa',
+  'order.createImportEms',
+  'meituanOrder.create',
+]);

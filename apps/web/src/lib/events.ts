@@ -1,0 +1,19 @@
+/** A tiny typed emitter so lib/ can tell the app about session changes without importing it. */
+export function createEmitter<T>() {
+  const listeners = new Set<(v: T) => void>();
+  return {
+    on(fn: (v: T) => void) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
+    },
+    emit(v: T) {
+      for (const fn of listeners) fn(v);
+    },
+    get size() {
+      return listeners.size;
+    },
+  };
+}
+
+/** 'expired': refresh failed, go to login. 'notices': a call answered 428 (notices gate). */
+export const sessionEvents = createEmitter<{ type: 'expired' } | { type: 'notices' }>();

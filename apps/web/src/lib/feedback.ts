@@ -1,0 +1,27 @@
+/**
+ * Toasts, notifications and dialogs for code outside React (the HTTP client). The app's
+ * `<FeedbackBridge>` (inside antd's <App>) registers the themed, context-aware instances;
+ * until then (or in a bare page) antd's static functions are loaded on demand, so lib/
+ * never pulls antd into a chunk by itself.
+ */
+import type { MessageInstance } from 'antd/es/message/interface';
+import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal';
+import type { NotificationInstance } from 'antd/es/notification/interface';
+
+export interface Feedback {
+  message: MessageInstance;
+  notification: NotificationInstance;
+  modal: ModalHookAPI;
+}
+
+let current: Feedback | null = null;
+
+export function setFeedback(f: Feedback | null) {
+  current = f;
+}
+
+export async function feedback(): Promise<Feedback> {
+  if (current) return current;
+  const antd = await import('antd');
+  return { message: antd.message, notification: antd.notification, modal: antd.Modal as unknown as ModalHookAPI };
+}

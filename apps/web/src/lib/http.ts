@@ -1,0 +1,286 @@
+/**
+ * The one HTTP client (spec §4, §7, §8). Typed from the contract: `call(auth.me, {})`
+ * returns `CallResponse<typeof auth.me>`. It owns the wire rules so pages never repeat them:
+ * bearer + language headers, 30 s timeout (none when the call says 0), AES envelopes,
+ * refresh-once on 401 with queued replay, and the error catalogue's reactions.
+ */
+import {
+  AES_HEADER,
+  ErrorCode,
+  NO_DATA_MESSAGE,
+  auth,
+  type CallDef,
+  type CallRequest,
+  type CallResponse,
+  type FieldErrors,
+} from '@console/contract';
+import { decryptJson, encryptJson } from './aes.ts';
+import { sessionEvents } from './events.ts';
+import { feedback } from './feedback.ts';
+import { apiLanguage, t } from './i18n.ts';
+import { addLog } from './log.ts';
+import { clearSessionCookies, getToken, setToken } from './storage.ts';
+
+export const API_BASE = '/api/';
+
+/** A coded answer other than 200. `data` is the envelope's data (field errors for 422). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: number;
+  readonly data: unknown;
+  readonly path: string;
+  constructor(code: number, message: string, data: unknown, path: string) {
+    super(message);
+    this.code = code;
+    this.data = data;
+    this.path = path;
+  }
+  /** 422 field errors ({ field: [messages] }), or an empty object. */
+  get fieldErrors(): FieldErrors {
+    return this.code === ErrorCode.VALIDATION && this.data && typeof this.data === 'object'
+      ? (this.data as FieldErrors)
+      : {};
+  }
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Do not show the generic toast for coded errors (the caller shows its own). 401/430/500 still act. */
+  silent?: boolean;
+}
+
+interface Envelope {
+  code: number;
+  message: string;
+  data: unknown;
+  iv?: string;
+}
+
+let refreshing: Promise<string> | null = null;
+
+/** Exchanges the (possibly expired) token once; concurrent callers share the same promise. */
+function refreshToken(): Promise<string> {
+  refreshing ??= (async () => {
+    try {
+      const old = getToken();
+      if (!old) throw new ApiError(401, 'no token', null, auth.refresh.path);
+      const res = await send(auth.refresh, {}, old, {});
+      if (res.status !== 200) throw new ApiError(res.envelope.code, res.envelope.message, null, auth.refresh.path);
+      const { access_token } = res.envelope.data as CallResponse<typeof auth.refresh>;
+      setToken(access_token);
+      return access_token;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+async function send(
+  def: CallDef,
+  body: unknown,
+  token: string | undefined,
+  opts: CallOptions,
+  extra?: { form?: FormData },
+): Promise<{ status: number; envelope: Envelope; response: Response; token: string | undefined }> {
+  const headers: Record<string, string> = { 'Accept-Language': apiLanguage() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let payload: BodyInit;
+  if (extra?.form) {
+    payload = extra.form;
+  } else if (def.aes) {
+    if (!token) throw new ApiError(401, 'no token', null, def.path);
+    headers[AES_HEADER] = '1';
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(await encryptJson(token, body ?? {}));
+  } else {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body ?? {});
+  }
+
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onAbort);
+  let timedOut = false;
+  const timer =
+    def.timeout > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, def.timeout)
+      : undefined;
+  let response: Response;
+  try {
+    response = await fetch(API_BASE + def.path, { method: 'POST', headers, body: payload, signal: controller.signal });
+  } catch (e) {
+    if (timedOut) {
+      const err = new Error(t('http.timeout', { ms: def.timeout }));
+      err.name = 'TimeoutError';
+      throw err;
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+
+  if (def.kind === 'blob' && response.ok) {
+    return { status: 200, envelope: { code: 200, message: '', data: null }, response, token };
+  }
+  let envelope: Envelope;
+  try {
+    envelope = (await response.json()) as Envelope;
+  } catch {
+    // A proxy error page or empty body: treat it as coded by HTTP status.
+    envelope = { code: response.status, message: response.statusText || `HTTP ${response.status}`, data: null };
+  }
+  if (
+    response.ok &&
+    def.aes &&
+    token &&
+    response.headers.get(AES_HEADER) === '1' &&
+    typeof envelope.data === 'string' &&
+    envelope.iv
+  ) {
+    envelope = { ...envelope, data: await decryptJson(token, envelope.data, envelope.iv) };
+  }
+  return { status: response.status, envelope, response, token };
+}
+
+/** Sends, refreshing once on 401 and replaying with the new token. */
+async function sendWithSession(def: CallDef, body: unknown, opts: CallOptions, extra?: { form?: FormData }) {
+  // A call started while a refresh is running waits for the fresh token instead of failing.
+  if (refreshing && def.auth) await refreshing.catch(() => undefined);
+  const token = def.auth ? getToken() : undefined;
+  let res = await send(def, body, token, opts, extra);
+  if (res.status === ErrorCode.UNAUTHORIZED && def.auth && token) {
+    let fresh: string;
+    try {
+      // Another call may already have refreshed while this one was in flight.
+      const now = getToken();
+      fresh = now && now !== token ? now : await refreshToken();
+    } catch {
+      expireSession();
+      throw new ApiError(401, res.envelope.message, null, def.path);
+    }
+    res = await send(def, body, fresh, opts, extra);
+    if (res.status === ErrorCode.UNAUTHORIZED) expireSession();
+  } else if (res.status === ErrorCode.UNAUTHORIZED && def.auth) {
+    expireSession();
+  }
+  return res;
+}
+
+function expireSession() {
+  clearSessionCookies();
+  sessionEvents.emit({ type: 'expired' });
+}
+
+let sessionEndedShown = false;
+
+/** The error catalogue (spec §8). Exported for tests and for callers that catch but want the default. */
+export async function reportError(err: unknown, opts: CallOptions = {}): Promise<void> {
+  if (err instanceof ApiError) {
+    const { code, message } = err;
+    if (code === ErrorCode.SESSION_ENDED) {
+      if (sessionEndedShown) return;
+      sessionEndedShown = true;
+      const { modal } = await feedback();
+      modal.warning({
+        title: t('http.sessionEndedTitle'),
+        content: message,
+        okText: t('common.ok'),
+        onOk: () => {
+          clearSessionCookies();
+          localStorage.setItem('isLogin', 'false');
+          location.reload();
+        },
+      });
+      return;
+    }
+    if (code === ErrorCode.UNAUTHORIZED) return;
+    if (code === ErrorCode.VALIDATION) return;
+    if (code === ErrorCode.BAD_REQUEST && message === NO_DATA_MESSAGE) return;
+    if (code === ErrorCode.NOTICES_PENDING) {
+      sessionEvents.emit({ type: 'notices' });
+      return;
+    }
+    if (code === ErrorCode.INTERNAL) {
+      const errorId = (err.data as { errorId?: string } | null)?.errorId ?? '';
+      const { notification } = await feedback();
+      notification.error({
+        title: message,
+        description: `${t('http.errorNumber')}: ${errorId} ${t('http.teamWillHandle')}`,
+        duration: 0,
+      });
+      return;
+    }
+    if (opts.silent) return;
+    const { message: toast } = await feedback();
+    void toast.error({ content: message, duration: 5 });
+    return;
+  }
+  if (err instanceof Error && err.name === 'AbortError') return;
+  // No response at all: network down, server gone, CORS, timeout.
+  const e = err instanceof Error ? err : new Error(String(err));
+  const { modal } = await feedback();
+  modal.error({ title: e.name, content: e.message, okText: t('common.ok') });
+}
+
+async function run<C extends CallDef>(
+  def: C,
+  body: unknown,
+  opts: CallOptions,
+  extra?: { form?: FormData },
+): Promise<{ envelope: Envelope; response: Response }> {
+  try {
+    const res = await sendWithSession(def, body, opts, extra);
+    if (res.status !== 200 || res.envelope.code !== 200) {
+      throw new ApiError(res.envelope.code || res.status, res.envelope.message, res.envelope.data, def.path);
+    }
+    return res;
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'AbortError')) {
+      const code = err instanceof ApiError ? err.code : 0;
+      if (!(code === ErrorCode.BAD_REQUEST && err instanceof ApiError && err.message === NO_DATA_MESSAGE)) {
+        addLog('call', `${def.path}: ${code || (err as Error).name} ${(err as Error).message}`);
+      }
+      void reportError(err, opts);
+    }
+    throw err;
+  }
+}
+
+/** Calls `POST /api/<path>` and returns the envelope's `data`, typed by the contract. */
+export async function call<C extends CallDef>(def: C, body: CallRequest<C>, opts: CallOptions = {}) {
+  const { envelope } = await run(def, body, opts);
+  return envelope.data as CallResponse<C>;
+}
+
+/** Blob calls (downloads): the file and its UTF-8 Content-Disposition filename. */
+export async function callBlob<C extends CallDef>(def: C, body: CallRequest<C>, opts: CallOptions = {}) {
+  const { response } = await run(def, body, opts);
+  const cd = response.headers.get('Content-Disposition') ?? '';
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
+  const plain = /filename="?([^";]+)"?/i.exec(cd);
+  const filename = star ? decodeURIComponent(star[1]) : plain ? plain[1] : 'download';
+  return { blob: await response.blob(), filename };
+}
+
+/** Multipart uploads; the form carries the file(s) and fields. */
+export async function callUpload<C extends CallDef>(def: C, form: FormData, opts: CallOptions = {}) {
+  const { envelope } = await run(def, null, opts, { form });
+  return envelope.data as CallResponse<C>;
+}
+
+/** Saves a blob with its filename via a temporary link. */
+export function saveBlob(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,61 @@
+/** Strings used by lib/ itself (HTTP client, session). Frame strings live in app/i18n.ts. */
+import { registerMessages } from './i18n.ts';
+
+registerMessages('common', {
+  'zh-chs': {
+    ok: '确定',
+    cancel: '取消',
+    confirm: '确认',
+    close: '关闭',
+    reload: '重新加载',
+    loading: '加载中…',
+    search: '搜索',
+    reset: '重置',
+    export: '导出',
+    clear: '清空',
+    all: '全部',
+    empty: '暂无数据',
+    more: '更多',
+    save: '保存',
+  },
+  en: {
+    ok: 'OK',
+    cancel: 'Cancel',
+    confirm: 'Confirm',
+    close: 'Close',
+    reload: 'Reload',
+    loading: 'Loading…',
+    search: 'Search',
+    reset: 'Reset',
+    export: 'Export',
+    clear: 'Clear',
+    all: 'All',
+    empty: 'No data',
+    more: 'More',
+    save: 'Save',
+  },
+  ja: { ok: 'OK', cancel: 'キャンセル', confirm: '確認', close: '閉じる', reload: '再読み込み', search: '検索' },
+  'zh-cht': { ok: '確定', cancel: '取消', confirm: '確認', close: '關閉', reload: '重新載入', search: '搜尋' },
+});
+
+registerMessages('http', {
+  'zh-chs': {
+    sessionEndedTitle: '登录状态已失效',
+    errorNumber: '错误编号',
+    teamWillHandle: '我们的团队会尽快处理。',
+    timeout: '请求超时（{ms} 毫秒）',
+  },
+  en: {
+    sessionEndedTitle: 'Your session has ended',
+    errorNumber: 'ErrorNumber',
+    teamWillHandle: 'the team will handle it as soon as possible.',
+    timeout: 'timeout of {ms}ms exceeded',
+  },
+  ja: { errorNumber: 'エラー番号' },
+  'zh-cht': { errorNumber: '錯誤編號', teamWillHandle: '我們的團隊會盡快處理。' },
+});
+
+registerMessages('session', {
+  'zh-chs': { verificationFailed: '验证失败，请重新登录。', hasError: 'Has Error' },
+  en: { verificationFailed: 'Verification failed, please Login again.', hasError: 'Has Error' },
+});

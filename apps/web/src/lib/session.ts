@@ -1,0 +1,125 @@
+/**
+ * The logged-in user (spec §4 login flow, §6 permissions). Outside React so the HTTP
+ * client, the guard and components share one truth; React reads it with `useSession()`.
+ */
+import {
+  ADMIN_ROLE,
+  auth,
+  routeCatalogue,
+  type AccessedRoute,
+  type CallResponse,
+  type RouteEntry,
+} from '@console/contract';
+import { useSyncExternalStore } from 'react';
+import { call } from './http.ts';
+import { t } from './i18n.ts';
+import { setLogUser } from './log.ts';
+import { queryClient } from './query.ts';
+import { IS_LOGIN_KEY, clearSessionCookies, getToken, getUuid, removeCookie, setToken } from './storage.ts';
+
+export type Me = CallResponse<typeof auth.me>;
+
+interface SessionState {
+  user: Me | null;
+  /** Routes this user may open (hidden ones included), after the §6 role filter. */
+  routes: AccessedRoute[];
+  routeNames: ReadonlySet<string>;
+}
+
+let state: SessionState = { user: null, routes: [], routeNames: new Set() };
+const listeners = new Set<() => void>();
+function set(next: SessionState) {
+  state = next;
+  for (const l of listeners) l();
+}
+
+export function getSession() {
+  return state;
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+/**
+ * Spec §6: a route with role restrictions is kept only for a matching role; `admin-none`
+ * sees every route of the catalogue. Hidden routes stay reachable but never reach the menu.
+ */
+export function filterRoutes(accessed: readonly AccessedRoute[], roles: readonly string[]): AccessedRoute[] {
+  if (roles.includes(ADMIN_ROLE)) {
+    const byName = new Map(accessed.map((r) => [r.name, r]));
+    return routeCatalogue.map((r: RouteEntry) => byName.get(r.name) ?? toAccessed(r));
+  }
+  return accessed.filter((r) => !r.roles || r.roles.length === 0 || r.roles.some((x) => roles.includes(x)));
+}
+
+function toAccessed(r: RouteEntry): AccessedRoute {
+  return {
+    name: r.name,
+    path: r.path,
+    title: { zh: r.title.zh, en: r.title.en },
+    icon: r.icon,
+    parent: r.parent,
+    hidden: r.hidden,
+    roles: r.roles ? [...r.roles] : undefined,
+  };
+}
+
+export class SessionError extends Error {
+  override readonly name = 'SessionError';
+}
+
+/** Loads `me` (AES). Throws SessionError with the spec's texts when the answer is unusable. */
+export async function loadUser(): Promise<Me> {
+  let me: Me;
+  try {
+    me = await call(auth.me, {});
+  } catch {
+    throw new SessionError(t('session.verificationFailed'));
+  }
+  if (!Array.isArray(me.roles) || me.roles.length === 0 || !Array.isArray(me.permissions)) {
+    throw new SessionError('getInfo: roles or permissions must be a non-null array!');
+  }
+  const routes = filterRoutes(me.accessedRoutes ?? [], me.roles);
+  set({ user: me, routes, routeNames: new Set(routes.map((r) => r.name)) });
+  setLogUser(me.name);
+  return me;
+}
+
+export async function login(name: string, password: string): Promise<void> {
+  const answer = await call(auth.login, { name, password, uuid: getUuid() }, { silent: false });
+  setToken(answer.access_token);
+  localStorage.setItem(IS_LOGIN_KEY, 'true');
+}
+
+/** Forgets the session locally (cookies, user, cached data) without calling the server. */
+export function resetSession(): void {
+  removeCookie('token');
+  set({ user: null, routes: [], routeNames: new Set() });
+  setLogUser('');
+  queryClient.clear();
+}
+
+export async function logout(): Promise<void> {
+  try {
+    if (getToken()) await call(auth.logout, {}, { silent: true });
+  } catch {
+    // The session may already be gone server-side; logging out locally is what matters.
+  }
+  resetSession();
+  // Other tabs listen to this key and go to login too (spec "cross-tab logout").
+  localStorage.setItem(IS_LOGIN_KEY, 'false');
+}
+
+export function endSessionAndReload(): void {
+  clearSessionCookies();
+  location.reload();
+}
+
+export const hasRoute = (name: string) => state.routeNames.has(name);
