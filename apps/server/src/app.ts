@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { openApiDocument } from './http/openapi.ts';
+import { createRegistrar } from './http/register-call.ts';
+import { localStorage, type Storage } from './lib/storage.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { createOrdersService } from './modules/orders/orders.service.ts';
+import { referenceRoutes } from './modules/reference/reference.routes.ts';
+
+export const VERSION = '1.21.2';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock?: () => Date;
+  storage?: Storage;
+}
+
+/** Builds the whole app without listening (server.ts listens; tests use inject). */
+export async function buildApp({ config, db, clock = () => new Date(), storage }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // Never log credentials: no headers or bodies are serialised, and these paths are redacted.
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.old_password'],
+          },
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+  });
+  const files = storage ?? localStorage(path.join(config.DATA_DIR, 'files'));
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its CSS-in-JS into <style> elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // The print plugin (QZ Tray protocol) and the Cainiao component listen on localhost.
+        connectSrc: ["'self'", 'ws://localhost:8182', 'wss://localhost:8181', 'ws://localhost:13528', 'ws://127.0.0.1:8182'],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(multipart, {
+    limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
+    throwFileSizeLimit: true,
+  });
+  installErrorHandler(app);
+
+  await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(VERSION) as never } });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
+
+  const auth = createAuthService({ db, config, clock });
+  const notifications = createNotificationsService(db, clock);
+  const orders = createOrdersService(db, clock);
+  const registrar = createRegistrar(app, db, (token) => auth.authenticate(token));
+
+  authRoutes(registrar, auth);
+  referenceRoutes(registrar, db);
+  notificationsRoutes(registrar, notifications);
+  ordersRoutes(registrar, orders);
+  void files;
+
+  registerConsole(app, config.WEB_DIST);
+  return app;
+}
+
+/** The built console at /home/ (a single-page app: unknown paths get index.html). */
+function registerConsole(app: FastifyInstance, dist: string) {
+  app.get('/', (_req, reply) => reply.redirect('/home/'));
+  const index = path.join(dist, 'index.html');
+  if (!fs.existsSync(index)) {
+    app.get('/home/*', (_req, reply) =>
+      reply.type('text/plain').status(503).send('The console is not built: run `npm run build` first.'),
+    );
+    return;
+  }
+  app.register(fastifyStatic, { root: dist, prefix: '/home/', wildcard: false, index: ['index.html'] });
+  app.get('/home/*', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', dist));
+  app.get('/home', (_req, reply) => reply.redirect('/home/'));
+}

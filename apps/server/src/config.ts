@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The server's configuration, parsed once at start-up from the environment.
+ * Nothing else in the server reads `process.env`.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** `postgres://…` switches to PostgreSQL; otherwise a SQLite file path (or `:memory:`). */
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Demo accounts and orders; on by default for the embedded database only. */
+  DEMO_SEED: bool.optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(2 * 60 * 60),
+  REFRESH_WINDOW_SECONDS: z.coerce.number().int().min(60).default(14 * 24 * 60 * 60),
+  /** Failed logins allowed per account and per address within LOGIN_THROTTLE_WINDOW_SECONDS. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  /** Where the built console lives; served at /home/. */
+  WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(30 * 1024 * 1024),
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {
+  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  demoSeed: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const { DATABASE_URL, DEMO_SEED, ...rest } = parsed.data;
+  const url = DATABASE_URL?.trim();
+  const database =
+    url && /^postgres(ql)?:\/\//.test(url)
+      ? ({ dialect: 'postgres', url } as const)
+      : ({ dialect: 'sqlite', file: url || path.join(rest.DATA_DIR, 'console.sqlite') } as const);
+  return { ...rest, database, demoSeed: DEMO_SEED ?? database.dialect === 'sqlite' };
+}
+
+/** Configuration for tests: defaults with overrides, no environment. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_SEED: 'false', ...overrides });
+}

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import * as m0001 from './migrations/2026-11-21T1400-core.ts';
+
+/**
+ * Migrations are listed here in order rather than read from the folder, so the
+ * server needs no file-system discovery and a bundler could include them.
+ * Each is frozen once landed: a change is a new migration.
+ */
+const migrations: Record<string, Migration> = {
+  '2026-11-21T1400-core': m0001,
+};
+
+class ListedMigrations implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: new ListedMigrations() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,252 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types for Kysely, matching the migrations. Times are ISO-8601 UTC strings
+ * on both engines; flags are 0/1; money is integer minor units.
+ */
+type Time = string;
+type Flag = number;
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  display_name: string;
+  password_hash: string;
+  role: string;
+  customer_id: number | null;
+  disabled: Generated<Flag>;
+  created_at: Time;
+  password_changed_at: Time;
+}
+export interface CustomersTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  agent_user_id: number | null;
+  created_at: Time;
+}
+export interface RolePermissionsTable {
+  role: string;
+  route_name: string;
+}
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  uuid: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Time;
+  last_seen_at: Time;
+  ended_at: Time | null;
+  end_reason: string | null;
+}
+export interface SessionTokensTable {
+  token_hash: string;
+  session_id: number;
+  access_expires_at: Time;
+  refresh_expires_at: Time;
+  rotated_at: Time | null;
+}
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  key: string;
+  at: Time;
+}
+export interface UserSettingsTable {
+  user_id: number;
+  key: string;
+  value: string;
+  updated_at: Time;
+}
+export interface ChannelsTable {
+  code: string;
+  name_zh: string;
+  name_en: string;
+  currency: string;
+  origin: string;
+  template_kind: string;
+  has_boxes: Flag;
+  sort: number;
+}
+export interface CodedTable {
+  code: string;
+  name_zh: string;
+  name_en: string;
+}
+export interface CurrenciesTable extends CodedTable {
+  decimals: number;
+}
+export interface NumberSegmentsTable {
+  id: Generated<number>;
+  channel_code: string;
+  customer_id: number | null;
+  name: string;
+  prefix: string;
+  suffix: Generated<string>;
+  scheme: string;
+  next_seq: number;
+  last_seq: number;
+}
+export interface ExportNominationsTable {
+  id: Generated<number>;
+  customer_id: number;
+  name_ja: string;
+  name_en: string;
+  corporate_number: string;
+  address_en: string;
+  tel: string;
+  id_mark: Generated<string>;
+  receive_email: Generated<string>;
+  created_at: Time;
+  deleted_at: Time | null;
+}
+export interface FilesTable {
+  id: Generated<number>;
+  customer_id: number | null;
+  owner_user_id: number | null;
+  kind: string;
+  name: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  created_at: Time;
+}
+export interface BatchesTable {
+  id: Generated<number>;
+  batch_no: string;
+  customer_id: number;
+  channel_code: string;
+  template_kind: string;
+  export_nomination_id: number | null;
+  clearance_company_code: string | null;
+  file_id: number | null;
+  error_file_id: number | null;
+  status: string;
+  progress: Generated<number>;
+  total_rows: Generated<number>;
+  valid_rows: Generated<number>;
+  invalid_rows: Generated<number>;
+  confirm_rows: Generated<number>;
+  order_count: Generated<number>;
+  receive_status: Generated<string>;
+  error_message: string | null;
+  created_by: number;
+  created_at: Time;
+  updated_at: Time;
+}
+export interface OrdersTable {
+  id: Generated<number>;
+  customer_id: number;
+  batch_id: number | null;
+  channel_code: string;
+  order_no: string;
+  waybill_no: string | null;
+  split_waybill_no: string | null;
+  system_no: string;
+  user_ref_no: string | null;
+  box_no: string | null;
+  export_nomination_id: number | null;
+  number_segment_id: number | null;
+  order_type: Generated<string>;
+  clearance_company_code: string | null;
+  status: string;
+  intercepted: Generated<Flag>;
+  released: Generated<Flag>;
+  print_count: Generated<number>;
+  print_flag: Generated<Flag>;
+  error_reason: string | null;
+  error_at: Time | null;
+  abnormal_rule: string | null;
+  abnormal_reason: string | null;
+  abnormal_at: Time | null;
+  recipient_name: string;
+  recipient_id_card: string;
+  recipient_phone: string;
+  recipient_email: string | null;
+  recipient_country: Generated<string>;
+  recipient_province: string;
+  recipient_city: string;
+  recipient_district: string;
+  recipient_street: string | null;
+  recipient_address: string;
+  recipient_postcode: string | null;
+  sender_name: string | null;
+  sender_address: string | null;
+  sender_phone: string | null;
+  currency: string;
+  total_amount: Generated<number>;
+  insured_amount: Generated<number>;
+  remark: string | null;
+  gns_updated: Generated<Flag>;
+  push_s: Generated<Flag>;
+  push_price: Generated<Flag>;
+  whole_set: Generated<Flag>;
+  created_by: number | null;
+  created_at: Time;
+  updated_at: Time;
+  received_at: Time | null;
+  shipped_at: Time | null;
+}
+export interface OrderItemsTable {
+  id: Generated<number>;
+  order_id: number;
+  line_no: number;
+  jan: string | null;
+  name: string;
+  brand: string | null;
+  spec: string | null;
+  quantity: number;
+  unit_price: number;
+  currency: string;
+  origin: string | null;
+  hazard_code: string | null;
+}
+export interface TrackingEventsTable {
+  id: Generated<number>;
+  order_id: number;
+  kind: string;
+  at: Time;
+  location: string | null;
+  note: string | null;
+  created_by: number | null;
+}
+export interface NoticesTable {
+  id: Generated<number>;
+  title_zh: string;
+  title_en: string;
+  content_zh: string;
+  content_en: string;
+  must_agree: Generated<Flag>;
+  published_at: Time;
+  created_by: number | null;
+}
+export interface NoticeReadsTable {
+  notice_id: number;
+  user_id: number;
+  read_at: Time;
+  agreed_at: Time | null;
+}
+
+export interface DB {
+  users: UsersTable;
+  customers: CustomersTable;
+  role_permissions: RolePermissionsTable;
+  sessions: SessionsTable;
+  session_tokens: SessionTokensTable;
+  login_failures: LoginFailuresTable;
+  user_settings: UserSettingsTable;
+  channels: ChannelsTable;
+  clearance_companies: CodedTable;
+  order_types: CodedTable;
+  currencies: CurrenciesTable;
+  number_segments: NumberSegmentsTable;
+  export_nominations: ExportNominationsTable;
+  files: FilesTable;
+  batches: BatchesTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  tracking_events: TrackingEventsTable;
+  notices: NoticesTable;
+  notice_reads: NoticeReadsTable;
+}

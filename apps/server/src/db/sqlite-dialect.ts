@@ -1,0 +1,196 @@
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Kysely,
+} from 'kysely';
+
+/**
+ * Kysely dialect over Node's built-in `node:sqlite` (DESIGN: no native addons).
+ * One writer connection serialises writes and transactions; a second connection
+ * serves plain reads outside transactions, so in WAL mode a long import does not
+ * make another user's list wait for it.
+ */
+export class NodeSqliteDialect implements Dialect {
+  private readonly file: string;
+  constructor(file: string) {
+    this.file = file;
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.file);
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+}
+
+function open(file: string): DatabaseSync {
+  const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
+  if (file !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA busy_timeout = 10000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON');
+  return db;
+}
+
+const toParam = (v: unknown): SQLInputValue => {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v instanceof Date) return v.toISOString();
+  if (v === undefined) return null;
+  return v as SQLInputValue;
+};
+
+class NodeSqliteConnection implements DatabaseConnection {
+  private readonly cache = new Map<string, StatementSync>();
+  readonly db: DatabaseSync;
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  private prepare(sql: string): StatementSync {
+    let stmt = this.cache.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.cache.size > 500) this.cache.clear();
+      this.cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.prepare(query.sql);
+    const params = query.parameters.map(toParam);
+    if (stmt.columns().length > 0) {
+      return { rows: stmt.all(...params) as R[] };
+    }
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return {
+      rows: [],
+      numAffectedRows: BigInt(changes),
+      insertId: BigInt(lastInsertRowid),
+    };
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.prepare(query.sql);
+    for (const row of stmt.iterate(...query.parameters.map(toParam))) {
+      yield { rows: [row as R] };
+    }
+  }
+}
+
+/** A promise-chain mutex: Kysely awaits between statements, so the connection must be held. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const acquired = this.tail.then(() => release);
+    this.tail = this.tail.then(() => next);
+    return acquired;
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  private writer?: NodeSqliteConnection;
+  private reader?: NodeSqliteConnection;
+  private readonly writerLock = new Mutex();
+  private readonly file: string;
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  async init() {
+    this.writer = new NodeSqliteConnection(open(this.file));
+    // An in-memory database is private to its connection: reads must share the writer.
+    this.reader = this.file === ':memory:' ? this.writer : new NodeSqliteConnection(open(this.file));
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    // No lock here: a plain read never waits for the writer; writes and
+    // transactions take the writer lock themselves (see RoutedConnection).
+    return new RoutedConnection(this.writer!, this.reader!, this.writerLock);
+  }
+
+  async beginTransaction(conn: DatabaseConnection) {
+    await (conn as RoutedConnection).begin();
+  }
+  async commitTransaction(conn: DatabaseConnection) {
+    await (conn as RoutedConnection).end('commit');
+  }
+  async rollbackTransaction(conn: DatabaseConnection) {
+    await (conn as RoutedConnection).end('rollback');
+  }
+  async releaseConnection(conn: DatabaseConnection) {
+    (conn as RoutedConnection).releaseLock();
+  }
+  async destroy() {
+    this.writer?.db.close();
+    if (this.reader !== this.writer) this.reader?.db.close();
+  }
+}
+
+/**
+ * One Kysely "connection": plain SELECTs outside a transaction run on the reader
+ * (WAL gives them a consistent snapshot, and node:sqlite runs each statement
+ * synchronously, so nothing interleaves inside one); a transaction holds the
+ * writer lock from BEGIN to COMMIT; a lone write takes the lock for itself, so it
+ * can never land inside somebody else's open transaction.
+ */
+class RoutedConnection implements DatabaseConnection {
+  private release?: () => void;
+  private readonly writer: NodeSqliteConnection;
+  private readonly reader: NodeSqliteConnection;
+  private readonly lock: Mutex;
+  constructor(writer: NodeSqliteConnection, reader: NodeSqliteConnection, lock: Mutex) {
+    this.writer = writer;
+    this.reader = reader;
+    this.lock = lock;
+  }
+
+  async begin() {
+    this.release = await this.lock.lock();
+    await this.writer.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  async end(verb: 'commit' | 'rollback') {
+    try {
+      await this.writer.executeQuery(CompiledQuery.raw(verb));
+    } finally {
+      this.releaseLock();
+    }
+  }
+  releaseLock() {
+    const r = this.release;
+    this.release = undefined;
+    r?.();
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.release) return this.writer.executeQuery<R>(query);
+    if (this.reader !== this.writer && /^\s*(select|with)\b/i.test(query.sql)) {
+      return this.reader.executeQuery<R>(query);
+    }
+    const release = await this.lock.lock();
+    try {
+      return await this.writer.executeQuery<R>(query);
+    } finally {
+      release();
+    }
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const conn = this.release || this.reader === this.writer ? this.writer : this.reader;
+    yield* conn.streamQuery<R>(query);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Readable } from 'node:stream';
+import type { ApiLanguage } from '@console/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor, Scope } from '../lib/scope.ts';
+
+/** An uploaded file of a multipart call, held in memory (size-limited by config). */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+/** A blob answer: sent as the file with a UTF-8 Content-Disposition filename. */
+export class Download {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly body: Buffer | Readable;
+  constructor(filename: string, contentType: string, body: Buffer | Readable) {
+    this.filename = filename;
+    this.contentType = contentType;
+    this.body = body;
+  }
+}
+
+export interface CallContext {
+  readonly lang: ApiLanguage;
+  /** The authenticated caller; only absent on calls with `auth: false`. */
+  readonly actor: Actor;
+  /** The caller's tenant scope, loaded once per call. */
+  scope(): Promise<Scope>;
+  /** The raw bearer token as sent (refresh needs the possibly expired one). */
+  readonly bearer: string | null;
+  readonly files: readonly UploadedFile[];
+  readonly ip: string;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+}

@@ -1,0 +1,134 @@
+import { AES_HEADER, aesBody, type CallDef, type CallResponse, ErrorCode, type ParsedRequest } from '@console/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
+import { AppError } from '../lib/errors.ts';
+import { languageOf, translate } from '../lib/messages.ts';
+import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
+import type { Database } from '../db/database.ts';
+import { type CallContext, Download, type UploadedFile } from './call-context.ts';
+
+export type Handler<C extends CallDef> = (
+  input: ParsedRequest<C>,
+  ctx: CallContext,
+) => Promise<CallResponse<C> | Download> | CallResponse<C> | Download;
+
+/** Resolves a bearer token to the caller, or throws 401/430 (the auth module provides it). */
+export type Authenticate = (token: string | null, ip: string) => Promise<Actor>;
+
+export interface Registrar {
+  call<C extends CallDef>(def: C, handler: Handler<C>): void;
+}
+
+const zodLocales = { en: z.locales.en().localeError, 'zh-CN': z.locales.zhCN().localeError };
+
+export function bearerOf(request: FastifyRequest): string | null {
+  const h = request.headers.authorization;
+  if (!h || !/^bearer\s+/i.test(h)) return null;
+  const token = h.replace(/^bearer\s+/i, '').trim();
+  return token.length > 0 && token.length <= 256 ? token : null;
+}
+
+/** 422 data from zod issues: dotted field path → messages. */
+export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : '_';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * Wires one contract call to `POST /api/<path>`: authentication, permission,
+ * AES envelope, validation (422), the handler, and the `{code, message, data}`
+ * envelope (or a file for blobs). Routes files only supply handlers.
+ */
+export function createRegistrar(app: FastifyInstance, db: Database, authenticate: Authenticate): Registrar {
+  return {
+    call(def, handler) {
+      const url = `/api/${def.path}`;
+      app.post(url, async (request: FastifyRequest, reply: FastifyReply) => {
+        const lang = languageOf(request.headers['accept-language']);
+        const bearer = bearerOf(request);
+        const actor = def.auth ? await authenticate(bearer, request.ip) : (undefined as unknown as Actor);
+        if (def.auth && def.permission && !actor.permissions.has(def.permission)) throw AppError.forbidden();
+
+        let body: unknown = request.body ?? {};
+        let files: UploadedFile[] = [];
+        if (def.kind === 'multipart') {
+          ({ fields: body, files } = await readMultipart(request));
+        }
+        const encrypted = def.aes;
+        if (encrypted) {
+          if (request.headers[AES_HEADER] !== '1') throw AppError.badRequest('aesRequired');
+          const env = aesBody.safeParse(body);
+          if (!env.success) throw AppError.badRequest('aesRequired');
+          try {
+            body = JSON.parse(aesDecrypt(aesKey(bearer!), env.data.data, env.data.iv));
+          } catch {
+            throw AppError.badRequest('aesInvalid');
+          }
+        }
+
+        const parsed = def.request.safeParse(body, { error: zodLocales[lang] });
+        if (!parsed.success) throw AppError.validation(fieldErrorsOf(parsed.error));
+
+        let scope: Promise<Scope> | undefined;
+        const ctx: CallContext = {
+          lang,
+          actor,
+          bearer,
+          files,
+          ip: request.ip,
+          request,
+          reply,
+          scope: () => (scope ??= scopeOf(db, actor)),
+        };
+        const result = await handler(parsed.data as ParsedRequest<typeof def>, ctx);
+
+        if (result instanceof Download) {
+          return reply
+            .status(200)
+            .header('content-type', result.contentType)
+            .header('content-disposition', contentDisposition(result.filename))
+            .header('cache-control', 'no-store')
+            .send(result.body);
+        }
+        // Serialising through the schema drops anything the contract does not name.
+        const data = def.response.parse(result ?? null);
+        const message = translate(lang, 'ok');
+        if (encrypted) {
+          const sealed = aesEncrypt(aesKey(bearer!), JSON.stringify(data));
+          return reply
+            .status(200)
+            .header('AES', '1')
+            .send({ code: ErrorCode.OK, message, data: sealed.data, iv: sealed.iv });
+        }
+        return reply.status(200).send({ code: ErrorCode.OK, message, data });
+      });
+    },
+  };
+}
+
+/** RFC 6266/5987: an ASCII fallback plus the UTF-8 name. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
+  if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType');
+  const fields: Record<string, unknown> = {};
+  const files: UploadedFile[] = [];
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      const data = await part.toBuffer();
+      files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
+      if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
+    } else {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, files };
+}

@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { AES_INFO } from '@console/contract';
+
+const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
+// N=2^15, r=8 (OWASP's minimum for scrypt), ~32 MiB and ~50 ms per hash here.
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password.normalize('NFKC'), salt, 32, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scryptAsync(password.normalize('NFKC'), Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
+  return timingSafeEqual(key, expected);
+}
+
+/** A fixed hash to verify against when the user does not exist, so timing does not tell. */
+export const DUMMY_HASH =
+  'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** Opaque access tokens: 32 random bytes, base64url; only their SHA-256 is stored. */
+export const newToken = () => randomBytes(32).toString('base64url');
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** AES envelope key: HKDF-SHA256(token, empty salt, "console-aes-v1", 32 bytes). */
+export function aesKey(token: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(token, 'utf8'), Buffer.alloc(0), AES_INFO, 32));
+}
+
+export function aesEncrypt(key: Buffer, plaintext: string): { data: string; iv: string } {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return { data: body.toString('base64'), iv: iv.toString('base64') };
+}
+
+/** Throws when the tag does not verify (wrong key, tampered body). */
+export function aesDecrypt(key: Buffer, data: string, iv: string): string {
+  const raw = Buffer.from(data, 'base64');
+  const ivBuf = Buffer.from(iv, 'base64');
+  if (ivBuf.length !== 12 || raw.length < 16) throw new Error('bad AES envelope');
+  const decipher = createDecipheriv('aes-256-gcm', key, ivBuf);
+  decipher.setAuthTag(raw.subarray(raw.length - 16));
+  return Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,51 @@
+import { ErrorCode, NO_DATA_MESSAGE } from '@console/contract';
+
+/**
+ * A failure the client is meant to see. `key` is a message key (lib/messages.ts);
+ * for 422, `fields` maps a field path to message keys, translated on the way out.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly key: string;
+  readonly data: unknown;
+  readonly params?: Record<string, string | number>;
+  readonly fields?: Record<string, string[]>;
+  constructor(
+    code: ErrorCode,
+    key: string,
+    data: unknown = null,
+    params?: Record<string, string | number>,
+    fields?: Record<string, string[]>,
+  ) {
+    super(key);
+    this.code = code;
+    this.key = key;
+    this.data = data;
+    this.params = params;
+    this.fields = fields;
+  }
+
+  static validation(fields: Record<string, string[]>): AppError {
+    return new AppError(ErrorCode.VALIDATION, 'validationFailed', null, undefined, fields);
+  }
+  static field(field: string, key: string): AppError {
+    return AppError.validation({ [field]: [key] });
+  }
+  static noData(): AppError {
+    return new AppError(ErrorCode.BAD_REQUEST, 'noData');
+  }
+  static badRequest(key: string, params?: Record<string, string | number>): AppError {
+    return new AppError(ErrorCode.BAD_REQUEST, key, null, params);
+  }
+  static unauthorized(key = 'unauthorized'): AppError {
+    return new AppError(ErrorCode.UNAUTHORIZED, key);
+  }
+  static forbidden(key = 'forbidden'): AppError {
+    return new AppError(ErrorCode.FORBIDDEN, key);
+  }
+  static conflict(key: string, params?: Record<string, string | number>, data: unknown = null): AppError {
+    return new AppError(ErrorCode.CONFLICT, key, data, params);
+  }
+}
+
+export { NO_DATA_MESSAGE };

@@ -1,0 +1,190 @@
+import { ADMIN_ROLE, ErrorCode, type Role, type RouteEntry, routeCatalogue, routeNames } from '@console/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../../lib/crypto.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Actor } from '../../lib/scope.ts';
+import { createAuthRepository } from './auth.repository.ts';
+
+export interface AuthDeps {
+  db: Database;
+  config: Config;
+  clock: () => Date;
+}
+
+/** Why a session ended → how the other side is told (spec §4: 430 with the reason). */
+const endReasonMessage: Record<string, string> = {
+  password_changed: 'sessionEndedPassword',
+  disabled: 'sessionEndedDisabled',
+  operator: 'sessionEndedOperator',
+};
+
+const PERMISSION_CACHE_MS = 10_000;
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+export function createAuthService({ db, config, clock }: AuthDeps) {
+  const repo = createAuthRepository(db);
+  const permissionCache = new Map<string, { at: number; set: ReadonlySet<string> }>();
+  const iso = (ms = 0) => new Date(clock().getTime() + ms).toISOString();
+
+  async function permissionsOf(role: string): Promise<ReadonlySet<string>> {
+    if (role === ADMIN_ROLE) return new Set(routeNames);
+    const hit = permissionCache.get(role);
+    if (hit && clock().getTime() - hit.at < PERMISSION_CACHE_MS) return hit.set;
+    const set = new Set((await repo.permissionsOf(role)).map((r) => r.route_name));
+    permissionCache.set(role, { at: clock().getTime(), set });
+    return set;
+  }
+
+  async function issueToken(trxDb: Database, sessionId: number) {
+    const token = newToken();
+    await createAuthRepository(trxDb).insertToken({
+      hash: sha256(token),
+      sessionId,
+      accessExpiresAt: iso(config.ACCESS_TOKEN_TTL_SECONDS * 1000),
+      refreshExpiresAt: iso(config.REFRESH_WINDOW_SECONDS * 1000),
+    });
+    return { access_token: token, expires_in: config.ACCESS_TOKEN_TTL_SECONDS };
+  }
+
+  async function throttle(keys: string[]) {
+    const since = iso(-config.LOGIN_THROTTLE_WINDOW_SECONDS * 1000);
+    const [acct, ip] = await Promise.all(keys.map((k) => repo.countFailures(k, since)));
+    if (acct >= config.LOGIN_MAX_FAILURES_PER_ACCOUNT || ip >= config.LOGIN_MAX_FAILURES_PER_ADDRESS) {
+      throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'loginThrottled', null, {
+        minutes: Math.ceil(config.LOGIN_THROTTLE_WINDOW_SECONDS / 60),
+      });
+    }
+  }
+
+  /** Checks a token row against expiry, rotation and the session's end. */
+  function assertLive(row: NonNullable<Awaited<ReturnType<typeof repo.findToken>>>, allowExpired: boolean) {
+    if (row.ended_at) {
+      const key = endReasonMessage[row.end_reason ?? ''];
+      // Logged out here: just unauthorised. Ended by something else: 430 says which.
+      if (key) throw new AppError(ErrorCode.SESSION_ENDED, key);
+      throw AppError.unauthorized();
+    }
+    if (row.disabled) throw new AppError(ErrorCode.SESSION_ENDED, 'sessionEndedDisabled');
+    if (row.rotated_at) throw AppError.unauthorized('tokenExpired');
+    if (!allowExpired && row.access_expires_at <= iso()) throw AppError.unauthorized('tokenExpired');
+  }
+
+  return {
+    async login(input: { name: string; password: string; uuid?: string }, ip: string, userAgent: string | null) {
+      const keys = [`acct:${input.name.toLowerCase()}`, `ip:${ip}`];
+      await throttle(keys);
+      const user = await repo.findUserByName(input.name);
+      // Verify even for an unknown user so the answer takes as long and says the same.
+      const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
+      if (!user || !ok || user.disabled) {
+        await Promise.all(keys.map((k) => repo.recordFailure(k, iso())));
+        throw AppError.badRequest('badLogin');
+      }
+      await repo.clearFailures(keys[0]!);
+      return db.transaction().execute(async (trx) => {
+        const sessionId = await createAuthRepository(trx).createSession({
+          userId: user.id,
+          uuid: input.uuid ?? null,
+          ip,
+          userAgent,
+          now: iso(),
+        });
+        return issueToken(trx, sessionId);
+      });
+    },
+
+    /** Resolves the caller of an authenticated call. */
+    async authenticate(token: string | null): Promise<Actor> {
+      if (!token) throw AppError.unauthorized();
+      const row = await repo.findToken(sha256(token));
+      if (!row) throw AppError.unauthorized();
+      assertLive(row, false);
+      if (clock().getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) await repo.touchSession(row.session_id, iso());
+      return {
+        userId: row.user_id,
+        name: row.name,
+        displayName: row.display_name,
+        role: row.role as Role,
+        customerId: row.customer_id,
+        sessionId: row.session_id,
+        permissions: await permissionsOf(row.role),
+      };
+    },
+
+    async me(actor: Actor) {
+      const accessed = routeCatalogue.filter((r) => actor.permissions.has(r.name));
+      const customer = actor.customerId ? ((await repo.customerOf(actor.customerId)) ?? null) : null;
+      return {
+        name: actor.name,
+        displayName: actor.displayName,
+        roles: [actor.role],
+        accessedRoutes: accessed.map((r: RouteEntry) => ({ ...r, roles: r.roles ? [...r.roles] : undefined })),
+        permissions: accessed.map((r) => ({ name: r.name })),
+        customer,
+      };
+    },
+
+    async logout(actor: Actor) {
+      await repo.endSession(actor.sessionId, 'logout', iso());
+      return null;
+    },
+
+    /** Rotation: the presented token dies; a second use of it is refused. */
+    async refresh(token: string | null) {
+      if (!token) throw AppError.unauthorized();
+      const hash = sha256(token);
+      const row = await repo.findToken(hash);
+      if (!row) throw AppError.unauthorized();
+      assertLive(row, true);
+      if (row.refresh_expires_at <= iso()) throw AppError.unauthorized('refreshFailed');
+      return db.transaction().execute(async (trx) => {
+        if (!(await createAuthRepository(trx).rotateToken(hash, iso()))) throw AppError.unauthorized('tokenExpired');
+        return issueToken(trx, row.session_id);
+      });
+    },
+
+    async updatePassword(actor: Actor, input: { old_password: string; password: string }) {
+      const user = await repo.findUserById(actor.userId);
+      if (!user || !(await verifyPassword(input.old_password, user.password_hash))) {
+        throw AppError.field('old_password', 'wrongOldPassword');
+      }
+      if (input.old_password === input.password) throw AppError.field('password', 'samePassword');
+      const hash = await hashPassword(input.password);
+      await db.transaction().execute(async (trx) => {
+        const r = createAuthRepository(trx);
+        await r.setPassword(actor.userId, hash, iso());
+        await r.endSessionsOfUser(actor.userId, 'password_changed', iso(), actor.sessionId);
+      });
+      return null;
+    },
+
+    async endSessionsOf(userName: string) {
+      const user = await repo.findUserByName(userName);
+      if (!user) throw AppError.field('userName', 'userNotFound');
+      return { ended: await repo.endSessionsOfUser(user.id, 'operator', iso()) };
+    },
+
+    async setDisabled(userName: string, disabled: boolean) {
+      const user = await repo.findUserByName(userName);
+      if (!user) throw AppError.field('userName', 'userNotFound');
+      await db.transaction().execute(async (trx) => {
+        const r = createAuthRepository(trx);
+        await r.setDisabled(user.id, disabled);
+        if (disabled) await r.endSessionsOfUser(user.id, 'disabled', iso());
+      });
+      return null;
+    },
+
+    async settings(actor: Actor) {
+      const rows = await repo.settingsOf(actor.userId);
+      return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
+    },
+
+    async saveSetting(actor: Actor, key: string, value: unknown) {
+      await repo.saveSetting(actor.userId, key, JSON.stringify(value), iso());
+      return null;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,243 @@
+import { eanCheckDigit, idCardCheckChar, s10Number } from '@console/contract';
+import { areaList } from '@vant/area-data';
+import type { Database } from '../db/database.ts';
+import { hashPassword } from '../lib/crypto.ts';
+
+/**
+ * Demo data for the embedded default (never in production): four accounts, two
+ * customers, a few hundred orders across channels and statuses, and notices.
+ * Deterministic (seeded PRNG) so screenshots and tests see the same data.
+ */
+export const DEMO_PASSWORD = 'Demo@2026';
+export const DEMO_ACCOUNTS = [
+  { name: 'demo', role: 'customer', display: '演示客户' },
+  { name: 'demo2', role: 'customer', display: '第二客户' },
+  { name: 'agent', role: 'agent', display: '演示代理' },
+  { name: 'operator', role: 'operator', display: '演示操作员' },
+  { name: 'admin', role: 'admin-none', display: '管理员' },
+] as const;
+
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗';
+const GIVEN = ['伟', '芳', '娜', '秀英', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超'];
+const PRODUCTS = [
+  ['资生堂 洗面奶', 'Shiseido'],
+  ['花王 纸尿裤 L', 'Kao'],
+  ['明治 奶粉 800g', 'Meiji'],
+  ['SK-II 神仙水 230ml', 'SK-II'],
+  ['DHC 润唇膏', 'DHC'],
+  ['尤妮佳 面膜', 'Unicharm'],
+  ['狮王 牙膏', 'Lion'],
+  ['乐敦 眼药水', 'Rohto'],
+] as const;
+const STATUSES = ['created', 'created', 'created', 'printed', 'printed', 'received', 'shipped', 'released', 'cancelled'];
+
+/** Returns false when the demo data is already there. */
+export async function seedDemo(db: Database, opts: { orders?: number } = {}): Promise<boolean> {
+  const exists = await db.selectFrom('users').select('id').where('name', '=', 'demo').executeTakeFirst();
+  if (exists) return false;
+  const now = new Date();
+  const iso = now.toISOString();
+  const hash = await hashPassword(DEMO_PASSWORD);
+  const rnd = prng(20261121);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+
+  await db.transaction().execute(async (trx) => {
+    const ids: Record<string, number> = {};
+    for (const a of DEMO_ACCOUNTS) {
+      const row = await trx
+        .insertInto('users')
+        .values({
+          name: a.name,
+          display_name: a.display,
+          password_hash: hash,
+          role: a.role,
+          customer_id: null,
+          created_at: iso,
+          password_changed_at: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[a.name] = row.id;
+    }
+    const customers: number[] = [];
+    for (const [code, name, user] of [
+      ['DEMO', '演示商贸株式会社', 'demo'],
+      ['DEMO2', '第二物产株式会社', 'demo2'],
+    ] as const) {
+      const c = await trx
+        .insertInto('customers')
+        .values({ code, name, agent_user_id: ids.agent!, created_at: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      customers.push(c.id);
+      await trx.updateTable('users').set({ customer_id: c.id }).where('id', '=', ids[user]!).execute();
+      await trx
+        .insertInto('export_nominations')
+        .values({
+          customer_id: c.id,
+          name_ja: `${name}`,
+          name_en: `${code} Trading Co., Ltd.`,
+          corporate_number: '7000012050002',
+          address_en: '1-10-1 Nagatacho, Chiyoda-ku, Tokyo',
+          tel: '03-1234-5678',
+          created_at: iso,
+        })
+        .execute();
+    }
+
+    const provinces = Object.entries(areaList.province_list);
+    const segments = await trx.selectFrom('number_segments').selectAll().execute();
+    const nextSeq = new Map(segments.map((s) => [s.channel_code, Number(s.next_seq)]));
+    const batchIds: number[] = [];
+    for (let b = 0; b < 6; b++) {
+      const customerId = customers[b % 2]!;
+      const r = await trx
+        .insertInto('batches')
+        .values({
+          batch_no: `B${iso.slice(0, 10).replaceAll('-', '')}${String(b + 1).padStart(4, '0')}`,
+          customer_id: customerId,
+          channel_code: b % 3 === 2 ? 'EMS' : 'JP',
+          template_kind: b % 3 === 2 ? 'ems' : 'import',
+          status: 'done',
+          progress: 100,
+          created_by: ids[b % 2 ? 'demo2' : 'demo']!,
+          created_at: new Date(now.getTime() - (6 - b) * 86_400_000).toISOString(),
+          updated_at: iso,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      batchIds.push(r.id);
+    }
+
+    const total = opts.orders ?? 360;
+    for (let i = 0; i < total; i++) {
+      const customerIdx = i % 6 === 5 ? 1 : 0;
+      const channel = pick(['JP', 'JP', 'JP', 'EMS', 'USA', 'SG', 'AU', 'UK', 'PH', 'TH']);
+      const seq = nextSeq.get(channel)!;
+      nextSeq.set(channel, seq + 1);
+      const seg = segments.find((s) => s.channel_code === channel)!;
+      const waybill =
+        seg.scheme === 's10' ? s10Number(seg.prefix, seq, seg.suffix) : `${seg.prefix}${String(seq).padStart(10, '0')}`;
+      const [provCode, provName] = pick(provinces);
+      const cityEntry =
+        Object.entries(areaList.city_list).find(([c]) => c.startsWith(provCode.slice(0, 2))) ?? [provCode, provName];
+      const areaEntry =
+        Object.entries(areaList.county_list).find(([c]) => c.startsWith(cityEntry[0].slice(0, 4))) ?? cityEntry;
+      const birth = `${1960 + Math.floor(rnd() * 45)}${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`;
+      const first17 = `${areaEntry[0]}${birth}${String(Math.floor(rnd() * 1000)).padStart(3, '0')}`;
+      const created = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
+      const status = pick(STATUSES);
+      const errored = i % 23 === 7;
+      const abnormal = i % 31 === 11;
+      const currency = channel === 'JP' || channel === 'EMS' ? 'JPY' : channel === 'USA' ? 'USD' : 'JPY';
+      const items = Array.from({ length: 1 + Math.floor(rnd() * 3) }, (_, k) => {
+        const [name, brand] = pick(PRODUCTS);
+        const data = `49${String(Math.floor(rnd() * 1e10)).padStart(10, '0')}`;
+        return {
+          line_no: k + 1,
+          jan: `${data}${eanCheckDigit(data)}`,
+          name,
+          brand,
+          spec: '1件',
+          quantity: 1 + Math.floor(rnd() * 3),
+          unit_price: currency === 'JPY' ? 500 + Math.floor(rnd() * 8000) : 500 + Math.floor(rnd() * 5000),
+          currency,
+          origin: 'JP',
+          hazard_code: null,
+        };
+      });
+      const totalAmount = items.reduce((s, it) => s + it.unit_price * it.quantity, 0);
+      const order = await trx
+        .insertInto('orders')
+        .values({
+          customer_id: customers[customerIdx]!,
+          batch_id: i % 4 === 0 ? batchIds[(i / 4) % 6 | 0]! : null,
+          channel_code: channel,
+          order_no: `${customerIdx ? 'D2' : 'DM'}${String(100000 + i)}`,
+          waybill_no: waybill,
+          system_no: `S${created.toISOString().slice(2, 10).replaceAll('-', '')}${String(i + 1).padStart(7, '0')}`,
+          user_ref_no: `REF-${i + 1}`,
+          number_segment_id: seg.id,
+          status,
+          intercepted: i % 41 === 3 ? 1 : 0,
+          released: status === 'released' ? 1 : 0,
+          print_count: status === 'created' ? 0 : 1,
+          print_flag: status === 'created' ? 0 : 1,
+          error_reason: errored ? '身份证与姓名不一致 / ID card does not match the name' : null,
+          error_at: errored ? created.toISOString() : null,
+          abnormal_rule: abnormal ? 'sameRecipientTooOften' : null,
+          abnormal_reason: abnormal ? '同一收件人下单过于频繁 / Same recipient ordered too often' : null,
+          abnormal_at: abnormal ? created.toISOString() : null,
+          recipient_name: pick([...SURNAMES]) + pick(GIVEN),
+          recipient_id_card: first17 + idCardCheckChar(first17),
+          recipient_phone: `1${pick(['38', '39', '58', '86', '77'])}${String(Math.floor(rnd() * 1e8)).padStart(8, '0')}`,
+          recipient_province: provName,
+          recipient_city: cityEntry[1],
+          recipient_district: areaEntry[1],
+          recipient_address: `${pick(['人民路', '解放路', '中山路', '建设路'])}${1 + Math.floor(rnd() * 300)}号`,
+          recipient_postcode: `${provCode.slice(0, 2)}0000`,
+          sender_name: 'DEMO Trading',
+          sender_address: '1-10-1 Nagatacho, Chiyoda-ku, Tokyo',
+          sender_phone: '03-1234-5678',
+          currency,
+          total_amount: totalAmount,
+          created_by: ids[customerIdx ? 'demo2' : 'demo']!,
+          created_at: created.toISOString(),
+          updated_at: created.toISOString(),
+          received_at: ['received', 'shipped', 'released'].includes(status) ? created.toISOString() : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('order_items')
+        .values(items.map((it) => ({ ...it, order_id: order.id })))
+        .execute();
+      const kinds = ['created', 'printed', 'received', 'shipped', 'released'];
+      const upto = status === 'cancelled' ? 1 : kinds.indexOf(status) + 1;
+      await trx
+        .insertInto('tracking_events')
+        .values(
+          kinds.slice(0, upto).map((kind, k) => ({
+            order_id: order.id,
+            kind,
+            at: new Date(created.getTime() + k * 6 * 3_600_000).toISOString(),
+            location: k < 3 ? 'Tokyo' : 'Hangzhou',
+          })),
+        )
+        .execute();
+    }
+    for (const [channel, seq] of nextSeq) {
+      await trx.updateTable('number_segments').set({ next_seq: seq }).where('channel_code', '=', channel).execute();
+    }
+
+    const notices = [
+      ['系统升级通知', 'System upgrade', '本周六 02:00–04:00 系统维护。', 'Maintenance on Saturday 02:00–04:00.', 0],
+      ['跨境电商零售进口限额', 'Cross-border retail import limits', '单次交易限值人民币5000元，个人年度交易限值人民币26000元。', 'CNY 5,000 per transaction and CNY 26,000 per person per year.', 1],
+      ['春节期间收货安排', 'Receiving during the Spring Festival', '春节期间仓库暂停收货。', 'The warehouse pauses receiving during the Spring Festival.', 0],
+    ] as const;
+    for (const [tz, te, cz, ce, must] of notices) {
+      const n = await trx
+        .insertInto('notices')
+        .values({ title_zh: tz, title_en: te, content_zh: cz, content_en: ce, must_agree: must, published_at: iso, created_by: ids.operator! })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Demo users have read and agreed to the seeded notices, so ordering works at once.
+      await trx
+        .insertInto('notice_reads')
+        .values(Object.values(ids).map((user_id) => ({ notice_id: n.id, user_id, read_at: iso, agreed_at: iso })))
+        .execute();
+    }
+  });
+  return true;
+}

@@ -1,0 +1,60 @@
+import { buildApp } from './app.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import { createDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
+
+/** Starts the product: config → database → migrations → (demo seed) → listen. */
+async function main() {
+  let config;
+  try {
+    config = parseConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const db = createDatabase(config.database);
+  await migrateToLatest(db);
+  const seeded = config.demoSeed ? await seedDemo(db) : false;
+  const app = await buildApp({ config, db });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    // Stop accepting, let in-flight calls finish, then close the database.
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      await app.close();
+      await db.destroy();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const where = config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL';
+  const lines = [
+    '',
+    `Console:  http://localhost:${config.PORT}/home/`,
+    `API docs: http://localhost:${config.PORT}/api/docs`,
+    `Database: ${where}`,
+  ];
+  if (config.demoSeed) {
+    lines.push(`Demo accounts${seeded ? ' (created now)' : ''}, password ${DEMO_PASSWORD}:`);
+    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.name.padEnd(9)} ${a.role}`);
+  }
+  console.log(lines.join('\n') + '\n');
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

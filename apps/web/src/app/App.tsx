@@ -1,0 +1,70 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect } from 'react';
+import { BrowserRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
+import '@/lib/messages.ts';
+import { sessionEvents } from '@/lib/events.ts';
+import { queryClient } from '@/lib/query.ts';
+import { resetSession } from '@/lib/session.ts';
+import { IS_LOGIN_KEY } from '@/lib/storage.ts';
+import { Guard } from './Guard.tsx';
+import './i18n.ts';
+import { loginPath } from './paths.ts';
+import { PageSpinner } from './PageSpinner.tsx';
+import { ThemeProvider } from './theme/ThemeProvider.tsx';
+import { forgetAppearanceUser } from './theme/appearance.ts';
+import { withChunkTimeout } from './routes/lazyPage.tsx';
+
+// The login route must stay small: the shell (menus, tabs, antd's heavy parts) is its own chunk.
+const LoginPage = lazy(() => withChunkTimeout(() => import('./login/LoginPage.tsx')));
+const Shell = lazy(() => withChunkTimeout(() => import('./layout/Shell.tsx')));
+
+/** Session-wide reactions: refresh failed → login; another tab logged out → login. */
+function SessionWatcher() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useEffect(() => {
+    const toLogin = (withRedirect: boolean) => {
+      resetSession();
+      forgetAppearanceUser();
+      if (location.pathname === '/login') return;
+      void navigate(withRedirect ? loginPath(location.pathname + location.search) : '/login', { replace: true });
+    };
+    const off = sessionEvents.on((e) => {
+      if (e.type === 'expired') toLogin(true);
+    });
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === IS_LOGIN_KEY && e.newValue === 'false') toLogin(false);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      off();
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [navigate, location]);
+  return null;
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <BrowserRouter basename="/home">
+          <SessionWatcher />
+          <Suspense fallback={<PageSpinner />}>
+            <Routes>
+              <Route path="/login" element={<LoginPage />} />
+              <Route
+                path="*"
+                element={
+                  <Guard>
+                    <Shell />
+                  </Guard>
+                }
+              />
+            </Routes>
+          </Suspense>
+        </BrowserRouter>
+      </ThemeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Route guard (spec §4): no token → login with redirect; token without user → load `me`,
+ * build routes and the user's settings, then render; failure → clear the token, say
+ * 'Has Error' (or the user-info message) and go to login.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { feedback } from '@/lib/feedback.ts';
+import { t } from '@/lib/i18n.ts';
+import { SessionError, loadUser, logout, useSession } from '@/lib/session.ts';
+import { getToken } from '@/lib/storage.ts';
+import { PageSpinner } from './PageSpinner.tsx';
+import { loginPath } from './paths.ts';
+import { loadTabsFor } from './layout/tabs/store.ts';
+import { loadAppearanceFor } from './theme/appearance.ts';
+import { fetchServerSettings } from './userSettings.ts';
+
+let loading: Promise<void> | null = null;
+
+/** Loads the user and their settings once, however many renders ask. */
+export function bootstrapSession(): Promise<void> {
+  loading ??= (async () => {
+    try {
+      const me = await loadUser();
+      const server = await fetchServerSettings();
+      loadAppearanceFor(me.name, server.appearance);
+      loadTabsFor(me.name, server.tabs);
+    } finally {
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+export function Guard({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const token = getToken();
+  const [ready, setReady] = useState(Boolean(user));
+
+  useEffect(() => {
+    if (!token || user) {
+      setReady(Boolean(user));
+      return;
+    }
+    let cancelled = false;
+    bootstrapSession().then(
+      () => !cancelled && setReady(true),
+      async (err: unknown) => {
+        if (cancelled) return;
+        const text = err instanceof SessionError ? err.message : t('session.hasError');
+        await logout();
+        const { message } = await feedback();
+        void message.error({ content: text, duration: 5 });
+        void navigate(loginPath(location.pathname + location.search), { replace: true });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+    // Only a new token or user restarts loading, not every navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [token, user]);
+
+  if (!token) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+  if (!user || !ready) return <PageSpinner />;
+  return children;
+}

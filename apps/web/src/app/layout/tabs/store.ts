@@ -1,0 +1,117 @@
+/**
+ * Open tabs (spec §2 multi-tab bar): home first and not closable, order by the user (drag),
+ * remembered per user locally and on the server. A tab is identified by its full path
+ * (path + query) so two order details are two tabs.
+ */
+import { useSyncExternalStore } from 'react';
+import { readUserSetting, saveUserSetting } from '../../userSettings.ts';
+
+export const HOME_PATH = '/index';
+/** Mounted (state-keeping) tabs at most; older hidden ones are unmounted, their tab stays. */
+export const KEEP_ALIVE_MAX = 12;
+
+interface TabsState {
+  user: string | null;
+  paths: string[];
+  /** Bumped by `refresh` to remount one tab. */
+  refreshKeys: Record<string, number>;
+  /** Most recently used first; the keep-alive cache. */
+  recent: string[];
+}
+
+let state: TabsState = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [] };
+const listeners = new Set<() => void>();
+
+function set(next: Partial<TabsState>, persist = true) {
+  state = { ...state, ...next };
+  if (!state.paths.includes(HOME_PATH)) state.paths = [HOME_PATH, ...state.paths];
+  if (state.paths[0] !== HOME_PATH) state.paths = [HOME_PATH, ...state.paths.filter((p) => p !== HOME_PATH)];
+  state.recent = state.recent.filter((p) => state.paths.includes(p));
+  if (persist && state.user) saveUserSetting(state.user, 'tabs', state.paths);
+  listeners.forEach((l) => l());
+}
+
+const sanitize = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? [...new Set(v.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.startsWith('//')))].slice(
+        0,
+        50,
+      )
+    : [];
+
+export function loadTabsFor(user: string, serverValue?: unknown) {
+  const paths = sanitize(serverValue ?? readUserSetting(user, 'tabs', [HOME_PATH]));
+  state = { user, paths: [], refreshKeys: {}, recent: [] };
+  set({ paths }, serverValue !== undefined);
+}
+
+export function useTabs() {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => state,
+  );
+}
+
+export const getTabs = () => state;
+
+/** Drops tabs the user can no longer open (routes changed, permission withdrawn). */
+export function retainTabs(keep: (path: string) => boolean) {
+  const paths = state.paths.filter((p) => p === HOME_PATH || keep(p));
+  if (paths.length !== state.paths.length) set({ paths });
+}
+
+export function openTab(path: string) {
+  const recent = [path, ...state.recent.filter((p) => p !== path)];
+  if (state.paths.includes(path)) {
+    set({ recent }, false);
+    return;
+  }
+  set({ paths: [...state.paths, path], recent });
+}
+
+/** Closes tabs; returns where to go when the active one was among them. */
+function closeWhere(active: string, keep: (p: string, i: number) => boolean): string | null {
+  const before = state.paths;
+  const paths = before.filter((p, i) => p === HOME_PATH || keep(p, i));
+  set({ paths });
+  if (paths.includes(active)) return null;
+  // Like D2Admin: go to the neighbour on the left of the closed active tab, else home.
+  const idx = before.indexOf(active);
+  for (let i = idx - 1; i >= 0; i--) if (paths.includes(before[i])) return before[i];
+  return paths[paths.length - 1] ?? HOME_PATH;
+}
+
+export const closeTab = (active: string, path: string) => closeWhere(active, (p) => p !== path);
+export const closeLeft = (active: string, path: string) => {
+  const at = state.paths.indexOf(path);
+  return closeWhere(active, (_p, i) => i >= at);
+};
+export const closeRight = (active: string, path: string) => {
+  const at = state.paths.indexOf(path);
+  return closeWhere(active, (_p, i) => i <= at);
+};
+export const closeOthers = (active: string, path: string) => closeWhere(active, (p) => p === path);
+export const closeAll = (active: string) => closeWhere(active, () => false);
+
+export function moveTab(from: string, to: string) {
+  if (from === HOME_PATH || to === HOME_PATH || from === to) return;
+  const paths = state.paths.filter((p) => p !== from);
+  const at = paths.indexOf(to);
+  const fromIdx = state.paths.indexOf(from);
+  const toIdx = state.paths.indexOf(to);
+  // Dropping on a tab to the right places it after that tab, on the left before it.
+  paths.splice(fromIdx < toIdx ? at + 1 : at, 0, from);
+  set({ paths });
+}
+
+export function refreshTab(path: string) {
+  set({ refreshKeys: { ...state.refreshKeys, [path]: (state.refreshKeys[path] ?? 0) + 1 } }, false);
+}
+
+export function resetTabs() {
+  state = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [] };
+  listeners.forEach((l) => l());
+}

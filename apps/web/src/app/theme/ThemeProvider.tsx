@@ -1,0 +1,77 @@
+import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
+import type { Locale as AntLocale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { useEffect, useState, type ReactNode } from 'react';
+import { setFeedback } from '@/lib/feedback.ts';
+import { useI18n, type Locale } from '@/lib/i18n.ts';
+import { useAppearance } from './appearance.ts';
+import { themes } from './themes.ts';
+
+const staticLocales: Partial<Record<Locale, AntLocale>> = { 'zh-chs': zhCN, en: enUS };
+// Partial languages load their antd strings on demand.
+const lazyLocales: Partial<Record<Locale, () => Promise<{ default: AntLocale }>>> = {
+  ja: () => import('antd/locale/ja_JP'),
+  'zh-cht': () => import('antd/locale/zh_TW'),
+};
+
+function useAntLocale(locale: Locale): AntLocale {
+  const [loaded, setLoaded] = useState<Partial<Record<Locale, AntLocale>>>({});
+  useEffect(() => {
+    const load = lazyLocales[locale];
+    if (load && !loaded[locale]) void load().then((m) => setLoaded((x) => ({ ...x, [locale]: m.default })));
+  }, [locale, loaded]);
+  return staticLocales[locale] ?? loaded[locale] ?? enUS;
+}
+
+function FeedbackBridge() {
+  const { message, notification, modal } = AntApp.useApp();
+  useEffect(() => {
+    setFeedback({ message, notification, modal });
+    return () => setFeedback(null);
+  }, [message, notification, modal]);
+  return null;
+}
+
+/** antd theme + the frame's CSS variables + grey mode, from the appearance settings. */
+export function ThemeProvider({ children }: { children: ReactNode }) {
+  const appearance = useAppearance();
+  const { locale, t } = useI18n();
+  const def = themes[appearance.theme];
+  const antLocale = useAntLocale(locale);
+
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.theme = appearance.theme;
+    root.classList.toggle('grey-mode', appearance.grey);
+    root.classList.toggle('theme-dark', def.dark);
+    for (const [k, v] of Object.entries(def.frame)) {
+      root.style.setProperty(`--frame-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
+    }
+    root.style.setProperty('--frame-primary', appearance.themeColor);
+    root.style.colorScheme = def.dark ? 'dark' : 'light';
+  }, [appearance, def]);
+
+  useEffect(() => {
+    document.documentElement.lang = { 'zh-chs': 'zh-CN', en: 'en', ja: 'ja', 'zh-cht': 'zh-TW' }[locale];
+    // Keep the page title's prefix in the current language even before a route sets it.
+    if (!document.title.includes(' - ')) document.title = t('frame.titlePrefix');
+  }, [locale, t]);
+
+  return (
+    <ConfigProvider
+      locale={antLocale}
+      componentSize={appearance.size}
+      theme={{
+        algorithm: def.dark ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
+        token: { colorPrimary: appearance.themeColor, colorInfo: appearance.themeColor, ...def.token },
+        components: def.dark ? undefined : { Menu: { itemBg: 'transparent' } },
+      }}
+    >
+      <AntApp>
+        <FeedbackBridge />
+        {children}
+      </AntApp>
+    </ConfigProvider>
+  );
+}

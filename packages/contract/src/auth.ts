@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { defineCall, empty, nothing } from './call.ts';
+import { accessedRoute, roles } from './routes.ts';
+
+const name = z.string().trim().min(1).max(64);
+const secret = z.string().min(1).max(256);
+/** Policy for new passwords: long enough to resist guessing, short enough to hash cheaply. */
+export const newPassword = z.string().min(8).max(128);
+
+const tokenAnswer = z.object({
+  access_token: z.string(),
+  /** Seconds until the access token expires (it can be refreshed for 14 days). */
+  expires_in: z.number().int(),
+});
+
+export const login = defineCall({
+  path: 'login',
+  summary: 'Log in with name and password; answers an access token.',
+  auth: false,
+  request: z.object({ name, password: secret, uuid: z.string().max(64).optional() }),
+  response: tokenAnswer,
+});
+
+export const me = defineCall({
+  path: 'me',
+  summary: 'The current user: name, roles, accessed routes and permissions.',
+  aes: true,
+  request: empty,
+  response: z.object({
+    name: z.string(),
+    displayName: z.string(),
+    roles: z.array(z.enum(roles)),
+    accessedRoutes: z.array(accessedRoute),
+    permissions: z.array(z.object({ name: z.string() })),
+    customer: z.object({ id: z.number().int(), code: z.string(), name: z.string() }).nullable(),
+  }),
+});
+
+export const logout = defineCall({
+  path: 'logout',
+  summary: 'End the current session.',
+  request: empty,
+  response: nothing,
+});
+
+export const refresh = defineCall({
+  path: 'refresh',
+  summary: 'Exchange the (possibly expired) access token for a new one; the old one dies.',
+  auth: false,
+  request: empty,
+  response: tokenAnswer,
+});
+
+export const updatePassWord = defineCall({
+  path: 'updatePassWord',
+  summary: 'Change the password; every other session of the user ends (430 there).',
+  request: z.object({ old_password: secret, password: newPassword }),
+  response: nothing,
+});
+
+export const endSession = defineCall({
+  path: 'session/end',
+  summary: 'Operator: end every session of a user (they get 430).',
+  permission: 'session.manage',
+  request: z.object({ userName: name }),
+  response: z.object({ ended: z.number().int() }),
+});
+
+export const setUserDisabled = defineCall({
+  path: 'user/disable',
+  summary: 'Operator: disable or enable an account; disabling ends its sessions (430 there).',
+  permission: 'session.manage',
+  request: z.object({ userName: name, disabled: z.boolean() }),
+  response: nothing,
+});
+
+/** Console settings that follow the user across browsers (tabs, appearance). */
+export const settingKey = z.enum(['tabs', 'appearance', 'orderColumns']);
+export const userSettings = defineCall({
+  path: 'user/settings',
+  summary: 'The saved console settings of the current user.',
+  request: empty,
+  response: z.record(z.string(), z.unknown()),
+});
+export const saveUserSetting = defineCall({
+  path: 'user/settings/save',
+  summary: 'Save one console setting of the current user.',
+  request: z.object({
+    key: settingKey,
+    value: z.unknown().refine((v) => v !== undefined && JSON.stringify(v).length <= 65_536, 'too large'),
+  }),
+  response: nothing,
+});

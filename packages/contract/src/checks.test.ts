@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkIdCard,
+  eanCheckDigit,
+  idCardCheckChar,
+  isMinor,
+  isValidCorporateNumber,
+  isValidJan,
+  isValidS10,
+  normalizeCell,
+  s10CheckDigit,
+  s10Number,
+} from './checks.ts';
+
+const today = new Date('2026-11-21T03:00:00Z');
+
+describe('resident ID (GB 11643)', () => {
+  it.each([
+    ['11010519491231002X', true],
+    ['440524188001010014', true],
+    ['110105194912310021', false],
+  ])('%s check digit ok = %s', (id, ok) => {
+    expect(idCardCheckChar(id.slice(0, 17)) === id[17]).toBe(ok);
+  });
+  it('rejects impossible and future birth dates, accepts unknown areas', () => {
+    const make = (first17: string) => first17 + idCardCheckChar(first17);
+    expect(checkIdCard(make('11010520230230123'), today)).toEqual({ ok: false, problem: 'birthDate' });
+    expect(checkIdCard(make('11010520271201123'), today)).toEqual({ ok: false, problem: 'birthDate' });
+    expect(checkIdCard(make('99999919900101123'), today)).toEqual({ ok: true, birth: '1990-01-01' });
+    expect(checkIdCard('12345', today)).toEqual({ ok: false, problem: 'format' });
+  });
+  it('is a minor until the 18th birthday in Asia/Shanghai', () => {
+    expect(isMinor('2008-11-21', today)).toBe(false);
+    expect(isMinor('2008-11-22', today)).toBe(true);
+    // 2026-11-21T20:00Z is already 11-22 in Shanghai.
+    expect(isMinor('2008-11-22', new Date('2026-11-21T20:00:00Z'))).toBe(false);
+  });
+});
+
+describe('JAN, S10, corporate number', () => {
+  it('EAN check digits', () => {
+    expect(eanCheckDigit('490123456789')).toBe(4);
+    expect(isValidJan('4901234567894')).toBe(true);
+    expect(isValidJan('4901234567895')).toBe(false);
+    expect(isValidJan('49123456')).toBe(eanCheckDigit('4912345') === 6);
+    expect(isValidJan('12345')).toBe(false);
+  });
+  it('S10 check digits, including the 10 → 0 and 11 → 5 cases', () => {
+    expect(s10CheckDigit('47312482')).toBe(8); // UPU example RA473124829GB
+    expect(isValidS10('RA473124829GB')).toBe(true);
+    expect(isValidS10('RA473124828GB')).toBe(false);
+    expect(s10Number('EE', 12345678, 'JP')).toMatch(/^EE12345678\dJP$/);
+    // Exhaustively: the check digit is always one digit and the number validates.
+    for (let n = 10_000_000; n < 10_000_200; n++) expect(isValidS10(s10Number('EE', n, 'JP'))).toBe(true);
+  });
+  it('corporate number check digit comes first', () => {
+    expect(isValidCorporateNumber('7000012050002')).toBe(true); // National Diet Library
+    expect(isValidCorporateNumber('8000012050002')).toBe(false);
+  });
+  it('normalises full-width digits and stray spaces', () => {
+    expect(normalizeCell('　１２３ＡＢ　')).toBe('123AB');
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * The one definition of every API call (DESIGN "The API contract"). The server
+ * registers, validates and documents from it; the console is typed from it.
+ * A module adds its file here and its calls to `calls`.
+ */
+import * as auth from './auth.ts';
+import type { CallDef } from './call.ts';
+import * as notifications from './notifications.ts';
+import * as orders from './orders.ts';
+import * as reference from './reference.ts';
+
+export * from './call.ts';
+export * from './checks.ts';
+export * from './envelope.ts';
+export * from './i18n.ts';
+export * from './routes.ts';
+export { auth, notifications, orders, reference };
+
+export const calls = { auth, notifications, orders, reference } as const;
+
+const isCall = (v: unknown): v is CallDef =>
+  typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;
+
+/** Every call, flat; used for OpenAPI and the generated hostile-input tests. */
+export const allCalls: CallDef[] = Object.values(calls).flatMap((mod) =>
+  Object.values(mod as Record<string, unknown>).filter(isCall),
+);

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { i18nText } from './i18n.ts';
+
+/**
+ * The console's routes, which are also the permission names (DESIGN: "Permission
+ * names are route names"). The server hands each user the subset their role holds
+ * as `accessedRoutes`; the console builds its menu and element permissions from it.
+ * `path: ''` is a menu item not built yet ("temporary menu"); an `http…` path opens
+ * in a new tab.
+ */
+export interface RouteEntry {
+  readonly name: string;
+  readonly path: string;
+  readonly title: { readonly zh: string; readonly en: string };
+  readonly icon?: string;
+  readonly parent?: string;
+  readonly hidden?: boolean;
+  /** Only these roles see it even when granted; absent = any role holding it. */
+  readonly roles?: readonly string[];
+}
+
+const ADMIN_ROLE_NAME = 'admin-none';
+
+const r = (
+  name: string,
+  path: string,
+  zh: string,
+  en: string,
+  extra: Partial<Pick<RouteEntry, 'icon' | 'parent' | 'hidden' | 'roles'>> = {},
+): RouteEntry => ({ name, path, title: { zh, en }, ...extra });
+
+export const routeCatalogue = [
+  r('index', '/index', '首页', 'Home', { icon: 'HomeOutlined' }),
+  r('exports', '', '出口管理', 'Export Management', { icon: 'ExportOutlined' }),
+  r('exports.list', '/exports/list', '出口抬头列表', 'Export Nominations', { parent: 'exports' }),
+  r('exports.create', '/exports/create', '新增出口抬头', 'Create Export Nomination', { parent: 'exports', hidden: true }),
+  r('item', '', '商品管理', 'Item Management', { icon: 'ShoppingOutlined' }),
+  r('item.list', '/item/list', '商品列表', 'Item List', { parent: 'item' }),
+  r('item.noPassItem', '/item/noPassItem', '审核未通过商品列表', 'Failed To Pass Item List', { parent: 'item' }),
+  r('item.create', '/item/create', '新增商品', 'Create Item', { parent: 'item', hidden: true }),
+  r('order', '', '订单管理', 'Order Management', { icon: 'ProfileOutlined' }),
+  r('order.batchList', '/order/batchList', '批次列表', 'Batch List', { parent: 'order' }),
+  r('order.list', '/order/list', '订单列表', 'Order List', { parent: 'order' }),
+  r('order.create', '/order/create', '单独创建进口订单', 'Create Importer Order Alone', { parent: 'order' }),
+  r('order.createImport', '/order/createImport', '批量创建进口订单', 'Create Importer Orders', { parent: 'order' }),
+  r('order.createImportUsa', '/order/createImportUsa', '创建美国进口订单', 'Create USA Parcel Orders', { parent: 'order' }),
+  r('order.createImportEms', '/order/createImportEms', '创建EMS进口订单', 'Create EMS Orders', { parent: 'order' }),
+  r('order.error', '/order/error', '错误订单列表', 'Error Order List', { parent: 'order' }),
+  r('order.abnormal', '/order/abnormal', '异常订单列表', 'Abnormal Order List', { parent: 'order' }),
+  r('order.idCard', '/order/idCard', '承诺书身份证', 'Promise Letter ID Card', { parent: 'order' }),
+  r('order.orderBatchSearch', '/order/orderBatchSearch', '批量订单查询', 'Batch Orders Search', { parent: 'order' }),
+  r('order.info', '/order/info', '订单详情', 'Order Detail', { parent: 'order', hidden: true }),
+  r('order.update', '/order/update', '修改订单', 'Edit Order', { parent: 'order', hidden: true }),
+  r('order.scan', '/order/scan', '扫描收货', 'Scan Receiving', { parent: 'order', roles: ['operator', 'admin-none'] }),
+  r('order.postCode', '/order/postCode', '邮编查询', 'Postal Codes', { parent: 'order' }),
+  r('order.updateLabelB', '/order/updateLabelB', '修改地址', 'Modify Address', { icon: 'EnvironmentOutlined' }),
+  r('order.exportDeclarations', '/order/exportDeclarations', '日本出口申报', 'Japanese Export Declaration', { icon: 'FileProtectOutlined' }),
+  r('order.interceptions', '/order/interceptions', '订单拦截', 'Order Interception', { icon: 'StopOutlined' }),
+  r('order.jdAuthorize', '/order/jdAuthorize', '京东授权列表', 'JD Authorization List', { icon: 'SafetyCertificateOutlined' }),
+  r('storageOrder', '', '入库单管理', 'Inbound Order Management', { icon: 'InboxOutlined' }),
+  r('storageOrder.create', '/storageOrder/create', '入库', 'Inbound', { parent: 'storageOrder' }),
+  r('storageOrder.list', '/storageOrder/list', '批次列表', 'Batch List', { parent: 'storageOrder' }),
+  r('subscribeTake', '', '预约取件', 'Subscribe Take', { icon: 'CarOutlined' }),
+  r('subscribeTake.create', '/subscribeTake/create', '预约', 'Create', { parent: 'subscribeTake' }),
+  r('subscribeTake.list', '/subscribeTake/list', '预约列表', 'List', { parent: 'subscribeTake' }),
+  r('selfSendTake', '', '自寄管理', 'Self Delivery Management', { icon: 'SendOutlined' }),
+  r('selfSendTake.create', '/selfSendTake/create', '新增自寄', 'Create', { parent: 'selfSendTake' }),
+  r('selfSendTake.list', '/selfSendTake/list', '自寄列表', 'List', { parent: 'selfSendTake' }),
+  r('meituanOrder', '', '美团预约单', 'Meituan Reservation Order', { icon: 'ShopOutlined' }),
+  r('meituanOrder.create', '/meituanOrder/create', '新增预约单', 'Create', { parent: 'meituanOrder' }),
+  r('meituanOrder.list', '/meituanOrder/list', '预约单列表', 'List', { parent: 'meituanOrder' }),
+  r('order.search', '/order/search', '订单查询', 'Order Search', { icon: 'SearchOutlined' }),
+  r('printByOrderNumber', '/printByOrderNumber', '按订单号打印面单', 'Print Waybill By Order Number', { icon: 'PrinterOutlined' }),
+  r('orderReview.list', '/orderReview/list', '订单审核', 'Order Review', { icon: 'AuditOutlined' }),
+  r('bill', '/bill', '账单', 'Bills', { icon: 'AccountBookOutlined' }),
+  r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
+  r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),
+  r('seeMore', '/seeMore', '系统公告', 'System Announcements', { hidden: true }),
+  r('notice.manage', '/notice/manage', '公告管理', 'Manage Announcements', { hidden: true, roles: ['operator', ADMIN_ROLE_NAME] }),
+  r('session.manage', '/session/manage', '会话管理', 'Sessions', { hidden: true, roles: ['operator', ADMIN_ROLE_NAME] }),
+] as const satisfies readonly RouteEntry[];
+
+export type RouteName = (typeof routeCatalogue)[number]['name'];
+export const routeNames = routeCatalogue.map((x) => x.name) as RouteName[];
+export const isRouteName = (s: string): s is RouteName => (routeNames as string[]).includes(s);
+
+/** The role that sees every route (spec §6). */
+export const ADMIN_ROLE = ADMIN_ROLE_NAME;
+export const roles = ['customer', 'agent', 'operator', ADMIN_ROLE] as const;
+export type Role = (typeof roles)[number];
+
+export const accessedRoute = z.object({
+  name: z.string(),
+  path: z.string(),
+  title: i18nText,
+  icon: z.string().optional(),
+  parent: z.string().optional(),
+  hidden: z.boolean().optional(),
+  roles: z.array(z.string()).optional(),
+});
+export type AccessedRoute = z.infer<typeof accessedRoute>;
