@@ -68,6 +68,8 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
     limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
     throwFileSizeLimit: true,
   });
+  // JSON only where JSON is expected (and multipart for uploads).
+  app.removeContentTypeParser(['text/plain']);
   installErrorHandler(app);
 
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(VERSION) as never } });

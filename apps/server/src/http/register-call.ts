@@ -54,7 +54,8 @@ export function createRegistrar(app: FastifyInstance, db: Database, authenticate
         const actor = def.auth ? await authenticate(bearer, request.ip) : (undefined as unknown as Actor);
         if (def.auth && def.permission && !actor.permissions.has(def.permission)) throw AppError.forbidden();
 
-        let body: unknown = request.body ?? {};
+        // No body at all is an empty call; an explicit JSON null is not.
+        let body: unknown = request.body === undefined ? {} : request.body;
         let files: UploadedFile[] = [];
         if (def.kind === 'multipart') {
           ({ fields: body, files } = await readMultipart(request));

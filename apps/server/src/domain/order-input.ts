@@ -1,0 +1,272 @@
+import { type ChannelCode, checkIdCard, isMinor, isValidJan } from '@console/contract';
+import { addMessages } from '../lib/messages.ts';
+import { cnDivisions } from '../modules/reference/cn-divisions.ts';
+
+/**
+ * The normalised shape of one order to create, whatever it came from (a spreadsheet
+ * row group, the single-order form). Money is integer minor units of `currency`.
+ */
+export interface OrderItemInput {
+  jan: string | null;
+  name: string;
+  brand: string | null;
+  spec: string | null;
+  quantity: number;
+  /** Minor units of `currency` (JPY 0 decimals, the others 2). */
+  unitPrice: number;
+  currency: string;
+  origin: string | null;
+  hazardCode: string | null;
+}
+
+export interface RecipientInput {
+  name: string;
+  idCard: string;
+  phone: string;
+  email: string | null;
+  province: string;
+  city: string;
+  district: string;
+  street: string | null;
+  address: string;
+  postcode: string | null;
+}
+
+export interface SenderInput {
+  name: string | null;
+  address: string | null;
+  phone: string | null;
+}
+
+export interface OrderInput {
+  customerId: number;
+  channel: ChannelCode;
+  orderNo: string;
+  boxNo: string | null;
+  userRefNo: string | null;
+  orderType: string;
+  exportNominationId: number | null;
+  clearanceCompanyCode: string | null;
+  recipient: RecipientInput;
+  sender: SenderInput;
+  items: OrderItemInput[];
+  insuredAmount: number;
+  remark: string | null;
+}
+
+/** `field` is a path into OrderInput: `orderNo`, `recipient.idCard`, `items.2.jan`. */
+export interface OrderIssue {
+  field: string;
+  messageKey: string;
+  params?: Record<string, string | number>;
+}
+
+export type ConfirmationKind = 'minorId' | 'multiplePricesPerJan' | 'crossBorderLimit';
+export const confirmationKinds: readonly ConfirmationKind[] = ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'];
+
+export interface OrderConfirmation {
+  kind: ConfirmationKind;
+  field: string;
+  messageKey: string;
+  params?: Record<string, string | number>;
+}
+
+export interface OrderValidation {
+  errors: OrderIssue[];
+  confirmations: OrderConfirmation[];
+}
+
+export interface ValidateContext {
+  /** Injected clock: minors and future birth dates are judged on this day (Asia/Shanghai). */
+  now: Date;
+  /** Known currency codes with their minor-unit digits (reference table `currencies`). */
+  currencies: ReadonlyMap<string, number>;
+  /** Order types known (reference table `order_types`); absent = not checked. */
+  orderTypes?: ReadonlySet<string>;
+  /** Clearance companies known; absent = not checked. */
+  clearanceCompanies?: ReadonlySet<string>;
+}
+
+/** Cross-border e-commerce retail import limit per transaction (DESIGN "Domain facts"). */
+export const CNY_LIMIT_PER_ORDER_MINOR = 5_000_00;
+
+/**
+ * Reference rates to CNY used only to flag the per-order limit for confirmation (the
+ * customs value is decided at clearance, not here): CNY per one major unit.
+ */
+export const CNY_REFERENCE_RATES: Readonly<Record<string, number>> = {
+  CNY: 1,
+  JPY: 0.048,
+  USD: 7.2,
+  SGD: 5.3,
+  AUD: 4.7,
+  GBP: 9.1,
+  PHP: 0.125,
+  THB: 0.2,
+};
+
+/** Order value in CNY minor units (fen), by the reference rates; null if a currency has no rate. */
+export function orderValueCny(order: Pick<OrderInput, 'items'>, currencies: ReadonlyMap<string, number>): number | null {
+  let fen = 0;
+  for (const it of order.items) {
+    const rate = CNY_REFERENCE_RATES[it.currency];
+    const decimals = currencies.get(it.currency);
+    if (rate === undefined || decimals === undefined) return null;
+    fen += ((it.unitPrice * it.quantity) / 10 ** decimals) * rate * 100;
+  }
+  return Math.round(fen);
+}
+
+const PHONE = /^\+?[\d\- ()]{6,20}$/;
+const MAX_TEXT = 200;
+
+/** Every rule of one order (spec §5 and the domain's rules); pure, so the parse worker runs it too. */
+export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderValidation {
+  const errors: OrderIssue[] = [];
+  const confirmations: OrderConfirmation[] = [];
+  const err = (field: string, messageKey: string, params?: OrderIssue['params']) =>
+    errors.push(params ? { field, messageKey, params } : { field, messageKey });
+  const required = (field: string, v: string | null | undefined, key: string) => {
+    if (!v || !v.trim()) {
+      err(field, key);
+      return false;
+    }
+    if (v.length > MAX_TEXT) {
+      err(field, 'orderTextTooLong', { max: MAX_TEXT });
+      return false;
+    }
+    return true;
+  };
+
+  if (required('orderNo', input.orderNo, 'orderNoRequired') && !/^[\w\-./#]{1,64}$/.test(input.orderNo)) {
+    err('orderNo', 'orderNoFormat');
+  }
+  const r = input.recipient;
+  required('recipient.name', r.name, 'recipientNameRequired');
+  if (required('recipient.phone', r.phone, 'recipientPhoneRequired') && !PHONE.test(r.phone)) {
+    err('recipient.phone', 'recipientPhoneFormat');
+  }
+  if (required('recipient.idCard', r.idCard, 'recipientIdCardRequired')) {
+    const id = checkIdCard(r.idCard, ctx.now);
+    if (!id.ok) err('recipient.idCard', `idCard_${id.problem}`);
+    else if (isMinor(id.birth, ctx.now)) {
+      confirmations.push({ kind: 'minorId', field: 'recipient.idCard', messageKey: 'confirmMinorId', params: { birth: id.birth } });
+    }
+  }
+  const hasProvince = required('recipient.province', r.province, 'provinceRequired');
+  const hasCity = required('recipient.city', r.city, 'cityRequired');
+  const hasDistrict = required('recipient.district', r.district, 'districtRequired');
+  required('recipient.address', r.address, 'addressRequired');
+  if (hasProvince) {
+    const p = cnDivisions.findProvince(r.province);
+    if (!p) err('recipient.province', 'provinceUnknown', { value: r.province });
+    else if (hasCity) {
+      // Municipalities list their districts under a city of the same name; accept either form.
+      const c = cnDivisions.findCity(p.code, r.city) ?? (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
+      if (!c) err('recipient.city', 'cityUnknown', { value: r.city });
+      else if (hasDistrict && !cnDivisions.findArea(c.code, r.district)) {
+        err('recipient.district', 'districtUnknown', { value: r.district });
+      }
+    }
+  }
+  if (r.postcode && !/^\d{6}$/.test(r.postcode)) err('recipient.postcode', 'postcodeFormat');
+  if (r.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(r.email)) err('recipient.email', 'emailFormat');
+  if (input.sender.phone && !PHONE.test(input.sender.phone)) err('sender.phone', 'senderPhoneFormat');
+  if (ctx.orderTypes && !ctx.orderTypes.has(input.orderType)) err('orderType', 'orderTypeUnknown', { value: input.orderType });
+  if (input.clearanceCompanyCode && ctx.clearanceCompanies && !ctx.clearanceCompanies.has(input.clearanceCompanyCode)) {
+    err('clearanceCompanyCode', 'clearanceCompanyUnknown', { value: input.clearanceCompanyCode });
+  }
+
+  if (input.items.length === 0) err('items', 'itemsRequired');
+  const pricesByJan = new Map<string, Set<number>>();
+  input.items.forEach((it, i) => {
+    const f = (k: string) => `items.${i}.${k}`;
+    required(f('name'), it.name, 'itemNameRequired');
+    if (it.jan) {
+      if (!isValidJan(it.jan)) err(f('jan'), 'janInvalid', { value: it.jan });
+      else {
+        const set = pricesByJan.get(it.jan) ?? new Set<number>();
+        set.add(it.unitPrice);
+        pricesByJan.set(it.jan, set);
+      }
+    }
+    if (!Number.isInteger(it.quantity) || it.quantity < 1 || it.quantity > 99_999) err(f('quantity'), 'quantityInvalid');
+    if (!Number.isInteger(it.unitPrice) || it.unitPrice <= 0) err(f('unitPrice'), 'priceMustBePositive');
+    if (!ctx.currencies.has(it.currency)) err(f('currency'), 'currencyUnknown', { value: it.currency });
+  });
+  // Spec §5: several prices for one JAN in one box ask for confirmation.
+  for (const [jan, prices] of pricesByJan) {
+    if (prices.size > 1) {
+      const i = input.items.findIndex((it) => it.jan === jan);
+      confirmations.push({
+        kind: 'multiplePricesPerJan',
+        field: `items.${i}.unitPrice`,
+        messageKey: 'confirmMultiplePricesPerJan',
+        params: { jan },
+      });
+    }
+  }
+  const fen = errors.length === 0 ? orderValueCny(input, ctx.currencies) : null;
+  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR) {
+    confirmations.push({
+      kind: 'crossBorderLimit',
+      field: 'items',
+      messageKey: 'confirmCrossBorderLimit',
+      params: { amount: (fen / 100).toFixed(2) },
+    });
+  }
+  return { errors, confirmations };
+}
+
+addMessages({
+  orderTextTooLong: { en: 'At most {max} characters.', 'zh-CN': '最多 {max} 个字符。' },
+  orderNoRequired: { en: 'The order number cannot be empty', 'zh-CN': '订单号不能为空' },
+  orderNoFormat: {
+    en: 'The order number may contain letters, digits and - _ . / # only (at most 64).',
+    'zh-CN': '订单号只能包含字母、数字及 - _ . / #（最多 64 位）。',
+  },
+  orderNoExists: { en: 'Order number {value} already exists.', 'zh-CN': '订单号 {value} 已存在。' },
+  recipientNameRequired: { en: 'Recipient name cannot be empty', 'zh-CN': '收件人姓名不能为空' },
+  recipientPhoneRequired: { en: 'Recipient phone cannot be empty', 'zh-CN': '收件人电话不能为空' },
+  recipientPhoneFormat: { en: 'The recipient phone is not a phone number.', 'zh-CN': '收件人电话格式不正确。' },
+  senderPhoneFormat: { en: 'The sender phone is not a phone number.', 'zh-CN': '发件人电话格式不正确。' },
+  recipientIdCardRequired: { en: 'Recipient ID card cannot be empty', 'zh-CN': '收件人身份证号不能为空' },
+  idCard_format: {
+    en: 'The ID card number must be 18 characters (17 digits and a digit or X).',
+    'zh-CN': '身份证号须为 18 位（17 位数字加数字或 X）。',
+  },
+  idCard_checkDigit: { en: 'The ID card number has a wrong check digit.', 'zh-CN': '身份证号校验位错误。' },
+  idCard_birthDate: { en: 'The birth date in the ID card number is not a real date.', 'zh-CN': '身份证号中的出生日期无效。' },
+  confirmMinorId: {
+    en: 'The recipient is a minor (born {birth}). Confirm to continue.',
+    'zh-CN': '收件人为未成年人（出生于 {birth}），确认后继续。',
+  },
+  confirmMultiplePricesPerJan: {
+    en: 'JAN {jan} has several prices in one box. Confirm to continue.',
+    'zh-CN': '同一箱内 JAN {jan} 有多个价格，确认后继续。',
+  },
+  confirmCrossBorderLimit: {
+    en: 'The order is worth about CNY {amount}, above the CNY 5,000 cross-border limit per order. Confirm to continue.',
+    'zh-CN': '订单金额约 {amount} 元，超过跨境电商单次交易限值 5000 元，确认后继续。',
+  },
+  provinceRequired: { en: 'Province cannot be empty', 'zh-CN': '省份不能为空' },
+  cityRequired: { en: 'City cannot be empty', 'zh-CN': '城市不能为空' },
+  districtRequired: { en: 'District cannot be empty', 'zh-CN': '区县不能为空' },
+  addressRequired: { en: 'Address cannot be empty', 'zh-CN': '详细地址不能为空' },
+  provinceUnknown: { en: 'Unknown province: {value}', 'zh-CN': '未知的省份：{value}' },
+  cityUnknown: { en: 'Unknown city in this province: {value}', 'zh-CN': '该省份下没有此城市：{value}' },
+  districtUnknown: { en: 'Unknown district in this city: {value}', 'zh-CN': '该城市下没有此区县：{value}' },
+  postcodeFormat: { en: 'The postal code must be 6 digits.', 'zh-CN': '邮编须为 6 位数字。' },
+  emailFormat: { en: 'Not an e-mail address.', 'zh-CN': '邮箱格式不正确。' },
+  orderTypeUnknown: { en: 'Unknown order type: {value}', 'zh-CN': '未知的订单类型：{value}' },
+  clearanceCompanyUnknown: { en: 'Unknown clearance company: {value}', 'zh-CN': '未知的清关公司：{value}' },
+  itemsRequired: { en: 'An order needs at least one item.', 'zh-CN': '订单至少需要一件商品。' },
+  itemNameRequired: { en: 'Item name cannot be empty', 'zh-CN': '商品名称不能为空' },
+  janInvalid: {
+    en: 'JAN {value} is not a valid EAN-13/EAN-8 code (check digit).',
+    'zh-CN': 'JAN {value} 不是有效的 EAN-13/EAN-8 条码（校验位）。',
+  },
+  quantityInvalid: { en: 'The quantity must be a whole number from 1 to 99999.', 'zh-CN': '数量须为 1 至 99999 的整数。' },
+  priceMustBePositive: { en: 'A price must be greater than 0', 'zh-CN': '价格必须大于 0' },
+  currencyUnknown: { en: 'Unknown currency: {value}', 'zh-CN': '未知的币种：{value}' },
+});

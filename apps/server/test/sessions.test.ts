@@ -1,0 +1,164 @@
+import { auth } from '@console/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openResponse, sealRequest } from './aes-client.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '50' } });
+});
+
+const me = async (token: string) => {
+  const r = await h.post('me', sealRequest(token, {}), token, { aes: '1' });
+  return { ...r, data: r.status === 200 ? (openResponse(token, r.body) as any) : undefined };
+};
+
+describe('login', () => {
+  it('answers an opaque token, stored only hashed', async () => {
+    const token = await h.login('demo');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const rows = await h.db.selectFrom('session_tokens').select('token_hash').execute();
+    expect(rows.some((r) => r.token_hash === token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  });
+  it('says the same for an unknown user and a wrong password', async () => {
+    const a = await h.post('login', { name: 'ghost', password: 'Demo@2026' });
+    const b = await h.post('login', { name: 'operator', password: 'wrong-password' });
+    expect(a.status).toBe(400);
+    expect(b.status).toBe(400);
+    expect(a.body.message).toBe(b.body.message);
+  });
+  it('throttles an account after repeated failures, even with the right password', async () => {
+    for (let i = 0; i < 3; i++) expect((await h.post('login', { name: 'agent', password: 'nope' })).status).toBe(400);
+    const r = await h.post('login', { name: 'agent', password: 'Demo@2026' });
+    expect(r.status).toBe(429);
+    // Other accounts from the same address still log in (the address limit is higher).
+    expect((await h.post('login', { name: 'demo', password: 'Demo@2026' })).status).toBe(200);
+    // After the window, the account may try again.
+    h.clock.now = new Date(h.clock.now.getTime() + 16 * 60_000);
+    expect((await h.post('login', { name: 'agent', password: 'Demo@2026' })).status).toBe(200);
+    h.clock.now = new Date();
+  });
+});
+
+describe('me (AES)', () => {
+  it('round-trips with a client written from the wire description', async () => {
+    const token = await h.login('demo');
+    const r = await me(token);
+    expect(r.status).toBe(200);
+    expect(r.headers.aes).toBe('1');
+    expect(typeof r.body.data).toBe('string');
+    expect(r.data).toMatchObject({ name: 'demo', roles: ['customer'], customer: { code: 'DEMO' } });
+    expect(r.data.permissions.map((p: any) => p.name)).toContain('order.error');
+    expect(r.data.accessedRoutes.find((x: any) => x.name === 'order.list')).toMatchObject({
+      path: '/order/list',
+      parent: 'order',
+      title: { zh: '订单列表', en: 'Order List' },
+    });
+    expect(r.data.permissions.map((p: any) => p.name)).not.toContain('order.scan');
+  });
+  it('admin-none sees every route', async () => {
+    const token = await h.login('admin');
+    const { data } = await me(token);
+    expect(data.accessedRoutes.map((x: any) => x.name)).toContain('order.scan');
+    expect(data.accessedRoutes.map((x: any) => x.name)).toContain('session.manage');
+  });
+  it('refuses a plain body with 400 and a body sealed with another key', async () => {
+    const token = await h.login('demo');
+    expect((await h.post('me', {}, token)).status).toBe(400);
+    expect((await h.post('me', {}, token, { aes: '1' })).status).toBe(400);
+    const other = await h.login('demo2');
+    expect((await h.post('me', sealRequest(other, {}), token, { aes: '1' })).status).toBe(400);
+  });
+});
+
+describe('refresh', () => {
+  it('rotates: the new token works, the old one is dead after one refresh', async () => {
+    const old = await h.login('demo');
+    const r = await h.post('refresh', {}, old);
+    expect(r.status).toBe(200);
+    const fresh = r.body.data.access_token;
+    expect(fresh).not.toBe(old);
+    expect((await me(fresh)).status).toBe(200);
+    expect((await h.post('message', {}, old)).status).toBe(401);
+    // Reusing the rotated token to refresh again is refused.
+    expect((await h.post('refresh', {}, old)).status).toBe(401);
+  });
+  it('accepts an expired access token within the refresh window, not after', async () => {
+    const token = await h.login('demo');
+    const start = h.clock.now;
+    h.clock.now = new Date(start.getTime() + 3 * 3_600_000); // access token (2 h) expired
+    expect((await h.post('message', {}, token)).status).toBe(401);
+    const r = await h.post('refresh', {}, token);
+    expect(r.status).toBe(200);
+    h.clock.now = new Date(start.getTime() + 15 * 86_400_000); // past 14 days
+    expect((await h.post('refresh', {}, r.body.data.access_token)).status).toBe(401);
+    h.clock.now = new Date();
+  });
+  it('two refreshes racing with one token: exactly one wins', async () => {
+    const token = await h.login('demo');
+    const [a, b] = await Promise.all([h.post('refresh', {}, token), h.post('refresh', {}, token)]);
+    expect([a.status, b.status].sort()).toEqual([200, 401]);
+  });
+});
+
+describe('sessions ended elsewhere answer 430 with the reason', () => {
+  it('after a password change in another session', async () => {
+    const here = await h.login('demo2');
+    const there = await h.login('demo2');
+    const wrong = await h.call(auth.updatePassWord, { old_password: 'bad-old-password', password: 'NewPass@2026' }, here);
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.data.old_password).toHaveLength(1);
+    const ok = await h.call(auth.updatePassWord, { old_password: 'Demo@2026', password: 'NewPass@2026' }, here);
+    expect(ok.status).toBe(200);
+    expect((await h.post('message', {}, here)).status).toBe(200);
+    const r = await h.post('message', {}, there, { 'accept-language': 'en' });
+    expect(r.status).toBe(430);
+    expect(r.body.message).toMatch(/password was changed/);
+    // Refreshing an ended session does not bring it back.
+    expect((await h.post('refresh', {}, there)).status).toBe(430);
+    expect((await h.post('login', { name: 'demo2', password: 'NewPass@2026' })).status).toBe(200);
+  });
+  it('after an operator ends it, and after the account is disabled', async () => {
+    const victim = await h.login('agent');
+    const op = await h.login('operator');
+    const ended = await h.post('session/end', { userName: 'agent' }, op);
+    expect(ended.body.data.ended).toBeGreaterThanOrEqual(1);
+    const r = await h.post('message', {}, victim, { 'accept-language': 'en' });
+    expect(r.status).toBe(430);
+    expect(r.body.message).toMatch(/operator/);
+
+    const again = await h.login('agent');
+    expect((await h.post('user/disable', { userName: 'agent', disabled: true }, op)).status).toBe(200);
+    const d = await h.post('message', {}, again, { 'accept-language': 'en' });
+    expect(d.status).toBe(430);
+    expect(d.body.message).toMatch(/disabled/);
+    expect((await h.post('login', { name: 'agent', password: 'Demo@2026' })).status).toBe(400);
+    await h.post('user/disable', { userName: 'agent', disabled: false }, op);
+  });
+  it('a customer cannot end sessions (403)', async () => {
+    const token = await h.login('demo');
+    expect((await h.post('session/end', { userName: 'operator' }, token)).status).toBe(403);
+  });
+  it('logout ends the session: the token then answers 401, not 430', async () => {
+    const token = await h.login('demo');
+    expect((await h.post('logout', {}, token)).status).toBe(200);
+    expect((await h.post('message', {}, token)).status).toBe(401);
+  });
+});
+
+describe('user settings follow the user', () => {
+  it('saves and reads per user', async () => {
+    const a = await h.login('demo');
+    const b = await h.login('operator');
+    await h.post('user/settings/save', { key: 'appearance', value: { theme: 'violet', grey: true } }, a);
+    await h.post('user/settings/save', { key: 'tabs', value: ['index', 'order.list'] }, a);
+    const other = await h.login('demo');
+    expect((await h.post('user/settings', {}, other)).body.data).toEqual({
+      appearance: { theme: 'violet', grey: true },
+      tabs: ['index', 'order.list'],
+    });
+    expect((await h.post('user/settings', {}, b)).body.data).toEqual({});
+    expect((await h.post('user/settings/save', { key: 'nope', value: 1 }, a)).status).toBe(422);
+  });
+});
