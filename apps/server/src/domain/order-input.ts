@@ -1,4 +1,4 @@
-import { type ChannelCode, checkIdCard, isMinor, isValidJan } from '@console/contract';
+import { checkIdCard, isMinor, isValidJan, type reference } from '@console/contract';
 import { addMessages } from '../lib/messages.ts';
 import { cnDivisions } from '../modules/reference/cn-divisions.ts';
 
@@ -40,7 +40,7 @@ export interface SenderInput {
 
 export interface OrderInput {
   customerId: number;
-  channel: ChannelCode;
+  channel: reference.ChannelCode;
   orderNo: string;
   boxNo: string | null;
   userRefNo: string | null;
@@ -106,7 +106,10 @@ export const CNY_REFERENCE_RATES: Readonly<Record<string, number>> = {
 };
 
 /** Order value in CNY minor units (fen), by the reference rates; null if a currency has no rate. */
-export function orderValueCny(order: Pick<OrderInput, 'items'>, currencies: ReadonlyMap<string, number>): number | null {
+export function orderValueCny(
+  order: Pick<OrderInput, 'items'>,
+  currencies: ReadonlyMap<string, number>,
+): number | null {
   let fen = 0;
   for (const it of order.items) {
     const rate = CNY_REFERENCE_RATES[it.currency];
@@ -150,7 +153,12 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     const id = checkIdCard(r.idCard, ctx.now);
     if (!id.ok) err('recipient.idCard', `idCard_${id.problem}`);
     else if (isMinor(id.birth, ctx.now)) {
-      confirmations.push({ kind: 'minorId', field: 'recipient.idCard', messageKey: 'confirmMinorId', params: { birth: id.birth } });
+      confirmations.push({
+        kind: 'minorId',
+        field: 'recipient.idCard',
+        messageKey: 'confirmMinorId',
+        params: { birth: id.birth },
+      });
     }
   }
   const hasProvince = required('recipient.province', r.province, 'provinceRequired');
@@ -162,7 +170,9 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     if (!p) err('recipient.province', 'provinceUnknown', { value: r.province });
     else if (hasCity) {
       // Municipalities list their districts under a city of the same name; accept either form.
-      const c = cnDivisions.findCity(p.code, r.city) ?? (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
+      const c =
+        cnDivisions.findCity(p.code, r.city) ??
+        (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
       if (!c) err('recipient.city', 'cityUnknown', { value: r.city });
       else if (hasDistrict && !cnDivisions.findArea(c.code, r.district)) {
         err('recipient.district', 'districtUnknown', { value: r.district });
@@ -172,7 +182,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
   if (r.postcode && !/^\d{6}$/.test(r.postcode)) err('recipient.postcode', 'postcodeFormat');
   if (r.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(r.email)) err('recipient.email', 'emailFormat');
   if (input.sender.phone && !PHONE.test(input.sender.phone)) err('sender.phone', 'senderPhoneFormat');
-  if (ctx.orderTypes && !ctx.orderTypes.has(input.orderType)) err('orderType', 'orderTypeUnknown', { value: input.orderType });
+  if (ctx.orderTypes && !ctx.orderTypes.has(input.orderType))
+    err('orderType', 'orderTypeUnknown', { value: input.orderType });
   if (input.clearanceCompanyCode && ctx.clearanceCompanies && !ctx.clearanceCompanies.has(input.clearanceCompanyCode)) {
     err('clearanceCompanyCode', 'clearanceCompanyUnknown', { value: input.clearanceCompanyCode });
   }
@@ -190,7 +201,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
         pricesByJan.set(it.jan, set);
       }
     }
-    if (!Number.isInteger(it.quantity) || it.quantity < 1 || it.quantity > 99_999) err(f('quantity'), 'quantityInvalid');
+    if (!Number.isInteger(it.quantity) || it.quantity < 1 || it.quantity > 99_999)
+      err(f('quantity'), 'quantityInvalid');
     if (!Number.isInteger(it.unitPrice) || it.unitPrice <= 0) err(f('unitPrice'), 'priceMustBePositive');
     if (!ctx.currencies.has(it.currency)) err(f('currency'), 'currencyUnknown', { value: it.currency });
   });
@@ -236,7 +248,10 @@ addMessages({
     'zh-CN': '身份证号须为 18 位（17 位数字加数字或 X）。',
   },
   idCard_checkDigit: { en: 'The ID card number has a wrong check digit.', 'zh-CN': '身份证号校验位错误。' },
-  idCard_birthDate: { en: 'The birth date in the ID card number is not a real date.', 'zh-CN': '身份证号中的出生日期无效。' },
+  idCard_birthDate: {
+    en: 'The birth date in the ID card number is not a real date.',
+    'zh-CN': '身份证号中的出生日期无效。',
+  },
   confirmMinorId: {
     en: 'The recipient is a minor (born {birth}). Confirm to continue.',
     'zh-CN': '收件人为未成年人（出生于 {birth}），确认后继续。',
@@ -266,7 +281,10 @@ addMessages({
     en: 'JAN {value} is not a valid EAN-13/EAN-8 code (check digit).',
     'zh-CN': 'JAN {value} 不是有效的 EAN-13/EAN-8 条码（校验位）。',
   },
-  quantityInvalid: { en: 'The quantity must be a whole number from 1 to 99999.', 'zh-CN': '数量须为 1 至 99999 的整数。' },
+  quantityInvalid: {
+    en: 'The quantity must be a whole number from 1 to 99999.',
+    'zh-CN': '数量须为 1 至 99999 的整数。',
+  },
   priceMustBePositive: { en: 'A price must be greater than 0', 'zh-CN': '价格必须大于 0' },
   currencyUnknown: { en: 'Unknown currency: {value}', 'zh-CN': '未知的币种：{value}' },
 });

@@ -1,0 +1,150 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { OrderInput } from './order-input.ts';
+import { allocateWaybills } from './waybills.ts';
+
+export interface InsertMeta {
+  batchId: number | null;
+  createdBy: number;
+  /** ISO time of creation (the caller's clock). */
+  now: string;
+  /** Called after each chunk with the number of orders written so far (progress bars). */
+  onProgress?: (written: number) => void | Promise<void>;
+}
+
+export interface InsertedOrder {
+  id: number;
+  customerId: number;
+  orderNo: string;
+  waybillNo: string;
+  systemNo: string;
+}
+
+// Under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
+const ORDER_CHUNK = 500;
+const ROW_CHUNK = 1500;
+
+/**
+ * The one place orders are inserted: orders, their items and a 'created' tracking
+ * event, in multi-row chunks, inside the caller's transaction (all or nothing).
+ * Waybill numbers are allocated here from each channel's segment.
+ */
+export async function insertOrders(
+  trx: Transaction<DB> | Kysely<DB>,
+  orders: readonly OrderInput[],
+  meta: InsertMeta,
+): Promise<InsertedOrder[]> {
+  const out: InsertedOrder[] = new Array(orders.length);
+  const day = meta.now.slice(2, 10).replaceAll('-', '');
+  // One allocation per (channel, customer): consecutive numbers, one segment UPDATE.
+  const groups = new Map<string, number[]>();
+  orders.forEach((o, i) => {
+    const k = `${o.channel}\u0000${o.customerId}`;
+    (groups.get(k) ?? groups.set(k, []).get(k)!).push(i);
+  });
+  const waybill: string[] = new Array(orders.length);
+  const systemNo: string[] = new Array(orders.length);
+  const segmentOf: number[] = new Array(orders.length);
+  for (const idx of groups.values()) {
+    const first = orders[idx[0]!]!;
+    const a = await allocateWaybills(trx, first.channel, idx.length, first.customerId);
+    idx.forEach((orderIdx, k) => {
+      waybill[orderIdx] = a.numbers[k]!;
+      segmentOf[orderIdx] = a.segmentId;
+      // Unique because (segment, sequence) is: no extra round trip to find a free number.
+      systemNo[orderIdx] = `S${day}${String(a.segmentId).padStart(3, '0')}${String(a.seqs[k]).padStart(10, '0')}`;
+    });
+  }
+
+  let written = 0;
+  for (let start = 0; start < orders.length; start += ORDER_CHUNK) {
+    const chunk = orders.slice(start, start + ORDER_CHUNK);
+    const rows = chunk.map((o, k) => {
+      const i = start + k;
+      const total = o.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
+      return {
+        customer_id: o.customerId,
+        batch_id: meta.batchId,
+        channel_code: o.channel,
+        order_no: o.orderNo,
+        waybill_no: waybill[i]!,
+        system_no: systemNo[i]!,
+        user_ref_no: o.userRefNo,
+        box_no: o.boxNo,
+        export_nomination_id: o.exportNominationId,
+        number_segment_id: segmentOf[i]!,
+        order_type: o.orderType,
+        clearance_company_code: o.clearanceCompanyCode,
+        status: 'created',
+        recipient_name: o.recipient.name,
+        recipient_id_card: o.recipient.idCard.toUpperCase(),
+        recipient_phone: o.recipient.phone,
+        recipient_email: o.recipient.email,
+        recipient_province: o.recipient.province,
+        recipient_city: o.recipient.city,
+        recipient_district: o.recipient.district,
+        recipient_street: o.recipient.street,
+        recipient_address: o.recipient.address,
+        recipient_postcode: o.recipient.postcode,
+        sender_name: o.sender.name,
+        sender_address: o.sender.address,
+        sender_phone: o.sender.phone,
+        currency: o.items[0]?.currency ?? 'JPY',
+        total_amount: total,
+        insured_amount: o.insuredAmount,
+        remark: o.remark,
+        created_by: meta.createdBy,
+        created_at: meta.now,
+        updated_at: meta.now,
+      };
+    });
+    const ids = await trx.insertInto('orders').values(rows).returning(['id', 'system_no']).execute();
+    // RETURNING order is not guaranteed: match by the unique system number.
+    const idBySystemNo = new Map(ids.map((r) => [r.system_no, r.id]));
+    const items: Insertable<DB['order_items']>[] = [];
+    const events: Insertable<DB['tracking_events']>[] = [];
+    chunk.forEach((o, k) => {
+      const i = start + k;
+      const id = idBySystemNo.get(systemNo[i]!)!;
+      out[i] = { id, customerId: o.customerId, orderNo: o.orderNo, waybillNo: waybill[i]!, systemNo: systemNo[i]! };
+      o.items.forEach((it, line) =>
+        items.push({
+          order_id: id,
+          line_no: line + 1,
+          jan: it.jan,
+          name: it.name,
+          brand: it.brand,
+          spec: it.spec,
+          quantity: it.quantity,
+          unit_price: it.unitPrice,
+          currency: it.currency,
+          origin: it.origin,
+          hazard_code: it.hazardCode,
+        }),
+      );
+      events.push({
+        order_id: id,
+        kind: 'created',
+        at: meta.now,
+        location: null,
+        note: null,
+        created_by: meta.createdBy,
+      });
+    });
+    for (let s = 0; s < items.length; s += ROW_CHUNK) {
+      await trx
+        .insertInto('order_items')
+        .values(items.slice(s, s + ROW_CHUNK))
+        .execute();
+    }
+    for (let s = 0; s < events.length; s += ROW_CHUNK) {
+      await trx
+        .insertInto('tracking_events')
+        .values(events.slice(s, s + ROW_CHUNK))
+        .execute();
+    }
+    written += chunk.length;
+    await meta.onProgress?.(written);
+  }
+  return out;
+}
