@@ -4,6 +4,7 @@
  * A module adds its file here and its calls to `calls`.
  */
 import * as auth from './auth.ts';
+import * as batches from './batches.ts';
 import type { CallDef } from './call.ts';
 import * as notifications from './notifications.ts';
 import * as orders from './orders.ts';
@@ -14,9 +15,9 @@ export * from './checks.ts';
 export * from './envelope.ts';
 export * from './i18n.ts';
 export * from './routes.ts';
-export { auth, notifications, orders, reference };
+export { auth, batches, notifications, orders, reference };
 
-export const calls = { auth, notifications, orders, reference } as const;
+export const calls = { auth, batches, notifications, orders, reference } as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;

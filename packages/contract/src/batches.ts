@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { defineCall, nothing } from './call.ts';
+import { isoTime, paged, paging } from './envelope.ts';
+import { channelCode } from './reference.ts';
+
+/**
+ * Orders from spreadsheets (issue 4): template downloads, batch upload with a
+ * preview, confirmation (commit), progress, and the batch list.
+ */
+
+/** Template kinds; each has one data-driven column definition on the server. */
+export const templateKind = z.enum([
+  'order',
+  'import',
+  'importBoxC',
+  'usaBoxC',
+  'usaDomestic',
+  'au',
+  'uk',
+  'ph',
+  'th',
+  'sg',
+  'usa',
+  'ems',
+  'waybillNumber',
+]);
+export type TemplateKind = z.infer<typeof templateKind>;
+
+/** parsing → preview → committing → done | failed (a batch is all or nothing). */
+export const batchStatus = z.enum(['parsing', 'preview', 'committing', 'done', 'failed']);
+export type BatchStatus = z.infer<typeof batchStatus>;
+
+export const confirmationKind = z.enum(['minorId', 'multiplePricesPerJan', 'crossBorderLimit']);
+export type ConfirmationKind = z.infer<typeof confirmationKind>;
+
+/** Multipart text fields arrive as strings; an empty field means "not chosen". */
+const optionalId = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.coerce.number().int().positive().optional(),
+);
+const optionalCode = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.string().trim().max(32).optional(),
+);
+
+/** The choices the import page makes beside the file. */
+export const uploadFields = z.object({
+  channel: z.preprocess((v) => (v === '' ? undefined : v), channelCode.optional()),
+  exportNominationId: optionalId,
+  clearanceCompany: optionalCode,
+  /** Agents and operators choose the customer; a customer imports for itself. */
+  customerId: optionalId,
+});
+
+export const batchRow = z.object({
+  id: z.number().int(),
+  batchNo: z.string(),
+  customerId: z.number().int(),
+  customerCode: z.string(),
+  channel: channelCode,
+  templateKind: z.string(),
+  status: batchStatus,
+  progress: z.number().int(),
+  totalRows: z.number().int(),
+  validRows: z.number().int(),
+  invalidRows: z.number().int(),
+  confirmRows: z.number().int(),
+  orderCount: z.number().int(),
+  receiveStatus: z.string(),
+  errorMessage: z.string().nullable(),
+  hasErrorWorkbook: z.boolean(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type BatchRow = z.infer<typeof batchRow>;
+
+export const batchIssue = z.object({
+  /** 1-based spreadsheet row. */
+  row: z.number().int(),
+  /** Column letter and title, or null for a row-level issue. */
+  column: z.string().nullable(),
+  columnTitle: z.string().nullable(),
+  message: z.string(),
+});
+
+export const batchProgress = batchRow.extend({
+  /** The first errors, in row order (the error workbook holds them all). */
+  errors: z.array(batchIssue),
+  /** What must be confirmed before the batch can be committed. */
+  confirmations: z.array(
+    z.object({ kind: confirmationKind, message: z.string(), count: z.number().int(), rows: z.array(z.number().int()) }),
+  ),
+  /** Order numbers repeated in the sheet: the last occurrence wins. */
+  duplicates: z.array(z.object({ orderNo: z.string(), rows: z.array(z.number().int()), keptRow: z.number().int() })),
+});
+export type BatchProgress = z.infer<typeof batchProgress>;
+
+const upload = (
+  path: string,
+  summary: string,
+  permission: 'order.createImport' | 'order.createImportUsa' | 'order.createImportEms',
+) =>
+  defineCall({ path, summary, kind: 'multipart', timeout: 0, permission, request: uploadFields, response: batchRow });
+
+export const create = upload(
+  'order/batch/create',
+  'Upload an order-template workbook (channel chosen on the page); answers at once, parse and preview follow in progress.',
+  'order.createImport',
+);
+export const createImport = upload(
+  'order/batch/createImport',
+  "Upload the channel's import template (JP, SG, AU, UK, PH, TH, US domestic, USA).",
+  'order.createImport',
+);
+export const createImportByBoxC = upload(
+  'order/batch/createImportByBoxC',
+  'Upload the Japan box-C import template.',
+  'order.createImport',
+);
+export const createUsaBoxcImport = upload(
+  'order/batch/createUsaBoxcImport',
+  'Upload the USA box-C import template.',
+  'order.createImportUsa',
+);
+export const createEmsImport = upload(
+  'order/batch/createEmsImport',
+  'Upload the EMS import template.',
+  'order.createImportEms',
+);
+
+const batchId = z.object({ id: z.coerce.number().int().positive() });
+
+export const confirm = defineCall({
+  path: 'order/batch/confirm',
+  summary: 'Commit a previewed batch: every order or none. Lists the confirmations the user accepted.',
+  timeout: 0,
+  request: batchId.extend({ confirmations: z.array(confirmationKind).max(10).default([]) }),
+  response: batchRow,
+});
+
+export const progress = defineCall({
+  path: 'order/batch/progress',
+  summary: 'Status, progress (0–100) and the preview of a batch.',
+  request: batchId,
+  response: batchProgress,
+});
+
+export const errorWorkbook = defineCall({
+  path: 'order/batch/download/errors',
+  summary: "The error workbook: the customer's rows with an error column and the bad cells marked.",
+  kind: 'blob',
+  timeout: 0,
+  request: batchId,
+  response: nothing,
+});
+
+const dateRange = z.object({
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+});
+
+export const batches = defineCall({
+  path: 'order/batches',
+  summary: 'Batches, newest first (tenant-scoped).',
+  permission: 'order.batchList',
+  request: paging.extend({
+    batchNo: z.string().trim().max(64).optional(),
+    channel: channelCode.optional(),
+    status: batchStatus.optional(),
+    customerId: z.number().int().positive().optional(),
+    ...dateRange.shape,
+  }),
+  response: paged(batchRow),
+});
+
+export const search = defineCall({
+  path: 'order/batch/search',
+  summary: 'Batches holding an order, waybill or batch number matching the keyword.',
+  permission: 'order.batchList',
+  request: paging.extend({ keyword: z.string().trim().min(1).max(64) }),
+  response: paged(batchRow),
+});
+
+export const remove = defineCall({
+  path: 'order/batch/delete',
+  summary: 'Delete a batch with its orders; refused once any order has moved past created.',
+  permission: 'order.batchList',
+  request: batchId,
+  response: nothing,
+});
+
+export const downloadExcel = defineCall({
+  path: 'order/batch/download/excel',
+  summary: "A batch's orders as a workbook.",
+  permission: 'order.batchList',
+  kind: 'blob',
+  timeout: 0,
+  request: batchId,
+  response: nothing,
+});
+
+export const downloadPeriod = z.enum(['lastWeek', 'lastMonth', 'lastThreeMonths']);
+export const downloadExcelByTime = defineCall({
+  path: 'order/batch/download/excelByTime',
+  summary: 'The orders of all batches created in the period, as a workbook.',
+  permission: 'order.batchList',
+  kind: 'blob',
+  timeout: 0,
+  request: z.object({ period: downloadPeriod }),
+  response: nothing,
+});
+
+const template = (_kind: TemplateKind, path: string, summary: string) =>
+  defineCall({ path, summary, kind: 'blob', timeout: 0, request: z.object({}).strict(), response: nothing });
+
+export const downloadOrder = template('order', 'download/order', 'Order template (channel chosen on the page).');
+export const downloadImportOrder = template('import', 'download/importOrder', 'Japan parcel import template (boxes).');
+export const downloadImportOrderBoxC = template(
+  'importBoxC',
+  'download/importOrderBoxC',
+  'Japan box-C import template.',
+);
+export const downloadUsaBoxC = template('usaBoxC', 'download/usaBoxC', 'USA box-C import template.');
+export const downloadUsaDomestic = template('usaDomestic', 'download/usaDomestic', 'US domestic template.');
+export const downloadAu = template('au', 'download/au', 'Australia parcel template.');
+export const downloadUk = template('uk', 'download/uk', 'UK parcel template.');
+export const downloadPh = template('ph', 'download/ph', 'Philippines parcel template.');
+export const downloadTh = template('th', 'download/th', 'Thailand parcel template.');
+export const downloadSg = template('sg', 'download/sg', 'Singapore parcel template.');
+export const downloadUsa = template('usa', 'download/usa', 'USA parcel template.');
+export const downloadEms = template('ems', 'download/ems', 'EMS template.');
+export const downloadWaybillNumber = template(
+  'waybillNumber',
+  'download/waybillNumber',
+  'Waybill / order-number template.',
+);
+
+/** Template downloads (blobs): one per kind the spec names. */
+export const templates = {
+  order: downloadOrder,
+  import: downloadImportOrder,
+  importBoxC: downloadImportOrderBoxC,
+  usaBoxC: downloadUsaBoxC,
+  usaDomestic: downloadUsaDomestic,
+  au: downloadAu,
+  uk: downloadUk,
+  ph: downloadPh,
+  th: downloadTh,
+  sg: downloadSg,
+  usa: downloadUsa,
+  ems: downloadEms,
+  waybillNumber: downloadWaybillNumber,
+} as const satisfies Record<TemplateKind, unknown>;
+
+/** Which upload call a template kind goes through, and its channel when fixed. */
+export const uploadOf: Record<Exclude<TemplateKind, 'waybillNumber'>, { call: string; channel?: string }> = {
+  order: { call: create.path },
+  import: { call: createImport.path, channel: 'JP' },
+  sg: { call: createImport.path, channel: 'SG' },
+  au: { call: createImport.path, channel: 'AU' },
+  uk: { call: createImport.path, channel: 'UK' },
+  ph: { call: createImport.path, channel: 'PH' },
+  th: { call: createImport.path, channel: 'TH' },
+  usa: { call: createImport.path, channel: 'USA' },
+  usaDomestic: { call: createImport.path, channel: 'USD' },
+  importBoxC: { call: createImportByBoxC.path, channel: 'JP' },
+  usaBoxC: { call: createUsaBoxcImport.path, channel: 'USA' },
+  ems: { call: createEmsImport.path, channel: 'EMS' },
+};
