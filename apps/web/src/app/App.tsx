@@ -1,22 +1,20 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect } from 'react';
 import { BrowserRouter, Route, Routes, useLocation, useNavigate } from 'react-router';
 import '@/lib/messages.ts';
 import { sessionEvents } from '@/lib/events.ts';
-import { queryClient } from '@/lib/query.ts';
 import { resetSession } from '@/lib/session.ts';
 import { IS_LOGIN_KEY } from '@/lib/storage.ts';
 import { Guard } from './Guard.tsx';
 import './i18n.ts';
 import { loginPath } from './paths.ts';
 import { PageSpinner } from './PageSpinner.tsx';
-import { ThemeProvider } from './theme/ThemeProvider.tsx';
+import { FrameVars } from './theme/FrameVars.tsx';
 import { forgetAppearanceUser } from './theme/appearance.ts';
 import { withChunkTimeout } from './routes/lazyPage.tsx';
 
-// The login route must stay small: the shell (menus, tabs, antd's heavy parts) is its own chunk.
+// The login route must stay small (no antd, no React Query): the shell is its own chunk.
 const LoginPage = lazy(() => withChunkTimeout(() => import('./login/LoginPage.tsx')));
-const Shell = lazy(() => withChunkTimeout(() => import('./layout/Shell.tsx')));
+const Shell = lazy(() => withChunkTimeout(() => import('./layout/ShellRoot.tsx')));
 
 /** Session-wide reactions: refresh failed → login; another tab logged out → login. */
 function SessionWatcher() {
@@ -46,25 +44,24 @@ function SessionWatcher() {
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeProvider>
-        <BrowserRouter basename="/home">
-          <SessionWatcher />
-          <Suspense fallback={<PageSpinner />}>
-            <Routes>
-              <Route path="/login" element={<LoginPage />} />
-              <Route
-                path="*"
-                element={
-                  <Guard>
-                    <Shell />
-                  </Guard>
-                }
-              />
-            </Routes>
-          </Suspense>
-        </BrowserRouter>
-      </ThemeProvider>
-    </QueryClientProvider>
+    <>
+      <FrameVars />
+      <BrowserRouter basename="/home">
+        <SessionWatcher />
+        <Suspense fallback={<PageSpinner />}>
+          <Routes>
+            <Route path="/login" element={<LoginPage />} />
+            <Route
+              path="*"
+              element={
+                <Guard>
+                  <Shell />
+                </Guard>
+              }
+            />
+          </Routes>
+        </Suspense>
+      </BrowserRouter>
+    </>
   );
 }

@@ -184,7 +184,10 @@ registerMessages('frame', {
     },
     notFound: { title: '404', body: 'Sorry, the page you visited does not exist.', back: 'Back home' },
     comingSoon: { title: 'Coming soon', body: 'This module is not open yet. Please try again later.' },
-    renderError: { title: 'Something went wrong', body: 'This page failed to render; the error is in the frontend log.' },
+    renderError: {
+      title: 'Something went wrong',
+      body: 'This page failed to render; the error is in the frontend log.',
+    },
     notices: {
       title: 'Please read and agree to these notices first',
       intro: 'Unread notices must be read and agreed before ordering.',
@@ -208,7 +211,13 @@ registerMessages('frame', {
     titlePrefix: '進口電商物流',
     login: { username: '用戶名', password: '密碼', submit: '登入', title: '進口電商物流' },
     header: { home: '首頁', logout: '登出', changePassword: '修改密碼', language: '語言' },
-    tabs: { refresh: '重新整理', closeLeft: '關閉左側', closeRight: '關閉右側', closeOthers: '關閉其它', closeAll: '全部關閉' },
+    tabs: {
+      refresh: '重新整理',
+      closeLeft: '關閉左側',
+      closeRight: '關閉右側',
+      closeOthers: '關閉其它',
+      closeAll: '全部關閉',
+    },
     notFound: { body: '抱歉，您訪問的頁面不存在。', back: '返回首頁' },
   },
 });

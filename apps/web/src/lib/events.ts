@@ -15,5 +15,8 @@ export function createEmitter<T>() {
   };
 }
 
-/** 'expired': refresh failed, go to login. 'notices': a call answered 428 (notices gate). */
-export const sessionEvents = createEmitter<{ type: 'expired' } | { type: 'notices' }>();
+/**
+ * 'expired': refresh failed, go to login. 'notices': a call answered 428 (notices gate).
+ * 'reset': the session was forgotten locally (logout), drop cached data.
+ */
+export const sessionEvents = createEmitter<{ type: 'expired' } | { type: 'notices' } | { type: 'reset' }>();

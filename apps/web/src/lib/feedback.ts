@@ -22,6 +22,15 @@ export function setFeedback(f: Feedback | null) {
 
 export async function feedback(): Promise<Feedback> {
   if (current) return current;
-  const antd = await import('antd');
-  return { message: antd.message, notification: antd.notification, modal: antd.Modal as unknown as ModalHookAPI };
+  // Per-component entries: importing the 'antd' barrel dynamically would pull all of antd into one chunk.
+  const [message, notification, modal] = await Promise.all([
+    import('antd/es/message'),
+    import('antd/es/notification'),
+    import('antd/es/modal'),
+  ]);
+  return {
+    message: message.default,
+    notification: notification.default,
+    modal: modal.default as unknown as ModalHookAPI,
+  };
 }

@@ -179,7 +179,7 @@ function expireSession() {
 let sessionEndedShown = false;
 
 /** The error catalogue (spec §8). Exported for tests and for callers that catch but want the default. */
-export async function reportError(err: unknown, opts: CallOptions = {}): Promise<void> {
+export async function reportError(err: unknown, opts: CallOptions = {}, def?: CallDef): Promise<void> {
   if (err instanceof ApiError) {
     const { code, message } = err;
     if (code === ErrorCode.SESSION_ENDED) {
@@ -198,7 +198,8 @@ export async function reportError(err: unknown, opts: CallOptions = {}): Promise
       });
       return;
     }
-    if (code === ErrorCode.UNAUTHORIZED) return;
+    // An authenticated call's 401 was handled by refresh (or ends in login); a login's 401 is a wrong password.
+    if (code === ErrorCode.UNAUTHORIZED && (def?.auth ?? true)) return;
     if (code === ErrorCode.VALIDATION) return;
     if (code === ErrorCode.BAD_REQUEST && message === NO_DATA_MESSAGE) return;
     if (code === ErrorCode.NOTICES_PENDING) {
@@ -245,7 +246,7 @@ async function run<C extends CallDef>(
       if (!(code === ErrorCode.BAD_REQUEST && err instanceof ApiError && err.message === NO_DATA_MESSAGE)) {
         addLog('call', `${def.path}: ${code || (err as Error).name} ${(err as Error).message}`);
       }
-      void reportError(err, opts);
+      void reportError(err, opts, def);
     }
     throw err;
   }

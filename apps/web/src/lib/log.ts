@@ -31,7 +31,10 @@ export function setLogUser(name: string) {
 export function redact(text: string): string {
   let out = text
     .replace(/Bearer\s+[\w.~+/=-]+/gi, 'Bearer [redacted]')
-    .replace(/("?(?:password|old_password|access_token|token|secret)"?\s*[:=]\s*)("[^"]*"|[^\s,}&]+)/gi, '$1[redacted]');
+    .replace(
+      /("?(?:password|old_password|access_token|token|secret)"?\s*[:=]\s*)("[^"]*"|[^\s,}&]+)/gi,
+      '$1[redacted]',
+    );
   const token = getToken();
   if (token) out = out.split(token).join('[redacted]');
   return out.slice(0, 4000);
@@ -77,7 +80,11 @@ export function installGlobalErrorCapture() {
   if (installed) return;
   installed = true;
   window.addEventListener('error', (e) => {
-    addLog('error', e.message || String(e.error), e.error instanceof Error ? e.error.stack : `${e.filename}:${e.lineno}`);
+    addLog(
+      'error',
+      e.message || String(e.error),
+      e.error instanceof Error ? e.error.stack : `${e.filename}:${e.lineno}`,
+    );
   });
   window.addEventListener('unhandledrejection', (e) => {
     const r: unknown = e.reason;

@@ -11,6 +11,7 @@ import {
   type UseMutationOptions,
   type UseQueryOptions,
 } from '@tanstack/react-query';
+import { sessionEvents } from './events.ts';
 import { ApiError, call, type CallOptions } from './http.ts';
 
 export const queryClient = new QueryClient({
@@ -25,6 +26,10 @@ export const queryClient = new QueryClient({
 });
 
 /** Query key of a call: its path plus its body, so invalidating by path hits every variant. */
+sessionEvents.on((e) => {
+  if (e.type === 'reset') queryClient.clear();
+});
+
 export const callKey = <C extends CallDef>(def: C, body?: CallRequest<C>) =>
   body === undefined ? [def.path] : [def.path, body];
 

@@ -14,7 +14,7 @@ import { useSyncExternalStore } from 'react';
 import { call } from './http.ts';
 import { t } from './i18n.ts';
 import { setLogUser } from './log.ts';
-import { queryClient } from './query.ts';
+import { sessionEvents } from './events.ts';
 import { IS_LOGIN_KEY, clearSessionCookies, getToken, getUuid, removeCookie, setToken } from './storage.ts';
 
 export type Me = CallResponse<typeof auth.me>;
@@ -103,7 +103,8 @@ export function resetSession(): void {
   removeCookie('token');
   set({ user: null, routes: [], routeNames: new Set() });
   setLogUser('');
-  queryClient.clear();
+  // Cached data of the previous user must not leak into the next one's pages.
+  sessionEvents.emit({ type: 'reset' });
 }
 
 export async function logout(): Promise<void> {

@@ -33,30 +33,12 @@ function FeedbackBridge() {
   return null;
 }
 
-/** antd theme + the frame's CSS variables + grey mode, from the appearance settings. */
+/** antd's theme from the appearance settings (the frame's CSS variables are set by FrameVars). */
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const appearance = useAppearance();
-  const { locale, t } = useI18n();
+  const { locale } = useI18n();
   const def = themes[appearance.theme];
   const antLocale = useAntLocale(locale);
-
-  useEffect(() => {
-    const root = document.documentElement;
-    root.dataset.theme = appearance.theme;
-    root.classList.toggle('grey-mode', appearance.grey);
-    root.classList.toggle('theme-dark', def.dark);
-    for (const [k, v] of Object.entries(def.frame)) {
-      root.style.setProperty(`--frame-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
-    }
-    root.style.setProperty('--frame-primary', appearance.themeColor);
-    root.style.colorScheme = def.dark ? 'dark' : 'light';
-  }, [appearance, def]);
-
-  useEffect(() => {
-    document.documentElement.lang = { 'zh-chs': 'zh-CN', en: 'en', ja: 'ja', 'zh-cht': 'zh-TW' }[locale];
-    // Keep the page title's prefix in the current language even before a route sets it.
-    if (!document.title.includes(' - ')) document.title = t('frame.titlePrefix');
-  }, [locale, t]);
 
   return (
     <ConfigProvider

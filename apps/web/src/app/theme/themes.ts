@@ -81,7 +81,11 @@ export const themes: Record<ThemeName, ThemeDef> = {
   },
   element: {
     dark: false,
-    token: { borderRadius: 4, colorBgLayout: '#f0f2f5', fontFamily: "'Helvetica Neue', Helvetica, 'PingFang SC', Arial, sans-serif" },
+    token: {
+      borderRadius: 4,
+      colorBgLayout: '#f0f2f5',
+      fontFamily: "'Helvetica Neue', Helvetica, 'PingFang SC', Arial, sans-serif",
+    },
     frame: {
       bodyBg: '#f0f2f5',
       headerBg: '#ffffff',

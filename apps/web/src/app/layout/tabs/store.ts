@@ -33,10 +33,9 @@ function set(next: Partial<TabsState>, persist = true) {
 
 const sanitize = (v: unknown): string[] =>
   Array.isArray(v)
-    ? [...new Set(v.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.startsWith('//')))].slice(
-        0,
-        50,
-      )
+    ? [
+        ...new Set(v.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.startsWith('//'))),
+      ].slice(0, 50)
     : [];
 
 export function loadTabsFor(user: string, serverValue?: unknown) {

@@ -1,0 +1,71 @@
+/**
+ * Error and abnormal order badges (spec §2, §6): shown and loaded only with the permission
+ * of the same name; counts are `data.total` of a one-row page; display capped at 999.
+ */
+import { orders, type RouteName } from '@console/contract';
+import { ExceptionOutlined, WarningOutlined } from '@ant-design/icons';
+import { Badge, Button, Tooltip } from 'antd';
+import { usePermission } from '@/components/Permission.tsx';
+import { useI18n } from '@/lib/i18n.ts';
+import { useCall } from '@/lib/query.ts';
+import { useOpenRoute } from './useMenuClick.ts';
+
+export const BADGE_MAX = 999;
+const REFRESH_MS = 60_000;
+const onePage = { offset: 0, limit: 1, order: 'desc' } as const;
+
+function CountBadge({
+  route,
+  def,
+  label,
+  icon,
+  testId,
+}: {
+  route: RouteName;
+  def: typeof orders.errorOrders | typeof orders.abnormalOrders;
+  label: string;
+  icon: React.ReactNode;
+  testId: string;
+}) {
+  const allowed = usePermission(route);
+  const open = useOpenRoute();
+  const { data } = useCall(def, onePage, { enabled: allowed, refetchInterval: REFRESH_MS, silent: true });
+  if (!allowed) return null;
+  const total = data?.total ?? 0;
+  return (
+    <Tooltip title={label}>
+      <Badge
+        count={total}
+        overflowCount={BADGE_MAX}
+        size="small"
+        offset={[-4, 4]}
+        data-testid={testId}
+        data-count={total}
+      >
+        <Button type="text" icon={icon} aria-label={label} onClick={() => open(route)} className="header-action" />
+      </Badge>
+    </Tooltip>
+  );
+}
+
+export function OrderBadges() {
+  const { t } = useI18n();
+  return (
+    <>
+      <CountBadge
+        route="order.error"
+        def={orders.errorOrders}
+        label={t('frame.header.errorOrders')}
+        icon={<ExceptionOutlined />}
+        testId="badge-error"
+      />
+      <CountBadge
+        route="order.abnormal"
+        def={orders.abnormalOrders}
+        label={t('frame.header.abnormalOrders')}
+        icon={<WarningOutlined />}
+        testId="badge-abnormal"
+      />
+    </>
+  );
+}

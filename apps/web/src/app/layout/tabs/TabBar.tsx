@@ -1,0 +1,154 @@
+/**
+ * Multi-tab bar (spec §2): closable tabs (home is not), drag to reorder, right-click menu
+ * (refresh, close left/right/others/all; home: close all only), and a dropdown with the
+ * close actions for the active tab.
+ */
+import type { AccessedRoute } from '@console/contract';
+import { CloseOutlined, DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useI18n } from '@/lib/i18n.ts';
+import {
+  HOME_PATH,
+  closeAll,
+  closeLeft,
+  closeOthers,
+  closeRight,
+  closeTab,
+  moveTab,
+  refreshTab,
+  useTabs,
+} from './store.ts';
+
+type Action = 'refresh' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
+
+const pathOf = (p: string) => p.split('?')[0];
+
+export function TabBar({ active, byPath }: { active: string; byPath: Map<string, AccessedRoute> }) {
+  const { t, localized } = useI18n();
+  const navigate = useNavigate();
+  const { paths } = useTabs();
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+
+  const act = (action: Action, path: string) => {
+    let next: string | null = null;
+    if (action === 'refresh') {
+      refreshTab(path);
+      if (path !== active) next = path;
+    } else if (action === 'closeLeft') next = closeLeft(active, path);
+    else if (action === 'closeRight') next = closeRight(active, path);
+    else if (action === 'closeOthers') next = closeOthers(active, path);
+    else next = closeAll(active);
+    if (next) void navigate(next);
+  };
+
+  const menuFor = (path: string): MenuProps['items'] => {
+    const idx = paths.indexOf(path);
+    if (path === HOME_PATH) return [{ key: 'closeAll', label: t('frame.tabs.closeAll') }];
+    return [
+      { key: 'refresh', label: t('frame.tabs.refresh') },
+      { key: 'closeLeft', label: t('frame.tabs.closeLeft'), disabled: idx <= 1 },
+      { key: 'closeRight', label: t('frame.tabs.closeRight'), disabled: idx === paths.length - 1 },
+      { key: 'closeOthers', label: t('frame.tabs.closeOthers'), disabled: paths.length <= 2 },
+      { key: 'closeAll', label: t('frame.tabs.closeAll') },
+    ];
+  };
+
+  const close = (path: string) => {
+    const next = closeTab(active, path);
+    if (next) void navigate(next);
+  };
+
+  return (
+    <div className="tab-bar" data-testid="tab-bar">
+      <div className="tab-bar__list" role="tablist">
+        {paths.map((path) => {
+          const route = byPath.get(pathOf(path));
+          const title = route ? localized(route.title) : path;
+          const isHome = path === HOME_PATH;
+          return (
+            <Dropdown
+              key={path}
+              trigger={['contextMenu']}
+              menu={{ items: menuFor(path), onClick: (e) => act(e.key as Action, path) }}
+            >
+              <div
+                role="tab"
+                aria-selected={path === active}
+                tabIndex={0}
+                data-path={path}
+                data-testid="tab"
+                className={[
+                  'tab',
+                  path === active && 'is-active',
+                  dragging === path && 'is-dragging',
+                  over === path && dragging !== path && 'is-over',
+                ]
+                  .filter(Boolean)
+                  .join(' ')}
+                draggable={!isHome}
+                onDragStart={(e) => {
+                  e.dataTransfer.effectAllowed = 'move';
+                  e.dataTransfer.setData('text/plain', path);
+                  setDragging(path);
+                }}
+                onDragOver={(e) => {
+                  if (!dragging || isHome) return;
+                  e.preventDefault();
+                  setOver(path);
+                }}
+                onDragLeave={() => setOver((o) => (o === path ? null : o))}
+                onDrop={(e) => {
+                  e.preventDefault();
+                  const from = e.dataTransfer.getData('text/plain') || dragging;
+                  if (from) moveTab(from, path);
+                  setDragging(null);
+                  setOver(null);
+                }}
+                onDragEnd={() => {
+                  setDragging(null);
+                  setOver(null);
+                }}
+                onClick={() => path !== active && void navigate(path)}
+                onKeyDown={(e) => e.key === 'Enter' && void navigate(path)}
+                onAuxClick={(e) => e.button === 1 && !isHome && close(path)}
+              >
+                <span className="tab__title">{title}</span>
+                {!isHome && (
+                  <CloseOutlined
+                    className="tab__close"
+                    aria-label={t('common.close')}
+                    data-testid="tab-close"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      close(path);
+                    }}
+                  />
+                )}
+              </div>
+            </Dropdown>
+          );
+        })}
+      </div>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: (menuFor(active) ?? []).filter((i) => i && i.key !== 'refresh'),
+          onClick: (e) => act(e.key as Action, active),
+        }}
+      >
+        <Button
+          type="text"
+          size="small"
+          className="tab-bar__more"
+          aria-label={t('frame.tabs.menu')}
+          data-testid="tabs-dropdown"
+        >
+          <DownOutlined />
+        </Button>
+      </Dropdown>
+    </div>
+  );
+}

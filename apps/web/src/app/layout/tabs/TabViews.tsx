@@ -1,0 +1,61 @@
+/**
+ * Tab contents. Each open tab renders in React's <Activity>: hidden tabs keep their state
+ * (forms, scroll, filters) but their effects are paused. A bounded cache (KEEP_ALIVE_MAX,
+ * least recently used out) keeps memory flat; `refresh` bumps a key to remount one tab.
+ * Each tab renders inside <Routes location={its path}> so its router hooks see its own URL.
+ */
+import type { AccessedRoute } from '@console/contract';
+import { Spin } from 'antd';
+import { Activity, Suspense, useMemo } from 'react';
+import { Route, Routes } from 'react-router';
+import ComingSoon from '@/components/ComingSoon.tsx';
+import { ErrorBoundary } from '@/components/ErrorBoundary.tsx';
+import { NoticesGate } from '@/components/NoticesGate.tsx';
+import { TabContext } from '@/components/tab-context.ts';
+import { lazyPage } from '../../routes/lazyPage.tsx';
+import { noticeGatedRoutes, pages } from '../../routes/registry.tsx';
+import { KEEP_ALIVE_MAX, useTabs } from './store.ts';
+
+const pathOf = (p: string) => p.split('?')[0];
+
+function PageHost({ route }: { route: AccessedRoute }) {
+  const loader = pages[route.name as keyof typeof pages];
+  const Page = loader ? lazyPage(loader) : ComingSoon;
+  const page = <Page />;
+  return noticeGatedRoutes.has(route.name) ? <NoticesGate>{page}</NoticesGate> : page;
+}
+
+export function TabViews({ active, byPath }: { active: string; byPath: Map<string, AccessedRoute> }) {
+  const { paths, recent, refreshKeys } = useTabs();
+  const mounted = useMemo(() => {
+    const keep = new Set(recent.slice(0, KEEP_ALIVE_MAX));
+    keep.add(active);
+    return paths.filter((p) => keep.has(p));
+  }, [paths, recent, active]);
+
+  return mounted.map((path) => {
+    const route = byPath.get(pathOf(path));
+    if (!route) return null;
+    const isActive = path === active;
+    return (
+      <Activity key={path} mode={isActive ? 'visible' : 'hidden'}>
+        <TabContext value={{ path, name: route.name, active: isActive }}>
+          <div className="tab-view" data-tab-view={path}>
+            <Routes location={path}>
+              <Route
+                path="*"
+                element={
+                  <ErrorBoundary key={refreshKeys[path] ?? 0}>
+                    <Suspense fallback={<Spin className="page-spin" />}>
+                      <PageHost key={refreshKeys[path] ?? 0} route={route} />
+                    </Suspense>
+                  </ErrorBoundary>
+                }
+              />
+            </Routes>
+          </div>
+        </TabContext>
+      </Activity>
+    );
+  });
+}
