@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as m0001 from './migrations/2026-11-21T1400-core.ts';
+import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -9,6 +10,7 @@ import * as m0001 from './migrations/2026-11-21T1400-core.ts';
  */
 const migrations: Record<string, Migration> = {
   '2026-11-21T1400-core': m0001,
+  '2026-11-21T1500-batches': m0002,
 };
 
 class ListedMigrations implements MigrationProvider {

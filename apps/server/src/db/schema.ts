@@ -134,6 +134,9 @@ export interface BatchesTable {
   created_by: number;
   created_at: Time;
   updated_at: Time;
+  /** JSON of the import preview (migration 2026-11-21T1500-batches). */
+  preview: string | null;
+  heartbeat_at: Time | null;
 }
 export interface OrdersTable {
   id: Generated<number>;
