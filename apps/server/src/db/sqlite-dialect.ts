@@ -23,7 +23,7 @@ export class NodeSqliteDialect implements Dialect {
     this.file = file;
   }
   createAdapter() {
-    return new SqliteAdapter();
+    return new ConcurrentSqliteAdapter();
   }
   createDriver(): Driver {
     return new NodeSqliteDriver(this.file);
@@ -33,6 +33,17 @@ export class NodeSqliteDialect implements Dialect {
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
+  }
+}
+
+/**
+ * Kysely serialises every query of a dialect whose adapter says it has a single
+ * connection; this driver does its own locking (writes and transactions only),
+ * so reads must not be queued behind a transaction.
+ */
+class ConcurrentSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
   }
 }
 

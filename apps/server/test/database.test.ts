@@ -1,0 +1,65 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ seed: false });
+});
+
+describe('database', () => {
+  it('a read does not wait for an open write transaction, and sees only committed rows', async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const tx = h.db.transaction().execute(async (trx) => {
+      await trx.insertInto('order_types').values({ code: 'tmp', name_zh: '临时', name_en: 'tmp' }).execute();
+      events.push('written');
+      await hold;
+      events.push('commit');
+    });
+    while (!events.includes('written')) await new Promise((r) => setTimeout(r, 5));
+    const rows = await h.db.selectFrom('order_types').select('code').execute();
+    events.push('read');
+    expect(rows.map((r) => r.code)).not.toContain('tmp');
+    release();
+    await tx;
+    expect(events).toEqual(['written', 'read', 'commit']);
+    const after = await h.db.selectFrom('order_types').select('code').execute();
+    expect(after.map((r) => r.code)).toContain('tmp');
+  });
+
+  it('a failed transaction leaves nothing behind, and a lone write waits for the open transaction', async () => {
+    await expect(
+      h.db.transaction().execute(async (trx) => {
+        await trx.insertInto('order_types').values({ code: 'half', name_zh: '半', name_en: 'half' }).execute();
+        throw new Error('injected');
+      }),
+    ).rejects.toThrow('injected');
+    const rows = await h.db.selectFrom('order_types').select('code').where('code', '=', 'half').execute();
+    expect(rows).toEqual([]);
+
+    const order: string[] = [];
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const tx = h.db.transaction().execute(async (trx) => {
+      await trx.insertInto('order_types').values({ code: 'a', name_zh: 'a', name_en: 'a' }).execute();
+      order.push('tx-write');
+      await hold;
+      order.push('tx-commit');
+    });
+    while (!order.includes('tx-write')) await new Promise((r) => setTimeout(r, 5));
+    const lone = h.db
+      .insertInto('order_types')
+      .values({ code: 'b', name_zh: 'b', name_en: 'b' })
+      .execute()
+      .then(() => order.push('lone-write'));
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await Promise.all([tx, lone]);
+    // On SQLite the lone write queues behind the transaction; PostgreSQL runs it on another connection.
+    expect(order).toContain('lone-write');
+    expect(order.indexOf('tx-commit')).toBeGreaterThan(order.indexOf('tx-write'));
+    const codes = (await h.db.selectFrom('order_types').select('code').execute()).map((r) => r.code);
+    expect(codes).toEqual(expect.arrayContaining(['a', 'b']));
+  });
+});
