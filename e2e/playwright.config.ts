@@ -1,0 +1,78 @@
+/**
+ * End-to-end tests in Debian's Chromium against the real server and the built console.
+ * Two servers, each on a fresh SQLite file with the demo seed:
+ *  - MAIN (8090): every spec;
+ *  - SHORT_TTL (8091): access tokens live 5 s, for refresh-and-replay and data-heavy specs.
+ * Modules add their specs under e2e/<module>/ and import URLs from ./servers.ts.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
+
+// Workers re-evaluate this file; the run directory must be the one the runner made.
+process.env.E2E_RUN_DIR ??= mkdtempSync(join(tmpdir(), 'console-e2e-'));
+const runDir = process.env.E2E_RUN_DIR;
+const node = '../node_modules/.bin/node';
+
+const server = (port: number, name: string, extra = '') =>
+  `${extra} PORT=${port} HOST=127.0.0.1 DATABASE_URL=${join(runDir, `${name}.sqlite`)} DATA_DIR=${join(runDir, name)} ` +
+  `DEMO_SEED=true LOG_LEVEL=warn LOGIN_MAX_FAILURES_PER_ADDRESS=1000 ${node} ../apps/server/src/server.ts`;
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { open: 'never' }]],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://localhost:${MAIN_PORT}/home/`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'zh-CN',
+    timezoneId: 'Europe/London',
+    viewport: { width: 1440, height: 900 },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1440, height: 900 },
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main')}`,
+      url: `http://localhost:${MAIN_PORT}/home/`,
+      timeout: 180_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: server(SHORT_TTL_PORT, 'short-ttl', 'ACCESS_TOKEN_TTL_SECONDS=5'),
+      url: `http://localhost:${SHORT_TTL_PORT}/home/`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});
