@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The whole test suite: contract, server (SQLite), web units, then the browser
+# tests against the real server and built console. Installs the browser and
+# fonts from Debian when they are missing and we may (root with apt-get).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing ${need[*]} for the browser tests…"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "The browser tests need: ${need[*]} (apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+fi
+
+[ -x node_modules/.bin/node ] || npm install --no-audit --no-fund
+
+npm run test -w packages/contract
+npm run test -w apps/server
+npm run test -w apps/web
+npm run build -w apps/web
+npm run test -w e2e
