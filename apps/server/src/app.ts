@@ -19,6 +19,8 @@ import { createNotificationsService } from './modules/notifications/notification
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
+import { batchesRoutes } from './modules/batches/batches.routes.ts';
+import { createBatchesService } from './modules/batches/batches.service.ts';
 
 export const VERSION = '1.21.2';
 
@@ -84,6 +86,16 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
 
   authRoutes(registrar, auth);
   referenceRoutes(registrar, db);
+  const batches = createBatchesService({
+    db,
+    clock,
+    files,
+    assertNoticesClear: (actor) => notifications.assertClear(actor),
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+  });
+  batchesRoutes(registrar, batches);
+  // Jobs finish (or fail cleanly) before the database closes.
+  app.addHook('onClose', () => batches.idle());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders);
   void files;

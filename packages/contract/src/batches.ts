@@ -52,6 +52,8 @@ export const uploadFields = z.object({
   customerId: optionalId,
 });
 
+export type UploadFields = z.output<typeof uploadFields>;
+
 export const batchRow = z.object({
   id: z.number().int(),
   batchNo: z.string(),

@@ -1,0 +1,92 @@
+import { addMessages } from '../../lib/messages.ts';
+
+/** Messages of the batch import, in both API languages (imported by the service and the parse worker). */
+addMessages({
+  fileNotXlsx: { en: 'Only .xlsx workbooks can be uploaded.', 'zh-CN': '只能上传 .xlsx 格式的工作簿。' },
+  fileEncryptedOrXls: {
+    en: 'The file is password-protected or an old .xls workbook. Remove the password and save it as .xlsx.',
+    'zh-CN': '文件受密码保护或为旧版 .xls 格式，请取消密码并另存为 .xlsx。',
+  },
+  fileZipBomb: {
+    en: 'The workbook expands to an unreasonable size and was refused.',
+    'zh-CN': '工作簿解压后体积异常，已拒绝。',
+  },
+  fileCorrupt: {
+    en: 'The workbook cannot be read (it may be damaged).',
+    'zh-CN': '无法读取工作簿（文件可能已损坏）。',
+  },
+  fileTooLarge: { en: 'The file is larger than {max} MB.', 'zh-CN': '文件大小超过 {max} MB。' },
+  fileMergedCells: {
+    en: 'The sheet has merged cells. Unmerge them and fill every row, then upload again.',
+    'zh-CN': '表格中有合并单元格，请取消合并并逐行填写后重新上传。',
+  },
+  fileMissingColumns: { en: 'Required columns are missing: {columns}', 'zh-CN': '缺少必填列：{columns}' },
+  fileNoHeader: { en: 'No header row of the template was found.', 'zh-CN': '未找到模板的表头行。' },
+  fileNoRows: { en: 'The workbook has no order rows.', 'zh-CN': '工作簿中没有订单行。' },
+  fileTooManyRows: { en: 'At most {max} rows per upload.', 'zh-CN': '每次最多上传 {max} 行。' },
+  cellNumberTooLong: {
+    en: 'A long number was stored as a number and lost digits: format the column as text and type it again.',
+    'zh-CN': '长数字被存为数值而丢失了位数，请将该列设为文本格式后重新输入。',
+  },
+  cellFormulaNoValue: {
+    en: 'A formula without a calculated value: paste the value instead.',
+    'zh-CN': '公式没有计算结果，请粘贴为数值。',
+  },
+  cellErrorValue: { en: 'The cell holds an error value (#N/A …).', 'zh-CN': '单元格为错误值（#N/A 等）。' },
+  cellRequired: { en: 'This cell cannot be empty.', 'zh-CN': '此单元格不能为空。' },
+  cellMoneyFormat: {
+    en: 'Not an amount with at most {decimals} decimals.',
+    'zh-CN': '金额格式不正确（最多 {decimals} 位小数）。',
+  },
+  cellDiffersWithinOrder: {
+    en: 'Differs from row {first} of the same order (leave it empty or make it equal).',
+    'zh-CN': '与同一订单第 {first} 行不一致（留空或保持一致）。',
+  },
+  boxNoRequired: { en: 'Box number cannot be empty', 'zh-CN': '箱号不能为空' },
+  channelRequired: { en: 'Choose a channel.', 'zh-CN': '请选择渠道。' },
+  channelUnknown: { en: 'Unknown channel: {value}', 'zh-CN': '未知渠道：{value}' },
+  channelNotForCall: { en: 'This upload does not take channel {value}.', 'zh-CN': '此上传不支持渠道 {value}。' },
+  duplicateOrderNoDropped: {
+    en: 'Order number {value} appears again at row {row}; the last one wins and this row is dropped.',
+    'zh-CN': '订单号 {value} 在第 {row} 行再次出现，以最后一次为准，本行被忽略。',
+  },
+  errorColumnTitle: { en: 'Errors', 'zh-CN': '错误 / Errors' },
+  confirmKind_minorId: { en: "Recipients' ID cards show minors.", 'zh-CN': '收件人身份证显示为未成年人。' },
+  confirmKind_multiplePricesPerJan: {
+    en: 'One JAN has several prices in one box.',
+    'zh-CN': '同一箱内同一 JAN 有多个价格。',
+  },
+  confirmKind_crossBorderLimit: {
+    en: 'Orders above the CNY 5,000 cross-border limit per order.',
+    'zh-CN': '订单金额超过跨境电商单次交易限值 5000 元。',
+  },
+  batchNotFound: { en: 'No such batch.', 'zh-CN': '批次不存在。' },
+  batchNotInPreview: {
+    en: 'This batch cannot be confirmed in its state ({status}).',
+    'zh-CN': '该批次当前状态（{status}）不能确认。',
+  },
+  batchHasErrors: {
+    en: 'The batch has rows with errors: download the error workbook, fix them and upload again.',
+    'zh-CN': '批次中有错误行：请下载错误文件，修改后重新上传。',
+  },
+  batchConfirmationsMissing: { en: 'Please confirm: {kinds}', 'zh-CN': '请确认：{kinds}' },
+  batchInterrupted: {
+    en: 'Creation Failed: the server restarted during the import; nothing was written. Upload the file again.',
+    'zh-CN': '创建失败：导入期间服务器重启，未写入任何订单，请重新上传。',
+  },
+  batchCommitFailed: {
+    en: 'Creation Failed: {reason}. Nothing was written.',
+    'zh-CN': '创建失败：{reason}。未写入任何订单。',
+  },
+  batchOrderNosTaken: {
+    en: 'Creation Failed: order numbers already exist ({value}). Nothing was written.',
+    'zh-CN': '创建失败：订单号已存在（{value}），未写入任何订单。',
+  },
+  batchDeleteRefused: {
+    en: 'The batch cannot be deleted: {count} of its orders have moved past created (e.g. {orderNo}).',
+    'zh-CN': '该批次不能删除：其中 {count} 个订单已不是已创建状态（如 {orderNo}）。',
+  },
+  batchBusy: { en: 'The batch is still being processed.', 'zh-CN': '批次仍在处理中。' },
+  noErrorWorkbook: { en: 'This batch has no error workbook.', 'zh-CN': '该批次没有错误文件。' },
+  templateNotImportable: { en: 'This template cannot be imported here.', 'zh-CN': '此模板不能在此导入。' },
+});

@@ -1,0 +1,197 @@
+import type { Paging } from '@console/contract';
+import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { ilike } from '../../db/dialect.ts';
+import type { DB } from '../../db/schema.ts';
+import { inScope, type Scope } from '../../lib/scope.ts';
+
+/** The only place the batch import's SQL lives. */
+export function createBatchesRepository(db: Database) {
+  const listQuery = (scope: Scope) =>
+    inScope(
+      db
+        .selectFrom('batches as b')
+        .innerJoin('customers as c', 'c.id', 'b.customer_id')
+        .selectAll('b')
+        .select('c.code as customer_code'),
+      'b.customer_id',
+      scope,
+    );
+  return {
+    db,
+    referenceData: async () => {
+      const [channels, currencies, orderTypes, clearance] = await Promise.all([
+        db.selectFrom('channels').select(['code', 'currency', 'origin']).orderBy('sort').execute(),
+        db.selectFrom('currencies').select(['code', 'decimals']).orderBy('code').execute(),
+        db.selectFrom('order_types').select('code').orderBy('code').execute(),
+        db.selectFrom('clearance_companies').select('code').orderBy('code').execute(),
+      ]);
+      return {
+        channels,
+        currencies: currencies.map((c) => [c.code, Number(c.decimals)] as [string, number]),
+        orderTypes: orderTypes.map((o) => o.code),
+        clearanceCompanies: clearance.map((c) => c.code),
+      };
+    },
+    exportNominationOf: (id: number, customerId: number) =>
+      db
+        .selectFrom('export_nominations')
+        .select('id')
+        .where('id', '=', id)
+        .where('customer_id', '=', customerId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst(),
+    async existingOrderNos(q: Database | Transaction<DB>, customerId: number, orderNos: string[]): Promise<string[]> {
+      const out: string[] = [];
+      for (let i = 0; i < orderNos.length; i += 1000) {
+        const rows = await q
+          .selectFrom('orders')
+          .select('order_no')
+          .where('customer_id', '=', customerId)
+          .where('order_no', 'in', orderNos.slice(i, i + 1000))
+          .execute();
+        out.push(...rows.map((r) => r.order_no));
+      }
+      return out;
+    },
+    insertFile: (row: Insertable<DB['files']>) =>
+      db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
+    file: (id: number) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
+    insertBatch: (row: Insertable<DB['batches']>) =>
+      db.insertInto('batches').values(row).returning('id').executeTakeFirstOrThrow(),
+    updateBatch: (q: Database | Transaction<DB>, id: number, set: Updateable<DB['batches']>) =>
+      q.updateTable('batches').set(set).where('id', '=', id).execute(),
+    find: (scope: Scope, id: number) => listQuery(scope).where('b.id', '=', id).executeTakeFirst(),
+    findAny: (id: number) => db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst(),
+    /** Batches left running by a server that is gone (heartbeat older than the cutoff). */
+    async failStale(cutoff: string, now: string, message: string) {
+      return db
+        .updateTable('batches')
+        .set({ status: 'failed', error_message: message, updated_at: now, heartbeat_at: now })
+        .where('status', 'in', ['parsing', 'committing'])
+        .where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]))
+        .execute();
+    },
+    async page(
+      scope: Scope,
+      p: Paging & {
+        batchNo?: string;
+        channel?: string;
+        status?: string;
+        customerId?: number;
+        from?: string;
+        to?: string;
+      },
+    ) {
+      let q = listQuery(scope);
+      if (p.batchNo) q = q.where('b.batch_no', ilike(db), `%${p.batchNo}%`);
+      if (p.channel) q = q.where('b.channel_code', '=', p.channel);
+      if (p.status) q = q.where('b.status', '=', p.status);
+      if (p.customerId) q = q.where('b.customer_id', '=', p.customerId);
+      // Dates are China days (UTC+8): convert the bounds to UTC instants.
+      if (p.from) q = q.where('b.created_at', '>=', new Date(`${p.from}T00:00:00+08:00`).toISOString());
+      if (p.to)
+        q = q.where(
+          'b.created_at',
+          '<',
+          new Date(new Date(`${p.to}T00:00:00+08:00`).getTime() + 86_400_000).toISOString(),
+        );
+      const [{ n }, list] = await Promise.all([
+        q
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+        q.orderBy('b.created_at', p.order).orderBy('b.id', p.order).offset(p.offset).limit(p.limit).execute(),
+      ]);
+      return { total: Number(n), list };
+    },
+    async search(scope: Scope, p: Paging & { keyword: string }) {
+      const kw = p.keyword;
+      const q = listQuery(scope).where((eb) =>
+        eb.or([
+          eb('b.batch_no', '=', kw),
+          eb(
+            'b.id',
+            'in',
+            eb
+              .selectFrom('orders')
+              .select('batch_id')
+              .where((o) => o.or([o('order_no', '=', kw), o('waybill_no', '=', kw), o('system_no', '=', kw)]))
+              .where('batch_id', 'is not', null) as never,
+          ),
+        ]),
+      );
+      const [{ n }, list] = await Promise.all([
+        q
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+        q.orderBy('b.created_at', p.order).offset(p.offset).limit(p.limit).execute(),
+      ]);
+      return { total: Number(n), list };
+    },
+    movedOrders: (batchId: number) =>
+      db
+        .selectFrom('orders')
+        .select(['order_no'])
+        .select((eb) => eb.fn.countAll<number>().over().as('n'))
+        .where('batch_id', '=', batchId)
+        .where('status', '<>', 'created')
+        .limit(1)
+        .executeTakeFirst(),
+    deleteBatch: (batchId: number) =>
+      db.transaction().execute(async (trx) => {
+        // Re-checked inside the transaction: an order printed meanwhile keeps the batch.
+        const moved = await trx
+          .selectFrom('orders')
+          .select('id')
+          .where('batch_id', '=', batchId)
+          .where('status', '<>', 'created')
+          .limit(1)
+          .executeTakeFirst();
+        if (moved) return false;
+        const ids = trx.selectFrom('orders').select('id').where('batch_id', '=', batchId);
+        await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
+        await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
+        await trx.deleteFrom('orders').where('batch_id', '=', batchId).execute();
+        await trx.deleteFrom('batches').where('id', '=', batchId).execute();
+        return true;
+      }),
+    /** Orders with their items for the workbook downloads (scoped), in batch order. */
+    ordersForExport: (scope: Scope, where: { batchId?: number; since?: string }) => {
+      let q = inScope(
+        db
+          .selectFrom('orders as o')
+          .innerJoin('batches as b', 'b.id', 'o.batch_id')
+          .leftJoin('order_items as i', 'i.order_id', 'o.id')
+          .select([
+            'b.batch_no',
+            'o.order_no',
+            'o.waybill_no',
+            'o.system_no',
+            'o.channel_code',
+            'o.status',
+            'o.box_no',
+            'o.recipient_name',
+            'o.recipient_phone',
+            'o.recipient_province',
+            'o.recipient_city',
+            'o.recipient_district',
+            'o.recipient_address',
+            'o.created_at',
+            'i.jan',
+            'i.name as item_name',
+            'i.quantity',
+            'i.unit_price',
+            'i.currency',
+          ]),
+        'o.customer_id',
+        scope,
+      );
+      if (where.batchId) q = q.where('o.batch_id', '=', where.batchId);
+      if (where.since) q = q.where('b.created_at', '>=', where.since);
+      return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').limit(200_000).execute();
+    },
+  };
+}
+export type BatchesRepository = ReturnType<typeof createBatchesRepository>;

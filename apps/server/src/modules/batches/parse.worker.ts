@@ -1,0 +1,526 @@
+import { Readable } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createInflateRaw } from 'node:zlib';
+import { type ApiLanguage, normalizeCell } from '@console/contract';
+import ExcelJS from 'exceljs';
+import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
+import { translate } from '../../lib/messages.ts';
+import { colLetter } from './template-workbook.ts';
+import {
+  COLUMNS,
+  type ColumnDef,
+  type ColumnKey,
+  EXAMPLE_ORDER_NO,
+  headerText,
+  matchHeader,
+  TEMPLATES,
+} from './templates.ts';
+import './batches.messages.ts';
+import { readZipDirectory } from './xlsx-guard.ts';
+
+/**
+ * Parses and validates an uploaded workbook off the event loop (DESIGN: parsing runs
+ * in worker threads). Streams the first sheet with ExcelJS, groups rows into orders,
+ * runs the domain rules, asks the main thread which order numbers already exist,
+ * writes the error workbook when needed and posts the orders back in chunks.
+ */
+export interface ParseJob {
+  file: Uint8Array;
+  kind: keyof typeof TEMPLATES;
+  /** Channel fixed by the template or chosen on the page (the order template may name it per row). */
+  channel: string | null;
+  customerId: number;
+  exportNominationId: number | null;
+  clearanceCompany: string | null;
+  now: string;
+  lang: ApiLanguage;
+  maxRows: number;
+  currencies: [string, number][];
+  channels: { code: string; currency: string; origin: string }[];
+  orderTypes: string[];
+  clearanceCompanies: string[];
+}
+
+export interface Issue {
+  row: number;
+  col: ColumnKey | null;
+  letter: string | null;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; fraction: number; rows: number }
+  | { type: 'checkOrderNos'; orderNos: string[] }
+  | { type: 'orders'; orders: OrderInput[] }
+  | {
+      type: 'done';
+      totalRows: number;
+      validRows: number;
+      invalidRows: number;
+      confirmRows: number;
+      orderCount: number;
+      errors: Issue[];
+      confirmations: {
+        kind: string;
+        key: string;
+        params?: Record<string, string | number>;
+        rows: number[];
+        count: number;
+      }[];
+      duplicates: { orderNo: string; rows: number[]; keptRow: number }[];
+      errorWorkbook: Uint8Array | null;
+    }
+  | { type: 'fatal'; key: string; params?: Record<string, string | number> };
+
+class Fatal extends Error {
+  readonly key: string;
+  readonly params?: Record<string, string | number>;
+  constructor(key: string, params?: Record<string, string | number>) {
+    super(key);
+    this.key = key;
+    this.params = params;
+  }
+}
+
+const port = parentPort!;
+const post = (m: WorkerMessage) => port.postMessage(m);
+
+/** A cell as trimmed text; a problem key when it cannot be read as text. */
+function cellText(v: unknown, col: ColumnDef): { text: string } | { problem: string } {
+  if (v === null || v === undefined) return { text: '' };
+  if (typeof v === 'string') return { text: normalizeCell(v) };
+  if (typeof v === 'number') {
+    if (col.type === 'text' && Number.isInteger(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER)
+      return { problem: 'cellNumberTooLong' };
+    return { text: String(v) };
+  }
+  if (typeof v === 'boolean') return { text: v ? 'TRUE' : 'FALSE' };
+  if (v instanceof Date) return { text: v.toISOString().slice(0, 10) };
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if ('formula' in o || 'sharedFormula' in o) {
+      if (
+        o.result === undefined ||
+        o.result === null ||
+        (typeof o.result === 'object' && 'error' in (o.result as object))
+      )
+        return { problem: 'cellFormulaNoValue' };
+      return cellText(o.result, col);
+    }
+    if ('error' in o) return { problem: 'cellErrorValue' };
+    if ('richText' in o) return { text: normalizeCell((o.richText as { text: string }[]).map((r) => r.text).join('')) };
+    if ('text' in o) return cellText(o.text, col);
+  }
+  return { text: normalizeCell(String(v)) };
+}
+
+/** Does the first sheet declare merged cells? Streams its XML once, looking for <mergeCell. */
+async function hasMergedCells(buf: Buffer): Promise<boolean> {
+  const entries = readZipDirectory(buf) ?? [];
+  const sheet = entries.find((e) => e.name === 'xl/worksheets/sheet1.xml');
+  if (!sheet || (sheet.method !== 8 && sheet.method !== 0)) return false;
+  const p = sheet.localHeaderOffset;
+  const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
+  const data = buf.subarray(start, start + sheet.compressedSize);
+  if (sheet.method === 0) return data.includes('<mergeCell ');
+  let tail = '';
+  for await (const chunk of Readable.from([data]).pipe(createInflateRaw())) {
+    const s = tail + (chunk as Buffer).toString('latin1');
+    if (s.includes('<mergeCell ')) return true;
+    tail = s.slice(-16);
+  }
+  return false;
+}
+
+function moneyToMinor(text: string, decimals: number): number | null {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text.replace(/,/g, ''));
+  if (!m) return null;
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  if (frac.length > decimals) return null;
+  return Number(m[1]) * 10 ** decimals + Number(frac.padEnd(decimals, '0') || '0');
+}
+
+type RowRec = { row: number; values: Map<ColumnKey, string> };
+
+async function* slices(buf: Buffer, onRead: (n: number) => void) {
+  const step = 256 * 1024;
+  for (let i = 0; i < buf.length; i += step) {
+    onRead(Math.min(buf.length, i + step));
+    yield buf.subarray(i, i + step);
+  }
+}
+
+/** Streams the first worksheet; calls `onRow` with each row's values (1-based array) and number. */
+async function streamRows(
+  buf: Buffer,
+  onRow: (values: unknown[], rowNo: number) => void,
+  onBytes?: (n: number) => void,
+) {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(slices(buf, onBytes ?? (() => {}))), {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
+  for await (const ws of reader) {
+    for await (const row of ws) onRow((row as ExcelJS.Row).values as unknown[], (row as ExcelJS.Row).number);
+    break; // the first sheet holds the orders; notes and lists follow
+  }
+}
+
+async function run(job: ParseJob) {
+  const buf = Buffer.from(job.file.buffer, job.file.byteOffset, job.file.byteLength);
+  const now = new Date(job.now);
+  const def = TEMPLATES[job.kind];
+  const currencies = new Map(job.currencies);
+  const ctx = {
+    now,
+    currencies,
+    orderTypes: new Set(job.orderTypes),
+    clearanceCompanies: new Set(job.clearanceCompanies),
+  };
+  const channels = new Map(job.channels.map((c) => [c.code, c]));
+
+  if (await hasMergedCells(buf)) throw new Fatal('fileMergedCells');
+
+  // 1. Stream rows into records (header found on the first non-empty row).
+  let header: Map<number, ColumnKey> | null = null;
+  let headerRow = 0;
+  const records: RowRec[] = [];
+  const cellProblems: Issue[] = [];
+  let lastProgress = 0;
+  await streamRows(
+    buf,
+    (values, rowNo) => {
+      if (!header) {
+        const h = new Map<number, ColumnKey>();
+        values.forEach((v, i) => {
+          const t = cellText(v, COLUMNS.remark);
+          const key = 'text' in t ? matchHeader(t.text) : undefined;
+          if (key && def.columns.includes(key)) h.set(i, key);
+        });
+        if (h.size === 0) return; // leading blank or title rows
+        const missing = def.columns.filter((k) => (COLUMNS[k] as ColumnDef).required && ![...h.values()].includes(k));
+        if (missing.length)
+          throw new Fatal('fileMissingColumns', { columns: missing.map((k) => headerText(COLUMNS[k])).join(', ') });
+        header = h;
+        headerRow = rowNo;
+        return;
+      }
+      const rec: RowRec = { row: rowNo, values: new Map() };
+      let any = false;
+      for (const [i, key] of header) {
+        const t = cellText(values[i], COLUMNS[key]);
+        if ('problem' in t) {
+          cellProblems.push({ row: rowNo, col: key, letter: colLetter(i), key: t.problem });
+          any = true;
+        } else if (t.text) {
+          rec.values.set(key, t.text);
+          any = true;
+        }
+      }
+      if (!any) return; // blank rows are skipped
+      if (rec.values.get('orderNo') === EXAMPLE_ORDER_NO) return;
+      records.push(rec);
+      if (records.length > job.maxRows) throw new Fatal('fileTooManyRows', { max: job.maxRows });
+    },
+    (bytes) => {
+      const fraction = bytes / buf.length;
+      if (fraction - lastProgress >= 0.02) {
+        lastProgress = fraction;
+        post({ type: 'progress', fraction: fraction * 0.9, rows: records.length });
+      }
+    },
+  );
+  if (!header) throw new Fatal('fileNoHeader');
+  if (records.length === 0) throw new Fatal('fileNoRows');
+  const letterOf = new Map<ColumnKey, string>(
+    [...(header as Map<number, ColumnKey>)].map(([i, k]) => [k, colLetter(i)]),
+  );
+
+  // 2. Group consecutive rows with the same order number (and box) into orders; a later repeat wins.
+  type Group = { orderNo: string; rows: RowRec[] };
+  const groups: Group[] = [];
+  for (const rec of records) {
+    const no = rec.values.get('orderNo') ?? '';
+    const last = groups.at(-1);
+    if (
+      last &&
+      no &&
+      last.orderNo === no &&
+      (last.rows[0]!.values.get('boxNo') ?? '') === (rec.values.get('boxNo') ?? '')
+    ) {
+      last.rows.push(rec);
+    } else groups.push({ orderNo: no, rows: [rec] });
+  }
+  const lastIndexOf = new Map<string, number>();
+  groups.forEach((g, i) => g.orderNo && lastIndexOf.set(g.orderNo, i));
+  const duplicates = new Map<string, { orderNo: string; rows: number[]; keptRow: number }>();
+  const kept: Group[] = [];
+  const droppedRows = new Set<number>();
+  groups.forEach((g, i) => {
+    const lastIdx = lastIndexOf.get(g.orderNo);
+    if (g.orderNo && lastIdx !== undefined && lastIdx !== i) {
+      const d = duplicates.get(g.orderNo) ?? { orderNo: g.orderNo, rows: [], keptRow: groups[lastIdx]!.rows[0]!.row };
+      d.rows.push(...g.rows.map((r) => r.row));
+      duplicates.set(g.orderNo, d);
+      g.rows.forEach((r) => droppedRows.add(r.row));
+    } else kept.push(g);
+  });
+
+  // 3. Orders from groups, cell conversions, then the domain rules.
+  const errors: Issue[] = cellProblems.filter((p) => !droppedRows.has(p.row));
+  const confirmByRow = new Map<number, { key: string; params?: Record<string, string | number> }[]>();
+  const confirmAgg = new Map<
+    string,
+    { kind: string; key: string; params?: Record<string, string | number>; rows: number[]; count: number }
+  >();
+  const orders: (OrderInput | null)[] = [];
+  const issue = (row: number, col: ColumnKey | null, key: string, params?: Record<string, string | number>) =>
+    errors.push({ row, col, letter: col ? (letterOf.get(col) ?? null) : null, key, ...(params ? { params } : {}) });
+  const fieldCol: Record<string, ColumnKey> = {
+    orderNo: 'orderNo',
+    'recipient.name': 'recipientName',
+    'recipient.idCard': 'recipientIdCard',
+    'recipient.phone': 'recipientPhone',
+    'recipient.province': 'recipientProvince',
+    'recipient.city': 'recipientCity',
+    'recipient.district': 'recipientDistrict',
+    'recipient.address': 'recipientAddress',
+    'recipient.postcode': 'recipientPostcode',
+    'recipient.email': 'recipientName',
+    'sender.phone': 'senderPhone',
+    orderType: 'orderType',
+    clearanceCompanyCode: 'clearanceCompany',
+    name: 'itemName',
+    jan: 'jan',
+    quantity: 'quantity',
+    unitPrice: 'unitPrice',
+    currency: 'currency',
+  };
+  const orderCols = def.columns.filter((k) => (COLUMNS[k] as ColumnDef).level === 'order');
+
+  for (const g of kept) {
+    const first = g.rows[0]!;
+    const v = (k: ColumnKey) => first.values.get(k) ?? '';
+    const nul = (k: ColumnKey) => first.values.get(k) || null;
+    // Order-level cells of the following rows may be left empty; if filled they must agree.
+    for (const r of g.rows.slice(1)) {
+      for (const k of orderCols) {
+        const x = r.values.get(k);
+        if (x && x !== v(k)) issue(r.row, k, 'cellDiffersWithinOrder', { first: first.row });
+      }
+    }
+    const channelCode = def.channel ?? (v('channel') || job.channel || '');
+    const channel = channels.get(channelCode);
+    if (!channel) {
+      issue(
+        first.row,
+        def.columns.includes('channel') ? 'channel' : null,
+        channelCode ? 'channelUnknown' : 'channelRequired',
+        { value: channelCode },
+      );
+      orders.push(null);
+      continue;
+    }
+    let bad = false;
+    const items = g.rows.map((r) => {
+      const cur = r.values.get('currency') || channel.currency;
+      const decimals = currencies.get(cur) ?? 2;
+      const qtyText = r.values.get('quantity') ?? '';
+      const quantity = /^\d+$/.test(qtyText) ? Number(qtyText) : NaN;
+      if (qtyText && Number.isNaN(quantity)) {
+        issue(r.row, 'quantity', 'quantityInvalid');
+        bad = true;
+      } else if (!qtyText) {
+        issue(r.row, 'quantity', 'cellRequired');
+        bad = true;
+      }
+      const priceText = r.values.get('unitPrice') ?? '';
+      const price = priceText ? moneyToMinor(priceText, decimals) : 0;
+      if (price === null) {
+        issue(r.row, 'unitPrice', 'cellMoneyFormat', { decimals });
+        bad = true;
+      }
+      return {
+        jan: r.values.get('jan') || null,
+        name: r.values.get('itemName') ?? '',
+        brand: r.values.get('brand') || null,
+        spec: r.values.get('spec') || null,
+        quantity: Number.isNaN(quantity) ? 1 : quantity,
+        unitPrice: price ?? 1,
+        currency: cur.toUpperCase(),
+        origin: r.values.get('origin') || channel.origin,
+        hazardCode: r.values.get('hazardCode') || null,
+      };
+    });
+    if (def.columns.includes('boxNo') && !v('boxNo')) {
+      issue(first.row, 'boxNo', 'boxNoRequired');
+      bad = true;
+    }
+    const order: OrderInput = {
+      customerId: job.customerId,
+      channel: channel.code as OrderInput['channel'],
+      orderNo: g.orderNo,
+      boxNo: nul('boxNo'),
+      userRefNo: nul('userRefNo'),
+      orderType: v('orderType') || 'normal',
+      exportNominationId: job.exportNominationId,
+      clearanceCompanyCode: v('clearanceCompany') || job.clearanceCompany,
+      recipient: {
+        name: v('recipientName'),
+        idCard: v('recipientIdCard').toUpperCase(),
+        phone: v('recipientPhone'),
+        email: null,
+        province: v('recipientProvince'),
+        city: v('recipientCity'),
+        district: v('recipientDistrict'),
+        street: null,
+        address: v('recipientAddress'),
+        postcode: nul('recipientPostcode'),
+      },
+      sender: { name: nul('senderName'), address: nul('senderAddress'), phone: nul('senderPhone') },
+      items,
+      insuredAmount: 0,
+      remark: nul('remark'),
+    };
+    const res = validateOrder(order, ctx);
+    for (const e of res.errors) {
+      const m = /^items\.(\d+)\.(\w+)$/.exec(e.field);
+      const row = m ? g.rows[Number(m[1])]!.row : first.row;
+      const col = fieldCol[m ? m[2]! : e.field] ?? null;
+      issue(row, col && def.columns.includes(col) ? col : null, e.messageKey, e.params);
+      bad = true;
+    }
+    for (const c of res.confirmations) {
+      const m = /^items\.(\d+)\./.exec(c.field);
+      const row = m ? g.rows[Number(m[1])]!.row : first.row;
+      (confirmByRow.get(row) ?? confirmByRow.set(row, []).get(row)!).push({ key: c.messageKey, params: c.params });
+      const agg = confirmAgg.get(c.kind) ?? { kind: c.kind, key: `confirmKind_${c.kind}`, rows: [], count: 0 };
+      agg.count++;
+      if (agg.rows.length < 50) agg.rows.push(row);
+      confirmAgg.set(c.kind, agg);
+    }
+    orders.push(bad ? null : order);
+  }
+
+  // 4. Order numbers that already exist for the customer (the main thread asks the database).
+  const orderNos = kept.map((g) => g.orderNo).filter(Boolean);
+  const existing = await new Promise<Set<string>>((resolve) => {
+    port.once('message', (m: { existing: string[] }) => resolve(new Set(m.existing)));
+    post({ type: 'checkOrderNos', orderNos });
+  });
+  kept.forEach((g, i) => {
+    if (g.orderNo && existing.has(g.orderNo)) {
+      issue(g.rows[0]!.row, 'orderNo', 'orderNoExists', { value: g.orderNo });
+      orders[i] = null;
+    }
+  });
+
+  // 5. Counts per row.
+  errors.sort((a, b) => a.row - b.row);
+  const errorRows = new Set(errors.map((e) => e.row));
+  // An order with an error makes all its rows invalid.
+  kept.forEach((g) => {
+    if (g.rows.some((r) => errorRows.has(r.row))) g.rows.forEach((r) => errorRows.add(r.row));
+  });
+  const keptRows = records.filter((r) => !droppedRows.has(r.row));
+  const invalidRows = keptRows.filter((r) => errorRows.has(r.row)).length;
+  const confirmGroups = new Set<number>();
+  kept.forEach((g) => {
+    if (!g.rows.some((r) => errorRows.has(r.row)) && g.rows.some((r) => confirmByRow.has(r.row)))
+      g.rows.forEach((r) => confirmGroups.add(r.row));
+  });
+  const confirmRows = confirmGroups.size;
+  const validRows = keptRows.length - invalidRows - confirmRows;
+
+  // 6. The error workbook: the customer's rows, an error column, the bad cells marked.
+  let errorWorkbook: Uint8Array | null = null;
+  if (invalidRows > 0 || confirmRows > 0 || duplicates.size > 0) {
+    errorWorkbook = await writeErrorWorkbook(buf, headerRow, errors, confirmByRow, duplicates, job.lang);
+  }
+
+  // 7. Orders back to the main thread in chunks (only a clean batch can be committed).
+  const good = orders.filter((o): o is OrderInput => o !== null);
+  const orderCount = invalidRows === 0 ? good.length : 0;
+  if (invalidRows === 0) {
+    for (let i = 0; i < good.length; i += 2000) post({ type: 'orders', orders: good.slice(i, i + 2000) });
+  }
+  post({
+    type: 'done',
+    totalRows: records.length,
+    validRows,
+    invalidRows,
+    confirmRows,
+    orderCount,
+    errors: errors.slice(0, 200),
+    confirmations: [...confirmAgg.values()],
+    duplicates: [...duplicates.values()].slice(0, 200),
+    errorWorkbook,
+  });
+}
+
+async function writeErrorWorkbook(
+  buf: Buffer,
+  headerRow: number,
+  errors: Issue[],
+  confirmByRow: Map<number, { key: string; params?: Record<string, string | number> }[]>,
+  duplicates: Map<string, { orderNo: string; rows: number[]; keptRow: number }>,
+  lang: ApiLanguage,
+): Promise<Uint8Array> {
+  const byRow = new Map<number, Issue[]>();
+  for (const e of errors) (byRow.get(e.row) ?? byRow.set(e.row, []).get(e.row)!).push(e);
+  const dupRows = new Map<number, string>();
+  for (const d of duplicates.values())
+    for (const r of d.rows)
+      dupRows.set(r, translate(lang, 'duplicateOrderNoDropped', { value: d.orderNo, row: d.keptRow }));
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('orders');
+  const red = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;
+  const yellow = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } as const;
+  let width = 0;
+  const pending: { values: unknown[]; rowNo: number }[] = [];
+  await streamRows(buf, (values, rowNo) => {
+    width = Math.max(width, values.length - 1);
+    if (rowNo >= headerRow) pending.push({ values: values.slice(1), rowNo });
+  });
+  const errCol = width + 1;
+  for (const { values, rowNo } of pending) {
+    const out = ws.addRow(
+      values.map((v) =>
+        v && typeof v === 'object' && 'formula' in (v as object) ? ((v as { result?: unknown }).result ?? null) : v,
+      ),
+    );
+    if (rowNo === headerRow) {
+      out.getCell(errCol).value = translate(lang, 'errorColumnTitle');
+      out.font = { bold: true };
+      continue;
+    }
+    const issues = byRow.get(rowNo) ?? [];
+    const texts = issues.map((e) => (e.letter ? `[${e.letter}] ` : '') + translate(lang, e.key, e.params));
+    for (const e of issues) {
+      if (!e.letter) continue;
+      const cell = out.getCell(e.letter);
+      cell.fill = red;
+      cell.note = translate(lang, e.key, e.params);
+    }
+    for (const c of confirmByRow.get(rowNo) ?? []) texts.push(translate(lang, c.key, c.params));
+    const dup = dupRows.get(rowNo);
+    if (dup) texts.push(dup);
+    if (texts.length) {
+      const cell = out.getCell(errCol);
+      cell.value = texts.join('; ');
+      cell.fill = issues.length ? red : yellow;
+    }
+  }
+  ws.getColumn(errCol).width = 60;
+  return new Uint8Array(await wb.xlsx.writeBuffer());
+}
+
+run(workerData as ParseJob).catch((e: unknown) => {
+  if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
+  else
+    post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
+});

@@ -1,0 +1,141 @@
+import { eanCheckDigit, idCardCheckChar } from '@console/contract';
+import ExcelJS from 'exceljs';
+import type { Harness } from '../harness.ts';
+
+/** A multipart body by hand (one file plus text fields). */
+export function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export async function upload(
+  h: Harness,
+  path: string,
+  token: string,
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer },
+  lang = 'en',
+) {
+  const { payload, contentType } = multipart(fields, file);
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: { 'content-type': contentType, authorization: `Bearer ${token}`, 'accept-language': lang },
+    payload,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+
+export async function download(h: Harness, path: string, token: string, body: unknown = {}) {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    payload: JSON.stringify(body),
+  });
+  return { status: res.statusCode, data: res.rawPayload, headers: res.headers };
+}
+
+/** Polls progress until the batch leaves parsing/committing. */
+export async function settle(h: Harness, token: string, id: number, lang = 'en') {
+  for (let i = 0; i < 600; i++) {
+    const r = await h.post('order/batch/progress', { id }, token, { 'accept-language': lang });
+    if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+    if (!['parsing', 'committing'].includes(r.body.data.status)) return r.body.data;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('batch did not settle');
+}
+
+export const jan = (n: number) => {
+  const d = `49${String(n).padStart(10, '0')}`;
+  return `${d}${eanCheckDigit(d)}`;
+};
+export const idCard = (birth = '19900101', area = '110105', seq = '123') => {
+  const f = `${area}${birth}${seq}`;
+  return f + idCardCheckChar(f);
+};
+
+export type RowValues = Record<string, string | number | null>;
+export const baseRow = (i: number, extra: RowValues = {}): RowValues => ({
+  orderNo: `T${String(i).padStart(6, '0')}`,
+  boxNo: 'BOX-1',
+  recipientName: '王伟',
+  recipientPhone: '13800138000',
+  recipientIdCard: idCard(),
+  recipientProvince: '北京市',
+  recipientCity: '北京市',
+  recipientDistrict: '朝阳区',
+  recipientAddress: '建国路 88 号',
+  itemName: '洗面奶',
+  jan: jan(i),
+  quantity: 2,
+  unitPrice: 1200,
+  ...extra,
+});
+
+/** Fills a downloaded template: row 2 (the example) is kept, data from row 3, columns found by header. */
+export async function fill(
+  template: Buffer,
+  rows: RowValues[],
+  mutate?: (ws: ExcelJS.Worksheet) => void,
+): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(template as never);
+  const ws = wb.getWorksheet('orders')!;
+  const colOf = new Map<string, number>();
+  ws.getRow(1).eachCell((cell, col) => {
+    const en = String(cell.value).split(' / ')[1]!;
+    colOf.set(en, col);
+  });
+  const keyToEn: Record<string, string> = {
+    channel: 'Channel',
+    orderNo: 'Order No.',
+    boxNo: 'Box No.',
+    recipientName: 'Recipient Name',
+    recipientPhone: 'Recipient Phone',
+    recipientIdCard: 'Recipient ID Card',
+    recipientProvince: 'Province',
+    recipientCity: 'City',
+    recipientDistrict: 'District',
+    recipientAddress: 'Address',
+    itemName: 'Item Name',
+    jan: 'JAN',
+    quantity: 'Quantity',
+    unitPrice: 'Unit Price',
+    currency: 'Currency',
+    clearanceCompany: 'Clearance Company',
+    remark: 'Remark',
+    brand: 'Brand',
+    userRefNo: 'User Ref. No.',
+  };
+  rows.forEach((r, i) => {
+    const row = ws.getRow(3 + i);
+    for (const [k, v] of Object.entries(r)) {
+      const col = colOf.get(keyToEn[k]!);
+      if (col && v !== null) row.getCell(col).value = v;
+    }
+  });
+  mutate?.(ws);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+export async function template(h: Harness, token: string, path: string) {
+  const r = await download(h, path, token);
+  if (r.status !== 200) throw new Error(`template ${path}: ${r.status}`);
+  return r.data;
+}
