@@ -278,8 +278,12 @@ async function run(job: ParseJob) {
     { kind: string; key: string; params?: Record<string, string | number>; rows: number[]; count: number }
   >();
   const orders: (OrderInput | null)[] = [];
-  const issue = (row: number, col: ColumnKey | null, key: string, params?: Record<string, string | number>) =>
+  // A cell that could not be read reports that, not the rule it then fails.
+  const unreadable = new Set(cellProblems.map((p) => `${p.row}:${p.col}`));
+  const issue = (row: number, col: ColumnKey | null, key: string, params?: Record<string, string | number>) => {
+    if (col && unreadable.has(`${row}:${col}`)) return;
     errors.push({ row, col, letter: col ? (letterOf.get(col) ?? null) : null, key, ...(params ? { params } : {}) });
+  };
   const fieldCol: Record<string, ColumnKey> = {
     orderNo: 'orderNo',
     'recipient.name': 'recipientName',
