@@ -17,6 +17,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { createOrdersLookup } from './modules/orders/orders.lookup.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
@@ -81,7 +82,8 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
-  const orders = createOrdersService(db, clock);
+  const orders = createOrdersService(db, clock, { files, assertClear: (actor) => notifications.assertClear(actor) });
+  const ordersLookup = createOrdersLookup(db, clock, files);
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token));
 
   authRoutes(registrar, auth);
@@ -97,7 +99,7 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
   // Jobs finish (or fail cleanly) before the database closes.
   app.addHook('onClose', () => batches.idle());
   notificationsRoutes(registrar, notifications);
-  ordersRoutes(registrar, orders);
+  ordersRoutes(registrar, orders, ordersLookup);
   void files;
 
   registerConsole(app, config.WEB_DIST);

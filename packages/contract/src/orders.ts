@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineCall, empty } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
-import { channelCode } from './reference.ts';
+import { defineCall, empty, nothing } from './call.ts';
+import { isoTime, money, paged, paging } from './envelope.ts';
+import { i18nText } from './i18n.ts';
+import { channelCode, currencyCode } from './reference.ts';
 
 /** Lifecycle of an order; further transitions are the warehouse's (spec §4). */
 export const orderStatus = z.enum(['created', 'printed', 'received', 'shipped', 'released', 'cancelled']);
@@ -62,3 +63,583 @@ export const orderStats = defineCall({
     last30Days: z.array(z.object({ day: z.string(), count: z.number().int() })),
   }),
 });
+
+// ---------------------------------------------------------------------------
+// Finding orders
+// ---------------------------------------------------------------------------
+
+/** The kinds of order numbers one can search by (reference call `noTypes`). */
+export const numberKind = z.enum(['orderNo', 'waybillNo', 'splitWaybillNo', 'systemNo', 'userRefNo', 'batchNo']);
+export type NumberKind = z.infer<typeof numberKind>;
+/** Sortable columns of the order list. */
+export const orderSort = z.enum(['createdAt', 'orderNo', 'waybillNo', 'status', 'printCount', 'channel']);
+/** A China calendar day (UTC+8), as the console's date pickers give it. */
+export const chinaDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const idOf = z.coerce.number().int().positive();
+const MAX_NUMBERS = 1000;
+
+/** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, duplicates kept once. */
+export const pastedNumbers = z
+  .union([z.string().max(200_000), z.array(z.string().max(64)).max(MAX_NUMBERS)])
+  .transform((v) => {
+    const parts = Array.isArray(v) ? v : v.split(/[\s,;，；]+/u);
+    return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
+  })
+  .pipe(z.array(z.string().min(1).max(64)).max(MAX_NUMBERS));
+
+/** Server-side filters of the order list (issue 5 "Finding orders"). */
+export const orderFilter = z.object({
+  noType: numberKind.default('orderNo'),
+  numbers: pastedNumbers.optional(),
+  customerId: idOf.optional(),
+  batchId: idOf.optional(),
+  channel: channelCode.optional(),
+  status: orderStatus.optional(),
+  receiveStatus: receiveStatus.optional(),
+  intercepted: z.boolean().optional(),
+  released: z.boolean().optional(),
+  printFlag: z.boolean().optional(),
+  recipientName: z.string().trim().min(1).max(64).optional(),
+  recipientPhone: z.string().trim().min(1).max(32).optional(),
+  dateFrom: chinaDay.optional(),
+  dateTo: chinaDay.optional(),
+});
+export type OrderFilter = z.output<typeof orderFilter>;
+
+export const orderListRequest = paging.extend(orderFilter.shape).extend({ sort: orderSort.default('createdAt') });
+export type OrderListRequest = z.output<typeof orderListRequest>;
+
+/**
+ * A page of orders. Counting a million rows on every page turn is the classic trap,
+ * so `total` is exact up to a cap; past it `exact` is false and the console shows "10,000+".
+ */
+export const orderPage = paged(orderRow).extend({ exact: z.boolean() });
+
+export const orderList = defineCall({
+  path: 'order/orderList',
+  summary: 'Order List: filters on every number kind, channel, statuses, flags, recipient and dates; sort; paging.',
+  permission: 'order.list',
+  request: orderListRequest,
+  response: orderPage,
+});
+export const batchOrders = defineCall({
+  path: 'order/orders',
+  summary: 'The orders of one batch (same filters as the order list).',
+  permission: 'order.list',
+  request: orderListRequest.extend({ batchId: idOf }),
+  response: orderPage,
+});
+export const downloadOrderExcel = defineCall({
+  path: 'order/downloadOrderExcel',
+  summary: 'The current filter of the order list as an xlsx workbook (masked like the list).',
+  permission: 'order.list',
+  request: orderListRequest.omit({ offset: true, limit: true }),
+  response: z.null(),
+  kind: 'blob',
+  timeout: 0,
+});
+
+export const searchResult = z.object({
+  found: z.array(orderRow.extend({ matchedBy: numberKind, matched: z.string() })),
+  notFound: z.array(z.string()),
+});
+export const search = defineCall({
+  path: 'order/search',
+  summary: 'Order Search: pasted numbers of any kind → the orders found and the numbers not found.',
+  permission: 'order.search',
+  request: z.object({ numbers: pastedNumbers }),
+  response: searchResult,
+});
+export const orderBatchSearch = defineCall({
+  path: 'order/orderBatchSearch',
+  summary: 'Batch Orders Search: an xls/xlsx of numbers (first column) → found and not found.',
+  permission: 'order.orderBatchSearch',
+  request: z.object({}),
+  response: searchResult.extend({ resultFileId: z.number().int() }),
+  kind: 'multipart',
+  timeout: 0,
+});
+export const orderBatchSearchResult = defineCall({
+  path: 'order/orderBatchSearch/download',
+  summary: 'The result workbook of a batch search.',
+  permission: 'order.orderBatchSearch',
+  request: z.object({ fileId: idOf }),
+  response: z.null(),
+  kind: 'blob',
+  timeout: 0,
+});
+
+// ---------------------------------------------------------------------------
+// One order
+// ---------------------------------------------------------------------------
+
+export const orderItem = z.object({
+  id: z.number().int(),
+  lineNo: z.number().int(),
+  jan: z.string().nullable(),
+  name: z.string(),
+  brand: z.string().nullable(),
+  spec: z.string().nullable(),
+  quantity: z.number().int(),
+  unitPrice: money,
+  currency: currencyCode,
+  origin: z.string().nullable(),
+  hazardCode: z.string().nullable(),
+});
+export type OrderItem = z.infer<typeof orderItem>;
+
+export const trackingKind = z.enum(['created', 'printed', 'received', 'intercepted', 'shipped', 'released', 'cancelled', 'updated', 'errorFixed', 'abnormalResolved']);
+export const trackingEvent = z.object({
+  kind: z.string(),
+  at: isoTime,
+  location: z.string().nullable(),
+  note: z.string().nullable(),
+});
+
+/** Every field of spec §3 "Order". The detail is for the owner: not masked. */
+export const orderDetail = z.object({
+  id: z.number().int(),
+  customerId: z.number().int(),
+  customerCode: z.string(),
+  channel: channelCode,
+  exportNominationId: z.number().int().nullable(),
+  numberSegmentId: z.number().int().nullable(),
+  orderType: z.string(),
+  clearanceCompany: z.string().nullable(),
+  orderNo: z.string(),
+  splitWaybillNo: z.string().nullable(),
+  waybillNo: z.string().nullable(),
+  systemNo: z.string(),
+  userRefNo: z.string().nullable(),
+  batchId: z.number().int().nullable(),
+  batchNo: z.string().nullable(),
+  boxNo: z.string().nullable(),
+  status: orderStatus,
+  receiveStatus: receiveStatus.nullable(),
+  recipient: z.object({
+    name: z.string(),
+    idCard: z.string(),
+    phone: z.string(),
+    email: z.string().nullable(),
+    country: z.string(),
+    province: z.string(),
+    city: z.string(),
+    district: z.string(),
+    street: z.string().nullable(),
+    address: z.string(),
+    postcode: z.string().nullable(),
+  }),
+  sender: z.object({ name: z.string().nullable(), address: z.string().nullable(), phone: z.string().nullable() }),
+  currency: currencyCode,
+  totalAmount: money,
+  insuredAmount: money,
+  remark: z.string().nullable(),
+  printCount: z.number().int(),
+  printFlag: z.boolean(),
+  intercepted: z.boolean(),
+  released: z.boolean(),
+  gnsUpdated: z.boolean(),
+  pushS: z.boolean(),
+  pushPrice: z.boolean(),
+  wholeSet: z.boolean(),
+  errorReason: z.string().nullable(),
+  errorAt: isoTime.nullable(),
+  abnormalRule: z.string().nullable(),
+  abnormalReason: z.string().nullable(),
+  abnormalAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  receivedAt: isoTime.nullable(),
+  shippedAt: isoTime.nullable(),
+  /** Why it cannot be deleted or changed, when it cannot (translated). */
+  locked: z.string().nullable(),
+  items: z.array(orderItem),
+  events: z.array(trackingEvent),
+});
+export type OrderDetail = z.infer<typeof orderDetail>;
+
+export const order = defineCall({
+  path: 'order/order',
+  summary: 'Order detail: every field, its items, tracking events, print count and flags.',
+  permission: 'order.info',
+  request: z.object({ id: idOf }),
+  response: orderDetail,
+});
+export const items = defineCall({
+  path: 'order/items',
+  summary: 'The items of an order.',
+  permission: 'order.info',
+  request: z.object({ orderId: idOf }),
+  response: z.array(orderItem),
+});
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** An item as the user enters it; prices are decimal strings in the order's currency. */
+export const itemInput = z.object({
+  jan: z.string().trim().max(14).nullish().transform((v) => (v ? v : null)),
+  name: text(200),
+  brand: optText(100),
+  spec: optText(100),
+  quantity: z.coerce.number().int().min(1).max(100_000),
+  unitPrice: money,
+  origin: optText(8),
+  hazardCode: optText(16),
+});
+export type ItemInput = z.output<typeof itemInput>;
+
+export const recipientInput = z.object({
+  name: text(64),
+  idCard: text(18),
+  phone: text(32),
+  email: optText(128),
+  province: text(32),
+  city: text(32),
+  district: text(32),
+  street: optText(64),
+  address: text(200),
+  postcode: optText(10),
+});
+export const senderInput = z.object({ name: optText(100), address: optText(200), phone: optText(32) });
+
+/**
+ * Confirmations the user gave after the server asked for them (spec §5: a minor's ID,
+ * several prices for one JAN; and the CNY 5,000 cross-border limit). Without them the
+ * server answers 409 with `data.confirmations` and the console asks.
+ */
+export const confirmationKind = z.enum(['minorId', 'multiplePricesPerJan', 'crossBorderLimit']);
+export const confirmations = z.array(confirmationKind).max(3).default([]);
+export const confirmationNeeded = z.object({
+  confirmations: z.array(z.object({ kind: confirmationKind, field: z.string(), message: z.string() })),
+});
+
+export const orderUpdate = defineCall({
+  path: 'order/order/update',
+  summary: 'Change an order (same validation as import). Received, intercepted or shipped orders cannot change.',
+  permission: 'order.update',
+  request: z.object({
+    id: idOf,
+    userRefNo: optText(64),
+    orderType: text(32).optional(),
+    clearanceCompany: optText(32),
+    recipient: recipientInput,
+    sender: senderInput,
+    insuredAmount: money.default('0'),
+    remark: optText(500),
+    items: z.array(itemInput).min(1).max(100).optional(),
+    confirm: confirmations,
+  }),
+  response: z.object({ id: z.number().int() }),
+});
+export const orderDelete = defineCall({
+  path: 'order/order/delete',
+  summary: 'Delete orders. A received, intercepted or shipped order cannot be deleted.',
+  permission: 'order.update',
+  request: z.object({ ids: z.array(idOf).min(1).max(500) }),
+  response: z.object({ deleted: z.number().int() }),
+});
+export const itemCreate = defineCall({
+  path: 'order/item/create',
+  summary: 'Add an item to an order.',
+  permission: 'order.update',
+  request: itemInput.extend({ orderId: idOf, confirm: confirmations }),
+  response: orderItem,
+});
+export const itemUpdate = defineCall({
+  path: 'order/item/update',
+  summary: 'Change an item of an order.',
+  permission: 'order.update',
+  request: itemInput.extend({ id: idOf, confirm: confirmations }),
+  response: orderItem,
+});
+export const itemDelete = defineCall({
+  path: 'order/item/delete',
+  summary: 'Remove an item of an order (an order keeps at least one).',
+  permission: 'order.update',
+  request: z.object({ id: idOf }),
+  response: nothing,
+});
+
+export const flagName = z.enum(['gnsUpdated', 'pushS', 'pushPrice', 'wholeSet']);
+export const setFlag = defineCall({
+  path: 'order/setFlag',
+  summary: 'Set a flag (GNS update, push S, push price, whole set or box) on orders.',
+  permission: 'order.update',
+  request: z.object({ ids: z.array(idOf).min(1).max(500), flag: flagName, value: z.boolean() }),
+  response: z.object({ updated: z.number().int() }),
+});
+export const setOrderFlag = defineCall({
+  path: 'order/setOrderFlag',
+  summary: 'Mark the print flag by hand (spec §4).',
+  permission: 'order.update',
+  request: z.object({ ids: z.array(idOf).min(1).max(500), printFlag: z.boolean() }),
+  response: z.object({ updated: z.number().int() }),
+});
+
+// ---------------------------------------------------------------------------
+// Creating one order
+// ---------------------------------------------------------------------------
+
+export const createImport = defineCall({
+  path: 'order/createImport',
+  summary: 'Create one importer order alone (same validation as batch import).',
+  permission: 'order.create',
+  request: z.object({
+    customerId: idOf.optional(),
+    channel: channelCode,
+    exportNominationId: idOf.nullish(),
+    numberSegmentId: idOf.nullish(),
+    orderType: text(32).default('normal'),
+    clearanceCompany: optText(32),
+    orderNo: text(64),
+    userRefNo: optText(64),
+    recipient: recipientInput,
+    sender: senderInput,
+    insuredAmount: money.default('0'),
+    remark: optText(500),
+    items: z.array(itemInput).min(1).max(100),
+    confirm: confirmations,
+  }),
+  response: z.object({ id: z.number().int(), orderNo: z.string(), waybillNo: z.string().nullable() }),
+});
+
+export const resolvedAddress = z.object({
+  name: z.string(),
+  phone: z.string(),
+  province: z.string(),
+  provinceCode: z.string().nullable(),
+  city: z.string(),
+  cityCode: z.string().nullable(),
+  district: z.string(),
+  districtCode: z.string().nullable(),
+  address: z.string(),
+  postcode: z.string(),
+  /** false when the parse is doubtful: the user confirms or corrects it. */
+  sure: z.boolean(),
+  problems: z.array(z.string()),
+});
+export const resolveAddress = defineCall({
+  path: 'order/resolveAddress',
+  summary: 'A pasted address → province/city/district/name/phone, with the doubtful parts named.',
+  permission: 'order.create',
+  request: z.object({ text: z.string().trim().min(2).max(500) }),
+  response: resolvedAddress,
+});
+export const identifyPostalCode = defineCall({
+  path: 'order/identifyPostalCode',
+  summary: 'Look up and check a Chinese or Japanese postal code.',
+  permission: 'order.postCode',
+  request: z.object({ country: z.enum(['CN', 'JP']), code: z.string().trim().min(1).max(10) }),
+  response: z.object({
+    country: z.enum(['CN', 'JP']),
+    code: z.string(),
+    valid: z.boolean(),
+    /** Places the code belongs to (JP: several possible); CN: the province hinted by its first digits. */
+    places: z.array(z.object({ province: z.string(), city: z.string(), town: z.string() })),
+    note: z.string().nullable(),
+  }),
+});
+export const getSendAddress = defineCall({
+  path: 'order/getSendAddress',
+  summary: "Sender defaults: the customer's last sender, else its export nomination.",
+  permission: 'order.create',
+  request: z.object({ customerId: idOf.optional() }),
+  response: z.object({ name: z.string().nullable(), address: z.string().nullable(), phone: z.string().nullable() }),
+});
+export const getItemByJan = defineCall({
+  path: 'order/getItemByJan',
+  summary: "An item by JAN from the customer's earlier orders; all prices seen, for the several-prices check.",
+  permission: 'order.create',
+  request: z.object({ jan: z.string().trim().min(8).max(14), customerId: idOf.optional() }),
+  response: z.object({
+    found: z.boolean(),
+    validJan: z.boolean(),
+    item: itemInput.omit({ quantity: true }).extend({ currency: currencyCode }).nullable(),
+    prices: z.array(money),
+  }),
+});
+export const getOrderNumber = defineCall({
+  path: 'order/getOrderNumber',
+  summary: 'A fresh order number for the customer (unique within it).',
+  permission: 'order.create',
+  request: z.object({ customerId: idOf.optional() }),
+  response: z.object({ orderNo: z.string() }),
+});
+export const numberSegments = defineCall({
+  path: 'order/numberSegments',
+  summary: 'Number segments of a channel usable by the customer.',
+  permission: 'order.create',
+  request: z.object({ channel: channelCode, customerId: idOf.optional() }),
+  response: z.array(z.object({ id: z.number().int(), name: z.string(), prefix: z.string(), remaining: z.number().int() })),
+});
+export const setDefaultNumber = defineCall({
+  path: 'order/setDefaultNumber',
+  summary: "Remember the user's default number segment of a channel.",
+  permission: 'order.create',
+  request: z.object({ channel: channelCode, numberSegmentId: idOf.nullable() }),
+  response: nothing,
+});
+export const getDefaultNumber = defineCall({
+  path: 'order/getDefaultNumber',
+  summary: "The user's default number segment of a channel.",
+  permission: 'order.create',
+  request: z.object({ channel: channelCode }),
+  response: z.object({ numberSegmentId: z.number().int().nullable() }),
+});
+
+// ---------------------------------------------------------------------------
+// Orders that need attention
+// ---------------------------------------------------------------------------
+
+export const errorUpdate = defineCall({
+  path: 'order/error/update',
+  summary: 'Fix an error order (recipient data); a valid fix clears the error.',
+  permission: 'order.error',
+  request: z.object({ id: idOf, recipient: recipientInput, confirm: confirmations }),
+  response: z.object({ id: z.number().int(), cleared: z.boolean() }),
+});
+export const errorUpdate2 = defineCall({
+  path: 'order/error/update2',
+  summary: 'Re-check several error orders as they are now; the valid ones are cleared.',
+  permission: 'order.error',
+  request: z.object({ ids: z.array(idOf).min(1).max(500) }),
+  response: z.object({
+    cleared: z.array(z.number().int()),
+    failed: z.array(z.object({ id: z.number().int(), reason: z.string() })),
+  }),
+});
+export const errorBoxcUpdate = defineCall({
+  path: 'order/error/boxcUpdate',
+  summary: 'Fix a box-C (boxed channel) error order: box and split waybill numbers.',
+  permission: 'order.error',
+  request: z.object({ id: idOf, boxNo: text(64), splitWaybillNo: optText(64) }),
+  response: z.object({ id: z.number().int(), cleared: z.boolean() }),
+});
+
+export const abnormalRule = z.object({
+  code: z.string(),
+  name: i18nText,
+  description: i18nText,
+  enabled: z.boolean(),
+});
+export const abnormalRules = defineCall({
+  path: 'validateAbnormalRule/selectAllRule',
+  summary: 'The abnormal-order rules.',
+  permission: 'order.abnormal',
+  request: empty,
+  response: z.array(abnormalRule),
+});
+export const abnormalUpdate = defineCall({
+  path: 'order/abnormal/update',
+  summary: 'Operators resolve (after correction) or release abnormal orders.',
+  permission: 'order.abnormal',
+  request: z.object({ ids: z.array(idOf).min(1).max(500), action: z.enum(['resolve', 'release']), note: optText(200) }),
+  response: z.object({ updated: z.number().int() }),
+});
+
+// ---------------------------------------------------------------------------
+// Promise letter ID cards
+// ---------------------------------------------------------------------------
+
+export const idCardRow = z.object({
+  id: z.number().int(),
+  customerId: z.number().int(),
+  orderId: z.number().int().nullable(),
+  orderNo: z.string().nullable(),
+  name: z.string(),
+  idCard: z.string(),
+  hasFront: z.boolean(),
+  hasBack: z.boolean(),
+  createdAt: isoTime,
+});
+export const idCards = defineCall({
+  path: 'order/idCard',
+  summary: 'Promise-letter ID cards on file (masked).',
+  permission: 'order.idCard',
+  request: paging.extend({ keyword: z.string().trim().max(64).optional() }),
+  response: paged(idCardRow),
+});
+export const idCardUpload = defineCall({
+  path: 'order/idCard/upload',
+  summary: 'Upload one side (jpg/png, checked by content and size) for a recipient or an order.',
+  permission: 'order.idCard',
+  request: z.object({
+    side: z.enum(['front', 'back']),
+    orderId: idOf.optional(),
+    customerId: idOf.optional(),
+    name: z.string().trim().max(64).optional(),
+    idCard: z.string().trim().max(18).optional(),
+  }),
+  response: idCardRow,
+  kind: 'multipart',
+  timeout: 0,
+});
+export const idCardImage = defineCall({
+  path: 'order/idCard/image',
+  summary: 'One side of an ID card (only its owner and operators).',
+  permission: 'order.idCard',
+  request: z.object({ id: idOf, side: z.enum(['front', 'back']) }),
+  response: z.null(),
+  kind: 'blob',
+});
+export const idCardTemplate = defineCall({
+  path: 'order/idCard/template',
+  summary: 'The bulk-mapping template: order number, name, ID number, image file names.',
+  permission: 'order.idCard',
+  request: empty,
+  response: z.null(),
+  kind: 'blob',
+});
+
+// ---------------------------------------------------------------------------
+// Warehouse and tracking
+// ---------------------------------------------------------------------------
+
+export const scanOutcome = z.enum(['received', 'already', 'intercepted', 'cancelled', 'notFound']);
+export const orderScan = defineCall({
+  path: 'order/orderScan',
+  summary: 'Scan a waybill at the warehouse: marks the order received and records a tracking event.',
+  permission: 'order.scan',
+  request: z.object({ code: z.string().trim().min(1).max(64), location: z.string().trim().max(64).optional() }),
+  response: z.object({
+    outcome: scanOutcome,
+    ok: z.boolean(),
+    message: z.string(),
+    code: z.string(),
+    order: z
+      .object({ id: z.number().int(), orderNo: z.string(), waybillNo: z.string().nullable(), customerCode: z.string(), batchNo: z.string().nullable() })
+      .nullable(),
+    batchReceiveStatus: receiveStatus.nullable(),
+  }),
+});
+
+export const tracking = defineCall({
+  path: 'order/tracking',
+  summary: 'Public tracking: waybill numbers → events; no personal data beyond masked names. Rate-limited.',
+  auth: false,
+  request: z.object({ waybillNos: pastedNumbers.pipe(z.array(z.string()).min(1).max(20)) }),
+  response: z.array(
+    z.object({
+      waybillNo: z.string(),
+      found: z.boolean(),
+      channel: channelCode.nullable(),
+      recipientName: z.string().nullable(),
+      status: orderStatus.nullable(),
+      events: z.array(trackingEvent.omit({ note: true })),
+    }),
+  ),
+});
+
+export type ItemInputOut = z.output<typeof itemInput>;
+export type ConfirmationKind = z.infer<typeof confirmationKind>;
+export type SearchFound = z.infer<typeof searchResult>['found'][number];
+export type AttentionRequest = z.output<typeof errorOrders.request>;
+export type ScanOutcome = z.infer<typeof scanOutcome>;
+export type ReceiveStatus = z.infer<typeof receiveStatus>;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as m0001 from './migrations/2026-11-21T1400-core.ts';
 import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
+import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -11,6 +12,7 @@ import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 const migrations: Record<string, Migration> = {
   '2026-11-21T1400-core': m0001,
   '2026-11-21T1500-batches': m0002,
+  '2026-11-21T1510-orders': ordersMigration,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -231,6 +231,24 @@ export interface NoticeReadsTable {
   agreed_at: Time | null;
 }
 
+export interface IdCardsTable {
+  id: Generated<number>;
+  customer_id: number;
+  order_id: number | null;
+  name: string;
+  id_card: string;
+  front_file_id: number | null;
+  back_file_id: number | null;
+  created_by: number | null;
+  created_at: Time;
+  updated_at: Time;
+}
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  hits: number;
+}
+
 export interface DB {
   users: UsersTable;
   customers: CustomersTable;
@@ -252,4 +270,6 @@ export interface DB {
   tracking_events: TrackingEventsTable;
   notices: NoticesTable;
   notice_reads: NoticeReadsTable;
+  id_cards: IdCardsTable;
+  rate_limits: RateLimitsTable;
 }

@@ -1,8 +1,27 @@
 import type { orders } from '@console/contract';
+import { maskName, maskPhone } from '../../lib/mask.ts';
+import type { OrderListRow, OrderRecord } from './orders.repository.ts';
 
 type OrderRow = orders.OrderRow;
-import { maskName, maskPhone } from '../../lib/mask.ts';
-import type { OrderListRow } from './orders.repository.ts';
+type OrderItem = orders.OrderItem;
+
+/** Integer minor units → decimal string ("1234" JPY, "12.34" USD); never through a float. */
+export function fromMinor(n: number | string, decimals: number): string {
+  const v = BigInt(n);
+  if (decimals === 0) return v.toString();
+  const neg = v < 0n;
+  const abs = (neg ? -v : v).toString().padStart(decimals + 1, '0');
+  return `${neg ? '-' : ''}${abs.slice(0, -decimals)}.${abs.slice(-decimals)}`;
+}
+/** Decimal string → integer minor units, or null when it has more decimals than the currency. */
+export function toMinor(s: string, decimals: number): number | null {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s.trim());
+  if (!m) return null;
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  if (frac.length > decimals) return null;
+  const n = Number(m[2]) * 10 ** decimals + Number(frac.padEnd(decimals, '0') || '0');
+  return m[1] ? -n : n;
+}
 
 /** A database row → the contract's list row, with personal data masked. */
 export function presentOrderRow(r: OrderListRow): OrderRow {
@@ -26,5 +45,103 @@ export function presentOrderRow(r: OrderListRow): OrderRow {
     errorReason: r.error_reason,
     abnormalReason: r.abnormal_reason,
     createdAt: r.created_at,
+  };
+}
+
+type ItemRow = {
+  id: number;
+  line_no: number;
+  jan: string | null;
+  name: string;
+  brand: string | null;
+  spec: string | null;
+  quantity: number;
+  unit_price: number;
+  currency: string;
+  origin: string | null;
+  hazard_code: string | null;
+};
+
+export function presentItem(r: ItemRow, decimals: ReadonlyMap<string, number>): OrderItem {
+  return {
+    id: r.id,
+    lineNo: r.line_no,
+    jan: r.jan,
+    name: r.name,
+    brand: r.brand,
+    spec: r.spec,
+    quantity: r.quantity,
+    unitPrice: fromMinor(r.unit_price, decimals.get(r.currency) ?? 2),
+    currency: r.currency as OrderItem['currency'],
+    origin: r.origin,
+    hazardCode: r.hazard_code,
+  };
+}
+
+export function presentDetail(
+  o: NonNullable<OrderRecord>,
+  items: ItemRow[],
+  events: { kind: string; at: string; location: string | null; note: string | null }[],
+  decimals: ReadonlyMap<string, number>,
+  locked: string | null,
+): orders.OrderDetail {
+  const d = decimals.get(o.currency) ?? 2;
+  return {
+    id: o.id,
+    customerId: o.customer_id,
+    customerCode: o.customer_code,
+    channel: o.channel_code as OrderRow['channel'],
+    exportNominationId: o.export_nomination_id,
+    numberSegmentId: o.number_segment_id,
+    orderType: o.order_type,
+    clearanceCompany: o.clearance_company_code,
+    orderNo: o.order_no,
+    splitWaybillNo: o.split_waybill_no,
+    waybillNo: o.waybill_no,
+    systemNo: o.system_no,
+    userRefNo: o.user_ref_no,
+    batchId: o.batch_id,
+    batchNo: o.batch_no,
+    boxNo: o.box_no,
+    status: o.status as OrderRow['status'],
+    receiveStatus: (o.batch_receive_status as orders.OrderDetail['receiveStatus']) ?? null,
+    recipient: {
+      name: o.recipient_name,
+      idCard: o.recipient_id_card,
+      phone: o.recipient_phone,
+      email: o.recipient_email,
+      country: o.recipient_country,
+      province: o.recipient_province,
+      city: o.recipient_city,
+      district: o.recipient_district,
+      street: o.recipient_street,
+      address: o.recipient_address,
+      postcode: o.recipient_postcode,
+    },
+    sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
+    currency: o.currency as orders.OrderDetail['currency'],
+    totalAmount: fromMinor(o.total_amount, d),
+    insuredAmount: fromMinor(o.insured_amount, d),
+    remark: o.remark,
+    printCount: o.print_count,
+    printFlag: o.print_flag === 1,
+    intercepted: o.intercepted === 1,
+    released: o.released === 1,
+    gnsUpdated: o.gns_updated === 1,
+    pushS: o.push_s === 1,
+    pushPrice: o.push_price === 1,
+    wholeSet: o.whole_set === 1,
+    errorReason: o.error_reason,
+    errorAt: o.error_at,
+    abnormalRule: o.abnormal_rule,
+    abnormalReason: o.abnormal_reason,
+    abnormalAt: o.abnormal_at,
+    createdAt: o.created_at,
+    updatedAt: o.updated_at,
+    receivedAt: o.received_at,
+    shippedAt: o.shipped_at,
+    locked,
+    items: items.map((i) => presentItem(i, decimals)),
+    events,
   };
 }

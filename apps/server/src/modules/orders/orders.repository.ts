@@ -1,8 +1,36 @@
-import type { Paging } from '@console/contract';
-import { sql } from 'kysely';
+import type { orders, Paging } from '@console/contract';
+
+type NumberKind = orders.NumberKind;
+type OrderFilter = orders.OrderFilter;
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { chinaDay } from '../../db/dialect.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
+
+/** Past this many matches the list says "10,000+" instead of counting a million rows. */
+export const COUNT_CAP = 10_000;
+
+const LIST_COLUMNS = [
+  'o.id',
+  'o.order_no',
+  'o.waybill_no',
+  'o.channel_code',
+  'o.customer_id',
+  'c.code as customer_code',
+  'b.batch_no',
+  'o.status',
+  'o.recipient_name',
+  'o.recipient_phone',
+  'o.recipient_province',
+  'o.recipient_city',
+  'o.print_count',
+  'o.print_flag',
+  'o.intercepted',
+  'o.released',
+  'o.error_reason',
+  'o.abnormal_reason',
+  'o.created_at',
+] as const;
 
 /** Columns of an order list row (joined with its customer and batch). */
 export function orderListQuery(db: Database, scope: Scope) {
@@ -11,35 +39,125 @@ export function orderListQuery(db: Database, scope: Scope) {
       .selectFrom('orders as o')
       .innerJoin('customers as c', 'c.id', 'o.customer_id')
       .leftJoin('batches as b', 'b.id', 'o.batch_id')
-      .select([
-        'o.id',
-        'o.order_no',
-        'o.waybill_no',
-        'o.channel_code',
-        'o.customer_id',
-        'c.code as customer_code',
-        'b.batch_no',
-        'o.status',
-        'o.recipient_name',
-        'o.recipient_phone',
-        'o.recipient_province',
-        'o.recipient_city',
-        'o.print_count',
-        'o.print_flag',
-        'o.intercepted',
-        'o.released',
-        'o.error_reason',
-        'o.abnormal_reason',
-        'o.created_at',
-      ]),
+      .select(LIST_COLUMNS),
     'o.customer_id',
     scope,
   );
 }
 export type OrderListRow = Awaited<ReturnType<ReturnType<typeof orderListQuery>['execute']>>[number];
 
+export const numberColumn = {
+  orderNo: 'o.order_no',
+  waybillNo: 'o.waybill_no',
+  splitWaybillNo: 'o.split_waybill_no',
+  systemNo: 'o.system_no',
+  userRefNo: 'o.user_ref_no',
+} as const;
+
+const SORT_COLUMN = {
+  createdAt: 'o.created_at',
+  orderNo: 'o.order_no',
+  waybillNo: 'o.waybill_no',
+  status: 'o.status',
+  printCount: 'o.print_count',
+  channel: 'o.channel_code',
+} as const;
+
+/** UTC bounds of China calendar days (UTC+8): [from 00:00, to+1 00:00). */
+export function chinaDayStart(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) - 8 * 3_600_000).toISOString();
+}
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The list's filters as WHERE conditions on `orders as o` (batch conditions via subqueries: no join needed to count). */
+function filterConditions(db: Database, f: OrderFilter) {
+  return (eb: any): Expression<SqlBool> => {
+    const and: Expression<SqlBool>[] = [];
+    if (f.numbers?.length) {
+      if (f.noType === 'batchNo') {
+        and.push(eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('batch_no', 'in', f.numbers)));
+      } else {
+        and.push(eb(numberColumn[f.noType as Exclude<NumberKind, 'batchNo'>], 'in', f.numbers));
+      }
+    }
+    if (f.batchId) and.push(eb('o.batch_id', '=', f.batchId));
+    if (f.customerId) and.push(eb('o.customer_id', '=', f.customerId));
+    if (f.channel) and.push(eb('o.channel_code', '=', f.channel));
+    if (f.status) and.push(eb('o.status', '=', f.status));
+    if (f.receiveStatus) {
+      and.push(eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('receive_status', '=', f.receiveStatus)));
+    }
+    if (f.intercepted !== undefined) and.push(eb('o.intercepted', '=', f.intercepted ? 1 : 0));
+    if (f.released !== undefined) and.push(eb('o.released', '=', f.released ? 1 : 0));
+    if (f.printFlag !== undefined) and.push(eb('o.print_flag', '=', f.printFlag ? 1 : 0));
+    if (f.recipientName) and.push(eb('o.recipient_name', '=', f.recipientName));
+    if (f.recipientPhone) and.push(eb('o.recipient_phone', '=', f.recipientPhone));
+    if (f.dateFrom) and.push(eb('o.created_at', '>=', chinaDayStart(f.dateFrom)));
+    if (f.dateTo) and.push(eb('o.created_at', '<', chinaDayStart(nextDay(f.dateTo))));
+    return eb.and(and);
+  };
+}
+
+export type OrderRecord = Awaited<ReturnType<ReturnType<typeof createOrdersRepository>['find']>>;
+
 export function createOrdersRepository(db: Database) {
+  const scoped = (scope: Scope) => inScope(db.selectFrom('orders as o'), 'o.customer_id', scope);
+
   return {
+    /** One page of the order list and its (capped) count. */
+    async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_COLUMN }) {
+      const where = filterConditions(db, p);
+      const counted = scoped(scope)
+        .where(where)
+        .select(sql<number>`1`.as('one'))
+        .limit(COUNT_CAP + 1);
+      const sortCol = SORT_COLUMN[p.sort];
+      const [countRow, list] = await Promise.all([
+        db
+          .selectFrom(counted.as('capped'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow(),
+        orderListQuery(db, scope)
+          .where(where)
+          .orderBy(sortCol, p.order)
+          .orderBy('o.id', p.order)
+          .offset(p.offset)
+          .limit(p.limit)
+          .execute(),
+      ]);
+      const n = Number(countRow.n);
+      return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list };
+    },
+    /** Every row of a filter, in order, up to `max` (exports). */
+    async listAll(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' }, max: number) {
+      return orderListQuery(db, scope)
+        .where(filterConditions(db, f))
+        .orderBy(SORT_COLUMN[f.sort], f.order)
+        .orderBy('o.id', f.order)
+        .limit(max)
+        .execute();
+    },
+    /** Orders matching any of the numbers under any number kind. */
+    async findByAnyNumber(scope: Scope, numbers: string[]) {
+      if (numbers.length === 0) return [];
+      const batchIds = db.selectFrom('batches').select('id').where('batch_no', 'in', numbers);
+      return orderListQuery(db, scope)
+        .select(['o.split_waybill_no', 'o.system_no', 'o.user_ref_no'])
+        .where((eb) =>
+          eb.or([
+            eb('o.order_no', 'in', numbers),
+            eb('o.waybill_no', 'in', numbers),
+            eb('o.split_waybill_no', 'in', numbers),
+            eb('o.system_no', 'in', numbers),
+            eb('o.user_ref_no', 'in', numbers),
+            eb('o.batch_id', 'in', batchIds),
+          ]),
+        )
+        .orderBy('o.id')
+        .limit(5000)
+        .execute();
+    },
     /** Orders in error (kind 'error') or abnormal and unresolved (kind 'abnormal'). */
     async attentionPage(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {
       const at = kind === 'error' ? 'o.error_at' : 'o.abnormal_at';
@@ -52,14 +170,39 @@ export function createOrdersRepository(db: Database) {
       const list = await q.orderBy(at, p.order).orderBy('o.id', p.order).offset(p.offset).limit(p.limit).execute();
       return { total: Number(total), list };
     },
+    /** One order in scope with its customer code and batch, or undefined. */
+    async find(scope: Scope, id: number) {
+      return scoped(scope)
+        .innerJoin('customers as c', 'c.id', 'o.customer_id')
+        .leftJoin('batches as b', 'b.id', 'o.batch_id')
+        .selectAll('o')
+        .select(['c.code as customer_code', 'b.batch_no', 'b.receive_status as batch_receive_status'])
+        .where('o.id', '=', id)
+        .executeTakeFirst();
+    },
+    /** Scope-checked ids: the subset of `ids` the scope may touch. */
+    async idsInScope(scope: Scope, ids: number[]) {
+      const rows = await scoped(scope).select(['o.id', 'o.status', 'o.intercepted', 'o.order_no']).where('o.id', 'in', ids).execute();
+      return rows;
+    },
+    items: (orderId: number) =>
+      db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('line_no').orderBy('id').execute(),
+    events: (orderId: number) =>
+      db
+        .selectFrom('tracking_events')
+        .select(['kind', 'at', 'location', 'note'])
+        .where('order_id', '=', orderId)
+        .orderBy('at')
+        .orderBy('id')
+        .execute(),
     async countByStatus(scope: Scope) {
-      return inScope(db.selectFrom('orders as o'), 'o.customer_id', scope)
+      return scoped(scope)
         .select(['o.status', (eb) => eb.fn.countAll<number>().as('n')])
         .groupBy('o.status')
         .execute();
     },
     async countAttention(scope: Scope) {
-      return inScope(db.selectFrom('orders as o'), 'o.customer_id', scope)
+      return scoped(scope)
         .select([
           sql<number>`sum(case when o.error_at is not null then 1 else 0 end)`.as('errors'),
           sql<number>`sum(case when o.abnormal_at is not null then 1 else 0 end)`.as('abnormal'),
@@ -68,11 +211,131 @@ export function createOrdersRepository(db: Database) {
     },
     async perDay(scope: Scope, since: string) {
       const day = chinaDay(db, 'o.created_at');
-      return inScope(db.selectFrom('orders as o'), 'o.customer_id', scope)
+      return scoped(scope)
         .select([day.as('day'), (eb) => eb.fn.countAll<number>().as('n')])
         .where('o.created_at', '>=', since)
         .groupBy(day)
         .execute();
     },
+    /** Prices seen for a JAN in the customer's earlier orders, newest first. */
+    async itemByJan(customerId: number, jan: string) {
+      return db
+        .selectFrom('order_items as i')
+        .innerJoin('orders as o', 'o.id', 'i.order_id')
+        .select(['i.name', 'i.brand', 'i.spec', 'i.unit_price', 'i.currency', 'i.origin', 'i.hazard_code', 'i.jan'])
+        .where('o.customer_id', '=', customerId)
+        .where('i.jan', '=', jan)
+        .orderBy('i.id', 'desc')
+        .limit(50)
+        .execute();
+    },
+    async lastSender(customerId: number) {
+      return db
+        .selectFrom('orders')
+        .select(['sender_name', 'sender_address', 'sender_phone'])
+        .where('customer_id', '=', customerId)
+        .where('sender_name', 'is not', null)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    async exportNomination(customerId: number) {
+      return db
+        .selectFrom('export_nominations')
+        .select(['name_en', 'address_en', 'tel'])
+        .where('customer_id', '=', customerId)
+        .where('deleted_at', 'is', null)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+    },
+    async orderNoExists(customerId: number, orderNo: string) {
+      const r = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('customer_id', '=', customerId)
+        .where('order_no', '=', orderNo)
+        .executeTakeFirst();
+      return !!r;
+    },
+    customer: (id: number) => db.selectFrom('customers').select(['id', 'code']).where('id', '=', id).executeTakeFirst(),
+    numberSegments: (channel: string, customerId: number) =>
+      db
+        .selectFrom('number_segments')
+        .select(['id', 'name', 'prefix', 'next_seq', 'last_seq'])
+        .where('channel_code', '=', channel)
+        .where((eb) => eb.or([eb('customer_id', 'is', null), eb('customer_id', '=', customerId)]))
+        .orderBy('id')
+        .execute(),
+    async getSetting(userId: number, key: string) {
+      const r = await db
+        .selectFrom('user_settings')
+        .select('value')
+        .where('user_id', '=', userId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return r ? (JSON.parse(r.value) as unknown) : undefined;
+    },
+    async putSetting(userId: number, key: string, value: unknown, now: string) {
+      await db
+        .insertInto('user_settings')
+        .values({ user_id: userId, key, value: JSON.stringify(value), updated_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
+        .execute();
+    },
+    /** Orders by waybill number for the public tracking page (no scope: the number is the key). */
+    async byWaybills(waybillNos: string[]) {
+      return db
+        .selectFrom('orders')
+        .select(['id', 'waybill_no', 'channel_code', 'recipient_name', 'status'])
+        .where('waybill_no', 'in', waybillNos)
+        .execute();
+    },
+    async eventsOf(orderIds: number[]) {
+      if (orderIds.length === 0) return [];
+      return db
+        .selectFrom('tracking_events')
+        .select(['order_id', 'kind', 'at', 'location'])
+        .where('order_id', 'in', orderIds)
+        .orderBy('at')
+        .orderBy('id')
+        .execute();
+    },
+    /** The order a scanned code names: waybill, split waybill or order number. */
+    async forScan(code: string) {
+      return db
+        .selectFrom('orders as o')
+        .innerJoin('customers as c', 'c.id', 'o.customer_id')
+        .leftJoin('batches as b', 'b.id', 'o.batch_id')
+        .select([
+          'o.id',
+          'o.order_no',
+          'o.waybill_no',
+          'o.status',
+          'o.intercepted',
+          'o.received_at',
+          'o.batch_id',
+          'c.code as customer_code',
+          'b.batch_no',
+        ])
+        .where((eb) => eb.or([eb('o.waybill_no', '=', code), eb('o.split_waybill_no', '=', code)]))
+        .orderBy('o.id', 'desc')
+        .executeTakeFirst();
+    },
+    /**
+     * Counts one hit in the current fixed window and returns the hits so far. Kept in
+     * the database so every instance behind a load balancer shares the same budget.
+     */
+    async hit(key: string, windowStart: number) {
+      const r = await db
+        .insertInto('rate_limits')
+        .values({ key, window_start: windowStart, hits: 1 })
+        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
+        .returning('hits')
+        .executeTakeFirstOrThrow();
+      if (r.hits === 1) await db.deleteFrom('rate_limits').where('window_start', '<', windowStart - 3_600_000).execute();
+      return r.hits;
+    },
   };
 }
+export type OrdersRepository = ReturnType<typeof createOrdersRepository>;

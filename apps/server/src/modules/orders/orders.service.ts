@@ -1,16 +1,563 @@
-import { orders, type Paging } from '@console/contract';
+import { type ApiLanguage, ErrorCode, isValidJan, orders } from '@console/contract';
+import ExcelJS from 'exceljs';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Scope } from '../../lib/scope.ts';
-import { presentOrderRow } from './orders.presenter.ts';
-import { createOrdersRepository } from './orders.repository.ts';
+import type { DB } from '../../db/schema.ts';
+import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrder } from '../../domain/order-input.ts';
+import { insertOrders } from '../../domain/order-writer.ts';
+import { AppError } from '../../lib/errors.ts';
+import { translate } from '../../lib/messages.ts';
+import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
+import type { Storage } from '../../lib/storage.ts';
+import './orders.messages.ts';
+import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
+import { createOrdersRepository, type OrderRecord } from './orders.repository.ts';
 
-export function createOrdersService(db: Database, clock: () => Date) {
+type Req<C> = C extends { request: { _zod: { output: infer O } } } ? O : never;
+type Confirm = orders.ConfirmationKind[];
+
+export interface OrdersDeps {
+  files: Storage;
+  /** Ordering calls first check that no notice is waiting (spec §5). */
+  assertClear: (actor: Actor) => Promise<void>;
+}
+
+const EXPORT_MAX_ROWS = 100_000;
+/** How many orders for one ID number within 7 days make the recipient "too often". */
+export const SAME_RECIPIENT_MAX = 5;
+const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
+
+/** Why an order can no longer be changed or deleted (spec: received, intercepted or shipped), or null. */
+export function lockKey(o: { status: string; intercepted: number }): string | null {
+  if (o.intercepted === 1) return 'orderLockedIntercepted';
+  if (o.status === 'received') return 'orderLockedReceived';
+  if (o.status === 'shipped' || o.status === 'released') return 'orderLockedShipped';
+  if (o.status === 'cancelled') return 'orderLockedCancelled';
+  return null;
+}
+
+export function createOrdersService(db: Database, clock: () => Date, deps: OrdersDeps) {
   const repo = createOrdersRepository(db);
+  const now = () => clock().toISOString();
+
+  /** Reference data the validation needs (small tables, read per call so edits apply at once). */
+  async function validationContext() {
+    const [cur, types, companies, channels] = await Promise.all([
+      db.selectFrom('currencies').select(['code', 'decimals']).execute(),
+      db.selectFrom('order_types').select('code').execute(),
+      db.selectFrom('clearance_companies').select('code').execute(),
+      db.selectFrom('channels').select(['code', 'currency', 'has_boxes']).execute(),
+    ]);
+    return {
+      now: clock(),
+      currencies: new Map(cur.map((c) => [c.code, c.decimals])),
+      orderTypes: new Set(types.map((t) => t.code)),
+      clearanceCompanies: new Set(companies.map((c) => c.code)),
+      channels: new Map(channels.map((c) => [c.code, c])),
+    };
+  }
+  type Ctx = Awaited<ReturnType<typeof validationContext>>;
+
+  async function load(scope: Scope, id: number) {
+    const o = await repo.find(scope, id);
+    if (!o) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
+    return o;
+  }
+  function assertChangeable(o: { status: string; intercepted: number; order_no: string }) {
+    const key = lockKey(o);
+    if (key) throw AppError.conflict(key, { orderNo: o.order_no });
+  }
+
+  /** Form items (decimal prices) → domain items (minor units), or 422 on a price the currency cannot hold. */
+  function toItems(items: orders.ItemInputOut[], currency: string, ctx: Ctx, base = 'items') {
+    const decimals = ctx.currencies.get(currency) ?? 2;
+    return items.map((it, i) => {
+      const unitPrice = toMinor(it.unitPrice, decimals);
+      if (unitPrice === null) throw AppError.field(`${base}.${i}.unitPrice`, translate('en', 'priceDecimals', { currency }));
+      return { ...it, unitPrice, currency };
+    });
+  }
+  function money(v: string, currency: string, ctx: Ctx, field: string) {
+    const n = toMinor(v, ctx.currencies.get(currency) ?? 2);
+    if (n === null || n < 0) throw AppError.field(field, 'priceMustBePositive');
+    return n;
+  }
+
+  /** The domain's validation → 422 (errors, translated with their parameters) or 409 (confirmations not given). */
+  function check(input: OrderInput, ctx: Ctx, lang: ApiLanguage, confirm: Confirm) {
+    const v = validateOrder(input, ctx);
+    if (v.errors.length) {
+      const fields: Record<string, string[]> = {};
+      for (const e of v.errors) {
+        const field = e.field === 'clearanceCompanyCode' ? 'clearanceCompany' : e.field;
+        (fields[field] ??= []).push(translate(lang, e.messageKey, e.params));
+      }
+      throw AppError.validation(fields);
+    }
+    const missing = v.confirmations.filter((c) => !confirm.includes(c.kind));
+    if (missing.length) {
+      throw AppError.conflict('confirmationRequired', undefined, {
+        confirmations: missing.map((c) => ({ kind: c.kind, field: c.field, message: translate(lang, c.messageKey, c.params) })),
+      });
+    }
+  }
+
+  /** The abnormal rules of one order (none = clean); evaluated on single create and update. */
+  async function abnormalOf(input: OrderInput, ctx: Ctx, excludeOrderId?: number) {
+    const hits: string[] = [];
+    if (input.recipient.address.replace(/\s/g, '').length < 4) hits.push('unresolvableAddress');
+    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hits.push('invalidPhone');
+    const fen = orderValueCny(input, ctx.currencies);
+    if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR) hits.push('valueOverLimit');
+    const since = new Date(clock().getTime() - 7 * 86_400_000).toISOString();
+    let q = db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
+      .where('created_at', '>=', since);
+    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
+    const { n } = await q.executeTakeFirstOrThrow();
+    if (Number(n) + 1 >= SAME_RECIPIENT_MAX) hits.push('sameRecipientTooOften');
+    if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
+    const reason = hits
+      .map((h) => `${translate('zh-CN', `rule_${h}`)} / ${translate('en', `rule_${h}`)}`)
+      .join('; ');
+    return { abnormal_rule: hits.join(','), abnormal_reason: reason, abnormal_at: now() };
+  }
+
+  /** An order as it is in the database, in the domain's input shape (for re-validation). */
+  function inputOf(o: NonNullable<OrderRecord>, items: Awaited<ReturnType<typeof repo.items>>): OrderInput {
+    return {
+      customerId: o.customer_id,
+      channel: o.channel_code as OrderInput['channel'],
+      orderNo: o.order_no,
+      boxNo: o.box_no,
+      userRefNo: o.user_ref_no,
+      orderType: o.order_type,
+      exportNominationId: o.export_nomination_id,
+      clearanceCompanyCode: o.clearance_company_code,
+      recipient: {
+        name: o.recipient_name,
+        idCard: o.recipient_id_card,
+        phone: o.recipient_phone,
+        email: o.recipient_email,
+        province: o.recipient_province,
+        city: o.recipient_city,
+        district: o.recipient_district,
+        street: o.recipient_street,
+        address: o.recipient_address,
+        postcode: o.recipient_postcode,
+      },
+      sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
+      items: items.map((i) => ({
+        jan: i.jan,
+        name: i.name,
+        brand: i.brand,
+        spec: i.spec,
+        quantity: i.quantity,
+        unitPrice: Number(i.unit_price),
+        currency: i.currency,
+        origin: i.origin,
+        hazardCode: i.hazard_code,
+      })),
+      insuredAmount: Number(o.insured_amount),
+      remark: o.remark,
+    };
+  }
+  const recipientColumns = (r: OrderInput['recipient']) => ({
+    recipient_name: r.name,
+    recipient_id_card: r.idCard.toUpperCase(),
+    recipient_phone: r.phone,
+    recipient_email: r.email,
+    recipient_province: r.province,
+    recipient_city: r.city,
+    recipient_district: r.district,
+    recipient_street: r.street,
+    recipient_address: r.address,
+    recipient_postcode: r.postcode,
+  });
+  const event = (orderId: number, kind: string, actor: Actor | null, note: string | null = null, location: string | null = null) => ({
+    order_id: orderId,
+    kind,
+    at: now(),
+    location,
+    note,
+    created_by: actor?.userId ?? null,
+  });
+
+  /** Re-validates an order with changed parts and writes it (items replaced when given). */
+  async function writeChanged(
+    actor: Actor,
+    lang: ApiLanguage,
+    o: NonNullable<OrderRecord>,
+    next: OrderInput,
+    confirm: Confirm,
+    ctx: Ctx,
+    extra: Record<string, unknown> = {},
+    replaceItems = false,
+    eventKind = 'updated',
+    itemsWrite?: (trx: Transaction<DB>) => Promise<void>,
+  ) {
+    check(next, ctx, lang, confirm);
+    const abnormal = o.abnormal_at ? {} : await abnormalOf(next, ctx, o.id);
+    await db.transaction().execute(async (trx) => {
+      const total = next.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
+      await trx
+        .updateTable('orders')
+        .set({
+          ...recipientColumns(next.recipient),
+          sender_name: next.sender.name,
+          sender_address: next.sender.address,
+          sender_phone: next.sender.phone,
+          user_ref_no: next.userRefNo,
+          order_type: next.orderType,
+          clearance_company_code: next.clearanceCompanyCode,
+          insured_amount: next.insuredAmount,
+          remark: next.remark,
+          total_amount: total,
+          updated_at: now(),
+          ...abnormal,
+          ...extra,
+        })
+        .where('id', '=', o.id)
+        .execute();
+      if (replaceItems) {
+        await trx.deleteFrom('order_items').where('order_id', '=', o.id).execute();
+        await trx
+          .insertInto('order_items')
+          .values(
+            next.items.map((it, i) => ({
+              order_id: o.id,
+              line_no: i + 1,
+              jan: it.jan,
+              name: it.name,
+              brand: it.brand,
+              spec: it.spec,
+              quantity: it.quantity,
+              unit_price: it.unitPrice,
+              currency: it.currency,
+              origin: it.origin,
+              hazard_code: it.hazardCode,
+            })),
+          )
+          .execute();
+      }
+      await itemsWrite?.(trx);
+      await trx.insertInto('tracking_events').values(event(o.id, eventKind, actor)).execute();
+    });
+  }
+
   return {
-    async attention(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {
-      const { total, list } = await repo.attentionPage(scope, kind, p);
-      return { total, list: list.map(presentOrderRow) };
+    // ---- finding -------------------------------------------------------
+    async list(scope: Scope, p: Req<typeof orders.orderList>) {
+      const { total, exact, list } = await repo.listPage(scope, p);
+      return { total, exact, list: list.map(presentOrderRow) };
     },
+    async exportExcel(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.downloadOrderExcel>) {
+      const rows = await repo.listAll(scope, p, EXPORT_MAX_ROWS);
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet(lang === 'en' ? 'Orders' : '订单');
+      const zh = lang !== 'en';
+      ws.columns = [
+        { header: zh ? '订单号' : 'Order number', key: 'orderNo', width: 18 },
+        { header: zh ? '运单号' : 'Waybill number', key: 'waybillNo', width: 18 },
+        { header: zh ? '渠道' : 'Channel', key: 'channel', width: 8 },
+        { header: zh ? '客户' : 'Customer', key: 'customerCode', width: 10 },
+        { header: zh ? '批次号' : 'Batch number', key: 'batchNo', width: 16 },
+        { header: zh ? '状态' : 'Status', key: 'status', width: 10 },
+        { header: zh ? '收件人' : 'Recipient', key: 'recipientName', width: 10 },
+        { header: zh ? '电话' : 'Phone', key: 'recipientPhone', width: 14 },
+        { header: zh ? '省份' : 'Province', key: 'recipientProvince', width: 10 },
+        { header: zh ? '城市' : 'City', key: 'recipientCity', width: 10 },
+        { header: zh ? '打印次数' : 'Print count', key: 'printCount', width: 8 },
+        { header: zh ? '已拦截' : 'Intercepted', key: 'intercepted', width: 8 },
+        { header: zh ? '创建时间 (UTC+8)' : 'Created (UTC+8)', key: 'createdAt', width: 20 },
+      ];
+      ws.getRow(1).font = { bold: true };
+      for (const r of rows) {
+        const p = presentOrderRow(r);
+        ws.addRow({
+          ...p,
+          intercepted: p.intercepted ? 'Y' : '',
+          createdAt: new Date(Date.parse(p.createdAt) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+        });
+      }
+      const buf = Buffer.from(await wb.xlsx.writeBuffer());
+      const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
+      return { filename: `${zh ? '订单' : 'orders'}-${day}.xlsx`, body: buf };
+    },
+    async search(scope: Scope, numbers: string[]) {
+      const rows = await repo.findByAnyNumber(scope, numbers);
+      const wanted = new Set(numbers);
+      const seen = new Set<string>();
+      const found: orders.SearchFound[] = [];
+      for (const r of rows) {
+        const kinds: [orders.NumberKind, string | null][] = [
+          ['orderNo', r.order_no],
+          ['waybillNo', r.waybill_no],
+          ['splitWaybillNo', r.split_waybill_no],
+          ['systemNo', r.system_no],
+          ['userRefNo', r.user_ref_no],
+          ['batchNo', r.batch_no],
+        ];
+        const hit = kinds.find(([, v]) => v !== null && wanted.has(v));
+        if (!hit) continue;
+        for (const [, v] of kinds) if (v !== null && wanted.has(v)) seen.add(v);
+        found.push({ ...presentOrderRow(r), matchedBy: hit[0], matched: hit[1]! });
+      }
+      return { found, notFound: numbers.filter((n) => !seen.has(n)) };
+    },
+
+    // ---- one order -----------------------------------------------------
+    async detail(scope: Scope, lang: ApiLanguage, id: number) {
+      const o = await load(scope, id);
+      const [items, events, ctx] = await Promise.all([repo.items(id), repo.events(id), validationContext()]);
+      const key = lockKey(o);
+      return presentDetail(o, items, events, ctx.currencies, key ? translate(lang, key, { orderNo: o.order_no }) : null);
+    },
+    async items(scope: Scope, orderId: number) {
+      const o = await load(scope, orderId);
+      const [items, ctx] = await Promise.all([repo.items(o.id), validationContext()]);
+      return items.map((i) => presentItem(i, ctx.currencies));
+    },
+    async update(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+      const o = await load(scope, p.id);
+      assertChangeable(o);
+      const ctx = await validationContext();
+      const current = inputOf(o, await repo.items(o.id));
+      const next: OrderInput = {
+        ...current,
+        userRefNo: p.userRefNo,
+        orderType: p.orderType ?? current.orderType,
+        clearanceCompanyCode: p.clearanceCompany,
+        recipient: p.recipient,
+        sender: p.sender,
+        insuredAmount: money(p.insuredAmount, o.currency, ctx, 'insuredAmount'),
+        remark: p.remark,
+        items: p.items ? toItems(p.items, o.currency, ctx) : current.items,
+      };
+      await writeChanged(actor, lang, o, next, p.confirm, ctx, {}, !!p.items);
+      return { id: o.id };
+    },
+    async remove(scope: Scope, ids: number[]) {
+      const rows = await repo.idsInScope(scope, ids);
+      const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound', { ids: missing });
+      for (const r of rows) {
+        const key = lockKey(r);
+        if (key && key !== 'orderLockedCancelled') throw AppError.conflict(key, { orderNo: r.order_no });
+      }
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
+        await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
+        await trx.updateTable('id_cards').set({ order_id: null }).where('order_id', 'in', ids).execute();
+        await trx.deleteFrom('orders').where('id', 'in', ids).execute();
+      });
+      return { deleted: rows.length };
+    },
+    async itemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op: { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm } | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm } | { kind: 'delete'; id: number },
+    ) {
+      let orderId: number;
+      if (op.kind === 'create') orderId = op.orderId;
+      else {
+        const row = await db.selectFrom('order_items').select('order_id').where('id', '=', op.id).executeTakeFirst();
+        if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'itemNotFound');
+        orderId = row.order_id;
+      }
+      // An item of an order outside the scope is reported exactly like a missing one. The recipient
+      // does not change here, so a minor's ID confirmed when the order was written is not asked again.
+      const o = await repo.find(scope, orderId);
+      if (!o) throw new AppError(ErrorCode.NOT_FOUND, op.kind === 'create' ? 'orderNotFound' : 'itemNotFound');
+      assertChangeable(o);
+      const ctx = await validationContext();
+      const rows = await repo.items(o.id);
+      const current = inputOf(o, rows);
+      let items = current.items;
+      const itemRow = (it: OrderInput['items'][number], lineNo: number) => ({
+        order_id: o.id,
+        line_no: lineNo,
+        jan: it.jan,
+        name: it.name,
+        brand: it.brand,
+        spec: it.spec,
+        quantity: it.quantity,
+        unit_price: it.unitPrice,
+        currency: it.currency,
+        origin: it.origin,
+        hazard_code: it.hazardCode,
+      });
+      // Targeted writes keep the other items' ids stable for the console.
+      let write: (trx: Transaction<DB>) => Promise<void>;
+      let itemId = 0;
+      if (op.kind === 'delete') {
+        if (rows.length <= 1) throw AppError.conflict('lastItem');
+        items = items.filter((_, i) => rows[i]!.id !== op.id);
+        write = async (trx) => void (await trx.deleteFrom('order_items').where('id', '=', op.id).execute());
+      } else {
+        const [it] = toItems([op.item], o.currency, ctx);
+        if (op.kind === 'create') {
+          items = [...items, it!];
+          const lineNo = Math.max(0, ...rows.map((r) => r.line_no)) + 1;
+          write = async (trx) => {
+            const r = await trx.insertInto('order_items').values(itemRow(it!, lineNo)).returning('id').executeTakeFirstOrThrow();
+            itemId = r.id;
+          };
+        } else {
+          const index = rows.findIndex((r) => r.id === op.id);
+          items = items.map((x, i) => (i === index ? it! : x));
+          itemId = op.id;
+          const { order_id: _o, line_no: _l, ...changes } = itemRow(it!, 0);
+          write = async (trx) => void (await trx.updateTable('order_items').set(changes).where('id', '=', op.id).execute());
+        }
+      }
+      await writeChanged(
+        actor,
+        lang,
+        o,
+        { ...current, items },
+        op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
+        ctx,
+        {},
+        false,
+        'updated',
+        write,
+      );
+      if (op.kind === 'delete') return null;
+      const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
+      return presentItem(after, ctx.currencies);
+    },
+    async setFlag(scope: Scope, ids: number[], column: 'gns_updated' | 'push_s' | 'push_price' | 'whole_set' | 'print_flag', value: boolean) {
+      const rows = await repo.idsInScope(scope, ids);
+      if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
+      const r = await db
+        .updateTable('orders')
+        .set({ [column]: value ? 1 : 0, updated_at: now() })
+        .where('id', 'in', rows.map((x) => x.id))
+        .executeTakeFirst();
+      return { updated: Number(r.numUpdatedRows) };
+    },
+
+    // ---- creating one --------------------------------------------------
+    async create(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.createImport>) {
+      await deps.assertClear(actor);
+      const customerId = customerFor(actor, scope, p.customerId);
+      const ctx = await validationContext();
+      const channel = ctx.channels.get(p.channel)!;
+      if (p.numberSegmentId) {
+        const segs = await repo.numberSegments(p.channel, customerId);
+        if (!segs.some((s) => s.id === p.numberSegmentId)) throw AppError.field('numberSegmentId', 'segmentNotUsable');
+      }
+      if (p.exportNominationId) {
+        const en = await db
+          .selectFrom('export_nominations')
+          .select('id')
+          .where('id', '=', p.exportNominationId)
+          .where('customer_id', '=', customerId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirst();
+        if (!en) throw AppError.field('exportNominationId', 'notFound');
+      }
+      const input: OrderInput = {
+        customerId,
+        channel: p.channel,
+        orderNo: p.orderNo,
+        boxNo: null,
+        userRefNo: p.userRefNo,
+        orderType: p.orderType,
+        exportNominationId: p.exportNominationId ?? null,
+        clearanceCompanyCode: p.clearanceCompany,
+        recipient: p.recipient,
+        sender: p.sender,
+        items: toItems(p.items, channel.currency, ctx),
+        insuredAmount: money(p.insuredAmount, channel.currency, ctx, 'insuredAmount'),
+        remark: p.remark,
+      };
+      check(input, ctx, lang, p.confirm);
+      if (await repo.orderNoExists(customerId, p.orderNo)) {
+        throw AppError.field('orderNo', translate(lang, 'orderNoExists', { value: p.orderNo }));
+      }
+      const abnormal = await abnormalOf(input, ctx);
+      const [created] = await db.transaction().execute(async (trx) => {
+        const out = await insertOrders(trx, [input], { batchId: null, createdBy: actor.userId, now: now() });
+        if (abnormal.abnormal_at) await trx.updateTable('orders').set(abnormal).where('id', '=', out[0]!.id).execute();
+        return out;
+      });
+      return { id: created!.id, orderNo: created!.orderNo, waybillNo: created!.waybillNo };
+    },
+    async sendAddress(actor: Actor, scope: Scope, requested?: number) {
+      const customerId = customerFor(actor, scope, requested);
+      const last = await repo.lastSender(customerId);
+      if (last) return { name: last.sender_name, address: last.sender_address, phone: last.sender_phone };
+      const en = await repo.exportNomination(customerId);
+      return { name: en?.name_en ?? null, address: en?.address_en ?? null, phone: en?.tel ?? null };
+    },
+    async itemByJan(actor: Actor, scope: Scope, jan: string, requested?: number) {
+      const customerId = customerFor(actor, scope, requested);
+      const [rows, ctx] = await Promise.all([repo.itemByJan(customerId, jan), validationContext()]);
+      const validJan = isValidJan(jan);
+      if (!rows.length) return { found: false, validJan, item: null, prices: [] };
+      const latest = rows[0]!;
+      const d = (c: string) => ctx.currencies.get(c) ?? 2;
+      const prices = [...new Set(rows.map((r) => fromMinor(r.unit_price, d(r.currency))))];
+      return {
+        found: true,
+        validJan,
+        item: {
+          jan: latest.jan,
+          name: latest.name,
+          brand: latest.brand,
+          spec: latest.spec,
+          unitPrice: fromMinor(latest.unit_price, d(latest.currency)),
+          currency: latest.currency as orders.OrderItem['currency'],
+          origin: latest.origin,
+          hazardCode: latest.hazard_code,
+        },
+        prices,
+      };
+    },
+    async orderNumber(actor: Actor, scope: Scope, requested?: number) {
+      const customerId = customerFor(actor, scope, requested);
+      const c = (await repo.customer(customerId))!;
+      const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(2, 10).replaceAll('-', '');
+      for (let i = 0; i < 20; i++) {
+        const n = `${c.code}${day}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+        if (!(await repo.orderNoExists(customerId, n))) return { orderNo: n };
+      }
+      throw AppError.conflict('orderNoExists', { value: c.code });
+    },
+    async numberSegments(actor: Actor, scope: Scope, channel: string, requested?: number) {
+      const customerId = customerFor(actor, scope, requested);
+      return (await repo.numberSegments(channel, customerId)).map((s) => ({
+        id: s.id,
+        name: s.name,
+        prefix: s.prefix,
+        remaining: Math.max(0, Number(s.last_seq) - Number(s.next_seq) + 1),
+      }));
+    },
+    async setDefaultNumber(actor: Actor, channel: string, segmentId: number | null) {
+      if (segmentId !== null) {
+        const seg = await db
+          .selectFrom('number_segments')
+          .select(['id', 'customer_id'])
+          .where('id', '=', segmentId)
+          .where('channel_code', '=', channel)
+          .executeTakeFirst();
+        if (!seg || (seg.customer_id !== null && actor.role === 'customer' && seg.customer_id !== actor.customerId)) {
+          throw AppError.field('numberSegmentId', 'segmentNotUsable');
+        }
+      }
+      await repo.putSetting(actor.userId, `order.defaultNumber.${channel}`, segmentId, now());
+      return null;
+    },
+    async getDefaultNumber(actor: Actor, channel: string) {
+      const v = await repo.getSetting(actor.userId, `order.defaultNumber.${channel}`);
+      return { numberSegmentId: typeof v === 'number' ? v : null };
+    },
+
     async stats(scope: Scope) {
       const since = new Date(clock().getTime() - 30 * 86_400_000);
       const [byStatusRows, attention, perDay] = await Promise.all([
@@ -32,6 +579,102 @@ export function createOrdersService(db: Database, clock: () => Date) {
         abnormal: Number(attention.abnormal ?? 0),
         last30Days,
       };
+    },
+
+    // ---- attention -----------------------------------------------------
+    async attention(scope: Scope, kind: 'error' | 'abnormal', p: orders.AttentionRequest) {
+      const { total, list } = await repo.attentionPage(scope, kind, p);
+      return { total, list: list.map(presentOrderRow) };
+    },
+    async fixError(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate>) {
+      const o = await load(scope, p.id);
+      if (!o.error_at) throw AppError.conflict('notErrorOrder');
+      assertChangeable(o);
+      const ctx = await validationContext();
+      const current = inputOf(o, await repo.items(o.id));
+      await writeChanged(actor, lang, o, { ...current, recipient: p.recipient }, p.confirm, ctx, { error_reason: null, error_at: null }, false, 'errorFixed');
+      return { id: o.id, cleared: true };
+    },
+    async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, ids: number[]) {
+      const ctx = await validationContext();
+      const cleared: number[] = [];
+      const failed: { id: number; reason: string }[] = [];
+      for (const id of ids) {
+        const o = await repo.find(scope, id);
+        if (!o) {
+          failed.push({ id, reason: translate(lang, 'orderNotFound') });
+          continue;
+        }
+        if (!o.error_at) {
+          failed.push({ id, reason: translate(lang, 'notErrorOrder') });
+          continue;
+        }
+        const v = validateOrder(inputOf(o, await repo.items(o.id)), ctx);
+        if (v.errors.length) {
+          const e = v.errors[0]!;
+          failed.push({ id, reason: translate(lang, e.messageKey, e.params) });
+          continue;
+        }
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('orders').set({ error_reason: null, error_at: null, updated_at: now() }).where('id', '=', id).execute();
+          await trx.insertInto('tracking_events').values(event(id, 'errorFixed', actor)).execute();
+        });
+        cleared.push(id);
+      }
+      return { cleared, failed };
+    },
+    async fixBoxcError(actor: Actor, scope: Scope, p: Req<typeof orders.errorBoxcUpdate>) {
+      const o = await load(scope, p.id);
+      if (!o.error_at) throw AppError.conflict('notErrorOrder');
+      assertChangeable(o);
+      const ctx = await validationContext();
+      if (ctx.channels.get(o.channel_code)?.has_boxes !== 1) throw AppError.field('boxNo', 'notBoxChannel');
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('orders')
+          .set({ box_no: p.boxNo, split_waybill_no: p.splitWaybillNo, error_reason: null, error_at: null, updated_at: now() })
+          .where('id', '=', o.id)
+          .execute();
+        await trx.insertInto('tracking_events').values(event(o.id, 'errorFixed', actor)).execute();
+      });
+      return { id: o.id, cleared: true };
+    },
+    abnormalRules() {
+      return ['unresolvableAddress', 'invalidPhone', 'valueOverLimit', 'sameRecipientTooOften'].map((code) => ({
+        code,
+        name: { zh: translate('zh-CN', `rule_${code}`), en: translate('en', `rule_${code}`) },
+        description: {
+          zh: translate('zh-CN', `rule_${code}_desc`, { max: SAME_RECIPIENT_MAX }),
+          en: translate('en', `rule_${code}_desc`, { max: SAME_RECIPIENT_MAX }),
+        },
+        enabled: true,
+      }));
+    },
+    async resolveAbnormal(actor: Actor, scope: Scope, p: Req<typeof orders.abnormalUpdate>) {
+      if (!OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+      const rows = await repo.idsInScope(scope, p.ids);
+      if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
+      const ids = rows.map((r) => r.id);
+      const updated = await db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('orders')
+          .set({
+            abnormal_rule: null,
+            abnormal_reason: null,
+            abnormal_at: null,
+            updated_at: now(),
+            ...(p.action === 'release' ? { released: 1 } : {}),
+          })
+          .where('id', 'in', ids)
+          .where('abnormal_at', 'is not', null)
+          .executeTakeFirst();
+        await trx
+          .insertInto('tracking_events')
+          .values(ids.map((id) => event(id, p.action === 'release' ? 'released' : 'abnormalResolved', actor, p.note)))
+          .execute();
+        return Number(r.numUpdatedRows);
+      });
+      return { updated };
     },
   };
 }

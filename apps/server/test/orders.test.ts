@@ -1,0 +1,575 @@
+import { idCardCheckChar } from '@console/contract';
+import ExcelJS from 'exceljs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+/** Orders workspace (issue 5): every call on a real database, with tenant scoping and masking. */
+let h: Harness;
+let demo: string;
+let demo2: string;
+let agent: string;
+let operator: string;
+let ids: { demo: number; demo2: number };
+/** A demo order that can still change (created, not intercepted). */
+let open: { id: number; order_no: string; waybill_no: string };
+
+const en = { 'accept-language': 'en' };
+const zh = { 'accept-language': 'zh-CN' };
+const idOf = (first17: string) => first17 + idCardCheckChar(first17);
+const ADULT_ID = idOf('11010519800101123');
+const MINOR_ID = () => {
+  const y = new Date().getUTCFullYear() - 10;
+  return idOf(`110105${y}0101123`);
+};
+
+function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
+  const boundary = '----orders' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+async function upload(path: string, token: string, fields: Record<string, string>, file?: { name: string; data: Buffer }) {
+  const m = multipart(fields, file);
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    payload: m.payload,
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+const jpeg = (size = 4096) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(size, 7)]);
+
+const recipient = {
+  name: '王小明',
+  idCard: ADULT_ID,
+  phone: '13812345678',
+  province: '浙江省',
+  city: '杭州市',
+  district: '西湖区',
+  address: '文三路100号',
+};
+const createBody = (over: Record<string, unknown> = {}) => ({
+  channel: 'JP',
+  orderNo: `T${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
+  recipient,
+  sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
+  items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
+  ...over,
+});
+
+beforeAll(async () => {
+  h = await createHarness();
+  [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
+  const rows = await h.db.selectFrom('customers').select(['id', 'code']).execute();
+  ids = { demo: rows.find((r) => r.code === 'DEMO')!.id, demo2: rows.find((r) => r.code === 'DEMO2')!.id };
+  open = (await h.db
+    .selectFrom('orders')
+    .select(['id', 'order_no', 'waybill_no'])
+    .where('customer_id', '=', ids.demo)
+    .where('status', '=', 'created')
+    .where('intercepted', '=', 0)
+    .where('error_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()) as typeof open;
+});
+
+describe('order list', () => {
+  it('pages, counts exactly under the cap, and masks phones and names', async () => {
+    const r = await h.post('order/orderList', { offset: 0, limit: 10 }, demo);
+    expect(r.status).toBe(200);
+    const total = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    expect(r.body.data.total).toBe(Number(total.n));
+    expect(r.body.data.exact).toBe(true);
+    expect(r.body.data.list).toHaveLength(10);
+    for (const o of r.body.data.list) {
+      expect(o.customerCode).toBe('DEMO');
+      expect(o.recipientPhone).toMatch(/^\d{3}\*{4}\d{4}$/);
+      expect(o.recipientName).toMatch(/^.\*+$/u);
+    }
+    const times = r.body.data.list.map((o: any) => o.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+  it('filters on every number kind, channel, status, flags, recipient and dates', async () => {
+    const o = await h.db.selectFrom('orders').selectAll().where('id', '=', open.id).executeTakeFirstOrThrow();
+    const hit = async (body: object) => (await h.post('order/orderList', { limit: 100, ...body }, demo)).body.data.list.map((x: any) => x.id);
+    expect(await hit({ noType: 'orderNo', numbers: `${o.order_no}\nNOPE` })).toEqual([o.id]);
+    expect(await hit({ noType: 'waybillNo', numbers: [o.waybill_no!] })).toEqual([o.id]);
+    expect(await hit({ noType: 'systemNo', numbers: o.system_no })).toEqual([o.id]);
+    expect(await hit({ noType: 'userRefNo', numbers: o.user_ref_no! })).toEqual([o.id]);
+    expect(await hit({ recipientPhone: o.recipient_phone })).toContain(o.id);
+    expect(await hit({ recipientName: o.recipient_name })).toContain(o.id);
+    const byStatus = (await h.post('order/orderList', { status: 'shipped', limit: 100 }, demo)).body.data.list;
+    expect(byStatus.length).toBeGreaterThan(0);
+    expect(byStatus.every((x: any) => x.status === 'shipped')).toBe(true);
+    const jp = (await h.post('order/orderList', { channel: 'EMS', limit: 100 }, demo)).body.data.list;
+    expect(jp.every((x: any) => x.channel === 'EMS')).toBe(true);
+    const intercepted = (await h.post('order/orderList', { intercepted: true, limit: 100 }, demo)).body.data.list;
+    expect(intercepted.every((x: any) => x.intercepted)).toBe(true);
+    const printed = (await h.post('order/orderList', { printFlag: false, limit: 100 }, demo)).body.data.list;
+    expect(printed.every((x: any) => !x.printFlag)).toBe(true);
+    const batch = await h.db.selectFrom('batches').select(['id', 'batch_no']).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    const inBatch = (await h.post('order/orderList', { noType: 'batchNo', numbers: batch.batch_no, limit: 100 }, demo)).body.data.list;
+    expect(inBatch.length).toBeGreaterThan(0);
+    expect(inBatch.every((x: any) => x.batchNo === batch.batch_no)).toBe(true);
+    const sameBatch = (await h.post('order/orders', { batchId: batch.id, limit: 100 }, demo)).body.data.list;
+    expect(sameBatch.map((x: any) => x.id).sort()).toEqual(inBatch.map((x: any) => x.id).sort());
+    // Date range in China days: the day of this order (UTC+8) includes it, the day after does not.
+    const day = new Date(Date.parse(o.created_at) + 8 * 3_600_000).toISOString().slice(0, 10);
+    expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateFrom: day, dateTo: day })).toEqual([o.id]);
+    const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+    expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateFrom: next })).toEqual([]);
+  });
+  it('sorts on the server', async () => {
+    const r = await h.post('order/orderList', { sort: 'orderNo', order: 'asc', limit: 20 }, demo);
+    const nos = r.body.data.list.map((x: any) => x.orderNo);
+    expect(nos).toEqual([...nos].sort());
+  });
+  it('a customer cannot widen its list with customerId; agents see both customers', async () => {
+    const r = await h.post('order/orderList', { customerId: ids.demo, limit: 100 }, demo2);
+    expect(r.body.data.total).toBe(0);
+    const a = await h.post('order/orderList', { limit: 100 }, agent);
+    expect(new Set(a.body.data.list.map((x: any) => x.customerCode))).toEqual(new Set(['DEMO', 'DEMO2']));
+  });
+  it('rejects bad filters with 422 naming the field', async () => {
+    const r = await h.post('order/orderList', { status: 'lost', dateFrom: '2026/01/01' }, demo, en);
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.data).sort()).toEqual(['dateFrom', 'status']);
+  });
+  it('exports the current filter to xlsx, masked', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/order/downloadOrderExcel',
+      headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: JSON.stringify({ status: 'created' }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/orders-.*\.xlsx/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const n = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', ids.demo).where('status', '=', 'created').executeTakeFirstOrThrow();
+    expect(ws.rowCount - 1).toBe(Number(n.n));
+    expect(String(ws.getRow(2).getCell(8).value)).toMatch(/\*{4}/);
+  });
+});
+
+describe('search', () => {
+  it('pasted numbers of any kind → found and not found; other tenants are not found', async () => {
+    const mine = await h.db.selectFrom('orders').select(['order_no', 'waybill_no', 'system_no']).where('customer_id', '=', ids.demo).limit(2).execute();
+    const theirs = await h.db.selectFrom('orders').select(['order_no']).where('customer_id', '=', ids.demo2).executeTakeFirstOrThrow();
+    const text = `${mine[0]!.order_no}\n${mine[1]!.waybill_no}\r\n  ${mine[1]!.system_no} \nNOPE-1\n${theirs.order_no}`;
+    const r = await h.post('order/search', { numbers: text }, demo);
+    expect(r.status).toBe(200);
+    expect(r.body.data.found.map((f: any) => f.matched).sort()).toEqual([mine[0]!.order_no, mine[1]!.waybill_no].sort());
+    expect(r.body.data.notFound.sort()).toEqual(['NOPE-1', theirs.order_no].sort());
+  });
+  it('batch search reads the first column of an xlsx and returns a result workbook', async () => {
+    const mine = await h.db.selectFrom('orders').select(['waybill_no']).where('customer_id', '=', ids.demo).limit(3).execute();
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('s');
+    ws.addRow(['运单号']);
+    for (const m of mine) ws.addRow([m.waybill_no]);
+    ws.addRow(['MISSING-9']);
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    const r = await upload('order/orderBatchSearch', demo, {}, { name: 'numbers.xlsx', data });
+    expect(r.status).toBe(200);
+    expect(r.body.data.found).toHaveLength(3);
+    expect(r.body.data.notFound).toEqual(['MISSING-9']);
+    const dl = await h.app.inject({
+      method: 'POST',
+      url: '/api/order/orderBatchSearch/download',
+      headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ fileId: r.body.data.resultFileId }),
+    });
+    expect(dl.statusCode).toBe(200);
+    const out = new ExcelJS.Workbook();
+    await out.xlsx.load(dl.rawPayload as unknown as ArrayBuffer);
+    expect(out.worksheets[0]!.rowCount).toBe(5);
+    // Another user cannot fetch it.
+    const other = await h.post('order/orderBatchSearch/download', { fileId: r.body.data.resultFileId }, demo2);
+    expect(other.status).toBe(404);
+  });
+  it('an old .xls or a non-workbook is refused with a reason', async () => {
+    const xls = await upload('order/orderBatchSearch', demo, {}, { name: 'a.xls', data: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]) });
+    expect(xls.status).toBe(415);
+    expect(xls.body.message).toMatch(/xlsx/);
+    const junk = await upload('order/orderBatchSearch', demo, {}, { name: 'a.xlsx', data: Buffer.from('hello') });
+    expect(junk.status).toBe(422);
+    expect(junk.body.data.file[0]).toMatch(/cannot be read/);
+  });
+});
+
+describe('order detail and tenancy by id', () => {
+  it('shows every field, items, events and flags unmasked to the owner', async () => {
+    const r = await h.post('order/order', { id: open.id }, demo);
+    expect(r.status).toBe(200);
+    const d = r.body.data;
+    expect(d.orderNo).toBe(open.order_no);
+    expect(d.recipient.idCard).toMatch(/^\d{17}[\dX]$/);
+    expect(d.items.length).toBeGreaterThan(0);
+    expect(d.events[0].kind).toBe('created');
+    expect(d).toMatchObject({ printFlag: false, gnsUpdated: false, pushS: false, pushPrice: false, wholeSet: false, locked: null });
+    const items = await h.post('order/items', { orderId: open.id }, demo);
+    expect(items.body.data).toEqual(d.items);
+  });
+  it('demo2 can neither read nor change demo orders by any id', async () => {
+    const theirs = open.id;
+    const item = await h.db.selectFrom('order_items').select('id').where('order_id', '=', theirs).executeTakeFirstOrThrow();
+    const attempts: [string, object][] = [
+      ['order/order', { id: theirs }],
+      ['order/items', { orderId: theirs }],
+      ['order/order/update', { id: theirs, recipient, sender: {} }],
+      ['order/order/delete', { ids: [theirs] }],
+      ['order/item/create', { orderId: theirs, name: 'x', quantity: 1, unitPrice: '1' }],
+      ['order/item/update', { id: item.id, name: 'x', quantity: 1, unitPrice: '1' }],
+      ['order/item/delete', { id: item.id }],
+      ['order/setFlag', { ids: [theirs], flag: 'pushS', value: true }],
+      ['order/setOrderFlag', { ids: [theirs], printFlag: true }],
+      ['order/error/update', { id: theirs, recipient }],
+      ['order/error/boxcUpdate', { id: theirs, boxNo: 'B1' }],
+      ['order/idCard/upload', {}],
+    ];
+    for (const [path, body] of attempts) {
+      if (path === 'order/idCard/upload') {
+        const u = await upload(path, demo2, { side: 'front', orderId: String(theirs) }, { name: 'a.jpg', data: jpeg() });
+        expect(u.status, path).toBe(404);
+        continue;
+      }
+      const r = await h.post(path, body, demo2);
+      expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(404);
+    }
+    const recheck = await h.post('order/error/update2', { ids: [theirs] }, demo2);
+    expect(recheck.body.data.cleared).toEqual([]);
+    const after = await h.db.selectFrom('orders').selectAll().where('id', '=', theirs).executeTakeFirstOrThrow();
+    expect(after.push_s).toBe(0);
+    expect(after.print_flag).toBe(0);
+    expect(after.recipient_name).not.toBe(recipient.name);
+  });
+});
+
+describe('changing orders', () => {
+  it('updates with the import validation: 422 per field, 409 to confirm a minor, then saves', async () => {
+    const bad = await h.post('order/order/update', { id: open.id, recipient: { ...recipient, idCard: '110105198001011230', phone: 'abc' }, sender: {} }, demo, en);
+    expect(bad.status).toBe(422);
+    expect(bad.body.data['recipient.idCard'][0]).toMatch(/check digit/);
+    expect(bad.body.data['recipient.phone'][0]).toMatch(/phone/);
+    const minor = await h.post('order/order/update', { id: open.id, recipient: { ...recipient, idCard: MINOR_ID() }, sender: {} }, demo, zh);
+    expect(minor.status).toBe(409);
+    expect(minor.body.data.confirmations[0]).toMatchObject({ kind: 'minorId' });
+    expect(minor.body.data.confirmations[0].message).toMatch(/未成年/);
+    const ok = await h.post(
+      'order/order/update',
+      { id: open.id, recipient: { ...recipient, idCard: MINOR_ID() }, sender: { name: 'S' }, remark: 'edited', confirm: ['minorId'] },
+      demo,
+    );
+    expect(ok.status).toBe(200);
+    const d = (await h.post('order/order', { id: open.id }, demo)).body.data;
+    expect(d.recipient.name).toBe(recipient.name);
+    expect(d.remark).toBe('edited');
+    expect(d.events.map((e: any) => e.kind)).toContain('updated');
+  });
+  it('items: add, change (several prices per JAN asks), delete; the last item stays', async () => {
+    const before = (await h.post('order/items', { orderId: open.id }, demo)).body.data;
+    const jan = before[0].jan;
+    const added = await h.post('order/item/create', { orderId: open.id, jan, name: '同款', quantity: 1, unitPrice: '99999' }, demo);
+    expect(added.status).toBe(409);
+    expect(added.body.data.confirmations.map((c: any) => c.kind)).toContain('multiplePricesPerJan');
+    const ok = await h.post('order/item/create', { orderId: open.id, name: '新商品', quantity: 3, unitPrice: '1200' }, demo);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ name: '新商品', quantity: 3, unitPrice: '1200', currency: 'JPY' });
+    const frac = await h.post('order/item/update', { id: ok.body.data.id, name: '新商品', quantity: 3, unitPrice: '12.5' }, demo, en);
+    expect(frac.status).toBe(422);
+    const upd = await h.post('order/item/update', { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '1300' }, demo);
+    expect(upd.body.data).toMatchObject({ name: '改名', quantity: 4 });
+    const zero = await h.post('order/item/update', { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '0' }, demo, en);
+    expect(zero.status).toBe(422);
+    expect(JSON.stringify(zero.body.data)).toMatch(/greater than 0/);
+    const del = await h.post('order/item/delete', { id: ok.body.data.id }, demo);
+    expect(del.status).toBe(200);
+    const after = (await h.post('order/items', { orderId: open.id }, demo)).body.data;
+    expect(after).toHaveLength(before.length);
+    const one = await h.db
+      .selectFrom('orders as o')
+      .innerJoin('order_items as i', 'i.order_id', 'o.id')
+      .select('o.id')
+      .where('o.customer_id', '=', ids.demo)
+      .where('o.status', '=', 'created')
+      .where('o.intercepted', '=', 0)
+      .groupBy('o.id')
+      .having((e) => e.fn.countAll(), '=', 1)
+      .executeTakeFirstOrThrow();
+    const lastItem = await h.db.selectFrom('order_items').select('id').where('order_id', '=', one.id).executeTakeFirstOrThrow();
+    const last = await h.post('order/item/delete', { id: lastItem.id }, demo, en);
+    expect(last.status).toBe(409);
+    expect(last.body.message).toMatch(/at least one item/);
+  });
+  it('a received, intercepted or shipped order cannot be changed or deleted (clear reason, both languages)', async () => {
+    for (const [status, intercepted, re] of [
+      ['received', 0, /received/],
+      ['shipped', 0, /shipped/],
+      ['created', 1, /intercepted/],
+    ] as const) {
+      const o = await h.db.selectFrom('orders').select(['id', 'order_no']).where('customer_id', '=', ids.demo).where('status', '=', status).where('intercepted', '=', intercepted).executeTakeFirstOrThrow();
+      const del = await h.post('order/order/delete', { ids: [o.id] }, demo, en);
+      expect(del.status).toBe(409);
+      expect(del.body.message).toMatch(re);
+      expect(del.body.message).toContain(o.order_no);
+      const delZh = await h.post('order/order/delete', { ids: [o.id] }, demo, zh);
+      expect(delZh.body.message).toMatch(/不能再修改或删除/);
+      const upd = await h.post('order/order/update', { id: o.id, recipient, sender: {} }, demo, en);
+      expect(upd.status).toBe(409);
+      const d = (await h.post('order/order', { id: o.id }, demo, en)).body.data;
+      expect(d.locked).toMatch(re);
+    }
+  });
+  it('deletes an open order with its items and events', async () => {
+    const created = await h.post('order/createImport', createBody(), demo);
+    expect(created.status).toBe(200);
+    const id = created.body.data.id;
+    const r = await h.post('order/order/delete', { ids: [id] }, demo);
+    expect(r.body.data).toEqual({ deleted: 1 });
+    expect(await h.db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    expect(await h.db.selectFrom('order_items').select('id').where('order_id', '=', id).execute()).toEqual([]);
+  });
+  it('sets flags and the print flag by hand', async () => {
+    const r = await h.post('order/setFlag', { ids: [open.id], flag: 'wholeSet', value: true }, demo);
+    expect(r.body.data.updated).toBe(1);
+    await h.post('order/setOrderFlag', { ids: [open.id], printFlag: true }, demo);
+    const d = (await h.post('order/order', { id: open.id }, demo)).body.data;
+    expect(d).toMatchObject({ wholeSet: true, printFlag: true });
+    await h.post('order/setOrderFlag', { ids: [open.id], printFlag: false }, demo);
+  });
+});
+
+describe('create one order', () => {
+  it('creates with a waybill from the segment, a created event and the order in the list', async () => {
+    const body = createBody();
+    const r = await h.post('order/createImport', body, demo);
+    expect(r.status).toBe(200);
+    expect(r.body.data.waybillNo).toMatch(/^CBL1\d{10}$/);
+    const d = (await h.post('order/order', { id: r.body.data.id }, demo)).body.data;
+    expect(d).toMatchObject({ orderNo: body.orderNo, customerCode: 'DEMO', status: 'created', totalAmount: '3000', currency: 'JPY' });
+    expect(d.events.map((e: any) => e.kind)).toEqual(['created']);
+    const dup = await h.post('order/createImport', body, demo, en);
+    expect(dup.status).toBe(422);
+    expect(dup.body.data.orderNo[0]).toMatch(/already exists/);
+  });
+  it('names every missing field (spec §5 messages)', async () => {
+    const r = await h.post('order/createImport', { ...createBody(), recipient: { ...recipient, name: ' ', province: '' } }, demo, en);
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.data)).toEqual(expect.arrayContaining(['recipient.name', 'recipient.province']));
+  });
+  it('agents and operators must choose a customer within their scope', async () => {
+    const none = await h.post('order/createImport', createBody(), agent, en);
+    expect(none.status).toBe(422);
+    expect(none.body.data.customerId[0]).toMatch(/Customer cannot be empty/);
+    const ok = await h.post('order/createImport', createBody({ customerId: ids.demo2 }), agent);
+    expect(ok.status).toBe(200);
+    const row = await h.db.selectFrom('orders').select('customer_id').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow();
+    expect(row.customer_id).toBe(ids.demo2);
+    const cross = await h.post('order/createImport', createBody({ customerId: ids.demo2 }), demo, en);
+    expect(cross.status).toBe(422);
+  });
+  it('flags abnormal rules (invalid phone) so operators see it', async () => {
+    const r = await h.post('order/createImport', createBody({ recipient: { ...recipient, phone: '0571-8888888' } }), demo);
+    expect(r.status).toBe(200);
+    const row = await h.db.selectFrom('orders').select(['abnormal_rule', 'abnormal_at']).where('id', '=', r.body.data.id).executeTakeFirstOrThrow();
+    expect(row.abnormal_rule).toContain('invalidPhone');
+    const list = await h.post('order/abnormal', { limit: 500 }, demo);
+    expect(list.body.data.list.map((x: any) => x.id)).toContain(r.body.data.id);
+  });
+  it('unread notices block ordering with 428', async () => {
+    const op = await h.login('operator');
+    await h.post('notice/publish', { title: { zh: '新', en: 'New' }, content: { zh: '内容', en: 'Body' }, mustAgree: true }, op);
+    const demoB = await h.login('demo2');
+    const r = await h.post('order/createImport', createBody(), demoB);
+    expect(r.status).toBe(428);
+    // Agree so later tests are not blocked.
+    const n = await h.db.selectFrom('notices').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    for (const t of [demoB, demo]) {
+      await h.post('notification/info', { id: n.id }, t);
+      await h.post('notice/agree', { id: n.id }, t);
+    }
+  });
+  it('helpers: address parse, postcodes, sender, JAN, order number, default segment', async () => {
+    const a = await h.post('order/resolveAddress', { text: '张三 13812345678 浙江省杭州市西湖区文三路100号' }, demo);
+    expect(a.body.data).toMatchObject({ name: '张三', phone: '13812345678', province: '浙江省', city: '杭州市', district: '西湖区', districtCode: '330106', sure: true });
+    const doubt = await h.post('order/resolveAddress', { text: '某地 某路 12号' }, demo, en);
+    expect(doubt.body.data.sure).toBe(false);
+    expect(doubt.body.data.problems.length).toBeGreaterThan(0);
+    const jp = await h.post('order/identifyPostalCode', { country: 'JP', code: '100-0014' }, demo);
+    expect(jp.body.data).toMatchObject({ valid: true, places: [{ province: '東京都', city: '千代田区', town: '永田町' }] });
+    const cn = await h.post('order/identifyPostalCode', { country: 'CN', code: '310000' }, demo);
+    expect(cn.body.data).toMatchObject({ valid: true, places: [{ province: '浙江省' }] });
+    const bad = await h.post('order/identifyPostalCode', { country: 'CN', code: '31000' }, demo);
+    expect(bad.body.data.valid).toBe(false);
+    const s = await h.post('order/getSendAddress', {}, demo);
+    expect(s.body.data.name).toBeTruthy();
+    const item = await h.db.selectFrom('order_items as i').innerJoin('orders as o', 'o.id', 'i.order_id').select('i.jan').where('o.customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    const j = await h.post('order/getItemByJan', { jan: item.jan }, demo);
+    expect(j.body.data).toMatchObject({ found: true, validJan: true });
+    const j2 = await h.post('order/getItemByJan', { jan: item.jan }, demo2);
+    expect(j2.body.data.found).toBe(false);
+    const n = await h.post('order/getOrderNumber', {}, demo);
+    expect(n.body.data.orderNo).toMatch(/^DEMO\d{12}$/);
+    const segs = await h.post('order/numberSegments', { channel: 'EMS' }, demo);
+    expect(segs.body.data[0].remaining).toBeGreaterThan(0);
+    await h.post('order/setDefaultNumber', { channel: 'EMS', numberSegmentId: segs.body.data[0].id }, demo);
+    expect((await h.post('order/getDefaultNumber', { channel: 'EMS' }, demo)).body.data.numberSegmentId).toBe(segs.body.data[0].id);
+    expect((await h.post('order/getDefaultNumber', { channel: 'EMS' }, demo2)).body.data.numberSegmentId).toBe(null);
+  });
+});
+
+describe('orders that need attention', () => {
+  it('fixing an error order clears the error and the badge count', async () => {
+    const err = await h.db.selectFrom('orders').select(['id']).where('customer_id', '=', ids.demo).where('error_at', 'is not', null).where('status', 'in', ['created', 'printed']).where('intercepted', '=', 0).executeTakeFirstOrThrow();
+    const before = (await h.post('order/error', { offset: 0, limit: 1 }, demo)).body.data.total;
+    const bad = await h.post('order/error/update', { id: err.id, recipient: { ...recipient, idCard: '123' } }, demo, en);
+    expect(bad.status).toBe(422);
+    const r = await h.post('order/error/update', { id: err.id, recipient }, demo);
+    expect(r.body.data).toEqual({ id: err.id, cleared: true });
+    expect((await h.post('order/error', { offset: 0, limit: 1 }, demo)).body.data.total).toBe(before - 1);
+    const again = await h.post('order/error/update', { id: err.id, recipient }, demo, en);
+    expect(again.status).toBe(409);
+  });
+  it('update2 re-checks error orders and clears the valid ones', async () => {
+    const errs = await h.db.selectFrom('orders').select('id').where('customer_id', '=', ids.demo).where('error_at', 'is not', null).limit(2).execute();
+    const r = await h.post('order/error/update2', { ids: errs.map((e) => e.id) }, demo);
+    expect(r.status).toBe(200);
+    expect(r.body.data.cleared.length + r.body.data.failed.length).toBe(errs.length);
+  });
+  it('boxcUpdate fixes a boxed-channel error order and refuses other channels', async () => {
+    const o = await h.db.selectFrom('orders').select(['id', 'channel_code']).where('customer_id', '=', ids.demo).where('status', '=', 'created').where('intercepted', '=', 0).where('channel_code', 'in', ['JP', 'SG']).orderBy('id', 'desc').limit(10).execute();
+    const boxed = o.find((x) => x.channel_code === 'JP')!;
+    await h.db.updateTable('orders').set({ error_at: new Date().toISOString(), error_reason: 'box' }).where('id', '=', boxed.id).execute();
+    const r = await h.post('order/error/boxcUpdate', { id: boxed.id, boxNo: 'BOX-1', splitWaybillNo: 'SPLIT-1' }, demo);
+    expect(r.body.data.cleared).toBe(true);
+    const row = await h.db.selectFrom('orders').select(['box_no', 'split_waybill_no', 'error_at']).where('id', '=', boxed.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ box_no: 'BOX-1', split_waybill_no: 'SPLIT-1', error_at: null });
+  });
+  it('abnormal: rules are listed; only operators resolve or release', async () => {
+    const rules = await h.post('validateAbnormalRule/selectAllRule', {}, demo);
+    expect(rules.body.data.map((r: any) => r.code)).toEqual(['unresolvableAddress', 'invalidPhone', 'valueOverLimit', 'sameRecipientTooOften']);
+    const ab = await h.db.selectFrom('orders').select('id').where('abnormal_at', 'is not', null).where('customer_id', '=', ids.demo).limit(2).execute();
+    const denied = await h.post('order/abnormal/update', { ids: [ab[0]!.id], action: 'resolve' }, demo, en);
+    expect(denied.status).toBe(403);
+    const res = await h.post('order/abnormal/update', { ids: [ab[0]!.id], action: 'resolve', note: 'address checked' }, operator);
+    expect(res.body.data.updated).toBe(1);
+    const rel = await h.post('order/abnormal/update', { ids: [ab[1]!.id], action: 'release' }, operator);
+    expect(rel.body.data.updated).toBe(1);
+    const row = await h.db.selectFrom('orders').select(['abnormal_at', 'released']).where('id', '=', ab[1]!.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ abnormal_at: null, released: 1 });
+  });
+});
+
+describe('ID cards', () => {
+  it('uploads checked images for an order; only the owner and operators view them', async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, 1)]);
+    const front = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'f.png', data: png });
+    expect(front.status).toBe(200);
+    const back = await upload('order/idCard/upload', demo, { side: 'back', orderId: String(open.id) }, { name: 'b.jpg', data: jpeg() });
+    expect(back.body.data).toMatchObject({ id: front.body.data.id, hasFront: true, hasBack: true, orderNo: open.order_no });
+    expect(back.body.data.idCard).toMatch(/\*{10}/);
+    const fake = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'x.jpg', data: Buffer.alloc(4096, 65) });
+    expect(fake.status).toBe(422);
+    expect(fake.body.data.file[0]).toMatch(/jpg, jpeg, png/);
+    const huge = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'x.jpg', data: jpeg(6 * 1024 * 1024) });
+    expect(huge.status).toBe(422);
+    const view = async (t: string) =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/order/idCard/image',
+        headers: { authorization: `Bearer ${t}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ id: front.body.data.id, side: 'front' }),
+      });
+    const mine = await view(demo);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['content-type']).toBe('image/png');
+    expect(mine.rawPayload.equals(png)).toBe(true);
+    expect((await view(operator)).statusCode).toBe(200);
+    expect((await view(agent)).statusCode).toBe(404);
+    expect((await view(demo2)).statusCode).toBe(404);
+    const list = await h.post('order/idCard', { limit: 10 }, demo);
+    expect(list.body.data.total).toBe(1);
+    expect((await h.post('order/idCard', { limit: 10 }, demo2)).body.data.total).toBe(0);
+  });
+  it('for a recipient without an order, the ID number is checked', async () => {
+    const bad = await upload('order/idCard/upload', demo, { side: 'front', name: '张三', idCard: '110105198001011230' }, { name: 'f.jpg', data: jpeg() });
+    expect(bad.status).toBe(422);
+    const ok = await upload('order/idCard/upload', demo, { side: 'front', name: '张三', idCard: ADULT_ID }, { name: 'f.jpg', data: jpeg() });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.orderId).toBe(null);
+  });
+  it('serves the bulk template', async () => {
+    const r = await h.app.inject({ method: 'POST', url: '/api/order/idCard/template', headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json' }, payload: '{}' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toContain('spreadsheetml');
+  });
+});
+
+describe('scan and tracking', () => {
+  it('scan is for operators: marks received, records the event, updates the batch receive status', async () => {
+    const batch = await h.db.selectFrom('batches').select(['id']).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    await h.db.updateTable('orders').set({ status: 'created', received_at: null, intercepted: 0 }).where('batch_id', '=', batch.id).execute();
+    const inBatch = await h.db.selectFrom('orders').select(['id', 'waybill_no', 'order_no']).where('batch_id', '=', batch.id).orderBy('id').execute();
+    expect(inBatch.length).toBeGreaterThan(1);
+    const denied = await h.post('order/orderScan', { code: inBatch[0]!.waybill_no }, demo);
+    expect(denied.status).toBe(403);
+    const first = await h.post('order/orderScan', { code: inBatch[0]!.waybill_no!.toLowerCase() }, operator, en);
+    expect(first.body.data).toMatchObject({ outcome: 'received', ok: true, batchReceiveStatus: 'partial' });
+    expect(first.body.data.message).toContain(inBatch[0]!.order_no);
+    const again = await h.post('order/orderScan', { code: inBatch[0]!.waybill_no }, operator);
+    expect(again.body.data).toMatchObject({ outcome: 'already', ok: false });
+    let last;
+    for (const o of inBatch.slice(1)) last = await h.post('order/orderScan', { code: o.waybill_no }, operator);
+    expect(last!.body.data.batchReceiveStatus).toBe('all');
+    const b = await h.db.selectFrom('batches').select('receive_status').where('id', '=', batch.id).executeTakeFirstOrThrow();
+    expect(b.receive_status).toBe('all');
+    const ev = await h.db.selectFrom('tracking_events').select('kind').where('order_id', '=', inBatch[0]!.id).where('kind', '=', 'received').execute();
+    expect(ev).toHaveLength(1);
+    const none = await h.post('order/orderScan', { code: 'NOPE123' }, operator, zh);
+    expect(none.body.data).toMatchObject({ outcome: 'notFound', ok: false });
+    expect(none.body.data.message).toMatch(/没有单号/);
+    const ic = await h.db.selectFrom('orders').select('waybill_no').where('intercepted', '=', 1).where('status', '!=', 'cancelled').executeTakeFirstOrThrow();
+    expect((await h.post('order/orderScan', { code: ic.waybill_no }, operator)).body.data.outcome).toBe('intercepted');
+  });
+  it('public tracking: no login, masked names only, events in order', async () => {
+    const o = await h.db.selectFrom('orders').select(['waybill_no', 'recipient_name', 'recipient_phone']).where('status', '=', 'shipped').executeTakeFirstOrThrow();
+    const r = await h.post('order/tracking', { waybillNos: `${o.waybill_no}\nXX000000000JP` });
+    expect(r.status).toBe(200);
+    const [found, missing] = r.body.data;
+    expect(found.found).toBe(true);
+    expect(found.events.map((e: any) => e.kind)).toEqual(['created', 'printed', 'received', 'shipped']);
+    expect(found.recipientName).not.toBe(o.recipient_name);
+    expect(JSON.stringify(r.body)).not.toContain(o.recipient_phone);
+    expect(missing).toMatchObject({ found: false, events: [] });
+  });
+  it('public tracking is rate-limited per address', async () => {
+    let status = 200;
+    let n = 0;
+    while (status === 200 && n < 100) {
+      const res = await h.app.inject({ method: 'POST', url: '/api/order/tracking', remoteAddress: '10.9.9.9', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, payload: JSON.stringify({ waybillNos: ['A1'] }) });
+      status = res.statusCode;
+      n++;
+      if (status === 429) expect(res.json().message).toMatch(/Too many tracking/);
+    }
+    expect(status).toBe(429);
+    expect(n).toBe(31);
+    // Another address still has its budget.
+    const other = await h.app.inject({ method: 'POST', url: '/api/order/tracking', remoteAddress: '10.9.9.8', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ waybillNos: ['A1'] }) });
+    expect(other.statusCode).toBe(200);
+  });
+});
