@@ -21,6 +21,10 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'order.batchList': () => import('@/features/batches/BatchListPage.tsx'),
+  'order.createImport': () => import('@/features/batches/CreateImportPage.tsx'),
+  'order.createImportEms': () => import('@/features/batches/CreateImportEmsPage.tsx'),
+  'order.createImportUsa': () => import('@/features/batches/CreateImportUsaPage.tsx'),
 };
 
 /**

@@ -1,0 +1,5 @@
+import { ImportPanel } from './components/ImportPanel.tsx';
+
+export default function CreateImportEmsPage() {
+  return <ImportPanel kinds={['ems']} />;
+}

@@ -1,0 +1,5 @@
+import { ImportPanel } from './components/ImportPanel.tsx';
+
+export default function CreateImportUsaPage() {
+  return <ImportPanel kinds={['usa', 'usaBoxC']} />;
+}

@@ -1,0 +1,55 @@
+import { batches } from '@console/contract';
+import { call, callBlob, callUpload, saveBlob, useCall } from '@/lib';
+
+/** Uploads one workbook with the page's choices through the call of its template kind. */
+export function uploadBatch(
+  kind: Exclude<batches.TemplateKind, 'waybillNumber'>,
+  file: File,
+  fields: Record<string, string | undefined>,
+) {
+  const form = new FormData();
+  const route = batches.uploadOf[kind];
+  const def = [
+    batches.create,
+    batches.createImport,
+    batches.createImportByBoxC,
+    batches.createUsaBoxcImport,
+    batches.createEmsImport,
+  ].find((d) => d.path === route.call)!;
+  for (const [k, v] of Object.entries({ ...fields, channel: route.channel ?? fields.channel }))
+    if (v) form.append(k, v);
+  form.append('file', file);
+  return callUpload(def, form);
+}
+export const fetchProgress = (id: number) => call(batches.progress, { id });
+export const confirmBatch = (id: number, confirmations: batches.ConfirmationKind[]) =>
+  call(batches.confirm, { id, confirmations });
+export const downloadTemplate = async (kind: batches.TemplateKind) => {
+  const { blob, filename } = await callBlob(batches.templates[kind], {});
+  saveBlob(blob, filename);
+};
+export const downloadErrors = async (id: number) => {
+  const { blob, filename } = await callBlob(batches.errorWorkbook, { id });
+  saveBlob(blob, filename);
+};
+export const downloadBatchExcel = async (id: number) => {
+  const { blob, filename } = await callBlob(batches.downloadExcel, { id });
+  saveBlob(blob, filename);
+};
+export const downloadByTime = async (period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths') => {
+  const { blob, filename } = await callBlob(batches.downloadExcelByTime, { period });
+  saveBlob(blob, filename);
+};
+export const deleteBatch = (id: number) => call(batches.remove, { id });
+export type BatchFilters = {
+  offset: number;
+  limit: number;
+  order: 'asc' | 'desc';
+  batchNo?: string;
+  channel?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+};
+export const useBatches = (filters: BatchFilters, refetchInterval: number | false) =>
+  useCall(batches.batches, filters as never, { refetchInterval });

@@ -1,0 +1,242 @@
+import type { batches } from '@console/contract';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Form,
+  Input,
+  InputNumber,
+  Progress,
+  Segmented,
+  Space,
+  Table,
+  Typography,
+  Upload,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { ApiError, t, useI18n, useSession } from '@/lib';
+import { confirmBatch, downloadErrors, downloadTemplate, fetchProgress, uploadBatch } from '../api/batches.ts';
+import '../i18n.ts';
+
+type Kind = Exclude<batches.TemplateKind, 'waybillNumber'>;
+type Progress = batches.BatchProgress;
+const CHANNELS = ['JP', 'USA', 'EMS', 'SG', 'AU', 'UK', 'PH', 'TH', 'USD'];
+
+/** Template choice, downloads, one-file upload, preview with errors and confirmations, progress. */
+export function ImportPanel({ kinds }: { kinds: Kind[] }) {
+  useI18n();
+  const { user } = useSession();
+  const isCustomer = (user?.roles ?? []).includes('customer');
+  const [kind, setKind] = useState<Kind>(kinds[0]!);
+  const [fields, setFields] = useState<{ channel?: string; customerId?: number; clearanceCompany?: string }>({
+    channel: 'JP',
+  });
+  const [batch, setBatch] = useState<Progress | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const [confirmed, setConfirmed] = useState<batches.ConfirmationKind[]>([]);
+
+  const running = batch && (batch.status === 'parsing' || batch.status === 'committing');
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      fetchProgress(batch.id).then(setBatch, () => undefined);
+    }, 700);
+    return () => clearInterval(timer);
+  }, [running, batch?.id]);
+
+  const onFile = async (file: File) => {
+    setUploadError(null);
+    setBatch(null);
+    setConfirmed([]);
+    if (!/\.xlsx$/i.test(file.name)) {
+      setUploadError(t('batches.onlyXlsx'));
+      return false;
+    }
+    try {
+      const b = await uploadBatch(kind, file, {
+        channel: fields.channel,
+        customerId: fields.customerId ? String(fields.customerId) : undefined,
+        clearanceCompany: fields.clearanceCompany,
+      });
+      setBatch(await fetchProgress(b.id));
+    } catch (e) {
+      if (e instanceof ApiError) setUploadError(Object.values(e.fieldErrors).flat().join(' ') || e.message);
+    }
+    return false;
+  };
+
+  const commit = async () => {
+    if (!batch) return;
+    try {
+      await confirmBatch(batch.id, confirmed);
+      setBatch(await fetchProgress(batch.id));
+    } catch (e) {
+      if (e instanceof ApiError) setUploadError(Object.values(e.fieldErrors).flat().join(' ') || e.message);
+    }
+  };
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      <Segmented
+        options={kinds.map((k) => ({ label: t(`batches.kinds.${k}`), value: k }))}
+        value={kind}
+        onChange={(v) => setKind(v as Kind)}
+        data-testid="template-kind"
+      />
+      <Form layout="inline">
+        <Form.Item>
+          <Button onClick={() => downloadTemplate(kind)} data-testid="download-template">
+            {t('batches.download')}
+          </Button>
+        </Form.Item>
+        {kind === 'order' && (
+          <Form.Item label={t('batches.channel')}>
+            <Segmented
+              options={CHANNELS}
+              value={fields.channel}
+              onChange={(v) => setFields({ ...fields, channel: String(v) })}
+            />
+          </Form.Item>
+        )}
+        {!isCustomer && (
+          <Form.Item label={t('batches.customer')}>
+            <InputNumber
+              min={1}
+              value={fields.customerId}
+              onChange={(v) => setFields({ ...fields, customerId: v ?? undefined })}
+            />
+          </Form.Item>
+        )}
+        <Form.Item label={t('batches.clearance')}>
+          <Input
+            style={{ width: 120 }}
+            value={fields.clearanceCompany}
+            onChange={(e) => setFields({ ...fields, clearanceCompany: e.target.value || undefined })}
+          />
+        </Form.Item>
+      </Form>
+      <Upload.Dragger
+        accept=".xlsx"
+        maxCount={1}
+        multiple={false}
+        showUploadList={false}
+        beforeUpload={onFile}
+        data-testid="upload"
+      >
+        <p>{t('batches.drop')}</p>
+      </Upload.Dragger>
+      {uploadError && <Alert type="error" showIcon message={uploadError} data-testid="upload-error" />}
+      {batch && <BatchState batch={batch} confirmed={confirmed} setConfirmed={setConfirmed} onCommit={commit} />}
+    </Space>
+  );
+}
+
+function BatchState({
+  batch,
+  confirmed,
+  setConfirmed,
+  onCommit,
+}: {
+  batch: Progress;
+  confirmed: batches.ConfirmationKind[];
+  setConfirmed: (k: batches.ConfirmationKind[]) => void;
+  onCommit: () => void;
+}) {
+  if (batch.status === 'parsing' || batch.status === 'committing') {
+    return (
+      <div data-testid="progress">
+        <Typography.Text>{t(batch.status === 'parsing' ? 'batches.parsing' : 'batches.committing')}</Typography.Text>
+        <Progress percent={batch.progress} />
+      </div>
+    );
+  }
+  if (batch.status === 'failed') {
+    return (
+      <Space direction="vertical">
+        <Alert
+          type="error"
+          showIcon
+          message={t('batches.failed')}
+          description={batch.errorMessage}
+          data-testid="failed"
+        />
+        {batch.hasErrorWorkbook && (
+          <Button onClick={() => downloadErrors(batch.id)}>{t('batches.errorWorkbook')}</Button>
+        )}
+      </Space>
+    );
+  }
+  if (batch.status === 'done') {
+    return (
+      <div data-testid="done">
+        <Progress percent={100} />
+        <Alert
+          type="success"
+          showIcon
+          message={t('batches.done', { count: batch.orderCount, batchNo: batch.batchNo })}
+        />
+      </div>
+    );
+  }
+  const allConfirmed = batch.confirmations.every((c) => confirmed.includes(c.kind));
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="preview">
+      <Alert
+        type={batch.invalidRows ? 'error' : batch.confirmRows ? 'warning' : 'success'}
+        showIcon
+        message={t('batches.preview', {
+          valid: batch.validRows,
+          invalid: batch.invalidRows,
+          confirm: batch.confirmRows,
+          orders: batch.orderCount,
+        })}
+      />
+      {batch.hasErrorWorkbook && (
+        <Button onClick={() => downloadErrors(batch.id)} data-testid="download-errors">
+          {t('batches.errorWorkbook')}
+        </Button>
+      )}
+      {batch.duplicates.length > 0 && (
+        <Alert
+          type="info"
+          message={t('batches.duplicates', { list: batch.duplicates.map((d) => d.orderNo).join(', ') })}
+        />
+      )}
+      {batch.errors.length > 0 && (
+        <Table
+          size="small"
+          rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
+          dataSource={batch.errors}
+          pagination={{ pageSize: 10 }}
+          columns={[
+            { title: t('batches.row'), dataIndex: 'row', width: 70 },
+            {
+              title: t('batches.column'),
+              render: (_, r) => (r.column ? `${r.column} ${r.columnTitle ?? ''}` : ''),
+              width: 180,
+            },
+            { title: t('batches.message'), dataIndex: 'message' },
+          ]}
+        />
+      )}
+      {batch.invalidRows === 0 && batch.confirmations.length > 0 && (
+        <Alert
+          type="warning"
+          message={t('batches.confirmTitle')}
+          description={
+            <Checkbox.Group
+              value={confirmed}
+              onChange={(v) => setConfirmed(v as batches.ConfirmationKind[])}
+              options={batch.confirmations.map((c) => ({ value: c.kind, label: `${c.message} (${c.count})` }))}
+            />
+          }
+        />
+      )}
+      {batch.invalidRows === 0 && (
+        <Button type="primary" disabled={!allConfirmed} onClick={onCommit} data-testid="confirm">
+          {t('batches.confirmCreate')}
+        </Button>
+      )}
+    </Space>
+  );
+}
