@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { MAIN } from '../servers.ts';
+import { loginUI } from '../support/session.ts';
+
+/** Fills rows from row 3 (row 2 is the template's example), columns found by their English header. */
+async function fill(file: string, rows: Record<string, string | number>[]) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  const ws = wb.getWorksheet('orders')!;
+  const col = new Map<string, number>();
+  ws.getRow(1).eachCell((c, i) => col.set(String(c.value).split(' / ')[1]!, i));
+  rows.forEach((r, i) => Object.entries(r).forEach(([k, v]) => (ws.getRow(3 + i).getCell(col.get(k)!).value = v)));
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+const row = (no: string, phone: string) => ({
+  'Order No.': no,
+  'Box No.': 'B1',
+  'Recipient Name': '王伟',
+  'Recipient Phone': phone,
+  'Recipient ID Card': '110105199001011232',
+  Province: '北京市',
+  City: '北京市',
+  District: '朝阳区',
+  Address: '建国路 88 号',
+  'Item Name': '洗面奶',
+  Quantity: 1,
+  'Unit Price': 1200,
+});
+
+test('template → upload with errors → error workbook → fix → confirm → progress 100 % → batch list', async ({
+  page,
+}) => {
+  await loginUI(page, 'demo');
+  await page.goto(`${MAIN}/home/order/createImport`);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-template').click()]);
+  const template = await dl.path();
+  const no = `E2E${Date.now() % 1e8}`;
+
+  const bad = await fill(template, [row(no, '')]);
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'orders.xlsx', mimeType: 'application/octet-stream', buffer: bad });
+  await expect(page.getByTestId('preview')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('preview').locator('.ant-table-row')).toHaveCount(1);
+  const [errors] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-errors').click()]);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(await errors.path());
+  const header = wb.worksheets[0]!.getRow(1).values as unknown[];
+  expect(String(wb.worksheets[0]!.getRow(3).getCell(header.length - 1).value)).not.toBe('');
+
+  const good = await fill(template, [row(no, '13800138000')]);
+  fs.writeFileSync(`${process.env.E2E_RUN_DIR ?? '/tmp'}/fixed.xlsx`, good);
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'fixed.xlsx', mimeType: 'application/octet-stream', buffer: good });
+  await expect(page.getByTestId('confirm')).toBeEnabled();
+  await page.getByTestId('confirm').click();
+  await expect(page.getByTestId('done')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('done').locator('.ant-progress-text')).toHaveText('100%');
+  const batchNo = /B\d+/.exec((await page.getByTestId('done').innerText()) ?? '')![0];
+
+  await page.goto(`${MAIN}/home/order/batchList`);
+  await page.getByTestId('filter-batchNo').fill(batchNo);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('batch-table').locator('.ant-table-row')).toHaveCount(1);
+  await expect(page.getByTestId('batch-table')).toContainText(batchNo);
+});
