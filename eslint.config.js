@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/test-results/**', '**/playwright-report/**', 'bench/out/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      'bench/out/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,13 +24,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration from config.ts only.' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration from config.ts only.',
+        },
       ],
     },
   },
   {
     // The places allowed to read the environment: config parsing, CLIs, tests, benchmarks and tooling.
-    files: ['apps/server/src/config.ts', 'apps/server/src/server.ts', 'apps/server/src/cli/**', '**/*.test.ts', '**/test/**', '**/bench/**', 'e2e/**', '**/*.config.ts', 'scripts/**'],
+    files: [
+      'apps/server/src/config.ts',
+      'apps/server/src/server.ts',
+      'apps/server/src/cli/**',
+      '**/*.test.ts',
+      '**/test/**',
+      '**/bench/**',
+      'e2e/**',
+      '**/*.config.ts',
+      'scripts/**',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
@@ -35,7 +57,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@/features/*', '../../features/*'], message: 'Features do not import each other: move shared code to components/ or lib/.' }] },
+        {
+          patterns: [
+            {
+              group: ['@/features/*', '../../features/*'],
+              message: 'Features do not import each other: move shared code to components/ or lib/.',
+            },
+          ],
+        },
       ],
     },
   },

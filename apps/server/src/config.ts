@@ -19,16 +19,36 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo accounts and orders; on by default for the embedded database only. */
   DEMO_SEED: bool.optional(),
-  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(5).default(2 * 60 * 60),
-  REFRESH_WINDOW_SECONDS: z.coerce.number().int().min(60).default(14 * 24 * 60 * 60),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .default(2 * 60 * 60),
+  REFRESH_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(14 * 24 * 60 * 60),
   /** Failed logins allowed per account and per address within LOGIN_THROTTLE_WINDOW_SECONDS. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
-  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   /** Where the built console lives; served at /home/. */
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  UPLOAD_LIMIT_BYTES: z.coerce.number().int().min(1024).default(30 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
+  UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(30 * 1024 * 1024),
   TRUST_PROXY: bool.default(false),
 });
 

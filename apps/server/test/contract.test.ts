@@ -19,8 +19,16 @@ beforeAll(async () => {
 describe('every authenticated call answers 401 without a token', () => {
   const guarded = allCalls.filter((c) => c.auth);
   it('covers every call except the public ones', () => {
-    expect(allCalls.filter((c) => !c.auth).map((c) => c.path).sort()).toEqual(
-      allCalls.filter((c) => publicCalls.has(c.path) || !c.auth).map((c) => c.path).sort(),
+    expect(
+      allCalls
+        .filter((c) => !c.auth)
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(
+      allCalls
+        .filter((c) => publicCalls.has(c.path) || !c.auth)
+        .map((c) => c.path)
+        .sort(),
     );
     expect(guarded.length).toBeGreaterThan(20);
   });
@@ -40,7 +48,14 @@ const hostileBodies: [string, string][] = [
   ['null', 'null'],
   ['wrong types', JSON.stringify({ offset: 'x', limit: {}, id: 'DROP TABLE orders', name: 5, password: [], order: 7 })],
   ['huge strings', JSON.stringify({ name: 'x'.repeat(200_000), keyword: 'y'.repeat(200_000), id: 1e308 })],
-  ['injection text', JSON.stringify({ name: "' OR 1=1 --", keyword: "%' UNION SELECT * FROM users --", province: '110000; DROP TABLE users' })],
+  [
+    'injection text',
+    JSON.stringify({
+      name: "' OR 1=1 --",
+      keyword: "%' UNION SELECT * FROM users --",
+      province: '110000; DROP TABLE users',
+    }),
+  ],
   ['prototype pollution', '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}'],
   ['deep nesting', '{"a":'.repeat(500) + '1' + '}'.repeat(500)],
 ];
@@ -51,7 +66,9 @@ describe('hostile bodies get a 4xx, never a 5xx', () => {
       // A fresh session per call: a body that happens to be valid for logout or refresh ends it.
       const token = await h.login('admin');
       for (const [label, body] of hostileBodies) {
-        const payload = call.aes ? JSON.stringify(sealRequest(token, JSON.parse(body.startsWith('{"a":') ? '{}' : body))) : body;
+        const payload = call.aes
+          ? JSON.stringify(sealRequest(token, JSON.parse(body.startsWith('{"a":') ? '{}' : body)))
+          : body;
         const r = await h.post(call.path, payload, token, call.aes ? { aes: '1' } : {});
         // Some bodies are valid for calls with only optional fields: those answer 200.
         expect(r.status, `${label}: ${JSON.stringify(r.body).slice(0, 300)}`).toBeLessThan(500);
@@ -71,7 +88,9 @@ describe('errors', () => {
     expect(w.body.data.province[0]).toMatch(/string/i);
   });
   it('answers in the language of Accept-Language', async () => {
-    const zh = await h.post('login', { name: 'nobody', password: 'x' }, undefined, { 'accept-language': 'zh-CN,zh;q=0.9' });
+    const zh = await h.post('login', { name: 'nobody', password: 'x' }, undefined, {
+      'accept-language': 'zh-CN,zh;q=0.9',
+    });
     const en = await h.post('login', { name: 'nobody2', password: 'x' }, undefined, { 'accept-language': 'en' });
     expect(zh.body.message).toBe('用户名或密码错误。');
     expect(en.body.message).toBe('Wrong user name or password.');
@@ -83,7 +102,12 @@ describe('errors', () => {
   it('a body over the limit is 413 and a non-JSON content type is 415', async () => {
     const big = await h.post('login', JSON.stringify({ name: 'a', password: 'b'.repeat(2 * 1024 * 1024) }));
     expect(big.status).toBe(413);
-    const res = await h.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     expect(res.statusCode).toBe(415);
   });
   it('an unknown /api path is a 404 envelope', async () => {
@@ -106,7 +130,12 @@ describe('HTTP surface', () => {
     expect(doc.paths['/api/login'].post['x-aes']).toBe(false);
   });
   it('sends security headers and no CORS', async () => {
-    const r = await h.app.inject({ method: 'POST', url: '/api/login', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, payload: '{}' });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(r.headers['x-content-type-options']).toBe('nosniff');
     expect(String(r.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(r.headers['access-control-allow-origin']).toBeUndefined();

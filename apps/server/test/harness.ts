@@ -25,12 +25,19 @@ export interface Harness {
   /** Logs in and returns the access token. */
   login(name: string, password?: string): Promise<string>;
   /** POST /api/<path> with JSON; returns status and parsed body. */
-  post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  post(
+    path: string,
+    body: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   /** A typed call through the contract (plain calls only; AES calls use aesCall). */
   call<C extends CallDef>(def: C, body: CallRequest<C>, token: string): Promise<{ status: number; body: any }>;
 }
 
-export async function createHarness(opts: { seed?: boolean; env?: Record<string, string>; now?: Date } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { seed?: boolean; env?: Record<string, string>; now?: Date } = {},
+): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   let dropPg: (() => Promise<void>) | undefined;
@@ -51,7 +58,12 @@ export async function createHarness(opts: { seed?: boolean; env?: Record<string,
       await c.end();
     };
   }
-  const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web'), ...opts.env });
+  const config = testConfig({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   if (opts.seed !== false) await seedDemo(db, { orders: 60 });

@@ -53,7 +53,9 @@ describe('notifications', () => {
     expect(published.status).toBe(200);
     const id = published.body.data.id;
     // Customers cannot publish.
-    expect((await h.post('notice/publish', { title: { zh: 'x', en: 'x' }, content: { zh: 'x', en: 'x' } }, token)).status).toBe(403);
+    expect(
+      (await h.post('notice/publish', { title: { zh: 'x', en: 'x' }, content: { zh: 'x', en: 'x' } }, token)).status,
+    ).toBe(403);
 
     let check = (await h.post('notice/check', {}, token)).body.data;
     expect(check.blocking).toBe(true);

@@ -106,7 +106,11 @@ describe('sessions ended elsewhere answer 430 with the reason', () => {
   it('after a password change in another session', async () => {
     const here = await h.login('demo2');
     const there = await h.login('demo2');
-    const wrong = await h.call(auth.updatePassWord, { old_password: 'bad-old-password', password: 'NewPass@2026' }, here);
+    const wrong = await h.call(
+      auth.updatePassWord,
+      { old_password: 'bad-old-password', password: 'NewPass@2026' },
+      here,
+    );
     expect(wrong.status).toBe(422);
     expect(wrong.body.data.old_password).toHaveLength(1);
     const ok = await h.call(auth.updatePassWord, { old_password: 'Demo@2026', password: 'NewPass@2026' }, here);

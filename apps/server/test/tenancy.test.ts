@@ -13,11 +13,23 @@ beforeAll(async () => {
 
 const actorOf = async (name: string): Promise<Actor> => {
   const u = await h.db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
-  return { userId: u.id, name, displayName: name, role: u.role as Actor['role'], customerId: u.customer_id, sessionId: 0, permissions: new Set() };
+  return {
+    userId: u.id,
+    name,
+    displayName: name,
+    role: u.role as Actor['role'],
+    customerId: u.customer_id,
+    sessionId: 0,
+    permissions: new Set(),
+  };
 };
 const customersSeen = async (name: string) => {
   const scope = await scopeOf(h.db, await actorOf(name));
-  const rows = await inScope(h.db.selectFrom('orders').select('customer_id').distinct(), 'customer_id', scope).execute();
+  const rows = await inScope(
+    h.db.selectFrom('orders').select('customer_id').distinct(),
+    'customer_id',
+    scope,
+  ).execute();
   return rows.map((r) => r.customer_id).sort();
 };
 
@@ -34,7 +46,9 @@ describe('scope rule', () => {
     const scope = await scopeOf(h.db, lonely);
     expect(await inScope(h.db.selectFrom('orders').select('id'), 'customer_id', scope).execute()).toEqual([]);
     const orphan: Actor = { ...(await actorOf('demo')), customerId: null };
-    expect(await inScope(h.db.selectFrom('orders').select('id'), 'customer_id', await scopeOf(h.db, orphan)).execute()).toEqual([]);
+    expect(
+      await inScope(h.db.selectFrom('orders').select('id'), 'customer_id', await scopeOf(h.db, orphan)).execute(),
+    ).toEqual([]);
   });
   it('a customer can never widen its scope by passing a customer id', async () => {
     const demo = await actorOf('demo');

@@ -16,7 +16,10 @@ export function idCardCheckChar(first17: string): string {
 export type IdCardProblem = 'format' | 'checkDigit' | 'birthDate';
 
 /** Birth date (YYYY-MM-DD) of a resident ID, or the problem with it. Unknown area codes are accepted. */
-export function checkIdCard(raw: string, today: Date): { ok: true; birth: string } | { ok: false; problem: IdCardProblem } {
+export function checkIdCard(
+  raw: string,
+  today: Date,
+): { ok: true; birth: string } | { ok: false; problem: IdCardProblem } {
   const id = raw.trim().toUpperCase();
   if (!/^\d{17}[\dX]$/.test(id)) return { ok: false, problem: 'format' };
   if (idCardCheckChar(id.slice(0, 17)) !== id[17]) return { ok: false, problem: 'checkDigit' };

@@ -42,8 +42,7 @@ export const paging = z.object({
 });
 export type Paging = z.output<typeof paging>;
 
-export const paged = <T extends z.ZodType>(item: T) =>
-  z.object({ total: z.number().int(), list: z.array(item) });
+export const paged = <T extends z.ZodType>(item: T) => z.object({ total: z.number().int(), list: z.array(item) });
 
 /** The AES envelope body and header (wire format in docs/api.md). */
 export const AES_HEADER = 'aes';

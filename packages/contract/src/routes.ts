@@ -33,7 +33,10 @@ export const routeCatalogue = [
   r('index', '/index', '首页', 'Home', { icon: 'HomeOutlined' }),
   r('exports', '', '出口管理', 'Export Management', { icon: 'ExportOutlined' }),
   r('exports.list', '/exports/list', '出口抬头列表', 'Export Nominations', { parent: 'exports' }),
-  r('exports.create', '/exports/create', '新增出口抬头', 'Create Export Nomination', { parent: 'exports', hidden: true }),
+  r('exports.create', '/exports/create', '新增出口抬头', 'Create Export Nomination', {
+    parent: 'exports',
+    hidden: true,
+  }),
   r('item', '', '商品管理', 'Item Management', { icon: 'ShoppingOutlined' }),
   r('item.list', '/item/list', '商品列表', 'Item List', { parent: 'item' }),
   r('item.noPassItem', '/item/noPassItem', '审核未通过商品列表', 'Failed To Pass Item List', { parent: 'item' }),
@@ -43,7 +46,9 @@ export const routeCatalogue = [
   r('order.list', '/order/list', '订单列表', 'Order List', { parent: 'order' }),
   r('order.create', '/order/create', '单独创建进口订单', 'Create Importer Order Alone', { parent: 'order' }),
   r('order.createImport', '/order/createImport', '批量创建进口订单', 'Create Importer Orders', { parent: 'order' }),
-  r('order.createImportUsa', '/order/createImportUsa', '创建美国进口订单', 'Create USA Parcel Orders', { parent: 'order' }),
+  r('order.createImportUsa', '/order/createImportUsa', '创建美国进口订单', 'Create USA Parcel Orders', {
+    parent: 'order',
+  }),
   r('order.createImportEms', '/order/createImportEms', '创建EMS进口订单', 'Create EMS Orders', { parent: 'order' }),
   r('order.error', '/order/error', '错误订单列表', 'Error Order List', { parent: 'order' }),
   r('order.abnormal', '/order/abnormal', '异常订单列表', 'Abnormal Order List', { parent: 'order' }),
@@ -54,9 +59,13 @@ export const routeCatalogue = [
   r('order.scan', '/order/scan', '扫描收货', 'Scan Receiving', { parent: 'order', roles: ['operator', 'admin-none'] }),
   r('order.postCode', '/order/postCode', '邮编查询', 'Postal Codes', { parent: 'order' }),
   r('order.updateLabelB', '/order/updateLabelB', '修改地址', 'Modify Address', { icon: 'EnvironmentOutlined' }),
-  r('order.exportDeclarations', '/order/exportDeclarations', '日本出口申报', 'Japanese Export Declaration', { icon: 'FileProtectOutlined' }),
+  r('order.exportDeclarations', '/order/exportDeclarations', '日本出口申报', 'Japanese Export Declaration', {
+    icon: 'FileProtectOutlined',
+  }),
   r('order.interceptions', '/order/interceptions', '订单拦截', 'Order Interception', { icon: 'StopOutlined' }),
-  r('order.jdAuthorize', '/order/jdAuthorize', '京东授权列表', 'JD Authorization List', { icon: 'SafetyCertificateOutlined' }),
+  r('order.jdAuthorize', '/order/jdAuthorize', '京东授权列表', 'JD Authorization List', {
+    icon: 'SafetyCertificateOutlined',
+  }),
   r('storageOrder', '', '入库单管理', 'Inbound Order Management', { icon: 'InboxOutlined' }),
   r('storageOrder.create', '/storageOrder/create', '入库', 'Inbound', { parent: 'storageOrder' }),
   r('storageOrder.list', '/storageOrder/list', '批次列表', 'Batch List', { parent: 'storageOrder' }),
@@ -70,14 +79,22 @@ export const routeCatalogue = [
   r('meituanOrder.create', '/meituanOrder/create', '新增预约单', 'Create', { parent: 'meituanOrder' }),
   r('meituanOrder.list', '/meituanOrder/list', '预约单列表', 'List', { parent: 'meituanOrder' }),
   r('order.search', '/order/search', '订单查询', 'Order Search', { icon: 'SearchOutlined' }),
-  r('printByOrderNumber', '/printByOrderNumber', '按订单号打印面单', 'Print Waybill By Order Number', { icon: 'PrinterOutlined' }),
+  r('printByOrderNumber', '/printByOrderNumber', '按订单号打印面单', 'Print Waybill By Order Number', {
+    icon: 'PrinterOutlined',
+  }),
   r('orderReview.list', '/orderReview/list', '订单审核', 'Order Review', { icon: 'AuditOutlined' }),
   r('bill', '/bill', '账单', 'Bills', { icon: 'AccountBookOutlined' }),
   r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
   r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),
   r('seeMore', '/seeMore', '系统公告', 'System Announcements', { hidden: true }),
-  r('notice.manage', '/notice/manage', '公告管理', 'Manage Announcements', { hidden: true, roles: ['operator', ADMIN_ROLE_NAME] }),
-  r('session.manage', '/session/manage', '会话管理', 'Sessions', { hidden: true, roles: ['operator', ADMIN_ROLE_NAME] }),
+  r('notice.manage', '/notice/manage', '公告管理', 'Manage Announcements', {
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
 ] as const satisfies readonly RouteEntry[];
 
 export type RouteName = (typeof routeCatalogue)[number]['name'];

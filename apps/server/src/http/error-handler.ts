@@ -19,7 +19,9 @@ export function installErrorHandler(app: FastifyInstance) {
           )
         : error.data;
       if (error.code >= 500) request.log.error({ err: error }, 'app error');
-      return reply.status(error.code).send({ code: error.code, message: translate(lang, error.key, error.params), data });
+      return reply
+        .status(error.code)
+        .send({ code: error.code, message: translate(lang, error.key, error.params), data });
     }
     const fe = error as FastifyError;
     const known: Record<string, [number, string]> = {
@@ -39,7 +41,9 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.status(400).send({ code: 400, message: translate(lang, 'badJson'), data: null });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply.status(fe.statusCode).send({ code: fe.statusCode, message: translate(lang, 'badRequestGeneric'), data: null });
+      return reply
+        .status(fe.statusCode)
+        .send({ code: fe.statusCode, message: translate(lang, 'badRequestGeneric'), data: null });
     }
     const errorId = randomUUID();
     request.log.error({ err: error, errorId }, 'unhandled error');

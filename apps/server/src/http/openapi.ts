@@ -8,8 +8,18 @@ export function openApiDocument(version: string) {
     const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
     const ok =
       call.kind === 'blob'
-        ? { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }
-        : { description: 'Success envelope', content: { 'application/json': { schema: z.toJSONSchema(envelope(call.response), { io: 'output', unrepresentable: 'any' }) } } };
+        ? {
+            description: 'The file',
+            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+          }
+        : {
+            description: 'Success envelope',
+            content: {
+              'application/json': {
+                schema: z.toJSONSchema(envelope(call.response), { io: 'output', unrepresentable: 'any' }),
+              },
+            },
+          };
     paths[`/api/${call.path}`] = {
       post: {
         summary: call.summary,

@@ -2,7 +2,9 @@
 export function maskPhone(phone: string): string {
   const p = phone.trim();
   if (p.length <= 4) return '*'.repeat(p.length);
-  return p.length >= 11 ? `${p.slice(0, 3)}****${p.slice(-4)}` : `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
+  return p.length >= 11
+    ? `${p.slice(0, 3)}****${p.slice(-4)}`
+    : `${p.slice(0, 2)}${'*'.repeat(p.length - 4)}${p.slice(-2)}`;
 }
 export function maskIdCard(id: string): string {
   const s = id.trim();

@@ -34,7 +34,10 @@ export const messages = {
     en: 'Your session was ended by an operator. Please log in again.',
     'zh-CN': '您的会话已被管理员结束，请重新登录。',
   },
-  refreshFailed: { en: 'Your login can no longer be renewed. Please log in again.', 'zh-CN': '登录无法续期，请重新登录。' },
+  refreshFailed: {
+    en: 'Your login can no longer be renewed. Please log in again.',
+    'zh-CN': '登录无法续期，请重新登录。',
+  },
   wrongOldPassword: { en: 'The old password is wrong.', 'zh-CN': '原密码错误。' },
   samePassword: { en: 'The new password must differ from the old one.', 'zh-CN': '新密码不能与原密码相同。' },
   aesRequired: { en: 'This call must be encrypted (AES).', 'zh-CN': '此接口须加密调用（AES）。' },

@@ -34,9 +34,7 @@ export async function scopeOf(db: Database, actor: Actor): Promise<Scope> {
 export const scopeAllows = (scope: Scope, customerId: number) => scope.all || scope.customerIds.includes(customerId);
 
 type Filterable =
-  | SelectQueryBuilder<any, any, any>
-  | UpdateQueryBuilder<any, any, any, any>
-  | DeleteQueryBuilder<any, any, any>;
+  SelectQueryBuilder<any, any, any> | UpdateQueryBuilder<any, any, any, any> | DeleteQueryBuilder<any, any, any>;
 
 /** Restrict a query to the scope, on the given customer-id column. */
 export function inScope<Q extends Filterable>(qb: Q, column: string, scope: Scope): Q {

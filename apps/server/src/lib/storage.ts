@@ -20,7 +20,10 @@ export function localStorage(root: string): Storage {
   };
   return {
     async put(data, hint) {
-      const ext = path.extname(hint).replace(/[^.a-zA-Z0-9]/g, '').slice(0, 10);
+      const ext = path
+        .extname(hint)
+        .replace(/[^.a-zA-Z0-9]/g, '')
+        .slice(0, 10);
       const day = new Date().toISOString().slice(0, 10);
       const key = `${day}/${randomUUID()}${ext}`;
       await fs.mkdir(path.dirname(resolve(key)), { recursive: true });

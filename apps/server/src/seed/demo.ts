@@ -29,7 +29,26 @@ function prng(seed: number) {
 }
 
 const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗';
-const GIVEN = ['伟', '芳', '娜', '秀英', '敏', '静', '丽', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超'];
+const GIVEN = [
+  '伟',
+  '芳',
+  '娜',
+  '秀英',
+  '敏',
+  '静',
+  '丽',
+  '强',
+  '磊',
+  '军',
+  '洋',
+  '勇',
+  '艳',
+  '杰',
+  '娟',
+  '涛',
+  '明',
+  '超',
+];
 const PRODUCTS = [
   ['资生堂 洗面奶', 'Shiseido'],
   ['花王 纸尿裤 L', 'Kao'],
@@ -40,7 +59,17 @@ const PRODUCTS = [
   ['狮王 牙膏', 'Lion'],
   ['乐敦 眼药水', 'Rohto'],
 ] as const;
-const STATUSES = ['created', 'created', 'created', 'printed', 'printed', 'received', 'shipped', 'released', 'cancelled'];
+const STATUSES = [
+  'created',
+  'created',
+  'created',
+  'printed',
+  'printed',
+  'received',
+  'shipped',
+  'released',
+  'cancelled',
+];
 
 /** Returns false when the demo data is already there. */
 export async function seedDemo(db: Database, opts: { orders?: number } = {}): Promise<boolean> {
@@ -130,8 +159,10 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
       const waybill =
         seg.scheme === 's10' ? s10Number(seg.prefix, seq, seg.suffix) : `${seg.prefix}${String(seq).padStart(10, '0')}`;
       const [provCode, provName] = pick(provinces);
-      const cityEntry =
-        Object.entries(areaList.city_list).find(([c]) => c.startsWith(provCode.slice(0, 2))) ?? [provCode, provName];
+      const cityEntry = Object.entries(areaList.city_list).find(([c]) => c.startsWith(provCode.slice(0, 2))) ?? [
+        provCode,
+        provName,
+      ];
       const areaEntry =
         Object.entries(areaList.county_list).find(([c]) => c.startsWith(cityEntry[0].slice(0, 4))) ?? cityEntry;
       const birth = `${1960 + Math.floor(rnd() * 45)}${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`;
@@ -162,7 +193,7 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         .insertInto('orders')
         .values({
           customer_id: customers[customerIdx]!,
-          batch_id: i % 4 === 0 ? batchIds[(i / 4) % 6 | 0]! : null,
+          batch_id: i % 4 === 0 ? batchIds[((i / 4) % 6) | 0]! : null,
           channel_code: channel,
           order_no: `${customerIdx ? 'D2' : 'DM'}${String(100000 + i)}`,
           waybill_no: waybill,
@@ -223,13 +254,33 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
 
     const notices = [
       ['系统升级通知', 'System upgrade', '本周六 02:00–04:00 系统维护。', 'Maintenance on Saturday 02:00–04:00.', 0],
-      ['跨境电商零售进口限额', 'Cross-border retail import limits', '单次交易限值人民币5000元，个人年度交易限值人民币26000元。', 'CNY 5,000 per transaction and CNY 26,000 per person per year.', 1],
-      ['春节期间收货安排', 'Receiving during the Spring Festival', '春节期间仓库暂停收货。', 'The warehouse pauses receiving during the Spring Festival.', 0],
+      [
+        '跨境电商零售进口限额',
+        'Cross-border retail import limits',
+        '单次交易限值人民币5000元，个人年度交易限值人民币26000元。',
+        'CNY 5,000 per transaction and CNY 26,000 per person per year.',
+        1,
+      ],
+      [
+        '春节期间收货安排',
+        'Receiving during the Spring Festival',
+        '春节期间仓库暂停收货。',
+        'The warehouse pauses receiving during the Spring Festival.',
+        0,
+      ],
     ] as const;
     for (const [tz, te, cz, ce, must] of notices) {
       const n = await trx
         .insertInto('notices')
-        .values({ title_zh: tz, title_en: te, content_zh: cz, content_en: ce, must_agree: must, published_at: iso, created_by: ids.operator! })
+        .values({
+          title_zh: tz,
+          title_en: te,
+          content_zh: cz,
+          content_en: ce,
+          must_agree: must,
+          published_at: iso,
+          created_by: ids.operator!,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       // Demo users have read and agreed to the seeded notices, so ordering works at once.

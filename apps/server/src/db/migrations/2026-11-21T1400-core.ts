@@ -185,7 +185,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('batches_customer_created').on('batches').columns(['customer_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('batches_customer_created')
+    .on('batches')
+    .columns(['customer_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('orders')
@@ -253,7 +257,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['orders_split_waybill', ['split_waybill_no']],
     ['orders_recipient_phone', ['recipient_phone']],
   ] as const) {
-    await db.schema.createIndex(name).on('orders').columns([...cols]).execute();
+    await db.schema
+      .createIndex(name)
+      .on('orders')
+      .columns([...cols])
+      .execute();
   }
 
   await db.schema
@@ -378,15 +386,51 @@ async function seedReferenceData(db: Kysely<any>) {
 
   // Default grants (permissions are route names); admin-none needs none: it sees all.
   const common = [
-    'index', 'seeMore', 'log', 'exports', 'exports.list', 'exports.create', 'item', 'item.list',
-    'item.noPassItem', 'item.create', 'order', 'order.batchList', 'order.list', 'order.create',
-    'order.createImport', 'order.createImportUsa', 'order.createImportEms', 'order.error', 'order.abnormal',
-    'order.idCard', 'order.orderBatchSearch', 'order.info', 'order.update', 'order.postCode',
-    'order.updateLabelB', 'order.exportDeclarations', 'order.interceptions', 'order.jdAuthorize',
-    'storageOrder', 'storageOrder.create', 'storageOrder.list', 'subscribeTake', 'subscribeTake.create',
-    'subscribeTake.list', 'selfSendTake', 'selfSendTake.create', 'selfSendTake.list', 'meituanOrder',
-    'meituanOrder.create', 'meituanOrder.list', 'order.search', 'printByOrderNumber', 'orderReview.list',
-    'bill', 'recipient.list',
+    'index',
+    'seeMore',
+    'log',
+    'exports',
+    'exports.list',
+    'exports.create',
+    'item',
+    'item.list',
+    'item.noPassItem',
+    'item.create',
+    'order',
+    'order.batchList',
+    'order.list',
+    'order.create',
+    'order.createImport',
+    'order.createImportUsa',
+    'order.createImportEms',
+    'order.error',
+    'order.abnormal',
+    'order.idCard',
+    'order.orderBatchSearch',
+    'order.info',
+    'order.update',
+    'order.postCode',
+    'order.updateLabelB',
+    'order.exportDeclarations',
+    'order.interceptions',
+    'order.jdAuthorize',
+    'storageOrder',
+    'storageOrder.create',
+    'storageOrder.list',
+    'subscribeTake',
+    'subscribeTake.create',
+    'subscribeTake.list',
+    'selfSendTake',
+    'selfSendTake.create',
+    'selfSendTake.list',
+    'meituanOrder',
+    'meituanOrder.create',
+    'meituanOrder.list',
+    'order.search',
+    'printByOrderNumber',
+    'orderReview.list',
+    'bill',
+    'recipient.list',
   ];
   const operatorOnly = ['order.scan', 'notice.manage', 'session.manage'];
   const grants = [

@@ -100,7 +100,8 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       const row = await repo.findToken(sha256(token));
       if (!row) throw AppError.unauthorized();
       assertLive(row, false);
-      if (clock().getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS) await repo.touchSession(row.session_id, iso());
+      if (clock().getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS)
+        await repo.touchSession(row.session_id, iso());
       return {
         userId: row.user_id,
         name: row.name,

@@ -26,7 +26,12 @@ export function createNotificationsRepository(db: Database) {
         .clearSelect()
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow();
-      const list = await q.orderBy('n.published_at', p.order).orderBy('n.id', p.order).offset(p.offset).limit(p.limit).execute();
+      const list = await q
+        .orderBy('n.published_at', p.order)
+        .orderBy('n.id', p.order)
+        .offset(p.offset)
+        .limit(p.limit)
+        .execute();
       return { total: Number(total), list };
     },
     find(userId: number, id: number) {
@@ -50,7 +55,9 @@ export function createNotificationsRepository(db: Database) {
     /** Notices that block ordering: unread ones, and must-agree ones not agreed. */
     blocking(userId: number) {
       return base(userId)
-        .where((eb) => eb.or([eb('r.read_at', 'is', null), eb.and([eb('n.must_agree', '=', 1), eb('r.agreed_at', 'is', null)])]))
+        .where((eb) =>
+          eb.or([eb('r.read_at', 'is', null), eb.and([eb('n.must_agree', '=', 1), eb('r.agreed_at', 'is', null)])]),
+        )
         .orderBy('n.published_at', 'desc')
         .execute();
     },
@@ -62,7 +69,15 @@ export function createNotificationsRepository(db: Database) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    async insert(n: { title_zh: string; title_en: string; content_zh: string; content_en: string; must_agree: number; published_at: string; created_by: number }) {
+    async insert(n: {
+      title_zh: string;
+      title_en: string;
+      content_zh: string;
+      content_en: string;
+      must_agree: number;
+      published_at: string;
+      created_by: number;
+    }) {
       const row = await db.insertInto('notices').values(n).returning('id').executeTakeFirstOrThrow();
       return row.id;
     },

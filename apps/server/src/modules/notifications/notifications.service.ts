@@ -34,7 +34,10 @@ export function createNotificationsService(db: Database, clock: () => Date) {
       const row = await repo.find(actor.userId, id);
       if (!row) throw AppError.noData();
       await repo.markRead(actor.userId, id, now());
-      return { ...summary({ ...row, read_at: row.read_at ?? now() }), content: { zh: row.content_zh, en: row.content_en } };
+      return {
+        ...summary({ ...row, read_at: row.read_at ?? now() }),
+        content: { zh: row.content_zh, en: row.content_en },
+      };
     },
     async check(actor: Actor) {
       const rows = await repo.blocking(actor.userId);

@@ -21,9 +21,15 @@ export const cnDivisions = {
   /** Finds a division by name (exact, or with its administrative suffix dropped). */
   findProvince: (name: string) => findByName(provinces, name),
   findCity: (provinceCode: string, name: string) =>
-    findByName(cities.filter((c) => c.code.startsWith(provinceCode.slice(0, 2))), name),
+    findByName(
+      cities.filter((c) => c.code.startsWith(provinceCode.slice(0, 2))),
+      name,
+    ),
   findArea: (cityCode: string, name: string) =>
-    findByName(areas.filter((a) => a.code.startsWith(cityCode.slice(0, 4))), name),
+    findByName(
+      areas.filter((a) => a.code.startsWith(cityCode.slice(0, 4))),
+      name,
+    ),
 };
 
 const SUFFIX = /(省|市|自治区|特别行政区|壮族|回族|维吾尔|自治州|地区|盟|区|县|自治县|旗)$/u;
