@@ -86,6 +86,14 @@ describe('scoped calls', () => {
     expect(sum(s1) + sum(s2)).toBe(sum(s3));
     expect(s1.last30Days).toHaveLength(30);
   });
+  it('customers: a customer sees itself, an agent its customers', async () => {
+    const codes = async (name: string) =>
+      (await h.post('customers', {}, await h.login(name))).body.data.map((c: any) => c.code);
+    expect(await codes('demo')).toEqual(['DEMO']);
+    expect(await codes('demo2')).toEqual(['DEMO2']);
+    expect(await codes('agent')).toEqual(['DEMO', 'DEMO2']);
+    expect(await codes('operator')).toEqual(['DEMO', 'DEMO2']);
+  });
   it('lists mask phones and names', async () => {
     const token = await h.login('operator');
     const { list } = (await h.post('order/abnormal', { offset: 0, limit: 5 }, token)).body.data;

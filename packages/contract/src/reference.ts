@@ -42,6 +42,13 @@ export const exportsOptions = defineCall({
   request: z.object({ customerId: z.number().int().positive().optional() }),
   response: z.array(exportNominationOption),
 });
+export const customerOption = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export const customers = defineCall({
+  path: 'customers',
+  summary: 'The customers the caller may act for (a customer: itself; an agent: its customers; operators: all).',
+  request: empty,
+  response: z.array(customerOption),
+});
 export const orderTypes = defineCall({
   path: 'orderTypes',
   summary: 'Order types.',

@@ -7,6 +7,8 @@ export function createReferenceRepository(db: Database) {
     clearanceCompanies: () => db.selectFrom('clearance_companies').selectAll().orderBy('code').execute(),
     orderTypes: () => db.selectFrom('order_types').selectAll().orderBy('code').execute(),
     currencies: () => db.selectFrom('currencies').selectAll().orderBy('code').execute(),
+    customers: (scope: Scope) =>
+      inScope(db.selectFrom('customers').select(['id', 'code', 'name']).orderBy('code'), 'id', scope).execute(),
     exportNominations(scope: Scope, customerId?: number) {
       let q = db
         .selectFrom('export_nominations')

@@ -47,6 +47,7 @@ export function referenceRoutes(r: Registrar, db: Database) {
       customerId: e.customer_id,
     })),
   );
+  r.call(reference.customers, async (_input, ctx) => repo.customers(await ctx.scope()));
   r.call(reference.provinces, () => cnDivisions.provinces());
   r.call(reference.cities, (input) => {
     const list = cnDivisions.cities(input.province);
