@@ -40,7 +40,12 @@ function multipart(fields: Record<string, string>, file?: { name: string; data: 
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
-async function upload(path: string, token: string, fields: Record<string, string>, file?: { name: string; data: Buffer }) {
+async function upload(
+  path: string,
+  token: string,
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer },
+) {
   const m = multipart(fields, file);
   const res = await h.app.inject({
     method: 'POST',
@@ -90,7 +95,11 @@ describe('order list', () => {
   it('pages, counts exactly under the cap, and masks phones and names', async () => {
     const r = await h.post('order/orderList', { offset: 0, limit: 10 }, demo);
     expect(r.status).toBe(200);
-    const total = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    const total = await h.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('customer_id', '=', ids.demo)
+      .executeTakeFirstOrThrow();
     expect(r.body.data.total).toBe(Number(total.n));
     expect(r.body.data.exact).toBe(true);
     expect(r.body.data.list).toHaveLength(10);
@@ -104,7 +113,8 @@ describe('order list', () => {
   });
   it('filters on every number kind, channel, status, flags, recipient and dates', async () => {
     const o = await h.db.selectFrom('orders').selectAll().where('id', '=', open.id).executeTakeFirstOrThrow();
-    const hit = async (body: object) => (await h.post('order/orderList', { limit: 100, ...body }, demo)).body.data.list.map((x: any) => x.id);
+    const hit = async (body: object) =>
+      (await h.post('order/orderList', { limit: 100, ...body }, demo)).body.data.list.map((x: any) => x.id);
     expect(await hit({ noType: 'orderNo', numbers: `${o.order_no}\nNOPE` })).toEqual([o.id]);
     expect(await hit({ noType: 'waybillNo', numbers: [o.waybill_no!] })).toEqual([o.id]);
     expect(await hit({ noType: 'systemNo', numbers: o.system_no })).toEqual([o.id]);
@@ -120,8 +130,13 @@ describe('order list', () => {
     expect(intercepted.every((x: any) => x.intercepted)).toBe(true);
     const printed = (await h.post('order/orderList', { printFlag: false, limit: 100 }, demo)).body.data.list;
     expect(printed.every((x: any) => !x.printFlag)).toBe(true);
-    const batch = await h.db.selectFrom('batches').select(['id', 'batch_no']).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
-    const inBatch = (await h.post('order/orderList', { noType: 'batchNo', numbers: batch.batch_no, limit: 100 }, demo)).body.data.list;
+    const batch = await h.db
+      .selectFrom('batches')
+      .select(['id', 'batch_no'])
+      .where('customer_id', '=', ids.demo)
+      .executeTakeFirstOrThrow();
+    const inBatch = (await h.post('order/orderList', { noType: 'batchNo', numbers: batch.batch_no, limit: 100 }, demo))
+      .body.data.list;
     expect(inBatch.length).toBeGreaterThan(0);
     expect(inBatch.every((x: any) => x.batchNo === batch.batch_no)).toBe(true);
     const sameBatch = (await h.post('order/orders', { batchId: batch.id, limit: 100 }, demo)).body.data.list;
@@ -160,7 +175,12 @@ describe('order list', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
-    const n = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).where('customer_id', '=', ids.demo).where('status', '=', 'created').executeTakeFirstOrThrow();
+    const n = await h.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('customer_id', '=', ids.demo)
+      .where('status', '=', 'created')
+      .executeTakeFirstOrThrow();
     expect(ws.rowCount - 1).toBe(Number(n.n));
     expect(String(ws.getRow(2).getCell(8).value)).toMatch(/\*{4}/);
   });
@@ -168,16 +188,32 @@ describe('order list', () => {
 
 describe('search', () => {
   it('pasted numbers of any kind → found and not found; other tenants are not found', async () => {
-    const mine = await h.db.selectFrom('orders').select(['order_no', 'waybill_no', 'system_no']).where('customer_id', '=', ids.demo).limit(2).execute();
-    const theirs = await h.db.selectFrom('orders').select(['order_no']).where('customer_id', '=', ids.demo2).executeTakeFirstOrThrow();
+    const mine = await h.db
+      .selectFrom('orders')
+      .select(['order_no', 'waybill_no', 'system_no'])
+      .where('customer_id', '=', ids.demo)
+      .limit(2)
+      .execute();
+    const theirs = await h.db
+      .selectFrom('orders')
+      .select(['order_no'])
+      .where('customer_id', '=', ids.demo2)
+      .executeTakeFirstOrThrow();
     const text = `${mine[0]!.order_no}\n${mine[1]!.waybill_no}\r\n  ${mine[1]!.system_no} \nNOPE-1\n${theirs.order_no}`;
     const r = await h.post('order/search', { numbers: text }, demo);
     expect(r.status).toBe(200);
-    expect(r.body.data.found.map((f: any) => f.matched).sort()).toEqual([mine[0]!.order_no, mine[1]!.waybill_no].sort());
+    expect(r.body.data.found.map((f: any) => f.matched).sort()).toEqual(
+      [mine[0]!.order_no, mine[1]!.waybill_no].sort(),
+    );
     expect(r.body.data.notFound.sort()).toEqual(['NOPE-1', theirs.order_no].sort());
   });
   it('batch search reads the first column of an xlsx and returns a result workbook', async () => {
-    const mine = await h.db.selectFrom('orders').select(['waybill_no']).where('customer_id', '=', ids.demo).limit(3).execute();
+    const mine = await h.db
+      .selectFrom('orders')
+      .select(['waybill_no'])
+      .where('customer_id', '=', ids.demo)
+      .limit(3)
+      .execute();
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('s');
     ws.addRow(['运单号']);
@@ -203,7 +239,12 @@ describe('search', () => {
     expect(other.status).toBe(404);
   });
   it('an old .xls or a non-workbook is refused with a reason', async () => {
-    const xls = await upload('order/orderBatchSearch', demo, {}, { name: 'a.xls', data: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]) });
+    const xls = await upload(
+      'order/orderBatchSearch',
+      demo,
+      {},
+      { name: 'a.xls', data: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3]) },
+    );
     expect(xls.status).toBe(415);
     expect(xls.body.message).toMatch(/xlsx/);
     const junk = await upload('order/orderBatchSearch', demo, {}, { name: 'a.xlsx', data: Buffer.from('hello') });
@@ -221,13 +262,24 @@ describe('order detail and tenancy by id', () => {
     expect(d.recipient.idCard).toMatch(/^\d{17}[\dX]$/);
     expect(d.items.length).toBeGreaterThan(0);
     expect(d.events[0].kind).toBe('created');
-    expect(d).toMatchObject({ printFlag: false, gnsUpdated: false, pushS: false, pushPrice: false, wholeSet: false, locked: null });
+    expect(d).toMatchObject({
+      printFlag: false,
+      gnsUpdated: false,
+      pushS: false,
+      pushPrice: false,
+      wholeSet: false,
+      locked: null,
+    });
     const items = await h.post('order/items', { orderId: open.id }, demo);
     expect(items.body.data).toEqual(d.items);
   });
   it('demo2 can neither read nor change demo orders by any id', async () => {
     const theirs = open.id;
-    const item = await h.db.selectFrom('order_items').select('id').where('order_id', '=', theirs).executeTakeFirstOrThrow();
+    const item = await h.db
+      .selectFrom('order_items')
+      .select('id')
+      .where('order_id', '=', theirs)
+      .executeTakeFirstOrThrow();
     const attempts: [string, object][] = [
       ['order/order', { id: theirs }],
       ['order/items', { orderId: theirs }],
@@ -244,7 +296,12 @@ describe('order detail and tenancy by id', () => {
     ];
     for (const [path, body] of attempts) {
       if (path === 'order/idCard/upload') {
-        const u = await upload(path, demo2, { side: 'front', orderId: String(theirs) }, { name: 'a.jpg', data: jpeg() });
+        const u = await upload(
+          path,
+          demo2,
+          { side: 'front', orderId: String(theirs) },
+          { name: 'a.jpg', data: jpeg() },
+        );
         expect(u.status, path).toBe(404);
         continue;
       }
@@ -262,17 +319,33 @@ describe('order detail and tenancy by id', () => {
 
 describe('changing orders', () => {
   it('updates with the import validation: 422 per field, 409 to confirm a minor, then saves', async () => {
-    const bad = await h.post('order/order/update', { id: open.id, recipient: { ...recipient, idCard: '110105198001011230', phone: 'abc' }, sender: {} }, demo, en);
+    const bad = await h.post(
+      'order/order/update',
+      { id: open.id, recipient: { ...recipient, idCard: '110105198001011230', phone: 'abc' }, sender: {} },
+      demo,
+      en,
+    );
     expect(bad.status).toBe(422);
     expect(bad.body.data['recipient.idCard'][0]).toMatch(/check digit/);
     expect(bad.body.data['recipient.phone'][0]).toMatch(/phone/);
-    const minor = await h.post('order/order/update', { id: open.id, recipient: { ...recipient, idCard: MINOR_ID() }, sender: {} }, demo, zh);
+    const minor = await h.post(
+      'order/order/update',
+      { id: open.id, recipient: { ...recipient, idCard: MINOR_ID() }, sender: {} },
+      demo,
+      zh,
+    );
     expect(minor.status).toBe(409);
     expect(minor.body.data.confirmations[0]).toMatchObject({ kind: 'minorId' });
     expect(minor.body.data.confirmations[0].message).toMatch(/未成年/);
     const ok = await h.post(
       'order/order/update',
-      { id: open.id, recipient: { ...recipient, idCard: MINOR_ID() }, sender: { name: 'S' }, remark: 'edited', confirm: ['minorId'] },
+      {
+        id: open.id,
+        recipient: { ...recipient, idCard: MINOR_ID() },
+        sender: { name: 'S' },
+        remark: 'edited',
+        confirm: ['minorId'],
+      },
       demo,
     );
     expect(ok.status).toBe(200);
@@ -284,17 +357,39 @@ describe('changing orders', () => {
   it('items: add, change (several prices per JAN asks), delete; the last item stays', async () => {
     const before = (await h.post('order/items', { orderId: open.id }, demo)).body.data;
     const jan = before[0].jan;
-    const added = await h.post('order/item/create', { orderId: open.id, jan, name: '同款', quantity: 1, unitPrice: '99999' }, demo);
+    const added = await h.post(
+      'order/item/create',
+      { orderId: open.id, jan, name: '同款', quantity: 1, unitPrice: '99999' },
+      demo,
+    );
     expect(added.status).toBe(409);
     expect(added.body.data.confirmations.map((c: any) => c.kind)).toContain('multiplePricesPerJan');
-    const ok = await h.post('order/item/create', { orderId: open.id, name: '新商品', quantity: 3, unitPrice: '1200' }, demo);
+    const ok = await h.post(
+      'order/item/create',
+      { orderId: open.id, name: '新商品', quantity: 3, unitPrice: '1200' },
+      demo,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ name: '新商品', quantity: 3, unitPrice: '1200', currency: 'JPY' });
-    const frac = await h.post('order/item/update', { id: ok.body.data.id, name: '新商品', quantity: 3, unitPrice: '12.5' }, demo, en);
+    const frac = await h.post(
+      'order/item/update',
+      { id: ok.body.data.id, name: '新商品', quantity: 3, unitPrice: '12.5' },
+      demo,
+      en,
+    );
     expect(frac.status).toBe(422);
-    const upd = await h.post('order/item/update', { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '1300' }, demo);
+    const upd = await h.post(
+      'order/item/update',
+      { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '1300' },
+      demo,
+    );
     expect(upd.body.data).toMatchObject({ name: '改名', quantity: 4 });
-    const zero = await h.post('order/item/update', { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '0' }, demo, en);
+    const zero = await h.post(
+      'order/item/update',
+      { id: ok.body.data.id, name: '改名', quantity: 4, unitPrice: '0' },
+      demo,
+      en,
+    );
     expect(zero.status).toBe(422);
     expect(JSON.stringify(zero.body.data)).toMatch(/greater than 0/);
     const del = await h.post('order/item/delete', { id: ok.body.data.id }, demo);
@@ -311,7 +406,11 @@ describe('changing orders', () => {
       .groupBy('o.id')
       .having((e) => e.fn.countAll(), '=', 1)
       .executeTakeFirstOrThrow();
-    const lastItem = await h.db.selectFrom('order_items').select('id').where('order_id', '=', one.id).executeTakeFirstOrThrow();
+    const lastItem = await h.db
+      .selectFrom('order_items')
+      .select('id')
+      .where('order_id', '=', one.id)
+      .executeTakeFirstOrThrow();
     const last = await h.post('order/item/delete', { id: lastItem.id }, demo, en);
     expect(last.status).toBe(409);
     expect(last.body.message).toMatch(/at least one item/);
@@ -322,7 +421,13 @@ describe('changing orders', () => {
       ['shipped', 0, /shipped/],
       ['created', 1, /intercepted/],
     ] as const) {
-      const o = await h.db.selectFrom('orders').select(['id', 'order_no']).where('customer_id', '=', ids.demo).where('status', '=', status).where('intercepted', '=', intercepted).executeTakeFirstOrThrow();
+      const o = await h.db
+        .selectFrom('orders')
+        .select(['id', 'order_no'])
+        .where('customer_id', '=', ids.demo)
+        .where('status', '=', status)
+        .where('intercepted', '=', intercepted)
+        .executeTakeFirstOrThrow();
       const del = await h.post('order/order/delete', { ids: [o.id] }, demo, en);
       expect(del.status).toBe(409);
       expect(del.body.message).toMatch(re);
@@ -361,14 +466,25 @@ describe('create one order', () => {
     expect(r.status).toBe(200);
     expect(r.body.data.waybillNo).toMatch(/^CBL1\d{10}$/);
     const d = (await h.post('order/order', { id: r.body.data.id }, demo)).body.data;
-    expect(d).toMatchObject({ orderNo: body.orderNo, customerCode: 'DEMO', status: 'created', totalAmount: '3000', currency: 'JPY' });
+    expect(d).toMatchObject({
+      orderNo: body.orderNo,
+      customerCode: 'DEMO',
+      status: 'created',
+      totalAmount: '3000',
+      currency: 'JPY',
+    });
     expect(d.events.map((e: any) => e.kind)).toEqual(['created']);
     const dup = await h.post('order/createImport', body, demo, en);
     expect(dup.status).toBe(422);
     expect(dup.body.data.orderNo[0]).toMatch(/already exists/);
   });
   it('names every missing field (spec §5 messages)', async () => {
-    const r = await h.post('order/createImport', { ...createBody(), recipient: { ...recipient, name: ' ', province: '' } }, demo, en);
+    const r = await h.post(
+      'order/createImport',
+      { ...createBody(), recipient: { ...recipient, name: ' ', province: '' } },
+      demo,
+      en,
+    );
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.data)).toEqual(expect.arrayContaining(['recipient.name', 'recipient.province']));
   });
@@ -378,22 +494,38 @@ describe('create one order', () => {
     expect(none.body.data.customerId[0]).toMatch(/Customer cannot be empty/);
     const ok = await h.post('order/createImport', createBody({ customerId: ids.demo2 }), agent);
     expect(ok.status).toBe(200);
-    const row = await h.db.selectFrom('orders').select('customer_id').where('id', '=', ok.body.data.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('orders')
+      .select('customer_id')
+      .where('id', '=', ok.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row.customer_id).toBe(ids.demo2);
     const cross = await h.post('order/createImport', createBody({ customerId: ids.demo2 }), demo, en);
     expect(cross.status).toBe(422);
   });
   it('flags abnormal rules (invalid phone) so operators see it', async () => {
-    const r = await h.post('order/createImport', createBody({ recipient: { ...recipient, phone: '0571-8888888' } }), demo);
+    const r = await h.post(
+      'order/createImport',
+      createBody({ recipient: { ...recipient, phone: '0571-8888888' } }),
+      demo,
+    );
     expect(r.status).toBe(200);
-    const row = await h.db.selectFrom('orders').select(['abnormal_rule', 'abnormal_at']).where('id', '=', r.body.data.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('orders')
+      .select(['abnormal_rule', 'abnormal_at'])
+      .where('id', '=', r.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row.abnormal_rule).toContain('invalidPhone');
     const list = await h.post('order/abnormal', { limit: 500 }, demo);
     expect(list.body.data.list.map((x: any) => x.id)).toContain(r.body.data.id);
   });
   it('unread notices block ordering with 428', async () => {
     const op = await h.login('operator');
-    await h.post('notice/publish', { title: { zh: '新', en: 'New' }, content: { zh: '内容', en: 'Body' }, mustAgree: true }, op);
+    await h.post(
+      'notice/publish',
+      { title: { zh: '新', en: 'New' }, content: { zh: '内容', en: 'Body' }, mustAgree: true },
+      op,
+    );
     const demoB = await h.login('demo2');
     const r = await h.post('order/createImport', createBody(), demoB);
     expect(r.status).toBe(428);
@@ -406,19 +538,35 @@ describe('create one order', () => {
   });
   it('helpers: address parse, postcodes, sender, JAN, order number, default segment', async () => {
     const a = await h.post('order/resolveAddress', { text: '张三 13812345678 浙江省杭州市西湖区文三路100号' }, demo);
-    expect(a.body.data).toMatchObject({ name: '张三', phone: '13812345678', province: '浙江省', city: '杭州市', district: '西湖区', districtCode: '330106', sure: true });
+    expect(a.body.data).toMatchObject({
+      name: '张三',
+      phone: '13812345678',
+      province: '浙江省',
+      city: '杭州市',
+      district: '西湖区',
+      districtCode: '330106',
+      sure: true,
+    });
     const doubt = await h.post('order/resolveAddress', { text: '某地 某路 12号' }, demo, en);
     expect(doubt.body.data.sure).toBe(false);
     expect(doubt.body.data.problems.length).toBeGreaterThan(0);
     const jp = await h.post('order/identifyPostalCode', { country: 'JP', code: '100-0014' }, demo);
-    expect(jp.body.data).toMatchObject({ valid: true, places: [{ province: '東京都', city: '千代田区', town: '永田町' }] });
+    expect(jp.body.data).toMatchObject({
+      valid: true,
+      places: [{ province: '東京都', city: '千代田区', town: '永田町' }],
+    });
     const cn = await h.post('order/identifyPostalCode', { country: 'CN', code: '310000' }, demo);
     expect(cn.body.data).toMatchObject({ valid: true, places: [{ province: '浙江省' }] });
     const bad = await h.post('order/identifyPostalCode', { country: 'CN', code: '31000' }, demo);
     expect(bad.body.data.valid).toBe(false);
     const s = await h.post('order/getSendAddress', {}, demo);
     expect(s.body.data.name).toBeTruthy();
-    const item = await h.db.selectFrom('order_items as i').innerJoin('orders as o', 'o.id', 'i.order_id').select('i.jan').where('o.customer_id', '=', ids.demo).executeTakeFirstOrThrow();
+    const item = await h.db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select('i.jan')
+      .where('o.customer_id', '=', ids.demo)
+      .executeTakeFirstOrThrow();
     const j = await h.post('order/getItemByJan', { jan: item.jan }, demo);
     expect(j.body.data).toMatchObject({ found: true, validJan: true });
     const j2 = await h.post('order/getItemByJan', { jan: item.jan }, demo2);
@@ -428,16 +576,30 @@ describe('create one order', () => {
     const segs = await h.post('order/numberSegments', { channel: 'EMS' }, demo);
     expect(segs.body.data[0].remaining).toBeGreaterThan(0);
     await h.post('order/setDefaultNumber', { channel: 'EMS', numberSegmentId: segs.body.data[0].id }, demo);
-    expect((await h.post('order/getDefaultNumber', { channel: 'EMS' }, demo)).body.data.numberSegmentId).toBe(segs.body.data[0].id);
+    expect((await h.post('order/getDefaultNumber', { channel: 'EMS' }, demo)).body.data.numberSegmentId).toBe(
+      segs.body.data[0].id,
+    );
     expect((await h.post('order/getDefaultNumber', { channel: 'EMS' }, demo2)).body.data.numberSegmentId).toBe(null);
   });
 });
 
 describe('orders that need attention', () => {
   it('fixing an error order clears the error and the badge count', async () => {
-    const err = await h.db.selectFrom('orders').select(['id']).where('customer_id', '=', ids.demo).where('error_at', 'is not', null).where('status', 'in', ['created', 'printed']).where('intercepted', '=', 0).executeTakeFirstOrThrow();
+    const err = await h.db
+      .selectFrom('orders')
+      .select(['id'])
+      .where('customer_id', '=', ids.demo)
+      .where('error_at', 'is not', null)
+      .where('status', 'in', ['created', 'printed'])
+      .where('intercepted', '=', 0)
+      .executeTakeFirstOrThrow();
     const before = (await h.post('order/error', { offset: 0, limit: 1 }, demo)).body.data.total;
-    const bad = await h.post('order/error/update', { id: err.id, recipient: { ...recipient, idCard: '123' } }, demo, en);
+    const bad = await h.post(
+      'order/error/update',
+      { id: err.id, recipient: { ...recipient, idCard: '123' } },
+      demo,
+      en,
+    );
     expect(bad.status).toBe(422);
     const r = await h.post('order/error/update', { id: err.id, recipient }, demo);
     expect(r.body.data).toEqual({ id: err.id, cleared: true });
@@ -446,31 +608,73 @@ describe('orders that need attention', () => {
     expect(again.status).toBe(409);
   });
   it('update2 re-checks error orders and clears the valid ones', async () => {
-    const errs = await h.db.selectFrom('orders').select('id').where('customer_id', '=', ids.demo).where('error_at', 'is not', null).limit(2).execute();
+    const errs = await h.db
+      .selectFrom('orders')
+      .select('id')
+      .where('customer_id', '=', ids.demo)
+      .where('error_at', 'is not', null)
+      .limit(2)
+      .execute();
     const r = await h.post('order/error/update2', { ids: errs.map((e) => e.id) }, demo);
     expect(r.status).toBe(200);
     expect(r.body.data.cleared.length + r.body.data.failed.length).toBe(errs.length);
   });
   it('boxcUpdate fixes a boxed-channel error order and refuses other channels', async () => {
-    const o = await h.db.selectFrom('orders').select(['id', 'channel_code']).where('customer_id', '=', ids.demo).where('status', '=', 'created').where('intercepted', '=', 0).where('channel_code', 'in', ['JP', 'SG']).orderBy('id', 'desc').limit(10).execute();
+    const o = await h.db
+      .selectFrom('orders')
+      .select(['id', 'channel_code'])
+      .where('customer_id', '=', ids.demo)
+      .where('status', '=', 'created')
+      .where('intercepted', '=', 0)
+      .where('channel_code', 'in', ['JP', 'SG'])
+      .orderBy('id', 'desc')
+      .limit(10)
+      .execute();
     const boxed = o.find((x) => x.channel_code === 'JP')!;
-    await h.db.updateTable('orders').set({ error_at: new Date().toISOString(), error_reason: 'box' }).where('id', '=', boxed.id).execute();
+    await h.db
+      .updateTable('orders')
+      .set({ error_at: new Date().toISOString(), error_reason: 'box' })
+      .where('id', '=', boxed.id)
+      .execute();
     const r = await h.post('order/error/boxcUpdate', { id: boxed.id, boxNo: 'BOX-1', splitWaybillNo: 'SPLIT-1' }, demo);
     expect(r.body.data.cleared).toBe(true);
-    const row = await h.db.selectFrom('orders').select(['box_no', 'split_waybill_no', 'error_at']).where('id', '=', boxed.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('orders')
+      .select(['box_no', 'split_waybill_no', 'error_at'])
+      .where('id', '=', boxed.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ box_no: 'BOX-1', split_waybill_no: 'SPLIT-1', error_at: null });
   });
   it('abnormal: rules are listed; only operators resolve or release', async () => {
     const rules = await h.post('validateAbnormalRule/selectAllRule', {}, demo);
-    expect(rules.body.data.map((r: any) => r.code)).toEqual(['unresolvableAddress', 'invalidPhone', 'valueOverLimit', 'sameRecipientTooOften']);
-    const ab = await h.db.selectFrom('orders').select('id').where('abnormal_at', 'is not', null).where('customer_id', '=', ids.demo).limit(2).execute();
+    expect(rules.body.data.map((r: any) => r.code)).toEqual([
+      'unresolvableAddress',
+      'invalidPhone',
+      'valueOverLimit',
+      'sameRecipientTooOften',
+    ]);
+    const ab = await h.db
+      .selectFrom('orders')
+      .select('id')
+      .where('abnormal_at', 'is not', null)
+      .where('customer_id', '=', ids.demo)
+      .limit(2)
+      .execute();
     const denied = await h.post('order/abnormal/update', { ids: [ab[0]!.id], action: 'resolve' }, demo, en);
     expect(denied.status).toBe(403);
-    const res = await h.post('order/abnormal/update', { ids: [ab[0]!.id], action: 'resolve', note: 'address checked' }, operator);
+    const res = await h.post(
+      'order/abnormal/update',
+      { ids: [ab[0]!.id], action: 'resolve', note: 'address checked' },
+      operator,
+    );
     expect(res.body.data.updated).toBe(1);
     const rel = await h.post('order/abnormal/update', { ids: [ab[1]!.id], action: 'release' }, operator);
     expect(rel.body.data.updated).toBe(1);
-    const row = await h.db.selectFrom('orders').select(['abnormal_at', 'released']).where('id', '=', ab[1]!.id).executeTakeFirstOrThrow();
+    const row = await h.db
+      .selectFrom('orders')
+      .select(['abnormal_at', 'released'])
+      .where('id', '=', ab[1]!.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ abnormal_at: null, released: 1 });
   });
 });
@@ -478,15 +682,40 @@ describe('orders that need attention', () => {
 describe('ID cards', () => {
   it('uploads checked images for an order; only the owner and operators view them', async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2048, 1)]);
-    const front = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'f.png', data: png });
+    const front = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderId: String(open.id) },
+      { name: 'f.png', data: png },
+    );
     expect(front.status).toBe(200);
-    const back = await upload('order/idCard/upload', demo, { side: 'back', orderId: String(open.id) }, { name: 'b.jpg', data: jpeg() });
-    expect(back.body.data).toMatchObject({ id: front.body.data.id, hasFront: true, hasBack: true, orderNo: open.order_no });
+    const back = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'back', orderId: String(open.id) },
+      { name: 'b.jpg', data: jpeg() },
+    );
+    expect(back.body.data).toMatchObject({
+      id: front.body.data.id,
+      hasFront: true,
+      hasBack: true,
+      orderNo: open.order_no,
+    });
     expect(back.body.data.idCard).toMatch(/\*{10}/);
-    const fake = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'x.jpg', data: Buffer.alloc(4096, 65) });
+    const fake = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderId: String(open.id) },
+      { name: 'x.jpg', data: Buffer.alloc(4096, 65) },
+    );
     expect(fake.status).toBe(422);
     expect(fake.body.data.file[0]).toMatch(/jpg, jpeg, png/);
-    const huge = await upload('order/idCard/upload', demo, { side: 'front', orderId: String(open.id) }, { name: 'x.jpg', data: jpeg(6 * 1024 * 1024) });
+    const huge = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderId: String(open.id) },
+      { name: 'x.jpg', data: jpeg(6 * 1024 * 1024) },
+    );
     expect(huge.status).toBe(422);
     const view = async (t: string) =>
       h.app.inject({
@@ -507,14 +736,29 @@ describe('ID cards', () => {
     expect((await h.post('order/idCard', { limit: 10 }, demo2)).body.data.total).toBe(0);
   });
   it('for a recipient without an order, the ID number is checked', async () => {
-    const bad = await upload('order/idCard/upload', demo, { side: 'front', name: '张三', idCard: '110105198001011230' }, { name: 'f.jpg', data: jpeg() });
+    const bad = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', name: '张三', idCard: '110105198001011230' },
+      { name: 'f.jpg', data: jpeg() },
+    );
     expect(bad.status).toBe(422);
-    const ok = await upload('order/idCard/upload', demo, { side: 'front', name: '张三', idCard: ADULT_ID }, { name: 'f.jpg', data: jpeg() });
+    const ok = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', name: '张三', idCard: ADULT_ID },
+      { name: 'f.jpg', data: jpeg() },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data.orderId).toBe(null);
   });
   it('serves the bulk template', async () => {
-    const r = await h.app.inject({ method: 'POST', url: '/api/order/idCard/template', headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json' }, payload: '{}' });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/api/order/idCard/template',
+      headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(r.statusCode).toBe(200);
     expect(r.headers['content-type']).toContain('spreadsheetml');
   });
@@ -522,9 +766,22 @@ describe('ID cards', () => {
 
 describe('scan and tracking', () => {
   it('scan is for operators: marks received, records the event, updates the batch receive status', async () => {
-    const batch = await h.db.selectFrom('batches').select(['id']).where('customer_id', '=', ids.demo).executeTakeFirstOrThrow();
-    await h.db.updateTable('orders').set({ status: 'created', received_at: null, intercepted: 0 }).where('batch_id', '=', batch.id).execute();
-    const inBatch = await h.db.selectFrom('orders').select(['id', 'waybill_no', 'order_no']).where('batch_id', '=', batch.id).orderBy('id').execute();
+    const batch = await h.db
+      .selectFrom('batches')
+      .select(['id'])
+      .where('customer_id', '=', ids.demo)
+      .executeTakeFirstOrThrow();
+    await h.db
+      .updateTable('orders')
+      .set({ status: 'created', received_at: null, intercepted: 0 })
+      .where('batch_id', '=', batch.id)
+      .execute();
+    const inBatch = await h.db
+      .selectFrom('orders')
+      .select(['id', 'waybill_no', 'order_no'])
+      .where('batch_id', '=', batch.id)
+      .orderBy('id')
+      .execute();
     expect(inBatch.length).toBeGreaterThan(1);
     const denied = await h.post('order/orderScan', { code: inBatch[0]!.waybill_no }, demo);
     expect(denied.status).toBe(403);
@@ -536,18 +793,36 @@ describe('scan and tracking', () => {
     let last;
     for (const o of inBatch.slice(1)) last = await h.post('order/orderScan', { code: o.waybill_no }, operator);
     expect(last!.body.data.batchReceiveStatus).toBe('all');
-    const b = await h.db.selectFrom('batches').select('receive_status').where('id', '=', batch.id).executeTakeFirstOrThrow();
+    const b = await h.db
+      .selectFrom('batches')
+      .select('receive_status')
+      .where('id', '=', batch.id)
+      .executeTakeFirstOrThrow();
     expect(b.receive_status).toBe('all');
-    const ev = await h.db.selectFrom('tracking_events').select('kind').where('order_id', '=', inBatch[0]!.id).where('kind', '=', 'received').execute();
+    const ev = await h.db
+      .selectFrom('tracking_events')
+      .select('kind')
+      .where('order_id', '=', inBatch[0]!.id)
+      .where('kind', '=', 'received')
+      .execute();
     expect(ev).toHaveLength(1);
     const none = await h.post('order/orderScan', { code: 'NOPE123' }, operator, zh);
     expect(none.body.data).toMatchObject({ outcome: 'notFound', ok: false });
     expect(none.body.data.message).toMatch(/没有单号/);
-    const ic = await h.db.selectFrom('orders').select('waybill_no').where('intercepted', '=', 1).where('status', '!=', 'cancelled').executeTakeFirstOrThrow();
+    const ic = await h.db
+      .selectFrom('orders')
+      .select('waybill_no')
+      .where('intercepted', '=', 1)
+      .where('status', '!=', 'cancelled')
+      .executeTakeFirstOrThrow();
     expect((await h.post('order/orderScan', { code: ic.waybill_no }, operator)).body.data.outcome).toBe('intercepted');
   });
   it('public tracking: no login, masked names only, events in order', async () => {
-    const o = await h.db.selectFrom('orders').select(['waybill_no', 'recipient_name', 'recipient_phone']).where('status', '=', 'shipped').executeTakeFirstOrThrow();
+    const o = await h.db
+      .selectFrom('orders')
+      .select(['waybill_no', 'recipient_name', 'recipient_phone'])
+      .where('status', '=', 'shipped')
+      .executeTakeFirstOrThrow();
     const r = await h.post('order/tracking', { waybillNos: `${o.waybill_no}\nXX000000000JP` });
     expect(r.status).toBe(200);
     const [found, missing] = r.body.data;
@@ -561,7 +836,13 @@ describe('scan and tracking', () => {
     let status = 200;
     let n = 0;
     while (status === 200 && n < 100) {
-      const res = await h.app.inject({ method: 'POST', url: '/api/order/tracking', remoteAddress: '10.9.9.9', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, payload: JSON.stringify({ waybillNos: ['A1'] }) });
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/order/tracking',
+        remoteAddress: '10.9.9.9',
+        headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+        payload: JSON.stringify({ waybillNos: ['A1'] }),
+      });
       status = res.statusCode;
       n++;
       if (status === 429) expect(res.json().message).toMatch(/Too many tracking/);
@@ -569,7 +850,13 @@ describe('scan and tracking', () => {
     expect(status).toBe(429);
     expect(n).toBe(31);
     // Another address still has its budget.
-    const other = await h.app.inject({ method: 'POST', url: '/api/order/tracking', remoteAddress: '10.9.9.8', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ waybillNos: ['A1'] }) });
+    const other = await h.app.inject({
+      method: 'POST',
+      url: '/api/order/tracking',
+      remoteAddress: '10.9.9.8',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ waybillNos: ['A1'] }),
+    });
     expect(other.statusCode).toBe(200);
   });
 });

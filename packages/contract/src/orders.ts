@@ -188,7 +188,18 @@ export const orderItem = z.object({
 });
 export type OrderItem = z.infer<typeof orderItem>;
 
-export const trackingKind = z.enum(['created', 'printed', 'received', 'intercepted', 'shipped', 'released', 'cancelled', 'updated', 'errorFixed', 'abnormalResolved']);
+export const trackingKind = z.enum([
+  'created',
+  'printed',
+  'received',
+  'intercepted',
+  'shipped',
+  'released',
+  'cancelled',
+  'updated',
+  'errorFixed',
+  'abnormalResolved',
+]);
 export const trackingEvent = z.object({
   kind: z.string(),
   at: isoTime,
@@ -284,7 +295,12 @@ const optText = (max: number) =>
 
 /** An item as the user enters it; prices are decimal strings in the order's currency. */
 export const itemInput = z.object({
-  jan: z.string().trim().max(14).nullish().transform((v) => (v ? v : null)),
+  jan: z
+    .string()
+    .trim()
+    .max(14)
+    .nullish()
+    .transform((v) => (v ? v : null)),
   name: text(200),
   brand: optText(100),
   spec: optText(100),
@@ -477,7 +493,9 @@ export const numberSegments = defineCall({
   summary: 'Number segments of a channel usable by the customer.',
   permission: 'order.create',
   request: z.object({ channel: channelCode, customerId: idOf.optional() }),
-  response: z.array(z.object({ id: z.number().int(), name: z.string(), prefix: z.string(), remaining: z.number().int() })),
+  response: z.array(
+    z.object({ id: z.number().int(), name: z.string(), prefix: z.string(), remaining: z.number().int() }),
+  ),
 });
 export const setDefaultNumber = defineCall({
   path: 'order/setDefaultNumber',
@@ -614,7 +632,13 @@ export const orderScan = defineCall({
     message: z.string(),
     code: z.string(),
     order: z
-      .object({ id: z.number().int(), orderNo: z.string(), waybillNo: z.string().nullable(), customerCode: z.string(), batchNo: z.string().nullable() })
+      .object({
+        id: z.number().int(),
+        orderNo: z.string(),
+        waybillNo: z.string().nullable(),
+        customerCode: z.string(),
+        batchNo: z.string().nullable(),
+      })
       .nullable(),
     batchReceiveStatus: receiveStatus.nullable(),
   }),

@@ -15,6 +15,8 @@ import { withChunkTimeout } from './routes/lazyPage.tsx';
 // The login route must stay small (no antd, no React Query): the shell is its own chunk.
 const LoginPage = lazy(() => withChunkTimeout(() => import('./login/LoginPage.tsx')));
 const Shell = lazy(() => withChunkTimeout(() => import('./layout/ShellRoot.tsx')));
+// Public (no login): the logistics-trajectory button opens it in a new window.
+const TrackingPage = lazy(() => withChunkTimeout(() => import('@/features/orders/TrackingPage.tsx')));
 
 /** Session-wide reactions: refresh failed → login; another tab logged out → login. */
 function SessionWatcher() {
@@ -51,6 +53,7 @@ export function App() {
         <Suspense fallback={<PageSpinner />}>
           <Routes>
             <Route path="/login" element={<LoginPage />} />
+            <Route path="/tracking" element={<TrackingPage />} />
             <Route
               path="*"
               element={

@@ -1,4 +1,4 @@
 /** Frame constants that are deployment choices rather than spec figures. */
 
-/** The logistics-trajectory button opens this tracking page in a new window (EMS / Japan Post numbers). */
-export const TRACKING_URL = 'https://trackings.post.japanpost.jp/services/srv/search/input?locale=en';
+/** The logistics-trajectory button opens our public tracking page (features/orders/TrackingPage) in a new window. */
+export const TRACKING_URL = '/home/tracking';

@@ -17,7 +17,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['orders_order_no', ['order_no']],
     ['orders_recipient_name', ['recipient_name']],
   ] as const) {
-    await db.schema.createIndex(name).on('orders').columns([...cols]).execute();
+    await db.schema
+      .createIndex(name)
+      .on('orders')
+      .columns([...cols])
+      .execute();
   }
 
   await db.schema

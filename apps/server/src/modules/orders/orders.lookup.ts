@@ -15,7 +15,19 @@ import { createOrdersRepository } from './orders.repository.ts';
 
 /** address-parse ships CommonJS with a default export object. */
 const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule) as {
-  parse(text: string): { province: string; city: string; area: string; details: string; name: string; mobile: string; phone: string; zip_code: string; code: string }[];
+  parse(
+    text: string,
+  ): {
+    province: string;
+    city: string;
+    area: string;
+    details: string;
+    name: string;
+    mobile: string;
+    phone: string;
+    zip_code: string;
+    code: string;
+  }[];
 };
 
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -26,19 +38,44 @@ const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
 
 /** First two digits of a Chinese postcode → province code (China Post's zoning; a hint only). */
 const CN_POST_PREFIX: [RegExp, string][] = [
-  [/^10/, '110000'], [/^30/, '120000'], [/^0[5-7]/, '130000'], [/^0[34]/, '140000'], [/^0[12]/, '150000'],
-  [/^1[12]/, '210000'], [/^13/, '220000'], [/^1[56]/, '230000'], [/^20/, '310000'], [/^2[12]/, '320000'],
-  [/^3[12]/, '330000'], [/^2[34]/, '340000'], [/^3[56]/, '350000'], [/^3[34]/, '360000'], [/^2[5-7]/, '370000'],
-  [/^4[5-7]/, '410000'], [/^4[34]/, '420000'], [/^4[12]/, '430000'], [/^5[12]/, '440000'], [/^5[34]/, '450000'],
-  [/^57/, '460000'], [/^40/, '500000'], [/^6[1-4]/, '510000'], [/^5[56]/, '520000'], [/^6[5-7]/, '530000'],
-  [/^85/, '540000'], [/^7[12]/, '610000'], [/^7[34]/, '620000'], [/^81/, '630000'], [/^75/, '640000'],
+  [/^10/, '110000'],
+  [/^30/, '120000'],
+  [/^0[5-7]/, '130000'],
+  [/^0[34]/, '140000'],
+  [/^0[12]/, '150000'],
+  [/^1[12]/, '210000'],
+  [/^13/, '220000'],
+  [/^1[56]/, '230000'],
+  [/^20/, '310000'],
+  [/^2[12]/, '320000'],
+  [/^3[12]/, '330000'],
+  [/^2[34]/, '340000'],
+  [/^3[56]/, '350000'],
+  [/^3[34]/, '360000'],
+  [/^2[5-7]/, '370000'],
+  [/^4[5-7]/, '410000'],
+  [/^4[34]/, '420000'],
+  [/^4[12]/, '430000'],
+  [/^5[12]/, '440000'],
+  [/^5[34]/, '450000'],
+  [/^57/, '460000'],
+  [/^40/, '500000'],
+  [/^6[1-4]/, '510000'],
+  [/^5[56]/, '520000'],
+  [/^6[5-7]/, '530000'],
+  [/^85/, '540000'],
+  [/^7[12]/, '610000'],
+  [/^7[34]/, '620000'],
+  [/^81/, '630000'],
+  [/^75/, '640000'],
   [/^8[34]/, '650000'],
 ];
 
 /** Content sniffing: the declared type and the file name are not trusted. */
 export function imageKind(buf: Buffer): 'jpg' | 'png' | null {
   if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpg';
-  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
   return null;
 }
 
@@ -50,7 +87,17 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     const r = await db
       .selectFrom('id_cards as i')
       .leftJoin('orders as o', 'o.id', 'i.order_id')
-      .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+      .select([
+        'i.id',
+        'i.customer_id',
+        'i.order_id',
+        'o.order_no',
+        'i.name',
+        'i.id_card',
+        'i.front_file_id',
+        'i.back_file_id',
+        'i.created_at',
+      ])
       .where('i.id', '=', id)
       .executeTakeFirstOrThrow();
     return presentIdCard(r);
@@ -111,7 +158,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     postalCode(lang: ApiLanguage, country: 'CN' | 'JP', raw: string) {
       const code = raw.replace(/[\s\-－〒]/g, '');
       if (country === 'CN') {
-        if (!/^\d{6}$/.test(code)) return { country, code, valid: false, places: [], note: translate(lang, 'postcodeCnInvalid') };
+        if (!/^\d{6}$/.test(code))
+          return { country, code, valid: false, places: [], note: translate(lang, 'postcodeCnInvalid') };
         const hit = CN_POST_PREFIX.find(([re]) => re.test(code));
         const prov = hit ? cnDivisions.provinces().find((p) => p.code === hit[1]) : undefined;
         return {
@@ -122,7 +170,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           note: translate(lang, 'postcodeCnValid'),
         };
       }
-      if (!/^\d{7}$/.test(code)) return { country, code, valid: false, places: [], note: translate(lang, 'postcodeJpInvalid') };
+      if (!/^\d{7}$/.test(code))
+        return { country, code, valid: false, places: [], note: translate(lang, 'postcodeJpInvalid') };
       const oaza = Oaza.byZipcode(code);
       const places = oaza.length
         ? oaza.map((o) => ({ province: o.pref.name, city: o.city.name, town: o.name }))
@@ -130,7 +179,13 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       if (!places.length && Pref.byZipcode(code).length === 0) {
         return { country, code, valid: false, places: [], note: translate(lang, 'postcodeJpUnknown') };
       }
-      return { country, code, valid: places.length > 0, places, note: places.length ? null : translate(lang, 'postcodeJpUnknown') };
+      return {
+        country,
+        code,
+        valid: places.length > 0,
+        places,
+        note: places.length ? null : translate(lang, 'postcodeJpUnknown'),
+      };
     },
 
     /** Warehouse scan (operators): received + tracking event + the batch's receive status, in one transaction. */
@@ -140,7 +195,11 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       const order = o
         ? { id: o.id, orderNo: o.order_no, waybillNo: o.waybill_no, customerCode: o.customer_code, batchNo: o.batch_no }
         : null;
-      const answer = (outcome: orders.ScanOutcome, key: string, batchReceiveStatus: orders.ReceiveStatus | null = null) => ({
+      const answer = (
+        outcome: orders.ScanOutcome,
+        key: string,
+        batchReceiveStatus: orders.ReceiveStatus | null = null,
+      ) => ({
         outcome,
         ok: outcome === 'received',
         message: translate(lang, key, { orderNo: o?.order_no ?? '', code: c }),
@@ -151,7 +210,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       if (!o) return answer('notFound', 'scanNotFound');
       if (o.status === 'cancelled') return answer('cancelled', 'scanCancelled');
       if (o.intercepted === 1) return answer('intercepted', 'scanIntercepted');
-      if (o.received_at || ['received', 'shipped', 'released'].includes(o.status)) return answer('already', 'scanAlready');
+      if (o.received_at || ['received', 'shipped', 'released'].includes(o.status))
+        return answer('already', 'scanAlready');
       const at = now();
       const status = await db.transaction().execute(async (trx) => {
         // Guarded by received_at: two scanners scanning the same parcel record it once.
@@ -164,7 +224,14 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         if (Number(r.numUpdatedRows) === 0) return 'already' as const;
         await trx
           .insertInto('tracking_events')
-          .values({ order_id: o.id, kind: 'received', at, location: location || 'Warehouse', note: null, created_by: actor.userId })
+          .values({
+            order_id: o.id,
+            kind: 'received',
+            at,
+            location: location || 'Warehouse',
+            note: null,
+            created_by: actor.userId,
+          })
           .execute();
         if (!o.batch_id) return null;
         const counts = await trx
@@ -177,7 +244,11 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           .executeTakeFirstOrThrow();
         const received = Number(counts.received);
         const rs: orders.ReceiveStatus = received === 0 ? 'none' : received >= Number(counts.total) ? 'all' : 'partial';
-        await trx.updateTable('batches').set({ receive_status: rs, updated_at: at }).where('id', '=', o.batch_id).execute();
+        await trx
+          .updateTable('batches')
+          .set({ receive_status: rs, updated_at: at })
+          .where('id', '=', o.batch_id)
+          .execute();
         return rs;
       });
       if (status === 'already') return answer('already', 'scanAlready');
@@ -201,18 +272,41 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           channel: o.channel_code as orders.OrderRow['channel'],
           recipientName: maskName(o.recipient_name),
           status: o.status as orders.OrderRow['status'],
-          events: events.filter((e) => e.order_id === o.id).map((e) => ({ kind: e.kind, at: e.at, location: e.location })),
+          events: events
+            .filter((e) => e.order_id === o.id)
+            .map((e) => ({ kind: e.kind, at: e.at, location: e.location })),
         };
       });
     },
 
     // ---- promise-letter ID cards -----------------------------------------
     async idCards(scope: Scope, p: orders.AttentionRequest) {
-      let q = inScope(db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'), 'i.customer_id', scope);
-      if (p.keyword) q = q.where((eb) => eb.or([eb('i.id_card', '=', p.keyword!.toUpperCase()), eb('o.order_no', '=', p.keyword!), eb('i.name', '=', p.keyword!)]));
+      let q = inScope(
+        db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'),
+        'i.customer_id',
+        scope,
+      );
+      if (p.keyword)
+        q = q.where((eb) =>
+          eb.or([
+            eb('i.id_card', '=', p.keyword!.toUpperCase()),
+            eb('o.order_no', '=', p.keyword!),
+            eb('i.name', '=', p.keyword!),
+          ]),
+        );
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await q
-        .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+        .select([
+          'i.id',
+          'i.customer_id',
+          'i.order_id',
+          'o.order_no',
+          'i.name',
+          'i.id_card',
+          'i.front_file_id',
+          'i.back_file_id',
+          'i.created_at',
+        ])
         .orderBy('i.id', p.order)
         .offset(p.offset)
         .limit(p.limit)
@@ -227,7 +321,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       file: { filename: string; data: Buffer } | undefined,
     ) {
       if (!file) throw AppError.field('file', 'fileRequired');
-      if (file.data.length > ID_IMAGE_MAX_BYTES) throw AppError.field('file', translate(lang, 'imageTooLarge', { mb: 5 }));
+      if (file.data.length > ID_IMAGE_MAX_BYTES)
+        throw AppError.field('file', translate(lang, 'imageTooLarge', { mb: 5 }));
       if (file.data.length < ID_IMAGE_MIN_BYTES) throw AppError.field('file', 'imageTooSmall');
       const kind = imageKind(file.data);
       if (!kind) throw AppError.field('file', translate(lang, 'fileTypeNotAllowed', { types: 'jpg, jpeg, png' }));
@@ -240,7 +335,12 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         if (!p.name || !p.idCard) throw AppError.field('idCard', 'idCardNeedsTarget');
         const check = checkIdCard(p.idCard, clock());
         if (!check.ok) throw AppError.field('idCard', `idCard_${check.problem}`);
-        target = { customerId: customerFor(actor, scope, p.customerId), orderId: null, name: p.name, idCard: p.idCard.toUpperCase() };
+        target = {
+          customerId: customerFor(actor, scope, p.customerId),
+          orderId: null,
+          name: p.name,
+          idCard: p.idCard.toUpperCase(),
+        };
       }
       const stored = await files.put(file.data, `idcard.${kind}`);
       const at = now();
@@ -265,12 +365,18 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           .select('id')
           .where('customer_id', '=', target.customerId)
           .where('id_card', '=', target.idCard);
-        existing = target.orderId ? existing.where('order_id', '=', target.orderId) : existing.where('order_id', 'is', null);
+        existing = target.orderId
+          ? existing.where('order_id', '=', target.orderId)
+          : existing.where('order_id', 'is', null);
         const row = await existing.executeTakeFirst();
         const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
         let id: number;
         if (row) {
-          await trx.updateTable('id_cards').set({ [column]: f.id, updated_at: at }).where('id', '=', row.id).execute();
+          await trx
+            .updateTable('id_cards')
+            .set({ [column]: f.id, updated_at: at })
+            .where('id', '=', row.id)
+            .execute();
           id = row.id;
         } else {
           const r = await trx
@@ -292,7 +398,17 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         const out = await trx
           .selectFrom('id_cards as i')
           .leftJoin('orders as o', 'o.id', 'i.order_id')
-          .select(['i.id', 'i.customer_id', 'i.order_id', 'o.order_no', 'i.name', 'i.id_card', 'i.front_file_id', 'i.back_file_id', 'i.created_at'])
+          .select([
+            'i.id',
+            'i.customer_id',
+            'i.order_id',
+            'o.order_no',
+            'i.name',
+            'i.id_card',
+            'i.front_file_id',
+            'i.back_file_id',
+            'i.created_at',
+          ])
           .where('i.id', '=', id)
           .executeTakeFirstOrThrow();
         return presentIdCard(out);
@@ -302,12 +418,22 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back') {
       const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
       const allowed =
-        row && (OPERATOR_ROLES.has(actor.role) || (actor.role === 'customer' && actor.customerId === row.customer_id && scopeAllows(scope, row.customer_id)));
+        row &&
+        (OPERATOR_ROLES.has(actor.role) ||
+          (actor.role === 'customer' && actor.customerId === row.customer_id && scopeAllows(scope, row.customer_id)));
       if (!row || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
       const fileId = side === 'front' ? row.front_file_id : row.back_file_id;
       if (!fileId) throw new AppError(ErrorCode.NOT_FOUND, 'idCardImageMissing');
-      const f = await db.selectFrom('files').select(['storage_key', 'mime']).where('id', '=', fileId).executeTakeFirstOrThrow();
-      return { filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`, mime: f.mime, body: await files.get(f.storage_key) };
+      const f = await db
+        .selectFrom('files')
+        .select(['storage_key', 'mime'])
+        .where('id', '=', fileId)
+        .executeTakeFirstOrThrow();
+      return {
+        filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
+        mime: f.mime,
+        body: await files.get(f.storage_key),
+      };
     },
     async idCardTemplate(lang: ApiLanguage) {
       const wb = new ExcelJS.Workbook();
@@ -321,8 +447,17 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         { header: zh ? '背面图片文件名' : 'Back image file', width: 22 },
       ];
       ws.getRow(1).font = { bold: true };
-      ws.addRow(['DM100001', '张三', '11010519491231002X', '11010519491231002X-front.jpg', '11010519491231002X-back.jpg']);
-      return { filename: zh ? '身份证模板.xlsx' : 'id-card-template.xlsx', body: Buffer.from(await wb.xlsx.writeBuffer()) };
+      ws.addRow([
+        'DM100001',
+        '张三',
+        '11010519491231002X',
+        '11010519491231002X-front.jpg',
+        '11010519491231002X-back.jpg',
+      ]);
+      return {
+        filename: zh ? '身份证模板.xlsx' : 'id-card-template.xlsx',
+        body: Buffer.from(await wb.xlsx.writeBuffer()),
+      };
     },
 
     // ---- batch search --------------------------------------------------
@@ -373,7 +508,16 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       for (const n of numbers) {
         const hits = result.found.filter((f) => [f.orderNo, f.waybillNo, f.batchNo, f.matched].includes(n));
         if (!hits.length) ws.addRow({ n, r: zh ? '未找到' : 'not found' });
-        for (const f of hits) ws.addRow({ n, r: zh ? '找到' : 'found', o: f.orderNo, w: f.waybillNo, s: f.status, c: f.customerCode, p: f.recipientName });
+        for (const f of hits)
+          ws.addRow({
+            n,
+            r: zh ? '找到' : 'found',
+            o: f.orderNo,
+            w: f.waybillNo,
+            s: f.status,
+            c: f.customerCode,
+            p: f.recipientName,
+          });
       }
       const buf = Buffer.from(await wb.xlsx.writeBuffer());
       const stored = await files.put(buf, 'search.xlsx');

@@ -38,7 +38,10 @@ addMessages({
     'zh-CN': '只接受 {types} 文件（按内容校验）。',
   },
   imageTooLarge: { en: 'The image is over {mb} MB.', 'zh-CN': '图片超过 {mb} MB。' },
-  imageTooSmall: { en: 'The image is empty or too small to be an ID card photo.', 'zh-CN': '图片为空或过小，不像身份证照片。' },
+  imageTooSmall: {
+    en: 'The image is empty or too small to be an ID card photo.',
+    'zh-CN': '图片为空或过小，不像身份证照片。',
+  },
   xlsNotSupported: {
     en: 'This is an old .xls workbook; please save it as .xlsx and upload again.',
     'zh-CN': '这是旧版 .xls 文件，请另存为 .xlsx 后重新上传。',
@@ -61,7 +64,10 @@ addMessages({
     'zh-CN': '6 位数字。中国没有公开维护的邮编数据，仅提示所属省份。',
   },
   postcodeCnInvalid: { en: 'A Chinese postal code is 6 digits.', 'zh-CN': '中国邮编为 6 位数字。' },
-  postcodeJpInvalid: { en: 'A Japanese postal code is 7 digits (123-4567).', 'zh-CN': '日本邮编为 7 位数字（123-4567）。' },
+  postcodeJpInvalid: {
+    en: 'A Japanese postal code is 7 digits (123-4567).',
+    'zh-CN': '日本邮编为 7 位数字（123-4567）。',
+  },
   postcodeJpUnknown: { en: 'No place has this postal code.', 'zh-CN': '没有使用该邮编的地区。' },
   addressNoName: { en: 'No recipient name was found.', 'zh-CN': '没有识别到收件人姓名。' },
   addressNoPhone: { en: 'No phone number was found.', 'zh-CN': '没有识别到电话号码。' },

@@ -86,7 +86,9 @@ function filterConditions(db: Database, f: OrderFilter) {
     if (f.channel) and.push(eb('o.channel_code', '=', f.channel));
     if (f.status) and.push(eb('o.status', '=', f.status));
     if (f.receiveStatus) {
-      and.push(eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('receive_status', '=', f.receiveStatus)));
+      and.push(
+        eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('receive_status', '=', f.receiveStatus)),
+      );
     }
     if (f.intercepted !== undefined) and.push(eb('o.intercepted', '=', f.intercepted ? 1 : 0));
     if (f.released !== undefined) and.push(eb('o.released', '=', f.released ? 1 : 0));
@@ -130,7 +132,11 @@ export function createOrdersRepository(db: Database) {
       return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list };
     },
     /** Every row of a filter, in order, up to `max` (exports). */
-    async listAll(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' }, max: number) {
+    async listAll(
+      scope: Scope,
+      f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' },
+      max: number,
+    ) {
       return orderListQuery(db, scope)
         .where(filterConditions(db, f))
         .orderBy(SORT_COLUMN[f.sort], f.order)
@@ -162,7 +168,8 @@ export function createOrdersRepository(db: Database) {
     async attentionPage(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {
       const at = kind === 'error' ? 'o.error_at' : 'o.abnormal_at';
       let q = orderListQuery(db, scope).where(at, 'is not', null);
-      if (p.keyword) q = q.where((eb) => eb.or([eb('o.order_no', '=', p.keyword!), eb('o.waybill_no', '=', p.keyword!)]));
+      if (p.keyword)
+        q = q.where((eb) => eb.or([eb('o.order_no', '=', p.keyword!), eb('o.waybill_no', '=', p.keyword!)]));
       const { total } = await q
         .clearSelect()
         .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -182,11 +189,20 @@ export function createOrdersRepository(db: Database) {
     },
     /** Scope-checked ids: the subset of `ids` the scope may touch. */
     async idsInScope(scope: Scope, ids: number[]) {
-      const rows = await scoped(scope).select(['o.id', 'o.status', 'o.intercepted', 'o.order_no']).where('o.id', 'in', ids).execute();
+      const rows = await scoped(scope)
+        .select(['o.id', 'o.status', 'o.intercepted', 'o.order_no'])
+        .where('o.id', 'in', ids)
+        .execute();
       return rows;
     },
     items: (orderId: number) =>
-      db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('line_no').orderBy('id').execute(),
+      db
+        .selectFrom('order_items')
+        .selectAll()
+        .where('order_id', '=', orderId)
+        .orderBy('line_no')
+        .orderBy('id')
+        .execute(),
     events: (orderId: number) =>
       db
         .selectFrom('tracking_events')
@@ -280,7 +296,9 @@ export function createOrdersRepository(db: Database) {
       await db
         .insertInto('user_settings')
         .values({ user_id: userId, key, value: JSON.stringify(value), updated_at: now })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'key']).doUpdateSet({ value: JSON.stringify(value), updated_at: now }),
+        )
         .execute();
     },
     /** Orders by waybill number for the public tracking page (no scope: the number is the key). */
@@ -333,7 +351,11 @@ export function createOrdersRepository(db: Database) {
         .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
         .returning('hits')
         .executeTakeFirstOrThrow();
-      if (r.hits === 1) await db.deleteFrom('rate_limits').where('window_start', '<', windowStart - 3_600_000).execute();
+      if (r.hits === 1)
+        await db
+          .deleteFrom('rate_limits')
+          .where('window_start', '<', windowStart - 3_600_000)
+          .execute();
       return r.hits;
     },
   };

@@ -6,7 +6,12 @@ import type { OrdersLookup } from './orders.lookup.ts';
 import type { OrdersService } from './orders.service.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const FLAG_COLUMN = { gnsUpdated: 'gns_updated', pushS: 'push_s', pushPrice: 'push_price', wholeSet: 'whole_set' } as const;
+const FLAG_COLUMN = {
+  gnsUpdated: 'gns_updated',
+  pushS: 'push_s',
+  pushPrice: 'push_price',
+  wholeSet: 'whole_set',
+} as const;
 
 export function ordersRoutes(r: Registrar, service: OrdersService, lookup: OrdersLookup) {
   // Finding orders
@@ -35,33 +40,47 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.items, async (input, ctx) => service.items(await ctx.scope(), input.orderId));
   r.call(orders.orderUpdate, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(orders.orderDelete, async (input, ctx) => service.remove(await ctx.scope(), input.ids));
-  r.call(orders.itemCreate, async ({ orderId, confirm, ...item }, ctx) =>
-    service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'create', orderId, item, confirm }) as never,
+  r.call(
+    orders.itemCreate,
+    async ({ orderId, confirm, ...item }, ctx) =>
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'create', orderId, item, confirm }) as never,
   );
-  r.call(orders.itemUpdate, async ({ id, confirm, ...item }, ctx) =>
-    service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'update', id, item, confirm }) as never,
+  r.call(
+    orders.itemUpdate,
+    async ({ id, confirm, ...item }, ctx) =>
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'update', id, item, confirm }) as never,
   );
-  r.call(orders.itemDelete, async (input, ctx) =>
-    service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'delete', id: input.id }) as never,
+  r.call(
+    orders.itemDelete,
+    async (input, ctx) =>
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'delete', id: input.id }) as never,
   );
   r.call(orders.setFlag, async (input, ctx) =>
     service.setFlag(await ctx.scope(), input.ids, FLAG_COLUMN[input.flag], input.value),
   );
-  r.call(orders.setOrderFlag, async (input, ctx) => service.setFlag(await ctx.scope(), input.ids, 'print_flag', input.printFlag));
+  r.call(orders.setOrderFlag, async (input, ctx) =>
+    service.setFlag(await ctx.scope(), input.ids, 'print_flag', input.printFlag),
+  );
 
   // Creating one order
   r.call(orders.createImport, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(orders.resolveAddress, (input, ctx) => lookup.resolveAddress(ctx.lang, input.text));
   r.call(orders.identifyPostalCode, (input, ctx) => lookup.postalCode(ctx.lang, input.country, input.code));
-  r.call(orders.getSendAddress, async (input, ctx) => service.sendAddress(ctx.actor, await ctx.scope(), input.customerId));
+  r.call(orders.getSendAddress, async (input, ctx) =>
+    service.sendAddress(ctx.actor, await ctx.scope(), input.customerId),
+  );
   r.call(orders.getItemByJan, async (input, ctx) =>
     service.itemByJan(ctx.actor, await ctx.scope(), input.jan, input.customerId),
   );
-  r.call(orders.getOrderNumber, async (input, ctx) => service.orderNumber(ctx.actor, await ctx.scope(), input.customerId));
+  r.call(orders.getOrderNumber, async (input, ctx) =>
+    service.orderNumber(ctx.actor, await ctx.scope(), input.customerId),
+  );
   r.call(orders.numberSegments, async (input, ctx) =>
     service.numberSegments(ctx.actor, await ctx.scope(), input.channel, input.customerId),
   );
-  r.call(orders.setDefaultNumber, (input, ctx) => service.setDefaultNumber(ctx.actor, input.channel, input.numberSegmentId));
+  r.call(orders.setDefaultNumber, (input, ctx) =>
+    service.setDefaultNumber(ctx.actor, input.channel, input.numberSegmentId),
+  );
   r.call(orders.getDefaultNumber, (input, ctx) => service.getDefaultNumber(ctx.actor, input.channel));
 
   // Attention
@@ -69,7 +88,9 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.abnormalOrders, async (input, ctx) => service.attention(await ctx.scope(), 'abnormal', input));
   r.call(orders.orderStats, async (_input, ctx) => service.stats(await ctx.scope()));
   r.call(orders.errorUpdate, async (input, ctx) => service.fixError(ctx.actor, await ctx.scope(), ctx.lang, input));
-  r.call(orders.errorUpdate2, async (input, ctx) => service.recheckErrors(ctx.actor, await ctx.scope(), ctx.lang, input.ids));
+  r.call(orders.errorUpdate2, async (input, ctx) =>
+    service.recheckErrors(ctx.actor, await ctx.scope(), ctx.lang, input.ids),
+  );
   r.call(orders.errorBoxcUpdate, async (input, ctx) => service.fixBoxcError(ctx.actor, await ctx.scope(), input));
   r.call(orders.abnormalRules, () => service.abnormalRules());
   r.call(orders.abnormalUpdate, async (input, ctx) => service.resolveAbnormal(ctx.actor, await ctx.scope(), input));

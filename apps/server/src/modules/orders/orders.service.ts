@@ -73,7 +73,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     const decimals = ctx.currencies.get(currency) ?? 2;
     return items.map((it, i) => {
       const unitPrice = toMinor(it.unitPrice, decimals);
-      if (unitPrice === null) throw AppError.field(`${base}.${i}.unitPrice`, translate('en', 'priceDecimals', { currency }));
+      if (unitPrice === null)
+        throw AppError.field(`${base}.${i}.unitPrice`, translate('en', 'priceDecimals', { currency }));
       return { ...it, unitPrice, currency };
     });
   }
@@ -97,7 +98,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     const missing = v.confirmations.filter((c) => !confirm.includes(c.kind));
     if (missing.length) {
       throw AppError.conflict('confirmationRequired', undefined, {
-        confirmations: missing.map((c) => ({ kind: c.kind, field: c.field, message: translate(lang, c.messageKey, c.params) })),
+        confirmations: missing.map((c) => ({
+          kind: c.kind,
+          field: c.field,
+          message: translate(lang, c.messageKey, c.params),
+        })),
       });
     }
   }
@@ -106,7 +111,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   async function abnormalOf(input: OrderInput, ctx: Ctx, excludeOrderId?: number) {
     const hits: string[] = [];
     if (input.recipient.address.replace(/\s/g, '').length < 4) hits.push('unresolvableAddress');
-    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hits.push('invalidPhone');
+    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, '')))
+      hits.push('invalidPhone');
     const fen = orderValueCny(input, ctx.currencies);
     if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR) hits.push('valueOverLimit');
     const since = new Date(clock().getTime() - 7 * 86_400_000).toISOString();
@@ -119,9 +125,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     const { n } = await q.executeTakeFirstOrThrow();
     if (Number(n) + 1 >= SAME_RECIPIENT_MAX) hits.push('sameRecipientTooOften');
     if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
-    const reason = hits
-      .map((h) => `${translate('zh-CN', `rule_${h}`)} / ${translate('en', `rule_${h}`)}`)
-      .join('; ');
+    const reason = hits.map((h) => `${translate('zh-CN', `rule_${h}`)} / ${translate('en', `rule_${h}`)}`).join('; ');
     return { abnormal_rule: hits.join(','), abnormal_reason: reason, abnormal_at: now() };
   }
 
@@ -176,7 +180,13 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     recipient_address: r.address,
     recipient_postcode: r.postcode,
   });
-  const event = (orderId: number, kind: string, actor: Actor | null, note: string | null = null, location: string | null = null) => ({
+  const event = (
+    orderId: number,
+    kind: string,
+    actor: Actor | null,
+    note: string | null = null,
+    location: string | null = null,
+  ) => ({
     order_id: orderId,
     kind,
     at: now(),
@@ -243,7 +253,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           .execute();
       }
       await itemsWrite?.(trx);
-      await trx.insertInto('tracking_events').values(event(o.id, eventKind, actor)).execute();
+      await trx
+        .insertInto('tracking_events')
+        .values(event(o.id, eventKind, actor))
+        .execute();
     });
   }
 
@@ -313,7 +326,13 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const o = await load(scope, id);
       const [items, events, ctx] = await Promise.all([repo.items(id), repo.events(id), validationContext()]);
       const key = lockKey(o);
-      return presentDetail(o, items, events, ctx.currencies, key ? translate(lang, key, { orderNo: o.order_no }) : null);
+      return presentDetail(
+        o,
+        items,
+        events,
+        ctx.currencies,
+        key ? translate(lang, key, { orderNo: o.order_no }) : null,
+      );
     },
     async items(scope: Scope, orderId: number) {
       const o = await load(scope, orderId);
@@ -359,7 +378,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       actor: Actor,
       scope: Scope,
       lang: ApiLanguage,
-      op: { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm } | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm } | { kind: 'delete'; id: number },
+      op:
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm }
+        | { kind: 'delete'; id: number },
     ) {
       let orderId: number;
       if (op.kind === 'create') orderId = op.orderId;
@@ -403,7 +425,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           items = [...items, it!];
           const lineNo = Math.max(0, ...rows.map((r) => r.line_no)) + 1;
           write = async (trx) => {
-            const r = await trx.insertInto('order_items').values(itemRow(it!, lineNo)).returning('id').executeTakeFirstOrThrow();
+            const r = await trx
+              .insertInto('order_items')
+              .values(itemRow(it!, lineNo))
+              .returning('id')
+              .executeTakeFirstOrThrow();
             itemId = r.id;
           };
         } else {
@@ -411,7 +437,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           items = items.map((x, i) => (i === index ? it! : x));
           itemId = op.id;
           const { order_id: _o, line_no: _l, ...changes } = itemRow(it!, 0);
-          write = async (trx) => void (await trx.updateTable('order_items').set(changes).where('id', '=', op.id).execute());
+          write = async (trx) =>
+            void (await trx.updateTable('order_items').set(changes).where('id', '=', op.id).execute());
         }
       }
       await writeChanged(
@@ -430,13 +457,22 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
       return presentItem(after, ctx.currencies);
     },
-    async setFlag(scope: Scope, ids: number[], column: 'gns_updated' | 'push_s' | 'push_price' | 'whole_set' | 'print_flag', value: boolean) {
+    async setFlag(
+      scope: Scope,
+      ids: number[],
+      column: 'gns_updated' | 'push_s' | 'push_price' | 'whole_set' | 'print_flag',
+      value: boolean,
+    ) {
       const rows = await repo.idsInScope(scope, ids);
       if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
       const r = await db
         .updateTable('orders')
         .set({ [column]: value ? 1 : 0, updated_at: now() })
-        .where('id', 'in', rows.map((x) => x.id))
+        .where(
+          'id',
+          'in',
+          rows.map((x) => x.id),
+        )
         .executeTakeFirst();
       return { updated: Number(r.numUpdatedRows) };
     },
@@ -592,7 +628,17 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       assertChangeable(o);
       const ctx = await validationContext();
       const current = inputOf(o, await repo.items(o.id));
-      await writeChanged(actor, lang, o, { ...current, recipient: p.recipient }, p.confirm, ctx, { error_reason: null, error_at: null }, false, 'errorFixed');
+      await writeChanged(
+        actor,
+        lang,
+        o,
+        { ...current, recipient: p.recipient },
+        p.confirm,
+        ctx,
+        { error_reason: null, error_at: null },
+        false,
+        'errorFixed',
+      );
       return { id: o.id, cleared: true };
     },
     async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, ids: number[]) {
@@ -616,8 +662,15 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           continue;
         }
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('orders').set({ error_reason: null, error_at: null, updated_at: now() }).where('id', '=', id).execute();
-          await trx.insertInto('tracking_events').values(event(id, 'errorFixed', actor)).execute();
+          await trx
+            .updateTable('orders')
+            .set({ error_reason: null, error_at: null, updated_at: now() })
+            .where('id', '=', id)
+            .execute();
+          await trx
+            .insertInto('tracking_events')
+            .values(event(id, 'errorFixed', actor))
+            .execute();
         });
         cleared.push(id);
       }
@@ -632,10 +685,19 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('orders')
-          .set({ box_no: p.boxNo, split_waybill_no: p.splitWaybillNo, error_reason: null, error_at: null, updated_at: now() })
+          .set({
+            box_no: p.boxNo,
+            split_waybill_no: p.splitWaybillNo,
+            error_reason: null,
+            error_at: null,
+            updated_at: now(),
+          })
           .where('id', '=', o.id)
           .execute();
-        await trx.insertInto('tracking_events').values(event(o.id, 'errorFixed', actor)).execute();
+        await trx
+          .insertInto('tracking_events')
+          .values(event(o.id, 'errorFixed', actor))
+          .execute();
       });
       return { id: o.id, cleared: true };
     },

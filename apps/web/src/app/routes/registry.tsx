@@ -21,10 +21,21 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'order.abnormal': () => import('@/features/orders/AbnormalOrdersPage.tsx'),
   'order.batchList': () => import('@/features/batches/BatchListPage.tsx'),
   'order.createImport': () => import('@/features/batches/CreateImportPage.tsx'),
   'order.createImportEms': () => import('@/features/batches/CreateImportEmsPage.tsx'),
   'order.createImportUsa': () => import('@/features/batches/CreateImportUsaPage.tsx'),
+  'order.create': () => import('@/features/orders/OrderCreatePage.tsx'),
+  'order.error': () => import('@/features/orders/ErrorOrdersPage.tsx'),
+  'order.idCard': () => import('@/features/orders/IdCardPage.tsx'),
+  'order.info': () => import('@/features/orders/OrderDetailPage.tsx'),
+  'order.list': () => import('@/features/orders/OrderListPage.tsx'),
+  'order.orderBatchSearch': () => import('@/features/orders/OrderBatchSearchPage.tsx'),
+  'order.postCode': () => import('@/features/orders/PostCodePage.tsx'),
+  'order.scan': () => import('@/features/orders/ScanPage.tsx'),
+  'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),
+  'order.update': () => import('@/features/orders/OrderUpdatePage.tsx'),
 };
 
 /**

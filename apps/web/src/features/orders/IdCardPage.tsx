@@ -1,0 +1,109 @@
+import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Table, Tag, Upload } from 'antd';
+import { useState } from 'react';
+import { formatTime, t, useI18n } from '@/lib';
+import { idCardImage, idCardTemplate, uploadIdCard, useIdCards } from './api/orders.ts';
+import './i18n.ts';
+
+/** Promise Letter ID Card: upload front and back (jpg/png, checked on the server), view own images. */
+export default function IdCardPage() {
+  useI18n();
+  const { message } = App.useApp();
+  const [req, setReq] = useState({
+    offset: 0,
+    limit: 20,
+    order: 'desc' as const,
+    keyword: undefined as string | undefined,
+  });
+  const q = useIdCards(req);
+  const [form] = Form.useForm();
+  const [preview, setPreview] = useState<string | null>(null);
+  const show = async (id: number, side: 'front' | 'back') => {
+    const { blob } = await idCardImage(id, side);
+    setPreview(URL.createObjectURL(blob));
+  };
+  const send = async (file: File) => {
+    const v = form.getFieldsValue();
+    await uploadIdCard(
+      { side: v.side, orderId: v.orderId ? String(v.orderId) : undefined, name: v.name, idCard: v.idCard },
+      file,
+    );
+    message.success(t('orders.saved'));
+    await q.refetch();
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" initialValues={{ side: 'front' }}>
+        <Form.Item name="side" label={t('orders.side')}>
+          <Select
+            style={{ width: 90 }}
+            options={[
+              { value: 'front', label: t('orders.front') },
+              { value: 'back', label: t('orders.back') },
+            ]}
+          />
+        </Form.Item>
+        <Form.Item name="orderId" label="ID">
+          <InputNumber min={1} placeholder="order id" />
+        </Form.Item>
+        <Form.Item name="name" label={t('orders.recipient')}>
+          <Input style={{ width: 110 }} />
+        </Form.Item>
+        <Form.Item name="idCard" label={t('orders.idCard')}>
+          <Input style={{ width: 190 }} />
+        </Form.Item>
+        <Upload accept=".jpg,.jpeg,.png" showUploadList={false} beforeUpload={(f) => (void send(f), false)}>
+          <Button type="primary">{t('orders.upload').replace('xls/xlsx', 'jpg/png')}</Button>
+        </Upload>
+        <Button onClick={idCardTemplate}>{t('orders.template')}</Button>
+      </Form>
+      <Input.Search
+        allowClear
+        style={{ width: 300 }}
+        onSearch={(k) => setReq({ ...req, offset: 0, keyword: k || undefined })}
+      />
+      <Table
+        rowKey="id"
+        size="small"
+        loading={q.isFetching}
+        dataSource={q.data?.list ?? []}
+        pagination={{
+          total: q.data?.total ?? 0,
+          pageSize: req.limit,
+          current: req.offset / req.limit + 1,
+          onChange: (p, s) => setReq({ ...req, offset: (p - 1) * s, limit: s }),
+        }}
+        columns={[
+          { title: t('orders.orderNo'), dataIndex: 'orderNo' },
+          { title: t('orders.recipient'), dataIndex: 'name' },
+          { title: t('orders.idCard'), dataIndex: 'idCard' },
+          {
+            title: t('orders.front'),
+            render: (_, r) =>
+              r.hasFront ? (
+                <Button size="small" onClick={() => show(r.id, 'front')}>
+                  {t('orders.view')}
+                </Button>
+              ) : (
+                <Tag>—</Tag>
+              ),
+          },
+          {
+            title: t('orders.back'),
+            render: (_, r) =>
+              r.hasBack ? (
+                <Button size="small" onClick={() => show(r.id, 'back')}>
+                  {t('orders.view')}
+                </Button>
+              ) : (
+                <Tag>—</Tag>
+              ),
+          },
+          { title: t('orders.createdAt'), render: (_, r) => formatTime(r.createdAt) },
+        ]}
+      />
+      <Modal open={!!preview} footer={null} onCancel={() => (URL.revokeObjectURL(preview!), setPreview(null))}>
+        {preview && <Image src={preview} preview={false} />}
+      </Modal>
+    </Space>
+  );
+}

@@ -1,0 +1,120 @@
+import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Timeline } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { formatTime, t, useI18n } from '@/lib';
+import { useOrderDetail } from './api/orders.ts';
+import './i18n.ts';
+
+/** Order detail: every field of spec §3 "Order", items, tracking events, print count and flags. */
+export default function OrderDetailPage() {
+  useI18n();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const id = Number(params.get('id') ?? 0);
+  const q = useOrderDetail(id);
+  const o = q.data;
+  if (!id) return <Empty />;
+  if (!o) return <Card loading />;
+  const yn = (v: boolean) => <Tag color={v ? 'blue' : 'default'}>{v ? t('orders.yes') : t('orders.no')}</Tag>;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="order-detail">
+      {o.locked && <Alert type="info" showIcon message={o.locked} />}
+      {o.errorReason && <Alert type="error" showIcon message={o.errorReason} />}
+      {o.abnormalReason && <Alert type="warning" showIcon message={o.abnormalReason} />}
+      <Card
+        size="small"
+        title={`${t('orders.orderNo')}: ${o.orderNo}`}
+        extra={
+          <Button
+            type="primary"
+            disabled={!!o.locked}
+            onClick={() => navigate(`/order/update?id=${o.id}`)}
+            data-testid="detail-edit"
+          >
+            {t('orders.edit')}
+          </Button>
+        }
+      >
+        <Descriptions size="small" column={3} bordered>
+          <Descriptions.Item label={t('orders.customer')}>{o.customerCode}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.channel')}>{o.channel}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.status')}>{t(`orders.kinds.${o.status}`)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.waybillNo')}>{o.waybillNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.splitWaybillNo')}>{o.splitWaybillNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.systemNo')}>{o.systemNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.userRefNo')}>{o.userRefNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.batchNo')}>{o.batchNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.boxNo')}>{o.boxNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.orderType')}>{o.orderType}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.clearanceCompany')}>{o.clearanceCompany}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.receiveStatus')}>
+            {o.receiveStatus ? t(`orders.receive.${o.receiveStatus}`) : ''}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.recipient')} data-testid="detail-recipient">
+            {o.recipient.name}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.phone')}>{o.recipient.phone}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.idCard')}>{o.recipient.idCard}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.address')} span={3}>
+            {[
+              o.recipient.country,
+              o.recipient.province,
+              o.recipient.city,
+              o.recipient.district,
+              o.recipient.street,
+              o.recipient.address,
+            ]
+              .filter(Boolean)
+              .join(' ')}{' '}
+            {o.recipient.postcode}
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.sender')}>{o.sender.name}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.senderPhone')}>{o.sender.phone}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.senderAddress')}>{o.sender.address}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.totalAmount')}>{`${o.totalAmount} ${o.currency}`}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.insuredAmount')}>{`${o.insuredAmount} ${o.currency}`}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.remark')}>{o.remark}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.printCount')}>{o.printCount}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.printFlag')}>{yn(o.printFlag)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.intercepted')}>{yn(o.intercepted)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.released')}>{yn(o.released)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.gnsUpdated')}>{yn(o.gnsUpdated)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.pushS')}>{yn(o.pushS)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.pushPrice')}>{yn(o.pushPrice)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.wholeSet')}>{yn(o.wholeSet)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.createdAt')}>{formatTime(o.createdAt)}</Descriptions.Item>
+        </Descriptions>
+      </Card>
+      <Card size="small" title={t('orders.items')}>
+        <Table
+          rowKey="id"
+          size="small"
+          pagination={false}
+          dataSource={o.items}
+          columns={[
+            'lineNo',
+            'jan',
+            'name',
+            'brand',
+            'spec',
+            'quantity',
+            'unitPrice',
+            'currency',
+            'origin',
+            'hazardCode',
+          ].map((k) => ({
+            key: k,
+            dataIndex: k,
+            title: k === 'lineNo' ? '#' : k === 'currency' ? '' : t(`orders.${k}`),
+          }))}
+        />
+      </Card>
+      <Card size="small" title={t('orders.events')}>
+        <Timeline
+          items={o.events.map((e) => ({
+            children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''} ${e.note ?? ''}`,
+          }))}
+        />
+      </Card>
+    </Space>
+  );
+}

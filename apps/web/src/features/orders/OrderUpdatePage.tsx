@@ -1,0 +1,80 @@
+import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { invalidateCall, t, useI18n } from '@/lib';
+import { orders } from '@console/contract';
+import { updateOrder, useOrderDetail } from './api/orders.ts';
+import { formErrors, withConfirmations } from './components/confirm.ts';
+import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
+import './i18n.ts';
+
+/** Edit an order with the import's validation; locked orders cannot be edited. */
+export default function OrderUpdatePage() {
+  useI18n();
+  const { message, modal } = App.useApp();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const id = Number(params.get('id') ?? 0);
+  const q = useOrderDetail(id);
+  const [form] = Form.useForm();
+  useEffect(() => {
+    if (q.data)
+      form.setFieldsValue({ ...q.data, recipient: q.data.recipient, sender: q.data.sender, items: q.data.items });
+  }, [q.data, form]);
+  if (!id) return <Empty />;
+  const save = async (v: Record<string, any>) => {
+    const body = cleanOrder(v);
+    try {
+      const r = await withConfirmations(modal, (confirm) =>
+        updateOrder({
+          id,
+          userRefNo: body.userRefNo || null,
+          remark: body.remark || null,
+          insuredAmount: String(body.insuredAmount ?? '0'),
+          recipient: body.recipient as never,
+          sender: body.sender,
+          items: body.items as never,
+          confirm,
+        }),
+      );
+      if (!r) return;
+      message.success(t('orders.saved'));
+      await invalidateCall(orders.order);
+      await invalidateCall(orders.orderList);
+      navigate(`/order/info?id=${id}`);
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) form.setFields(fields);
+      else message.error((e as Error).message);
+    }
+  };
+  return (
+    <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
+      <Form form={form} layout="vertical" onFinish={save} disabled={!!q.data?.locked}>
+        <RecipientFields />
+        <SenderFields />
+        <Row gutter={12}>
+          <Col span={8}>
+            <Form.Item name="userRefNo" label={t('orders.userRefNo')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="insuredAmount" label={t('orders.insuredAmount')}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item name="remark" label={t('orders.remark')}>
+              <Input data-testid="edit-remark" />
+            </Form.Item>
+          </Col>
+        </Row>
+        <ItemsFields customerId={q.data?.customerId} />
+        <Button type="primary" htmlType="submit" style={{ marginTop: 12 }} data-testid="edit-save">
+          {t('orders.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,58 @@
+import { Alert, Button, Input, Select, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { t, useI18n } from '@/lib';
+import { lookupPostcode } from './api/orders.ts';
+import './i18n.ts';
+
+/** PostCode: look up and check Chinese and Japanese postal codes. */
+export default function PostCodePage() {
+  useI18n();
+  const [country, setCountry] = useState<'CN' | 'JP'>('JP');
+  const [code, setCode] = useState('');
+  const [r, setR] = useState<Awaited<ReturnType<typeof lookupPostcode>> | null>(null);
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Space.Compact>
+        <Select
+          value={country}
+          onChange={setCountry}
+          style={{ width: 90 }}
+          options={[
+            { value: 'JP', label: 'JP' },
+            { value: 'CN', label: 'CN' },
+          ]}
+        />
+        <Input
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          onPressEnter={async () => setR(await lookupPostcode(country, code))}
+          placeholder={t('orders.postcode')}
+          style={{ width: 200 }}
+        />
+        <Button type="primary" disabled={!code.trim()} onClick={async () => setR(await lookupPostcode(country, code))}>
+          {t('orders.lookup')}
+        </Button>
+      </Space.Compact>
+      {r && (
+        <>
+          <Space>
+            <Tag color={r.valid ? 'green' : 'red'}>{r.valid ? t('orders.valid') : t('orders.invalid')}</Tag>
+            <span>{r.code}</span>
+          </Space>
+          {r.note && <Alert type={r.valid ? 'info' : 'warning'} message={r.note} />}
+          <Table
+            size="small"
+            rowKey={(p) => p.province + p.city + p.town}
+            pagination={false}
+            dataSource={r.places}
+            columns={[
+              { title: t('orders.province'), dataIndex: 'province' },
+              { title: t('orders.city'), dataIndex: 'city' },
+              { title: t('orders.district'), dataIndex: 'town' },
+            ]}
+          />
+        </>
+      )}
+    </Space>
+  );
+}
