@@ -103,6 +103,25 @@ function filterConditions(db: Database, f: OrderFilter) {
 
 export type OrderRecord = Awaited<ReturnType<ReturnType<typeof createOrdersRepository>['find']>>;
 
+/**
+ * A filter whose count reached the cap answers "10,000+" whatever happens in the next
+ * seconds, so that answer is remembered briefly (per instance): counting 10,001 index
+ * entries is most of a list call's cost. Counts under the cap are always exact and fresh.
+ */
+const CAPPED_TTL_MS = 5_000;
+const capped = new Map<string, number>();
+function cappedRecently(key: string): boolean {
+  const at = capped.get(key);
+  if (at === undefined) return false;
+  if (Date.now() - at < CAPPED_TTL_MS) return true;
+  capped.delete(key);
+  return false;
+}
+function rememberCapped(key: string) {
+  if (capped.size > 5_000) capped.clear();
+  capped.set(key, Date.now());
+}
+
 export function createOrdersRepository(db: Database) {
   const scoped = (scope: Scope) => inScope(db.selectFrom('orders as o'), 'o.customer_id', scope);
 
@@ -110,26 +129,31 @@ export function createOrdersRepository(db: Database) {
     /** One page of the order list and its (capped) count. */
     async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_COLUMN }) {
       const where = filterConditions(db, p);
+      const { offset: _o, limit: _l, order: _d, sort: _s, ...filter } = p;
+      const key = JSON.stringify([scope, filter]);
+      const sortCol = SORT_COLUMN[p.sort];
+      const list = orderListQuery(db, scope)
+        .where(where)
+        .orderBy(sortCol, p.order)
+        .orderBy('o.id', p.order)
+        .offset(p.offset)
+        .limit(p.limit)
+        .execute();
+      if (cappedRecently(key)) return { total: COUNT_CAP, exact: false, list: await list };
       const counted = scoped(scope)
         .where(where)
         .select(sql<number>`1`.as('one'))
         .limit(COUNT_CAP + 1);
-      const sortCol = SORT_COLUMN[p.sort];
-      const [countRow, list] = await Promise.all([
+      const [countRow, rows] = await Promise.all([
         db
           .selectFrom(counted.as('capped'))
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow(),
-        orderListQuery(db, scope)
-          .where(where)
-          .orderBy(sortCol, p.order)
-          .orderBy('o.id', p.order)
-          .offset(p.offset)
-          .limit(p.limit)
-          .execute(),
+        list,
       ]);
       const n = Number(countRow.n);
-      return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list };
+      if (n > COUNT_CAP) rememberCapped(key);
+      return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list: rows };
     },
     /** Every row of a filter, in order, up to `max` (exports). */
     async listAll(

@@ -1,0 +1,2 @@
+/** autocannon ships no types; the load generator uses a small part of it. */
+declare module 'autocannon';
