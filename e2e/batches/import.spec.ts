@@ -69,3 +69,44 @@ test('template → upload with errors → error workbook → fix → confirm →
   await expect(page.getByTestId('batch-table').locator('.ant-table-row')).toHaveCount(1);
   await expect(page.getByTestId('batch-table')).toContainText(batchNo);
 });
+
+test('an agent picks the customer from a list, then imports for it', async ({ page }) => {
+  await loginUI(page, 'agent');
+  await page.goto(`${MAIN}/home/order/createImport`);
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-template').click()]);
+  const no = `E2EA${Date.now() % 1e8}`;
+  const file = {
+    name: 'agent.xlsx',
+    mimeType: 'application/octet-stream',
+    buffer: await fill(await dl.path(), [row(no, '13800138000')]),
+  };
+
+  // Without a customer the page says so and uploads nothing.
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByTestId('upload-error')).toBeVisible();
+  await expect(page.getByTestId('preview')).toHaveCount(0);
+
+  await page.getByTestId('customer').click();
+  const options = page.locator('.ant-select-dropdown .ant-select-item-option');
+  await expect(options).toHaveCount(2); // the agent's two demo customers
+  await options.filter({ hasText: 'DEMO2' }).click();
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByTestId('upload-error')).toHaveCount(0);
+  await page.getByTestId('confirm').click();
+  await expect(page.getByTestId('done')).toBeVisible({ timeout: 30_000 });
+  const batchNo = /B\d+/.exec(await page.getByTestId('done').innerText())![0];
+
+  // The batch belongs to DEMO2: its user sees it, DEMO's does not.
+  for (const [user, count] of [
+    ['demo2', 1],
+    ['demo', 0],
+  ] as const) {
+    await page.context().clearCookies();
+    await loginUI(page, user);
+    await page.goto(`${MAIN}/home/order/batchList`);
+    await page.getByTestId('filter-batchNo').fill(batchNo);
+    await page.keyboard.press('Enter');
+    if (!count) await expect(page.getByTestId('batch-table').locator('.ant-empty')).toBeVisible();
+    await expect(page.getByTestId('batch-table').locator('.ant-table-row')).toHaveCount(count);
+  }
+});

@@ -1,20 +1,7 @@
-import type { batches } from '@console/contract';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Form,
-  Input,
-  InputNumber,
-  Progress,
-  Segmented,
-  Space,
-  Table,
-  Typography,
-  Upload,
-} from 'antd';
+import { type batches, reference } from '@console/contract';
+import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { ApiError, t, useI18n, useSession } from '@/lib';
+import { ApiError, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { confirmBatch, downloadErrors, downloadTemplate, fetchProgress, uploadBatch } from '../api/batches.ts';
 import '../i18n.ts';
 
@@ -27,6 +14,9 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   useI18n();
   const { user } = useSession();
   const isCustomer = (user?.roles ?? []).includes('customer');
+  // Agents and operators pick one of the customers they may act for; a customer acts for itself.
+  const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
+  const companies = useCall(reference.customsClearanceCompanies, {});
   const [kind, setKind] = useState<Kind>(kinds[0]!);
   const [fields, setFields] = useState<{ channel?: string; customerId?: number; clearanceCompany?: string }>({
     channel: 'JP',
@@ -52,6 +42,10 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
       setUploadError(t('batches.onlyXlsx'));
       return false;
     }
+    if (!isCustomer && !fields.customerId) {
+      setUploadError(t('batches.customerRequired'));
+      return false;
+    }
     try {
       const b = await uploadBatch(kind, file, {
         channel: fields.channel,
@@ -60,7 +54,9 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
       });
       setBatch(await fetchProgress(b.id));
     } catch (e) {
-      if (e instanceof ApiError) setUploadError(Object.values(e.fieldErrors).flat().join(' ') || e.message);
+      setUploadError(
+        e instanceof ApiError ? Object.values(e.fieldErrors).flat().join(' ') || e.message : (e as Error).message,
+      );
     }
     return false;
   };
@@ -71,7 +67,9 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
       await confirmBatch(batch.id, confirmed);
       setBatch(await fetchProgress(batch.id));
     } catch (e) {
-      if (e instanceof ApiError) setUploadError(Object.values(e.fieldErrors).flat().join(' ') || e.message);
+      setUploadError(
+        e instanceof ApiError ? Object.values(e.fieldErrors).flat().join(' ') || e.message : (e as Error).message,
+      );
     }
   };
 
@@ -99,19 +97,29 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
           </Form.Item>
         )}
         {!isCustomer && (
-          <Form.Item label={t('batches.customer')}>
-            <InputNumber
-              min={1}
+          <Form.Item label={t('batches.customer')} required>
+            <Select
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 240 }}
+              placeholder={t('batches.selectCustomer')}
+              loading={customers.isLoading}
               value={fields.customerId}
-              onChange={(v) => setFields({ ...fields, customerId: v ?? undefined })}
+              onChange={(v: number) => setFields({ ...fields, customerId: v })}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              data-testid="customer"
             />
           </Form.Item>
         )}
         <Form.Item label={t('batches.clearance')}>
-          <Input
-            style={{ width: 120 }}
+          <Select
+            allowClear
+            style={{ width: 200 }}
+            placeholder={t('batches.clearanceDefault')}
             value={fields.clearanceCompany}
-            onChange={(e) => setFields({ ...fields, clearanceCompany: e.target.value || undefined })}
+            onChange={(v?: string) => setFields({ ...fields, clearanceCompany: v || undefined })}
+            options={(companies.data ?? []).map((c) => ({ value: c.code, label: `${c.code} ${localized(c.name)}` }))}
+            data-testid="clearance"
           />
         </Form.Item>
       </Form>
