@@ -115,7 +115,7 @@ function cellText(v: unknown, col: ColumnDef): { text: string } | { problem: str
   return { text: normalizeCell(String(v)) };
 }
 
-/** Does the first sheet declare merged cells? Streams its XML once, looking for <mergeCell. */
+/** Does the first sheet declare merged cells? Inflates its XML looking for <mergeCell (only when the parse failed). */
 async function hasMergedCells(buf: Buffer): Promise<boolean> {
   const entries = readZipDirectory(buf) ?? [];
   const sheet = entries.find((e) => e.name === 'xl/worksheets/sheet1.xml');
@@ -151,11 +151,35 @@ async function* slices(buf: Buffer, onRead: (n: number) => void) {
   }
 }
 
-/** Streams the first worksheet; calls `onRow` with each row's values (1-based array) and number. */
+/** Passes a sheet's XML chunks through, noting whether `<mergeCell ` occurs (also across chunk edges). */
+async function* watchMerged(src: AsyncIterable<Buffer | string>, onMerged: () => void) {
+  const needle = Buffer.from('<mergeCell ');
+  let tail = Buffer.alloc(0);
+  let seen = false;
+  for await (const chunk of src) {
+    if (!seen) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      const edge = Buffer.concat([tail, b.subarray(0, needle.length - 1)]);
+      if (edge.includes(needle) || b.includes(needle)) {
+        seen = true;
+        onMerged();
+      }
+      tail = Buffer.from(b.subarray(Math.max(0, b.length - (needle.length - 1))));
+    }
+    yield chunk;
+  }
+}
+
+/**
+ * Streams the first worksheet; calls `onRow` with each row's values (1-based array) and number.
+ * `onMerged` is called when the sheet's XML declares merged cells (they follow the rows, so the
+ * verdict is known once the stream ends): one decompression serves both.
+ */
 async function streamRows(
   buf: Buffer,
   onRow: (values: unknown[], rowNo: number) => void,
   onBytes?: (n: number) => void,
+  onMerged?: () => void,
 ) {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(slices(buf, onBytes ?? (() => {}))), {
     sharedStrings: 'cache',
@@ -165,6 +189,12 @@ async function streamRows(
     entries: 'ignore',
   });
   for await (const ws of reader) {
+    if (onMerged) {
+      // WorksheetReader reads `iterator` (the sheet's inflated XML) when iteration starts.
+      const r = ws as unknown as { iterator: AsyncIterable<Buffer | string> & { pipe?: unknown } };
+      const src = r.iterator.pipe && !(Symbol.asyncIterator in r.iterator) ? Readable.from(r.iterator) : r.iterator;
+      r.iterator = watchMerged(src, onMerged);
+    }
     for await (const row of ws) onRow((row as ExcelJS.Row).values as unknown[], (row as ExcelJS.Row).number);
     break; // the first sheet holds the orders; notes and lists follow
   }
@@ -183,15 +213,14 @@ async function run(job: ParseJob) {
   };
   const channels = new Map(job.channels.map((c) => [c.code, c]));
 
-  if (await hasMergedCells(buf)) throw new Fatal('fileMergedCells');
-
   // 1. Stream rows into records (header found on the first non-empty row).
   let header: Map<number, ColumnKey> | null = null;
   let headerRow = 0;
   const records: RowRec[] = [];
   const cellProblems: Issue[] = [];
   let lastProgress = 0;
-  await streamRows(
+  let merged = false;
+  const streaming = streamRows(
     buf,
     (values, rowNo) => {
       if (!header) {
@@ -233,7 +262,16 @@ async function run(job: ParseJob) {
         post({ type: 'progress', fraction: fraction * 0.9, rows: records.length });
       }
     },
+    () => (merged = true),
   );
+  try {
+    await streaming;
+  } catch (e) {
+    // Merged cells explain most unreadable sheets: say so first, as when they were checked up front.
+    if (await hasMergedCells(buf).catch(() => false)) throw new Fatal('fileMergedCells');
+    throw e;
+  }
+  if (merged) throw new Fatal('fileMergedCells');
   if (!header) throw new Fatal('fileNoHeader');
   if (records.length === 0) throw new Fatal('fileNoRows');
   const letterOf = new Map<ColumnKey, string>(
