@@ -141,7 +141,7 @@ if (!pgUrl) {
        case when i % 41 = 3 then 1 else 0 end, case when i % 9 = 7 then 1 else 0 end,
        case when i % 9 < 3 then 0 else 1 end, case when i % 9 < 3 then 0 else 1 end,
        '王伟', '11010519900101123X', '138' || lpad((i % 100000000)::text, 8, '0'), '浙江省', '杭州市', '西湖区', '文三路' || (i % 500) || '号',
-       'JPY', 1000 + i % 9000, now() - ((i * 7919) % $3)::float8 / $3 * interval '180 days', now()
+       'JPY', 1000 + i % 9000, now() - ((i::bigint * 7919) % $3)::float8 / $3 * interval '180 days', now()
      from generate_series(0, $3 - 1) as i`,
     [demoId, demo2Id, N],
   );
