@@ -58,7 +58,13 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         // The print plugin (QZ Tray protocol) and the Cainiao component listen on localhost.
-        connectSrc: ["'self'", 'ws://localhost:8182', 'wss://localhost:8181', 'ws://localhost:13528', 'ws://127.0.0.1:8182'],
+        connectSrc: [
+          "'self'",
+          'ws://localhost:8182',
+          'wss://localhost:8181',
+          'ws://localhost:13528',
+          'ws://127.0.0.1:8182',
+        ],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -15,9 +15,7 @@ import { createOrdersRepository } from './orders.repository.ts';
 
 /** address-parse ships CommonJS with a default export object. */
 const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule) as {
-  parse(
-    text: string,
-  ): {
+  parse(text: string): {
     province: string;
     city: string;
     area: string;
