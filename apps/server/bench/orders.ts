@@ -56,7 +56,7 @@ const now = Date.now();
 
 // Bulk seed: one transaction of multi-row inserts (SQLite) or generate_series (PostgreSQL).
 // Orders only: the list reads no items or events. 5/6 for DEMO, spread over 180 days.
-let t0 = performance.now();
+const t0 = performance.now();
 const STATUSES = [
   'created',
   'created',

@@ -81,25 +81,6 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
   const repo = createOrdersRepository(db);
   const now = () => clock().toISOString();
 
-  async function idCardRow(id: number) {
-    const r = await db
-      .selectFrom('id_cards as i')
-      .leftJoin('orders as o', 'o.id', 'i.order_id')
-      .select([
-        'i.id',
-        'i.customer_id',
-        'i.order_id',
-        'o.order_no',
-        'i.name',
-        'i.id_card',
-        'i.front_file_id',
-        'i.back_file_id',
-        'i.created_at',
-      ])
-      .where('i.id', '=', id)
-      .executeTakeFirstOrThrow();
-    return presentIdCard(r);
-  }
   const presentIdCard = (r: {
     id: number;
     customer_id: number;
