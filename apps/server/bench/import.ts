@@ -33,10 +33,26 @@ async function generate(rows: number, file: string) {
   for (let i = 0; i < rows; i++) {
     const d = `49${String(i).padStart(10, '0')}`;
     const v: Record<string, string | number> = {
-      orderNo: `BN${String(i).padStart(8, '0')}`, boxNo: `BOX-${Math.floor(i / 50)}`, recipientName: '王伟', recipientPhone: '13800138000',
-      recipientIdCard: id, recipientProvince: '浙江省', recipientCity: '杭州市', recipientDistrict: '西湖区', recipientAddress: `文三路 ${i % 500} 号`,
-      recipientPostcode: '310000', senderName: 'DEMO Trading', senderPhone: '03-1234-5678', jan: `${d}${eanCheckDigit(d)}`,
-      itemName: '资生堂 洗面奶', brand: 'Shiseido', spec: '120g', quantity: 1 + (i % 3), unitPrice: 500 + (i % 5000), currency: 'JPY', origin: 'JP',
+      orderNo: `BN${rows}-${String(i).padStart(8, '0')}`,
+      boxNo: `BOX-${Math.floor(i / 50)}`,
+      recipientName: '王伟',
+      recipientPhone: '13800138000',
+      recipientIdCard: id,
+      recipientProvince: '浙江省',
+      recipientCity: '杭州市',
+      recipientDistrict: '西湖区',
+      recipientAddress: `文三路 ${i % 500} 号`,
+      recipientPostcode: '310000',
+      senderName: 'DEMO Trading',
+      senderPhone: '03-1234-5678',
+      jan: `${d}${eanCheckDigit(d)}`,
+      itemName: '资生堂 洗面奶',
+      brand: 'Shiseido',
+      spec: '120g',
+      quantity: 1 + (i % 3),
+      unitPrice: 500 + (i % 5000),
+      currency: 'JPY',
+      origin: 'JP',
     };
     ws.addRow(cols.map((k) => v[k] ?? null)).commit();
   }
@@ -47,7 +63,13 @@ async function generate(rows: number, file: string) {
 async function bareParse(file: string) {
   const t = performance.now();
   let n = 0;
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(file), { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(fs.createReadStream(file), {
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   for await (const ws of reader) {
     for await (const _row of ws) n++;
     break;
@@ -61,7 +83,12 @@ const p99 = (xs: number[]) => {
 };
 
 async function main() {
-  const config = testConfig({ DATABASE_URL: path.join(dir, 'bench.sqlite'), DATA_DIR: dir, WEB_DIST: path.join(dir, 'none'), UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024) });
+  const config = testConfig({
+    DATABASE_URL: path.join(dir, 'bench.sqlite'),
+    DATA_DIR: dir,
+    WEB_DIST: path.join(dir, 'none'),
+    UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024),
+  });
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   await seedDemo(db, { orders: 2000 });
@@ -74,7 +101,12 @@ async function main() {
   const demo = await login('demo');
   const other = await login('demo2');
   const post = (url: string, body: unknown, token: string) =>
-    app.inject({ method: 'POST', url: `/api/${url}`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    app.inject({
+      method: 'POST',
+      url: `/api/${url}`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   const settle = async (id: number) => {
     for (;;) {
       const d = (await post('order/batch/progress', { id }, demo)).json().data;
@@ -89,7 +121,9 @@ async function main() {
     const g = performance.now();
     await generate(rows, file);
     const size = fs.statSync(file).size;
-    console.log(`\n${rows} rows: generated ${(size / 1048576).toFixed(1)} MB in ${((performance.now() - g) / 1000).toFixed(1)} s`);
+    console.log(
+      `\n${rows} rows: generated ${(size / 1048576).toFixed(1)} MB in ${((performance.now() - g) / 1000).toFixed(1)} s`,
+    );
     const bare = await bareParse(file);
 
     // Another user lists their batches every 50 ms during the import.
@@ -106,21 +140,34 @@ async function main() {
 
     const t0 = performance.now();
     const { payload, contentType } = multipart({ channel: 'JP' }, { name: 'orders.xlsx', data: fs.readFileSync(file) });
-    const up = await app.inject({ method: 'POST', url: '/api/order/batch/createImport', headers: { authorization: `Bearer ${demo}`, 'content-type': contentType }, payload });
+    const up = await app.inject({
+      method: 'POST',
+      url: '/api/order/batch/createImport',
+      headers: { authorization: `Bearer ${demo}`, 'content-type': contentType },
+      payload,
+    });
     if (up.statusCode !== 200) throw new Error(up.body);
     const preview = await settle(up.json().data.id);
     const tPreview = performance.now();
     if (preview.invalidRows) throw new Error(JSON.stringify(preview.errors.slice(0, 3)));
-    await post('order/batch/confirm', { id: preview.id, confirmations: preview.confirmations.map((c: { kind: string }) => c.kind) }, demo);
+    await post(
+      'order/batch/confirm',
+      { id: preview.id, confirmations: preview.confirmations.map((c: { kind: string }) => c.kind) },
+      demo,
+    );
     const done = await settle(preview.id);
     const e2e = (performance.now() - t0) / 1000;
     listing = false;
     await lister;
     if (done.status !== 'done') throw new Error(done.errorMessage);
     console.log(`  bare ExcelJS streaming parse: ${bare.seconds.toFixed(2)} s (${bare.rows} rows incl. header)`);
-    console.log(`  end-to-end import: ${e2e.toFixed(2)} s (preview ready after ${((tPreview - t0) / 1000).toFixed(2)} s, ${done.orderCount} orders committed)`);
+    console.log(
+      `  end-to-end import: ${e2e.toFixed(2)} s (preview ready after ${((tPreview - t0) / 1000).toFixed(2)} s, ${done.orderCount} orders committed)`,
+    );
     console.log(`  ratio end-to-end / bare parse: ${(e2e / bare.seconds).toFixed(2)} (goal <= 1.3)`);
-    console.log(`  other user's order/batches during import: n=${latencies.length}, p50 ${p99(latencies.map((x) => x)) && [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]!.toFixed(1)} ms, p99 ${p99(latencies).toFixed(1)} ms (goal < 100 ms)`);
+    console.log(
+      `  other user's order/batches during import: n=${latencies.length}, p50 ${p99(latencies.map((x) => x)) && [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]!.toFixed(1)} ms, p99 ${p99(latencies).toFixed(1)} ms (goal < 100 ms)`,
+    );
     console.log(`  peak RSS so far: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (goal <= 1024 MiB)`);
   }
   await app.close();
