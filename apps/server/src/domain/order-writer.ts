@@ -29,6 +29,27 @@ const ROW_CHUNK = 1500;
  * event, in multi-row chunks, inside the caller's transaction (all or nothing).
  * Waybill numbers are allocated here from each channel's segment.
  */
+/** The order_items row of one item: the one mapping, used by create and update alike. */
+export function itemRow(
+  orderId: number,
+  lineNo: number,
+  it: OrderInput['items'][number],
+): Insertable<DB['order_items']> {
+  return {
+    order_id: orderId,
+    line_no: lineNo,
+    jan: it.jan,
+    name: it.name,
+    brand: it.brand,
+    spec: it.spec,
+    quantity: it.quantity,
+    unit_price: it.unitPrice,
+    currency: it.currency,
+    origin: it.origin,
+    hazard_code: it.hazardCode,
+  };
+}
+
 export async function insertOrders(
   trx: Transaction<DB> | Kysely<DB>,
   orders: readonly OrderInput[],
@@ -107,21 +128,7 @@ export async function insertOrders(
       const i = start + k;
       const id = idBySystemNo.get(systemNo[i]!)!;
       out[i] = { id, customerId: o.customerId, orderNo: o.orderNo, waybillNo: waybill[i]!, systemNo: systemNo[i]! };
-      o.items.forEach((it, line) =>
-        items.push({
-          order_id: id,
-          line_no: line + 1,
-          jan: it.jan,
-          name: it.name,
-          brand: it.brand,
-          spec: it.spec,
-          quantity: it.quantity,
-          unit_price: it.unitPrice,
-          currency: it.currency,
-          origin: it.origin,
-          hazard_code: it.hazardCode,
-        }),
-      );
+      o.items.forEach((it, line) => items.push(itemRow(id, line + 1, it)));
       events.push({
         order_id: id,
         kind: 'created',

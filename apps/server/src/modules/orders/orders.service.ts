@@ -4,7 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrder } from '../../domain/order-input.ts';
-import { insertOrders } from '../../domain/order-writer.ts';
+import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -235,21 +235,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         await trx.deleteFrom('order_items').where('order_id', '=', o.id).execute();
         await trx
           .insertInto('order_items')
-          .values(
-            next.items.map((it, i) => ({
-              order_id: o.id,
-              line_no: i + 1,
-              jan: it.jan,
-              name: it.name,
-              brand: it.brand,
-              spec: it.spec,
-              quantity: it.quantity,
-              unit_price: it.unitPrice,
-              currency: it.currency,
-              origin: it.origin,
-              hazard_code: it.hazardCode,
-            })),
-          )
+          .values(next.items.map((it, i) => itemRow(o.id, i + 1, it)))
           .execute();
       }
       await itemsWrite?.(trx);
