@@ -1,6 +1,6 @@
 import { App, Button, Form, Input, Modal, Popover, Space, Table } from 'antd';
 import { useState } from 'react';
-import { invalidateCall, t, useI18n, useSession } from '@/lib';
+import { invalidateCall, localized, t, useI18n, useSession } from '@/lib';
 import { orders } from '@console/contract';
 import { fixError, recheckErrors, resolveAbnormal, useAbnormalRules, useAttention } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
@@ -98,8 +98,8 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                 pagination={false}
                 dataSource={rules.data ?? []}
                 columns={[
-                  { title: t('orders.rules'), render: (_, r) => (user ? r.name.zh + ' / ' + r.name.en : '') },
-                  { title: '', render: (_, r) => r.description.en },
+                  { title: t('orders.ruleName'), render: (_, r) => localized(r.name) },
+                  { title: t('orders.ruleDescription'), render: (_, r) => localized(r.description) },
                 ]}
               />
             }

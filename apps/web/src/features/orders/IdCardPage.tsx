@@ -42,8 +42,8 @@ export default function IdCardPage() {
             ]}
           />
         </Form.Item>
-        <Form.Item name="orderId" label="ID">
-          <InputNumber min={1} placeholder="order id" />
+        <Form.Item name="orderId" label={t('orders.orderId')}>
+          <InputNumber min={1} />
         </Form.Item>
         <Form.Item name="name" label={t('orders.recipient')}>
           <Input style={{ width: 110 }} />
@@ -52,13 +52,14 @@ export default function IdCardPage() {
           <Input style={{ width: 190 }} />
         </Form.Item>
         <Upload accept=".jpg,.jpeg,.png" showUploadList={false} beforeUpload={(f) => (void send(f), false)}>
-          <Button type="primary">{t('orders.upload').replace('xls/xlsx', 'jpg/png')}</Button>
+          <Button type="primary">{t('orders.uploadImage')}</Button>
         </Upload>
         <Button onClick={idCardTemplate}>{t('orders.template')}</Button>
       </Form>
       <Input.Search
         allowClear
         style={{ width: 300 }}
+        placeholder={t('orders.idCardSearch')}
         onSearch={(k) => setReq({ ...req, offset: 0, keyword: k || undefined })}
       />
       <Table

@@ -1,4 +1,4 @@
-import { Button, Space, Upload } from 'antd';
+import { Button, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { t, useI18n } from '@/lib';
 import { batchSearch, downloadBatchResult } from './api/orders.ts';
@@ -14,7 +14,7 @@ export default function OrderBatchSearchPage() {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space>
         <Upload
-          accept=".xls,.xlsx"
+          accept=".xlsx"
           maxCount={1}
           showUploadList={false}
           beforeUpload={async (file) => {
@@ -35,6 +35,7 @@ export default function OrderBatchSearchPage() {
           <Button onClick={() => downloadBatchResult(result.resultFileId)}>{t('orders.downloadResult')}</Button>
         )}
       </Space>
+      <Typography.Text type="secondary">{t('orders.batchSearchHint')}</Typography.Text>
       {result && <SearchResult result={result} />}
     </Space>
   );

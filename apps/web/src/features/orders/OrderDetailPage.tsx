@@ -13,6 +13,7 @@ export default function OrderDetailPage() {
   const q = useOrderDetail(id);
   const o = q.data;
   if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   if (!o) return <Card loading />;
   const yn = (v: boolean) => <Tag color={v ? 'blue' : 'default'}>{v ? t('orders.yes') : t('orders.no')}</Tag>;
   return (
@@ -104,16 +105,20 @@ export default function OrderDetailPage() {
           ].map((k) => ({
             key: k,
             dataIndex: k,
-            title: k === 'lineNo' ? '#' : k === 'currency' ? '' : t(`orders.${k}`),
+            title: k === 'lineNo' ? '#' : t(`orders.${k}`),
           }))}
         />
       </Card>
-      <Card size="small" title={t('orders.events')}>
-        <Timeline
-          items={o.events.map((e) => ({
-            children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''} ${e.note ?? ''}`,
-          }))}
-        />
+      <Card size="small" title={t('orders.events')} data-testid="order-events">
+        {o.events.length ? (
+          <Timeline
+            items={o.events.map((e) => ({
+              children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''} ${e.note ?? ''}`,
+            }))}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orders.noEvents')} />
+        )}
       </Card>
     </Space>
   );

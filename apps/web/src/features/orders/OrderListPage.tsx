@@ -142,7 +142,7 @@ export default function OrderListPage() {
             disabled={!selected.length}
             onClick={async () => (await setPrintFlag(selected, true), list.refetch())}
           >
-            {t('orders.printFlag')} ✓
+            {t('orders.markPrinted')}
           </Button>
           <Popconfirm
             title={t('orders.deleteConfirm')}

@@ -22,6 +22,7 @@ export default function OrderUpdatePage() {
       form.setFieldsValue({ ...q.data, recipient: q.data.recipient, sender: q.data.sender, items: q.data.items });
   }, [q.data, form]);
   if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
     const body = cleanOrder(v);
     try {

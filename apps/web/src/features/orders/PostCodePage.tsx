@@ -15,7 +15,7 @@ export default function PostCodePage() {
       <Space.Compact>
         <Select
           value={country}
-          onChange={setCountry}
+          onChange={(c) => (setCountry(c), setR(null))}
           style={{ width: 90 }}
           options={[
             { value: 'JP', label: 'JP' },
@@ -26,8 +26,8 @@ export default function PostCodePage() {
           value={code}
           onChange={(e) => setCode(e.target.value)}
           onPressEnter={async () => setR(await lookupPostcode(country, code))}
-          placeholder={t('orders.postcode')}
-          style={{ width: 200 }}
+          placeholder={t('orders.postcodeHint')}
+          style={{ width: 300 }}
         />
         <Button type="primary" disabled={!code.trim()} onClick={async () => setR(await lookupPostcode(country, code))}>
           {t('orders.lookup')}
@@ -44,6 +44,7 @@ export default function PostCodePage() {
             size="small"
             rowKey={(p) => p.province + p.city + p.town}
             pagination={false}
+            locale={{ emptyText: t('orders.noPlaces') }}
             dataSource={r.places}
             columns={[
               { title: t('orders.province'), dataIndex: 'province' },

@@ -85,13 +85,17 @@ export default function ScanPage() {
           )}
         </Card>
       )}
-      <Typography.Text>{t('orders.scanCount', { n: results.filter((r) => r.ok).length })}</Typography.Text>
+      <Typography.Text data-testid="scan-count">
+        {t('orders.scanCount', { n: results.filter((r) => r.ok).length })}
+      </Typography.Text>
       <List
         size="small"
         bordered
+        data-testid="scan-history"
+        locale={{ emptyText: t('orders.scanEmpty') }}
         dataSource={results}
         renderItem={(r) => (
-          <List.Item>
+          <List.Item data-outcome={r.outcome}>
             <Tag color={COLOR[r.outcome]}>{r.code}</Tag> {r.message}
           </List.Item>
         )}

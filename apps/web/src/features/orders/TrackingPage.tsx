@@ -54,14 +54,12 @@ export default function TrackingPage() {
             >
               {r.found ? (
                 <Timeline
-                  items={[...r.events]
-                    .reverse()
-                    .map((e) => ({
-                      children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''}`,
-                    }))}
+                  items={[...r.events].reverse().map((e) => ({
+                    children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''}`,
+                  }))}
                 />
               ) : (
-                <Empty />
+                <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orders.trackingNotFound')} />
               )}
             </Card>
           ))}

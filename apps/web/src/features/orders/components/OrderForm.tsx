@@ -110,7 +110,7 @@ export function SenderFields() {
     <Row gutter={12}>
       <Col span={8}>
         <Form.Item name={['sender', 'name']} label={t('orders.sender')}>
-          <Input />
+          <Input data-testid="s-name" />
         </Form.Item>
       </Col>
       <Col span={8}>
