@@ -1,8 +1,7 @@
-import { reference } from '@console/contract';
+import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Form, Input, Row, Select, Space } from 'antd';
-import { useState } from 'react';
-import { invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
-import { orders } from '@console/contract';
+import { useEffect } from 'react';
+import { invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
@@ -15,13 +14,18 @@ export default function OrderCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
-  const [customerId, setCustomerId] = useState<number | undefined>(user?.customer?.id);
+  const chosen = Form.useWatch('customerId', form) as number | undefined;
+  const customerId = isCustomer ? user?.customer?.id : chosen;
   const channels = useCall(reference.channels, {});
   const types = useCall(reference.orderTypes, {});
   const companies = useCall(reference.customsClearanceCompanies, {});
-  // Agents and operators pick among the customers they may act for (seen through their export nominations).
-  const nominations = useCall(reference.exportsOptions, {});
-  const customers = [...new Map((nominations.data ?? []).map((n) => [n.customerId, n.nameEn])).entries()];
+  // Agents and operators pick one of the customers they may act for; a customer acts for itself.
+  const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
+  const nominations = useCall(
+    reference.exportsOptions,
+    { customerId: isCustomer ? undefined : customerId },
+    { enabled: isCustomer || !!customerId },
+  );
   const segments = useCall(
     orders.numberSegments,
     { channel: Form.useWatch('channel', form) ?? 'JP', customerId },
@@ -31,6 +35,16 @@ export default function OrderCreatePage() {
   const fillDefaults = async (cid?: number) => {
     const [sender, no] = await Promise.all([getSendAddress(cid), getOrderNumber(cid)]);
     form.setFieldsValue({ sender, orderNo: form.getFieldValue('orderNo') || no.orderNo });
+  };
+  // A customer's sender and a fresh order number are there from the start (others get them on choosing).
+  useEffect(() => {
+    if (isCustomer) void fillDefaults();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [isCustomer]);
+  const chooseCustomer = (id: number) => {
+    // Another customer's nomination, segment and order number do not apply.
+    form.setFieldsValue({ exportNominationId: undefined, numberSegmentId: undefined, orderNo: undefined });
+    void fillDefaults(id);
   };
   const submit = async (v: Record<string, any>) => {
     const body = cleanOrder(v);
@@ -46,8 +60,9 @@ export default function OrderCreatePage() {
       if (!r) return;
       message.success(t('orders.created', { orderNo: r.orderNo }));
       await invalidateCall(orders.orderList);
-      form.resetFields(['orderNo', 'recipient', 'items']);
+      form.resetFields(['orderNo', 'userRefNo', 'remark', 'recipient', 'items']);
       form.setFieldValue('items', [{ quantity: 1 }]);
+      form.setFieldValue('orderNo', (await getOrderNumber(isCustomer ? undefined : customerId)).orderNo);
     } catch (e) {
       const fields = formErrors(e);
       if (fields) form.setFields(fields);
@@ -65,39 +80,45 @@ export default function OrderCreatePage() {
         <Row gutter={12}>
           {!isCustomer && (
             <Col span={6}>
-              <Form.Item label={t('orders.customer')} required>
+              <Form.Item name="customerId" label={t('orders.customer')} rules={[{ required: true }]}>
                 <Select
                   data-testid="create-customer"
+                  showSearch
+                  optionFilterProp="label"
+                  loading={customers.isLoading}
                   placeholder={t('orders.selectCustomer')}
-                  value={customerId}
-                  onChange={(v) => (setCustomerId(v), void fillDefaults(v))}
-                  options={customers.map(([id, name]) => ({ value: id, label: name }))}
+                  onChange={chooseCustomer}
+                  options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
                 />
               </Form.Item>
             </Col>
           )}
           <Col span={4}>
             <Form.Item name="channel" label={t('orders.channel')} rules={[{ required: true }]}>
-              <Select options={(channels.data ?? []).map((c) => ({ value: c.code, label: c.code }))} />
+              <Select
+                options={(channels.data ?? []).map((c) => ({ value: c.code, label: `${c.code} ${localized(c.name)}` }))}
+              />
             </Form.Item>
           </Col>
           <Col span={4}>
             <Form.Item name="orderType" label={t('orders.orderType')}>
-              <Select options={(types.data ?? []).map((c) => ({ value: c.code, label: c.code }))} />
+              <Select options={(types.data ?? []).map((c) => ({ value: c.code, label: localized(c.name) }))} />
             </Form.Item>
           </Col>
           <Col span={5}>
             <Form.Item name="clearanceCompany" label={t('orders.clearanceCompany')}>
-              <Select allowClear options={(companies.data ?? []).map((c) => ({ value: c.code, label: c.code }))} />
+              <Select
+                allowClear
+                options={(companies.data ?? []).map((c) => ({ value: c.code, label: localized(c.name) }))}
+              />
             </Form.Item>
           </Col>
           <Col span={5}>
             <Form.Item name="exportNominationId" label={t('orders.exportNomination')}>
               <Select
                 allowClear
-                options={(nominations.data ?? [])
-                  .filter((n) => !customerId || n.customerId === customerId)
-                  .map((n) => ({ value: n.id, label: n.nameJa }))}
+                disabled={!isCustomer && !customerId}
+                options={(nominations.data ?? []).map((n) => ({ value: n.id, label: n.nameJa }))}
               />
             </Form.Item>
           </Col>
@@ -105,7 +126,11 @@ export default function OrderCreatePage() {
             <Form.Item name="numberSegmentId" label={t('orders.numberSegment')}>
               <Select
                 allowClear
-                options={(segments.data ?? []).map((s) => ({ value: s.id, label: `${s.name} (${s.remaining})` }))}
+                disabled={!isCustomer && !customerId}
+                options={(segments.data ?? []).map((s) => ({
+                  value: s.id,
+                  label: `${s.name} (${t('orders.remaining', { n: s.remaining })})`,
+                }))}
               />
             </Form.Item>
           </Col>
@@ -116,6 +141,7 @@ export default function OrderCreatePage() {
                   <Input data-testid="create-orderNo" />
                 </Form.Item>
                 <Button
+                  disabled={!isCustomer && !customerId}
                   onClick={async () =>
                     form.setFieldValue('orderNo', (await getOrderNumber(isCustomer ? undefined : customerId)).orderNo)
                   }
@@ -144,8 +170,12 @@ export default function OrderCreatePage() {
         <AddressPaste />
         <RecipientFields />
         <Space style={{ marginBottom: 8 }}>
-          <Button size="small" onClick={() => fillDefaults(isCustomer ? undefined : customerId)}>
-            {t('orders.sender')} ↺
+          <Button
+            size="small"
+            disabled={!isCustomer && !customerId}
+            onClick={() => fillDefaults(isCustomer ? undefined : customerId)}
+          >
+            {t('orders.senderDefaults')}
           </Button>
         </Space>
         <SenderFields />
