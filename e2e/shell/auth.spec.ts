@@ -67,7 +67,12 @@ test.describe('login and guard', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '注销' }).click();
     await expect(page.locator('.ant-modal-confirm')).toContainText('确定要注销当前用户吗？');
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: '确 认' }).or(page.locator('.ant-modal-confirm .ant-btn-primary')).first().click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: '确 认' })
+      .or(page.locator('.ant-modal-confirm .ant-btn-primary'))
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/home\/login$/);
     expect(await cookie(context, TOKEN_COOKIE)).toBeUndefined();
     expect(await page.evaluate(() => localStorage.getItem('isLogin'))).toBe('false');

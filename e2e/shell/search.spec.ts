@@ -45,7 +45,15 @@ test.describe('search panel and hotkeys', () => {
     await loginUI(page, 'demo');
     await page.keyboard.press('s');
     const hotkeys = page.getByTestId('search-hotkeys');
-    for (const label of ['商品列表', '审核未通过商品列表', '批量创建进口订单', '批次列表', '错误订单列表', '异常订单列表', '账单']) {
+    for (const label of [
+      '商品列表',
+      '审核未通过商品列表',
+      '批量创建进口订单',
+      '批次列表',
+      '错误订单列表',
+      '异常订单列表',
+      '账单',
+    ]) {
       await expect(hotkeys).toContainText(label);
     }
     await page.keyboard.press('Escape');

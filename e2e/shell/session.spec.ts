@@ -82,7 +82,9 @@ test.describe('session rules', () => {
     await second.getByRole('menuitem', { name: '注销' }).click();
     await second.locator('.ant-modal-confirm .ant-btn-primary').click();
     await expect(second).toHaveURL(/\/home\/login$/);
-    await expect(first).toHaveURL(/\/home\/login$/);
+    // The first tab did nothing itself: the storage event took it to login (keeping where it was).
+    await expect(first).toHaveURL(/\/home\/login(\?redirect=%2Findex)?$/);
+    await expect(first.getByTestId('login-submit')).toBeVisible();
   });
 
   test('requests carry bearer, language and JSON; me travels AES-encrypted', async ({ page }) => {

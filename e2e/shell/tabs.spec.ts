@@ -11,6 +11,13 @@ async function openViaUrl(page: Page, paths: string[]) {
   }
 }
 
+/** Tabs follow the user across runs of a spec (server-side settings): start each test from home only. */
+async function closeAllTabs(page: Page) {
+  await tab(page, '/index').click({ button: 'right' });
+  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: '全部关闭' }).click();
+  await expect(page.getByTestId('tab')).toHaveCount(1);
+}
+
 async function contextAction(page: Page, path: string, label: string) {
   await tab(page, path).click({ button: 'right' });
   await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: label }).click();
@@ -19,6 +26,7 @@ async function contextAction(page: Page, path: string, label: string) {
 test.describe('multi-tab bar', () => {
   test('open, close, close left/right/others/all, dropdown, home not closable', async ({ page }) => {
     await loginUI(page, 'demo');
+    await closeAllTabs(page);
     await openViaUrl(page, ['/seeMore', '/log', '/bill', '/item/list', '/order/list']);
     expect(await tabPaths(page)).toEqual(['/index', '/seeMore', '/log', '/bill', '/item/list', '/order/list']);
     await expect(tab(page, '/index').getByTestId('tab-close')).toHaveCount(0);
@@ -68,6 +76,7 @@ test.describe('multi-tab bar', () => {
     request,
   }) => {
     await loginUI(page, 'agent');
+    await closeAllTabs(page);
     await openViaUrl(page, ['/seeMore', '/log', '/bill']);
     await tab(page, '/bill').dragTo(tab(page, '/seeMore'));
     expect(await tabPaths(page)).toEqual(['/index', '/bill', '/seeMore', '/log']);
@@ -93,7 +102,11 @@ test.describe('multi-tab bar', () => {
   });
 
   test('tabs are separate per user', async ({ page, context }) => {
+    await loginUI(page, 'demo2');
+    await closeAllTabs(page);
+    await context.clearCookies();
     await loginUI(page, 'demo');
+    await closeAllTabs(page);
     await openViaUrl(page, ['/seeMore', '/bill']);
     await context.clearCookies();
     await loginUI(page, 'demo2');
@@ -106,6 +119,7 @@ test.describe('multi-tab bar', () => {
 
   test('a hidden tab keeps its state; refresh remounts only that tab', async ({ page }) => {
     await loginUI(page, 'demo');
+    await closeAllTabs(page);
     await openViaUrl(page, ['/seeMore', '/log']);
     const filter = page.getByTestId('log-page').getByPlaceholder('筛选信息、页面或用户');
     await filter.fill('kept while hidden');

@@ -13,7 +13,7 @@ import { PageSpinner } from './PageSpinner.tsx';
 import { loginPath } from './paths.ts';
 import { loadTabsFor } from './layout/tabs/store.ts';
 import { loadAppearanceFor } from './theme/appearance.ts';
-import { fetchServerSettings } from './userSettings.ts';
+import { fetchServerSettings, pickUserSetting } from './userSettings.ts';
 
 let loading: Promise<void> | null = null;
 
@@ -23,8 +23,8 @@ export function bootstrapSession(): Promise<void> {
     try {
       const me = await loadUser();
       const server = await fetchServerSettings();
-      loadAppearanceFor(me.name, server.appearance);
-      loadTabsFor(me.name, server.tabs);
+      loadAppearanceFor(me.name, pickUserSetting(me.name, 'appearance', server.appearance));
+      loadTabsFor(me.name, pickUserSetting(me.name, 'tabs', server.tabs));
     } finally {
       loading = null;
     }

@@ -5,29 +5,64 @@
  */
 import { auth, type CallRequest } from '@console/contract';
 import { call } from '@/lib/http.ts';
-import { readLocal, writeLocal } from '@/lib/storage.ts';
+import { readLocal, removeLocal, writeLocal } from '@/lib/storage.ts';
 
 export type SettingKey = CallRequest<typeof auth.saveUserSetting>['key'];
 
-const timers = new Map<SettingKey, ReturnType<typeof setTimeout>>();
+const pending = new Map<SettingKey, { timer: ReturnType<typeof setTimeout>; user: string; value: unknown }>();
 
 export const localKey = (user: string, key: SettingKey) => `settings:${user}:${key}`;
+/** Set while a change has not reached the server; the local copy then wins on the next load. */
+const dirtyKey = (user: string, key: SettingKey) => `settings-dirty:${user}:${key}`;
 
 export function readUserSetting<T>(user: string, key: SettingKey, fallback: T): T {
   return readLocal<T>(localKey(user, key), fallback);
 }
 
+function push(user: string, key: SettingKey, value: unknown, keepalive = false) {
+  void call(auth.saveUserSetting, { key, value }, { silent: true, keepalive })
+    .then(() => removeLocal(dirtyKey(user, key)))
+    .catch(() => undefined);
+}
+
 /** Writes locally now and to the server shortly after (coalescing bursts like tab drags). */
 export function saveUserSetting(user: string, key: SettingKey, value: unknown): void {
   writeLocal(localKey(user, key), value);
-  clearTimeout(timers.get(key));
-  timers.set(
-    key,
-    setTimeout(() => {
-      timers.delete(key);
-      void call(auth.saveUserSetting, { key, value }, { silent: true }).catch(() => undefined);
+  writeLocal(dirtyKey(user, key), true);
+  clearTimeout(pending.get(key)?.timer);
+  pending.set(key, {
+    user,
+    value,
+    timer: setTimeout(() => {
+      pending.delete(key);
+      push(user, key, value);
     }, 400),
-  );
+  });
+}
+
+/** A reload or closing the tab must not lose the last change: send it with keepalive. */
+export function flushUserSettings(): void {
+  for (const [key, p] of pending) {
+    clearTimeout(p.timer);
+    push(p.user, key, p.value, true);
+  }
+  pending.clear();
+}
+if (typeof window !== 'undefined') window.addEventListener('pagehide', flushUserSettings);
+
+/**
+ * The value to start with after login: the server's copy (it follows the user across
+ * browsers) unless this browser holds a change the server has not received yet.
+ */
+export function pickUserSetting(user: string, key: SettingKey, serverValue: unknown): unknown {
+  if (readLocal(dirtyKey(user, key), false)) {
+    const local = readLocal<unknown>(localKey(user, key), undefined);
+    if (local !== undefined) {
+      push(user, key, local);
+      return local;
+    }
+  }
+  return serverValue;
 }
 
 /** The server's copy; failures fall back to local (the console must work without it). */

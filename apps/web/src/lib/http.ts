@@ -47,6 +47,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Do not show the generic toast for coded errors (the caller shows its own). 401/430/500 still act. */
   silent?: boolean;
+  /** Let the request outlive the page (settings flushed on unload). */
+  keepalive?: boolean;
 }
 
 interface Envelope {
@@ -111,7 +113,13 @@ async function send(
       : undefined;
   let response: Response;
   try {
-    response = await fetch(API_BASE + def.path, { method: 'POST', headers, body: payload, signal: controller.signal });
+    response = await fetch(API_BASE + def.path, {
+      method: 'POST',
+      headers,
+      body: payload,
+      signal: controller.signal,
+      keepalive: opts.keepalive,
+    });
   } catch (e) {
     if (timedOut) {
       const err = new Error(t('http.timeout', { ms: def.timeout }));

@@ -4,7 +4,8 @@
  * (path + query) so two order details are two tabs.
  */
 import { useSyncExternalStore } from 'react';
-import { readUserSetting, saveUserSetting } from '../../userSettings.ts';
+import { writeLocal } from '@/lib/storage.ts';
+import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.ts';
 
 export const HOME_PATH = '/index';
 /** Mounted (state-keeping) tabs at most; older hidden ones are unmounted, their tab stays. */
@@ -41,7 +42,8 @@ const sanitize = (v: unknown): string[] =>
 export function loadTabsFor(user: string, serverValue?: unknown) {
   const paths = sanitize(serverValue ?? readUserSetting(user, 'tabs', [HOME_PATH]));
   state = { user, paths: [], refreshKeys: {}, recent: [] };
-  set({ paths }, serverValue !== undefined);
+  set({ paths }, false);
+  writeLocal(localKey(user, 'tabs'), state.paths);
 }
 
 export function useTabs() {
