@@ -48,7 +48,7 @@ test.describe('frame pages', () => {
     await expect(log.locator('.ant-table-row')).toHaveCount(1);
     const download = page.waitForEvent('download');
     await log.getByRole('button', { name: /导\s?出/ }).click();
-    expect((await download).suggestedFilename()).toMatch(/^frontend-log-\d+\.json$/);
+    expect((await download).suggestedFilename()).toMatch(/^frontend-log-[\d-]+\.json$/);
     await log.getByRole('button', { name: '清空日志' }).click();
     await page.locator('.ant-popconfirm .ant-btn-primary').click();
     await expect(log.locator('.ant-table-row')).toHaveCount(0);
