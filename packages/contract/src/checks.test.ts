@@ -46,7 +46,9 @@ describe('JAN, S10, corporate number', () => {
     expect(isValidJan('12345')).toBe(false);
   });
   it('S10 check digits, including the 10 → 0 and 11 → 5 cases', () => {
-    expect(s10CheckDigit('47312482')).toBe(8); // UPU example RA473124829GB
+    expect(s10CheckDigit('47312482')).toBe(9); // UPU example RA473124829GB
+    expect(s10CheckDigit('00004000')).toBe(0); // sum 12, 11 - 1 = 10 → 0
+    expect(s10CheckDigit('00000000')).toBe(5); // sum 0, 11 - 0 = 11 → 5
     expect(isValidS10('RA473124829GB')).toBe(true);
     expect(isValidS10('RA473124828GB')).toBe(false);
     expect(s10Number('EE', 12345678, 'JP')).toMatch(/^EE12345678\dJP$/);
