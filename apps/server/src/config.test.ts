@@ -1,10 +1,14 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.ts';
 
 describe('config', () => {
   it('defaults to the embedded SQLite file with demo data', () => {
     const c = parseConfig({});
-    expect(c.database).toEqual({ dialect: 'sqlite', file: 'data/console.sqlite' });
+    expect(c.database.dialect).toBe('sqlite');
+    expect(c.database.dialect === 'sqlite' && c.database.file).toBe(
+      path.resolve(import.meta.dirname, '../../../data/console.sqlite'),
+    );
     expect(c.demoSeed).toBe(true);
     expect(c.PORT).toBe(8080);
     expect(c.ACCESS_TOKEN_TTL_SECONDS).toBe(7200);

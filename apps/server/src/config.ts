@@ -15,7 +15,8 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://…` switches to PostgreSQL; otherwise a SQLite file path (or `:memory:`). */
   DATABASE_URL: z.string().optional(),
-  DATA_DIR: z.string().default('data'),
+  /** Files and the default SQLite database: `data/` at the repository root, wherever the server is started from. */
+  DATA_DIR: z.string().default(path.resolve(import.meta.dirname, '../../../data')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo accounts and orders; on by default for the embedded database only. */
   DEMO_SEED: bool.optional(),
