@@ -111,3 +111,27 @@ export async function createHarness(
     call: (def, body, token) => post(def.path, body, token),
   };
 }
+
+/** A multipart body by hand (one file plus text fields). */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer; type?: string },
+  defaultType = 'application/octet-stream',
+) {
+  const boundary = `----test${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? defaultType}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}

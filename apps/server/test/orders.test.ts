@@ -1,7 +1,7 @@
 import { idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { createHarness, type Harness, multipart } from './harness.ts';
 
 /** Orders workspace (issue 5): every call on a real database, with tenant scoping and masking. */
 let h: Harness;
@@ -22,24 +22,6 @@ const MINOR_ID = () => {
   return idOf(`110105${y}0101123`);
 };
 
-function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
-  const boundary = '----orders' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 async function upload(
   path: string,
   token: string,

@@ -1,26 +1,10 @@
 import { eanCheckDigit, idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
-import type { Harness } from '../harness.ts';
+import { type Harness, multipart as sharedMultipart } from '../harness.ts';
 
-/** A multipart body by hand (one file plus text fields). */
-export function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
-  const boundary = `----test${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+/** A multipart body whose file defaults to the xlsx content type. */
+export const multipart = (fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) =>
+  sharedMultipart(fields, file, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
 
 export async function upload(
   h: Harness,
