@@ -106,7 +106,6 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
   app.addHook('onClose', () => batches.idle());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
-  void files;
 
   registerConsole(app, config.WEB_DIST);
   return app;
