@@ -5,6 +5,7 @@
  *   npm run bench:orders -w apps/server                 (SQLite, 1,000,000 orders)
  *   BENCH_DATABASE_URL=postgres://… npm run bench:orders -w apps/server
  *   BENCH_ORDERS=200000 BENCH_SECONDS=10 …              (smaller runs)
+ *   BENCH_SQLITE_FILE=/tmp/orders.sqlite …                (keep the seeded SQLite file and reuse it next time)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,7 +27,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-orders-'));
 const node = process.execPath;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-let databaseUrl = path.join(dir, 'bench.sqlite');
+const keptFile = pgUrl ? undefined : process.env.BENCH_SQLITE_FILE;
+const reuse = keptFile !== undefined && fs.existsSync(keptFile);
+let databaseUrl = keptFile ?? path.join(dir, 'bench.sqlite');
 let dropPg: (() => Promise<void>) | undefined;
 if (pgUrl) {
   const name = `bench_${Date.now()}`;
@@ -48,7 +51,7 @@ if (pgUrl) {
 const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, WEB_DIST: path.join(dir, 'no-web') });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
-await seedDemo(db, { orders: 0 });
+if (!reuse) await seedDemo(db, { orders: 0 });
 const customers = await db.selectFrom('customers').select(['id', 'code']).orderBy('id').execute();
 const demoId = customers.find((c) => c.code === 'DEMO')!.id;
 const demo2Id = customers.find((c) => c.code === 'DEMO2')!.id;
@@ -69,7 +72,9 @@ const STATUSES = [
   'cancelled',
 ];
 const CHANNELS = ['JP', 'JP', 'JP', 'EMS', 'USA', 'SG', 'AU', 'UK', 'PH', 'TH'];
-if (!pgUrl) {
+if (reuse) {
+  await db.destroy();
+} else if (!pgUrl) {
   await db.destroy();
   const raw = new DatabaseSync(databaseUrl);
   raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;');
@@ -149,7 +154,9 @@ if (!pgUrl) {
   await c.end();
 }
 log(
-  `seeded ${N.toLocaleString()} orders on ${pgUrl ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  reuse
+    ? `reused ${databaseUrl}`
+    : `seeded ${N.toLocaleString()} orders on ${pgUrl ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
 
 const db2 = createDatabase(config.database);
@@ -216,8 +223,18 @@ const run = async (url: string) => {
     );
   });
 };
+let c0 = process.threadCpuUsage();
 const bareResult = await run(`${base}/bench/bare`);
+let c1 = process.threadCpuUsage(c0);
+log(
+  `server main thread per bare request: user ${(c1.user / bareResult.requests).toFixed(1)} us sys ${(c1.system / bareResult.requests).toFixed(1)} us`,
+);
+c0 = process.threadCpuUsage();
 const listResult = await run(`${base}/order/orderList`);
+c1 = process.threadCpuUsage(c0);
+log(
+  `server main thread per list request: user ${(c1.user / listResult.requests).toFixed(1)} us sys ${(c1.system / listResult.requests).toFixed(1)} us`,
+);
 const fmt = (name: string, r: any) =>
   `${name.padEnd(16)} ${String(Math.round(r.rps)).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   max ${r.max} ms   non-2xx ${r.non2xx}   errors ${r.errors}`;
 log(

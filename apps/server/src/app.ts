@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -9,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
 import { localStorage, type Storage } from './lib/storage.ts';
@@ -49,30 +49,7 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
   });
   const files = storage ?? localStorage(path.join(config.DATA_DIR, 'files'));
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // antd writes its CSS-in-JS into <style> elements.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // The print plugin (QZ Tray protocol) and the Cainiao component listen on localhost.
-        connectSrc: [
-          "'self'",
-          'ws://localhost:8182',
-          'wss://localhost:8181',
-          'ws://localhost:13528',
-          'ws://127.0.0.1:8182',
-        ],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  installSecurityHeaders(app);
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
     throwFileSizeLimit: true,

@@ -1,7 +1,32 @@
 import type { Database } from '../../db/database.ts';
+import { reusable } from '../../db/reusable.ts';
 
 /** SQL for accounts, sessions and tokens. */
 export function createAuthRepository(db: Database) {
+  // Every authenticated call runs this read first: built once, re-bound per call.
+  const tokenQuery = reusable(db, (_: null, v: { tokenHash: string }) =>
+    db
+      .selectFrom('session_tokens as t')
+      .innerJoin('sessions as s', 's.id', 't.session_id')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        't.token_hash',
+        't.access_expires_at',
+        't.refresh_expires_at',
+        't.rotated_at',
+        's.id as session_id',
+        's.ended_at',
+        's.end_reason',
+        's.last_seen_at',
+        'u.id as user_id',
+        'u.name',
+        'u.display_name',
+        'u.role',
+        'u.customer_id',
+        'u.disabled',
+      ])
+      .where('t.token_hash', '=', v.tokenHash),
+  );
   return {
     findUserByName(name: string) {
       return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
@@ -10,29 +35,8 @@ export function createAuthRepository(db: Database) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
     /** The token row with its session and user, in one read. */
-    findToken(tokenHash: string) {
-      return db
-        .selectFrom('session_tokens as t')
-        .innerJoin('sessions as s', 's.id', 't.session_id')
-        .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([
-          't.token_hash',
-          't.access_expires_at',
-          't.refresh_expires_at',
-          't.rotated_at',
-          's.id as session_id',
-          's.ended_at',
-          's.end_reason',
-          's.last_seen_at',
-          'u.id as user_id',
-          'u.name',
-          'u.display_name',
-          'u.role',
-          'u.customer_id',
-          'u.disabled',
-        ])
-        .where('t.token_hash', '=', tokenHash)
-        .executeTakeFirst();
+    async findToken(tokenHash: string) {
+      return (await tokenQuery.execute(null, { tokenHash }))[0];
     },
     permissionsOf(role: string) {
       return db.selectFrom('role_permissions').select('route_name').where('role', '=', role).execute();

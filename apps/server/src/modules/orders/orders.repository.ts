@@ -6,6 +6,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { chinaDay } from '../../db/dialect.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
+import { reusable } from '../../db/reusable.ts';
 
 /** Past this many matches the list says "10,000+" instead of counting a million rows. */
 export const COUNT_CAP = 10_000;
@@ -70,33 +71,60 @@ export function chinaDayStart(day: string): string {
 }
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-/** The list's filters as WHERE conditions on `orders as o` (batch conditions via subqueries: no join needed to count). */
-function filterConditions(db: Database, f: OrderFilter) {
+/**
+ * A filter as the values a query binds (reusable: dates already turned into instants,
+ * flags into 0/1), so the list query's SQL depends only on which filters are present.
+ */
+export function filterValues(f: OrderFilter) {
+  const flag = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
+  return {
+    numbers: f.numbers?.length ? f.numbers : undefined,
+    batchId: f.batchId,
+    customerId: f.customerId,
+    channel: f.channel,
+    status: f.status,
+    receiveStatus: f.receiveStatus,
+    intercepted: flag(f.intercepted),
+    released: flag(f.released),
+    printFlag: flag(f.printFlag),
+    recipientName: f.recipientName,
+    recipientPhone: f.recipientPhone,
+    createdFrom: f.dateFrom ? chinaDayStart(f.dateFrom) : undefined,
+    createdBefore: f.dateTo ? chinaDayStart(nextDay(f.dateTo)) : undefined,
+  };
+}
+type FilterValues = ReturnType<typeof filterValues>;
+
+/**
+ * The list's filters as WHERE conditions on `orders as o` (batch conditions via subqueries: no
+ * join needed to count). Only tests presence and passes values through (see db/reusable.ts).
+ */
+function filterConditions(db: Database, noType: NumberKind | undefined, f: FilterValues) {
   return (eb: any): Expression<SqlBool> => {
     const and: Expression<SqlBool>[] = [];
-    if (f.numbers?.length) {
-      if (f.noType === 'batchNo') {
+    if (f.numbers !== undefined) {
+      if (noType === 'batchNo') {
         and.push(eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('batch_no', 'in', f.numbers)));
       } else {
-        and.push(eb(numberColumn[f.noType as Exclude<NumberKind, 'batchNo'>], 'in', f.numbers));
+        and.push(eb(numberColumn[(noType ?? 'orderNo') as Exclude<NumberKind, 'batchNo'>], 'in', f.numbers));
       }
     }
-    if (f.batchId) and.push(eb('o.batch_id', '=', f.batchId));
-    if (f.customerId) and.push(eb('o.customer_id', '=', f.customerId));
-    if (f.channel) and.push(eb('o.channel_code', '=', f.channel));
-    if (f.status) and.push(eb('o.status', '=', f.status));
-    if (f.receiveStatus) {
+    if (f.batchId !== undefined) and.push(eb('o.batch_id', '=', f.batchId));
+    if (f.customerId !== undefined) and.push(eb('o.customer_id', '=', f.customerId));
+    if (f.channel !== undefined) and.push(eb('o.channel_code', '=', f.channel));
+    if (f.status !== undefined) and.push(eb('o.status', '=', f.status));
+    if (f.receiveStatus !== undefined) {
       and.push(
         eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('receive_status', '=', f.receiveStatus)),
       );
     }
-    if (f.intercepted !== undefined) and.push(eb('o.intercepted', '=', f.intercepted ? 1 : 0));
-    if (f.released !== undefined) and.push(eb('o.released', '=', f.released ? 1 : 0));
-    if (f.printFlag !== undefined) and.push(eb('o.print_flag', '=', f.printFlag ? 1 : 0));
-    if (f.recipientName) and.push(eb('o.recipient_name', '=', f.recipientName));
-    if (f.recipientPhone) and.push(eb('o.recipient_phone', '=', f.recipientPhone));
-    if (f.dateFrom) and.push(eb('o.created_at', '>=', chinaDayStart(f.dateFrom)));
-    if (f.dateTo) and.push(eb('o.created_at', '<', chinaDayStart(nextDay(f.dateTo))));
+    if (f.intercepted !== undefined) and.push(eb('o.intercepted', '=', f.intercepted));
+    if (f.released !== undefined) and.push(eb('o.released', '=', f.released));
+    if (f.printFlag !== undefined) and.push(eb('o.print_flag', '=', f.printFlag));
+    if (f.recipientName !== undefined) and.push(eb('o.recipient_name', '=', f.recipientName));
+    if (f.recipientPhone !== undefined) and.push(eb('o.recipient_phone', '=', f.recipientPhone));
+    if (f.createdFrom !== undefined) and.push(eb('o.created_at', '>=', f.createdFrom));
+    if (f.createdBefore !== undefined) and.push(eb('o.created_at', '<', f.createdBefore));
     return eb.and(and);
   };
 }
@@ -125,33 +153,62 @@ function rememberCapped(key: string) {
 export function createOrdersRepository(db: Database) {
   const scoped = (scope: Scope) => inScope(db.selectFrom('orders as o'), 'o.customer_id', scope);
 
+  // The page size is part of the shape and goes into the SQL as a literal: SQLite plans
+  // `limit 20` 1.5–4× faster than `limit ?` (measured on the 1M-order benchmark).
+  type ListShape = {
+    all: boolean;
+    noType?: NumberKind;
+    sort: keyof typeof SORT_COLUMN;
+    order: 'asc' | 'desc';
+    limit: number;
+  };
+  type ListValues = FilterValues & { customerIds: readonly number[]; offset: number };
+  const scopeOfValues = (shape: ListShape, v: ListValues): Scope =>
+    shape.all ? { all: true } : { all: false, customerIds: v.customerIds };
+  const pageQuery = reusable(db, (shape: ListShape, v: ListValues) =>
+    orderListQuery(db, scopeOfValues(shape, v))
+      .where(filterConditions(db, shape.noType, v))
+      .orderBy(SORT_COLUMN[shape.sort], shape.order)
+      .orderBy('o.id', shape.order)
+      .limit(sql.lit(shape.limit))
+      .offset(v.offset),
+  );
+  const cappedCountQuery = reusable(db, (shape: ListShape, v: ListValues) =>
+    db
+      .selectFrom(
+        scoped(scopeOfValues(shape, v))
+          .where(filterConditions(db, shape.noType, v))
+          .select(sql<number>`1`.as('one'))
+          .limit(sql.lit(shape.limit))
+          .as('capped'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n')),
+  );
+
   return {
     /** One page of the order list and its (capped) count. */
     async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_COLUMN }) {
-      const where = filterConditions(db, p);
       const { offset: _o, limit: _l, order: _d, sort: _s, ...filter } = p;
       const key = JSON.stringify([scope, filter]);
-      const sortCol = SORT_COLUMN[p.sort];
-      const list = orderListQuery(db, scope)
-        .where(where)
-        .orderBy(sortCol, p.order)
-        .orderBy('o.id', p.order)
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
+      const shape: ListShape = {
+        all: scope.all,
+        noType: p.numbers?.length ? p.noType : undefined,
+        sort: p.sort,
+        order: p.order,
+        limit: p.limit,
+      };
+      const values: ListValues = {
+        ...filterValues(p),
+        customerIds: scope.all ? [] : scope.customerIds,
+        offset: p.offset,
+      };
+      const list = pageQuery.execute(shape, values);
       if (cappedRecently(key)) return { total: COUNT_CAP, exact: false, list: await list };
-      const counted = scoped(scope)
-        .where(where)
-        .select(sql<number>`1`.as('one'))
-        .limit(COUNT_CAP + 1);
-      const [countRow, rows] = await Promise.all([
-        db
-          .selectFrom(counted.as('capped'))
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
+      const [countRows, rows] = await Promise.all([
+        cappedCountQuery.execute({ ...shape, limit: COUNT_CAP + 1 }, values),
         list,
       ]);
-      const n = Number(countRow.n);
+      const n = Number(countRows[0]!.n);
       if (n > COUNT_CAP) rememberCapped(key);
       return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list: rows };
     },
@@ -162,7 +219,7 @@ export function createOrdersRepository(db: Database) {
       max: number,
     ) {
       return orderListQuery(db, scope)
-        .where(filterConditions(db, f))
+        .where(filterConditions(db, f.numbers?.length ? f.noType : undefined, filterValues(f)))
         .orderBy(SORT_COLUMN[f.sort], f.order)
         .orderBy('o.id', f.order)
         .limit(max)
