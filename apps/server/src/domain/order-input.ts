@@ -46,6 +46,8 @@ export interface OrderInput {
   userRefNo: string | null;
   orderType: string;
   exportNominationId: number | null;
+  /** The number segment the user chose (single create); none = the customer's own, else the shared one. */
+  numberSegmentId?: number | null;
   clearanceCompanyCode: string | null;
   recipient: RecipientInput;
   sender: SenderInput;

@@ -57,10 +57,10 @@ export async function insertOrders(
 ): Promise<InsertedOrder[]> {
   const out: InsertedOrder[] = new Array(orders.length);
   const day = meta.now.slice(2, 10).replaceAll('-', '');
-  // One allocation per (channel, customer): consecutive numbers, one segment UPDATE.
+  // One allocation per (channel, customer, chosen segment): consecutive numbers, one segment UPDATE.
   const groups = new Map<string, number[]>();
   orders.forEach((o, i) => {
-    const k = `${o.channel}\u0000${o.customerId}`;
+    const k = `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
     (groups.get(k) ?? groups.set(k, []).get(k)!).push(i);
   });
   const waybill: string[] = new Array(orders.length);
@@ -68,7 +68,7 @@ export async function insertOrders(
   const segmentOf: number[] = new Array(orders.length);
   for (const idx of groups.values()) {
     const first = orders[idx[0]!]!;
-    const a = await allocateWaybills(trx, first.channel, idx.length, first.customerId);
+    const a = await allocateWaybills(trx, first.channel, idx.length, first.customerId, first.numberSegmentId);
     idx.forEach((orderIdx, k) => {
       waybill[orderIdx] = a.numbers[k]!;
       segmentOf[orderIdx] = a.segmentId;

@@ -32,7 +32,6 @@ addMessages({
   notErrorOrder: { en: 'This order is not an error order.', 'zh-CN': '该订单不是错误订单。' },
   notBoxChannel: { en: 'This channel has no boxes.', 'zh-CN': '该渠道不使用箱号。' },
   operatorsOnly: { en: 'Only operators can do this.', 'zh-CN': '只有操作员可以执行此操作。' },
-  segmentNotUsable: { en: 'This number segment cannot be used for the channel.', 'zh-CN': '该号段不能用于此渠道。' },
   fileTypeNotAllowed: {
     en: 'Only {types} files are accepted (checked by content).',
     'zh-CN': '只接受 {types} 文件（按内容校验）。',

@@ -469,6 +469,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const customerId = customerFor(actor, scope, p.customerId);
       const ctx = await validationContext();
       const channel = ctx.channels.get(p.channel)!;
+      // A chosen segment is checked early so the user hears of it before any confirmation is asked;
+      // the allocation checks it again inside the write, which is what makes it safe.
       if (p.numberSegmentId) {
         const segs = await repo.numberSegments(p.channel, customerId);
         if (!segs.some((s) => s.id === p.numberSegmentId)) throw AppError.field('numberSegmentId', 'segmentNotUsable');
@@ -491,6 +493,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         userRefNo: p.userRefNo,
         orderType: p.orderType,
         exportNominationId: p.exportNominationId ?? null,
+        numberSegmentId: p.numberSegmentId ?? null,
         clearanceCompanyCode: p.clearanceCompany,
         recipient: p.recipient,
         sender: p.sender,
