@@ -67,7 +67,9 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
   const notifications = createNotificationsService(db, clock);
   const orders = createOrdersService(db, clock, { files, assertClear: (actor) => notifications.assertClear(actor) });
   const ordersLookup = createOrdersLookup(db, clock, files);
-  const registrar = createRegistrar(app, db, (token) => auth.authenticate(token));
+  const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
+    readCacheEntries: config.READ_CACHE_ENTRIES,
+  });
 
   authRoutes(registrar, auth);
   referenceRoutes(registrar, db);

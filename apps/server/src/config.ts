@@ -51,6 +51,8 @@ const schema = z.object({
     .min(1024)
     .default(30 * 1024 * 1024),
   TRUST_PROXY: bool.default(false),
+  /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
+  READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
 });
 
 export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {

@@ -20,5 +20,22 @@ export function createDatabase(db: Config['database']): Database {
     });
   }
   if (db.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(db.file)), { recursive: true });
-  return new Kysely<DB>({ dialect: new NodeSqliteDialect(db.file) });
+  const dialect = new NodeSqliteDialect(db.file);
+  const kysely = new Kysely<DB>({ dialect });
+  sqliteDialects.set(kysely, dialect);
+  return kysely;
+}
+
+const sqliteDialects = new WeakMap<Kysely<any>, NodeSqliteDialect>();
+
+/**
+ * A number that changes whenever any connection — this process's writer or another process —
+ * commits to the database, read where reads are served (SQLite's `data_version`, ~1 µs). A cached
+ * read stays valid while it is unchanged. PostgreSQL has nothing this cheap: null there, and
+ * callers don't cache. Read it *before* the read it guards: a commit in between then only makes
+ * the cached entry look older than it is (a miss), never newer.
+ */
+export function dataVersionOf(db: Kysely<any>): () => number | null {
+  const dialect = sqliteDialects.get(db);
+  return dialect ? () => dialect.dataVersion() : () => null;
 }

@@ -19,14 +19,24 @@ import {
  */
 export class NodeSqliteDialect implements Dialect {
   private readonly file: string;
+  private driver?: NodeSqliteDriver;
   constructor(file: string) {
     this.file = file;
+  }
+  /**
+   * SQLite's data_version on the reader connection: it changes whenever any other connection
+   * (our writer, another process) commits. Read synchronously on a kept statement (~1 µs): it
+   * guards cached reads on every call (db/versioned-cache.ts).
+   */
+  dataVersion(): number | null {
+    return this.driver?.dataVersion() ?? null;
   }
   createAdapter() {
     return new ConcurrentSqliteAdapter();
   }
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.file);
+    this.driver = new NodeSqliteDriver(this.file);
+    return this.driver;
   }
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
@@ -125,10 +135,19 @@ class NodeSqliteDriver implements Driver {
     this.file = file;
   }
 
+  private dataVersionStmt?: StatementSync;
+
   async init() {
     this.writer = new NodeSqliteConnection(open(this.file));
     // An in-memory database is private to its connection: reads must share the writer.
     this.reader = this.file === ':memory:' ? this.writer : new NodeSqliteConnection(open(this.file));
+  }
+
+  dataVersion(): number | null {
+    // In-memory: reader and writer are one connection, whose own commits don't change it.
+    if (!this.reader || this.reader === this.writer) return null;
+    this.dataVersionStmt ??= this.reader.db.prepare('PRAGMA data_version');
+    return (this.dataVersionStmt.get() as { data_version: number }).data_version;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {

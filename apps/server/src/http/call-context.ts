@@ -36,3 +36,14 @@ export interface CallContext {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
 }
+
+/**
+ * A JSON answer already checked against the call's response schema and serialised (see
+ * http/response-cache.ts): sent as the `data` of the envelope without parsing it again.
+ */
+export class Prepared {
+  readonly json: Buffer;
+  constructor(json: Buffer) {
+    this.json = json;
+  }
+}

@@ -6,20 +6,24 @@ import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
 import type { Database } from '../db/database.ts';
-import { type CallContext, Download, type UploadedFile } from './call-context.ts';
+import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
+import { responseCache } from './response-cache.ts';
 
 export type Handler<C extends CallDef> = (
   input: ParsedRequest<C>,
   ctx: CallContext,
-) => Promise<CallResponse<C> | Download> | CallResponse<C> | Download;
+) => Promise<CallResponse<C> | Download | Prepared> | CallResponse<C> | Download | Prepared;
 
 /** Resolves a bearer token to the caller, or throws 401/430 (the auth module provides it). */
 export type Authenticate = (token: string | null, ip: string) => Promise<Actor>;
 
 export interface Registrar {
   call<C extends CallDef>(def: C, handler: Handler<C>): void;
+  /** A cache of serialised answers of a read call, valid while the data is unchanged (response-cache.ts). */
+  responseCache<C extends CallDef>(def: C): ReturnType<typeof responseCache<C>>;
 }
 
+const CLOSE_BRACE = Buffer.from('}');
 const zodLocales = { en: z.locales.en().localeError, 'zh-CN': z.locales.zhCN().localeError };
 
 export function bearerOf(request: FastifyRequest): string | null {
@@ -44,8 +48,14 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
  * AES envelope, validation (422), the handler, and the `{code, message, data}`
  * envelope (or a file for blobs). Routes files only supply handlers.
  */
-export function createRegistrar(app: FastifyInstance, db: Database, authenticate: Authenticate): Registrar {
+export function createRegistrar(
+  app: FastifyInstance,
+  db: Database,
+  authenticate: Authenticate,
+  opts: { readCacheEntries: number },
+): Registrar {
   return {
+    responseCache: (def) => responseCache(db, def, opts.readCacheEntries),
     call(def, handler) {
       const url = `/api/${def.path}`;
       app.post(url, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -96,9 +106,22 @@ export function createRegistrar(app: FastifyInstance, db: Database, authenticate
             .header('cache-control', 'no-store')
             .send(result.body);
         }
-        // Serialising through the schema drops anything the contract does not name.
-        const data = def.response.parse(result ?? null);
         const message = translate(lang, 'ok');
+        if (result instanceof Prepared && !encrypted) {
+          return reply
+            .status(200)
+            .type('application/json; charset=utf-8')
+            .send(
+              Buffer.concat([
+                Buffer.from(`{"code":${ErrorCode.OK},"message":${JSON.stringify(message)},"data":`),
+                result.json,
+                CLOSE_BRACE,
+              ]),
+            );
+        }
+        // Serialising through the schema drops anything the contract does not name.
+        const data =
+          result instanceof Prepared ? JSON.parse(result.json.toString()) : def.response.parse(result ?? null);
         if (encrypted) {
           const sealed = aesEncrypt(aesKey(bearer!), JSON.stringify(data));
           return reply

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
+import { versionedCache } from '../../db/versioned-cache.ts';
 import { createAuthRepository } from './auth.repository.ts';
 
 export interface AuthDeps {
@@ -24,6 +25,9 @@ const TOUCH_EVERY_MS = 5 * 60_000;
 
 export function createAuthService({ db, config, clock }: AuthDeps) {
   const repo = createAuthRepository(db);
+  // Every call reads its token row first; the row is reused while nothing has been committed
+  // since (a logout, a disable or a rotation is a commit), and expiry is checked on each call.
+  const tokens = versionedCache<Awaited<ReturnType<typeof repo.findToken>>>(db, config.READ_CACHE_ENTRIES);
   const permissionCache = new Map<string, { at: number; set: ReadonlySet<string> }>();
   const iso = (ms = 0) => new Date(clock().getTime() + ms).toISOString();
 
@@ -97,7 +101,8 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
     /** Resolves the caller of an authenticated call. */
     async authenticate(token: string | null): Promise<Actor> {
       if (!token) throw AppError.unauthorized();
-      const row = await repo.findToken(sha256(token));
+      const hash = sha256(token);
+      const row = await tokens(hash, () => repo.findToken(hash));
       if (!row) throw AppError.unauthorized();
       assertLive(row, false);
       if (clock().getTime() - Date.parse(row.last_seen_at) > TOUCH_EVERY_MS)
