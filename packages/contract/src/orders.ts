@@ -609,12 +609,36 @@ export const idCardImage = defineCall({
 });
 export const idCardTemplate = defineCall({
   path: 'order/idCard/template',
-  summary: 'The bulk-mapping template: order number, name, ID number, image file names.',
+  summary: 'The bulk-mapping template: order number, waybill, name, ID number, image file names (zh/en headers).',
   permission: 'order.idCard',
   request: empty,
   response: z.null(),
   kind: 'blob',
 });
+/**
+ * Bulk mapping by template. The upload is the filled template (.xlsx) alone, which maps
+ * recipients (and orders) to ID numbers, or a .zip holding the template and the images
+ * its rows name: one file, because every multipart call takes one. Every row is checked
+ * first; any error answers 422 with `data` keyed `rows.<sheet row>.<column>` (or `file`)
+ * and nothing is written.
+ */
+export const idCardImport = defineCall({
+  path: 'order/idCard/import',
+  summary: 'Bulk ID-card mapping: the template (.xlsx) or a .zip of it with its images; all rows or none.',
+  permission: 'order.idCard',
+  request: z.object({ customerId: idOf.optional() }),
+  response: z.object({
+    rows: z.number().int(),
+    created: z.number().int(),
+    updated: z.number().int(),
+    images: z.number().int(),
+  }),
+  kind: 'multipart',
+  timeout: 0,
+});
+/** The column keys of the ID-card template, as they appear in 422 field paths. */
+export const idCardImportColumn = z.enum(['orderNo', 'waybillNo', 'name', 'idCard', 'front', 'back']);
+export type IdCardImportColumn = z.infer<typeof idCardImportColumn>;
 
 // ---------------------------------------------------------------------------
 // Warehouse and tracking

@@ -9,6 +9,7 @@ import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
+import { createIdCardImport, imageKind } from './id-cards.import.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
@@ -69,16 +70,9 @@ const CN_POST_PREFIX: [RegExp, string][] = [
   [/^8[34]/, '650000'],
 ];
 
-/** Content sniffing: the declared type and the file name are not trusted. */
-export function imageKind(buf: Buffer): 'jpg' | 'png' | null {
-  if (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff) return 'jpg';
-  if (buf.length >= 8 && buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return 'png';
-  return null;
-}
-
 export function createOrdersLookup(db: Database, clock: () => Date, files: Storage) {
   const repo = createOrdersRepository(db);
+  const bulkIdCards = createIdCardImport(db, clock, files);
   const now = () => clock().toISOString();
 
   const presentIdCard = (r: {
@@ -414,30 +408,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         body: await files.get(f.storage_key),
       };
     },
-    async idCardTemplate(lang: ApiLanguage) {
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(lang === 'en' ? 'ID cards' : '身份证');
-      const zh = lang !== 'en';
-      ws.columns = [
-        { header: zh ? '订单号' : 'Order number', width: 20 },
-        { header: zh ? '收件人姓名' : 'Recipient name', width: 14 },
-        { header: zh ? '身份证号' : 'ID number', width: 22 },
-        { header: zh ? '正面图片文件名' : 'Front image file', width: 22 },
-        { header: zh ? '背面图片文件名' : 'Back image file', width: 22 },
-      ];
-      ws.getRow(1).font = { bold: true };
-      ws.addRow([
-        'DM100001',
-        '张三',
-        '11010519491231002X',
-        '11010519491231002X-front.jpg',
-        '11010519491231002X-back.jpg',
-      ]);
-      return {
-        filename: zh ? '身份证模板.xlsx' : 'id-card-template.xlsx',
-        body: Buffer.from(await wb.xlsx.writeBuffer()),
-      };
-    },
+    idCardTemplate: bulkIdCards.template,
+    importIdCards: bulkIdCards.import,
 
     // ---- batch search --------------------------------------------------
     /** Numbers from the first column of the first sheet (a header row is skipped). */

@@ -52,6 +52,62 @@ addMessages({
     en: 'Choose an order, or give the recipient name and ID number.',
     'zh-CN': '请选择订单，或填写收件人姓名和身份证号。',
   },
+  idCardOwnerOnly: {
+    en: 'Only the customer itself or an operator can add ID cards.',
+    'zh-CN': '只有客户本人或操作员可以添加身份证。',
+  },
+  idCardImportNotTemplate: {
+    en: 'Upload the filled template (.xlsx), or a .zip holding the template and its images.',
+    'zh-CN': '请上传填好的模板（.xlsx），或包含模板和图片的 .zip 文件。',
+  },
+  idCardZipCorrupt: {
+    en: 'The .zip cannot be read, or it unpacks to far more than a set of photos.',
+    'zh-CN': '无法读取该 .zip 文件，或解压后远大于一组照片。',
+  },
+  idCardZipDuplicate: {
+    en: 'The .zip holds two files named {value}.',
+    'zh-CN': '.zip 中有两个名为 {value} 的文件。',
+  },
+  idCardZipTemplateCount: {
+    en: 'The .zip must hold exactly one .xlsx template (it holds {count}).',
+    'zh-CN': '.zip 中必须恰好有一个 .xlsx 模板（现有 {count} 个）。',
+  },
+  idCardImportHeaders: {
+    en: 'The first sheet is not the ID-card template: missing column {columns}.',
+    'zh-CN': '第一个工作表不是身份证模板：缺少列 {columns}。',
+  },
+  idCardImportEmpty: { en: 'The template has no rows to import.', 'zh-CN': '模板中没有可导入的行。' },
+  idCardImportTooManyRows: { en: 'At most {max} rows at a time.', 'zh-CN': '一次最多 {max} 行。' },
+  idCardRowRequired: { en: 'Required.', 'zh-CN': '必填。' },
+  idCardOrderUnknown: {
+    en: 'No order {value} of this customer.',
+    'zh-CN': '该客户没有订单 {value}。',
+  },
+  idCardWaybillUnknown: {
+    en: 'No order of this customer has waybill {value}.',
+    'zh-CN': '该客户没有运单号为 {value} 的订单。',
+  },
+  idCardWaybillOtherOrder: {
+    en: 'Waybill {value} belongs to another order than the order number.',
+    'zh-CN': '运单号 {value} 属于另一个订单，与订单号不符。',
+  },
+  idCardNotOrderRecipient: {
+    en: 'Does not match the recipient of order {orderNo}.',
+    'zh-CN': '与订单 {orderNo} 的收件人不一致。',
+  },
+  idCardImageNeedsZip: {
+    en: 'Image {value} is named, but only the template was uploaded: pack the template and the images into one .zip.',
+    'zh-CN': '填写了图片 {value}，但只上传了模板：请把模板和图片打包成一个 .zip 上传。',
+  },
+  idCardImageNotInZip: { en: 'No image {value} in the .zip.', 'zh-CN': '.zip 中没有图片 {value}。' },
+  idCardDuplicateRow: {
+    en: 'The same ID number and order as row {row}.',
+    'zh-CN': '与第 {row} 行的身份证号和订单重复。',
+  },
+  idCardImagesUnused: {
+    en: 'Images in the .zip that no row names: {names}.',
+    'zh-CN': '.zip 中有未被任何行引用的图片：{names}。',
+  },
   idCardImageMissing: { en: 'This side has not been uploaded.', 'zh-CN': '该面尚未上传。' },
   scanReceived: { en: 'Received: {orderNo}', 'zh-CN': '收货成功：{orderNo}' },
   scanAlready: { en: 'Already received: {orderNo}', 'zh-CN': '已收货：{orderNo}' },

@@ -104,6 +104,9 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
     const f = await lookup.idCardImage(ctx.actor, await ctx.scope(), input.id, input.side);
     return new Download(f.filename, f.mime, f.body);
   });
+  r.call(orders.idCardImport, async (input, ctx) =>
+    lookup.importIdCards(ctx.actor, await ctx.scope(), ctx.lang, input.customerId, ctx.files[0]),
+  );
   r.call(orders.idCardTemplate, async (_input, ctx) => {
     const f = await lookup.idCardTemplate(ctx.lang);
     return new Download(f.filename, XLSX, f.body);

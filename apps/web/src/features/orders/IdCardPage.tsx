@@ -2,9 +2,10 @@ import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Tab
 import { useState } from 'react';
 import { formatTime, t, useI18n } from '@/lib';
 import { idCardImage, idCardTemplate, uploadIdCard, useIdCards } from './api/orders.ts';
+import { IdCardImport } from './components/IdCardImport.tsx';
 import './i18n.ts';
 
-/** Promise Letter ID Card: upload front and back (jpg/png, checked on the server), view own images. */
+/** Promise Letter ID Card: upload front and back (jpg/png, checked on the server), bulk import by template, view own images. */
 export default function IdCardPage() {
   useI18n();
   const { message } = App.useApp();
@@ -55,6 +56,7 @@ export default function IdCardPage() {
           <Button type="primary">{t('orders.uploadImage')}</Button>
         </Upload>
         <Button onClick={idCardTemplate}>{t('orders.template')}</Button>
+        <IdCardImport onDone={() => void q.refetch()} />
       </Form>
       <Input.Search
         allowClear

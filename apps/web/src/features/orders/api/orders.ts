@@ -53,6 +53,13 @@ export const idCardTemplate = async () => {
   const { blob, filename } = await callBlob(orders.idCardTemplate, {});
   saveBlob(blob, filename);
 };
+/** The bulk mapping: the filled template (.xlsx) or a .zip of it and its images; 422 lists row errors. */
+export const importIdCards = (file: File, customerId?: number) => {
+  const form = new FormData();
+  if (customerId) form.append('customerId', String(customerId));
+  form.append('file', file);
+  return callUpload(orders.idCardImport, form, { silent: true });
+};
 export const scanOrder = (code: string) => call(orders.orderScan, { code });
 export const lookupPostcode = (country: 'CN' | 'JP', code: string) =>
   call(orders.identifyPostalCode, { country, code });
