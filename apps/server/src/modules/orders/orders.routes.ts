@@ -15,7 +15,11 @@ const FLAG_COLUMN = {
 
 export function ordersRoutes(r: Registrar, service: OrdersService, lookup: OrdersLookup) {
   // Finding orders
-  r.call(orders.orderList, async (input, ctx) => service.list(await ctx.scope(), input));
+  const listCache = r.responseCache(orders.orderList);
+  r.call(orders.orderList, async (input, ctx) => {
+    const scope = await ctx.scope();
+    return listCache(JSON.stringify([scope, input]), () => service.list(scope, input));
+  });
   r.call(orders.batchOrders, async (input, ctx) => service.list(await ctx.scope(), input));
   r.call(orders.downloadOrderExcel, async (input, ctx) => {
     const f = await service.exportExcel(await ctx.scope(), ctx.lang, input);
