@@ -152,7 +152,8 @@ export const search = defineCall({
 });
 export const orderBatchSearch = defineCall({
   path: 'order/orderBatchSearch',
-  summary: 'Batch Orders Search: an xls/xlsx of numbers (first column) → found and not found.',
+  summary:
+    'Batch Orders Search: an xlsx or BIFF8 xls (told by content) of numbers, first column → found and not found.',
   permission: 'order.orderBatchSearch',
   request: z.object({}),
   response: searchResult.extend({ resultFileId: z.number().int() }),

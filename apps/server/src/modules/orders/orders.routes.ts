@@ -29,7 +29,7 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.orderBatchSearch, async (_input, ctx) => {
     const file = ctx.files[0];
     if (!file) throw AppError.field('file', 'fileRequired');
-    const numbers = await lookup.readNumbers(file.data);
+    const numbers = await lookup.readNumbers(ctx.lang, file.data);
     const result = await service.search(await ctx.scope(), numbers);
     const resultFileId = await lookup.resultWorkbook(ctx.actor, ctx.lang, numbers, result);
     return { ...result, resultFileId };

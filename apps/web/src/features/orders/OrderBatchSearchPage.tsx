@@ -14,7 +14,7 @@ export default function OrderBatchSearchPage() {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space>
         <Upload
-          accept=".xlsx"
+          accept=".xls,.xlsx"
           maxCount={1}
           showUploadList={false}
           beforeUpload={async (file) => {

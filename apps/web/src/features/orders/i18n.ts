@@ -134,7 +134,8 @@ registerMessages('orders', {
       front: '正面图片',
       back: '背面图片',
     },
-    batchSearchHint: '上传 xlsx 文件：第一个工作表第一列每行一个单号（订单号、运单号、系统单号等均可，首行可为表头）。',
+    batchSearchHint:
+      '上传 xlsx 或 xls 文件：第一个工作表第一列每行一个单号（订单号、运单号、系统单号等均可，首行可为表头）。',
     postcodeHint: '日本邮编 7 位（如 100-0014），中国邮编 6 位',
     noEvents: '暂无物流轨迹',
     trackingNotFound: '没有这个运单号，请检查后重试',
@@ -291,7 +292,7 @@ registerMessages('orders', {
       back: 'Back image',
     },
     batchSearchHint:
-      'Upload an xlsx file: one number per row in the first column of the first sheet (order, waybill, system number…; the first row may be a header).',
+      'Upload an xlsx or xls file: one number per row in the first column of the first sheet (order, waybill, system number…; the first row may be a header).',
     postcodeHint: 'Japan: 7 digits (e.g. 100-0014); China: 6 digits',
     noEvents: 'No tracking events yet',
     trackingNotFound: 'No such waybill number; please check it',
