@@ -1,7 +1,7 @@
 import { type batches, reference } from '@console/contract';
 import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { ApiError, localized, t, useCall, useI18n, useSession } from '@/lib';
+import { ApiError, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { confirmBatch, downloadErrors, downloadTemplate, fetchProgress, uploadBatch } from '../api/batches.ts';
 import '../i18n.ts';
 
@@ -18,9 +18,20 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
   const companies = useCall(reference.customsClearanceCompanies, {});
   const [kind, setKind] = useState<Kind>(kinds[0]!);
-  const [fields, setFields] = useState<{ channel?: string; customerId?: number; clearanceCompany?: string }>({
+  const [fields, setFields] = useState<{
+    channel?: string;
+    customerId?: number;
+    clearanceCompany?: string;
+    exportNominationId?: number;
+  }>({
     channel: 'JP',
   });
+  // Nominations belong to a customer: an agent or operator sees those of the customer chosen.
+  const nominations = useCall(
+    reference.exportsOptions,
+    { customerId: isCustomer ? undefined : fields.customerId },
+    { enabled: !!user && (isCustomer || !!fields.customerId) },
+  );
   const [batch, setBatch] = useState<Progress | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState<batches.ConfirmationKind[]>([]);
@@ -51,6 +62,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
         channel: fields.channel,
         customerId: fields.customerId ? String(fields.customerId) : undefined,
         clearanceCompany: fields.clearanceCompany,
+        exportNominationId: fields.exportNominationId ? String(fields.exportNominationId) : undefined,
       });
       setBatch(await fetchProgress(b.id));
     } catch (e) {
@@ -105,12 +117,29 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
               placeholder={t('batches.selectCustomer')}
               loading={customers.isLoading}
               value={fields.customerId}
-              onChange={(v: number) => setFields({ ...fields, customerId: v })}
+              // Another customer's nomination does not apply.
+              onChange={(v: number) => setFields({ ...fields, customerId: v, exportNominationId: undefined })}
               options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               data-testid="customer"
             />
           </Form.Item>
         )}
+        <Form.Item label={t('batches.exportNomination')}>
+          <Select
+            allowClear
+            style={{ width: 260 }}
+            placeholder={t('batches.exportNominationNone')}
+            disabled={!isCustomer && !fields.customerId}
+            loading={nominations.isLoading}
+            value={fields.exportNominationId}
+            onChange={(v?: number) => setFields({ ...fields, exportNominationId: v || undefined })}
+            options={(nominations.data ?? []).map((n) => ({
+              value: n.id,
+              label: `${getLocale() === 'en' ? n.nameEn : n.nameJa} (${n.corporateNumber})`,
+            }))}
+            data-testid="export-nomination"
+          />
+        </Form.Item>
         <Form.Item label={t('batches.clearance')}>
           <Select
             allowClear
