@@ -67,7 +67,11 @@ export default function OrderListPage() {
     <Space direction="vertical" style={{ width: '100%' }}>
       <Form form={form} layout="inline" onFinish={onSearch} initialValues={{ noType: 'orderNo' }} style={{ rowGap: 8 }}>
         <Form.Item name="noType">
-          <Select style={{ width: 130 }} options={KINDS.map((k) => ({ value: k, label: t(`orders.${k}`) }))} />
+          <Select
+            style={{ width: 130 }}
+            options={KINDS.map((k) => ({ value: k, label: t(`orders.${k}`) }))}
+            data-testid="list-noType"
+          />
         </Form.Item>
         <Form.Item name="numbers">
           <Input.TextArea
@@ -78,13 +82,19 @@ export default function OrderListPage() {
           />
         </Form.Item>
         <Form.Item name="channel" label={t('orders.channel')}>
-          <Select allowClear style={{ width: 90 }} options={CHANNELS.map((c) => ({ value: c, label: c }))} />
+          <Select
+            allowClear
+            style={{ width: 90 }}
+            options={CHANNELS.map((c) => ({ value: c, label: c }))}
+            data-testid="list-channel"
+          />
         </Form.Item>
         <Form.Item name="status" label={t('orders.status')}>
           <Select
             allowClear
             style={{ width: 110 }}
             options={STATUSES.map((s) => ({ value: s, label: t(`orders.kinds.${s}`) }))}
+            data-testid="list-status"
           />
         </Form.Item>
         <Form.Item name="receiveStatus" label={t('orders.receiveStatus')}>
@@ -116,8 +126,13 @@ export default function OrderListPage() {
           <Button type="primary" htmlType="submit" data-testid="list-search">
             {t('orders.search')}
           </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('orders.reset')}</Button>
-          <Button onClick={() => exportOrders({ ...req, offset: undefined, limit: undefined } as never)}>
+          <Button onClick={() => (form.resetFields(), onSearch({}))} data-testid="list-reset">
+            {t('orders.reset')}
+          </Button>
+          <Button
+            onClick={() => exportOrders({ ...req, offset: undefined, limit: undefined } as never)}
+            data-testid="list-export"
+          >
             {t('orders.export')}
           </Button>
           <Popover
@@ -127,6 +142,7 @@ export default function OrderListPage() {
                 value={columns}
                 onChange={(v) => chooseColumns(v as string[])}
                 style={{ display: 'grid' }}
+                data-testid="list-column-choice"
               >
                 {ALL_COLUMNS.map((k) => (
                   <Checkbox key={k} value={k}>
@@ -136,7 +152,7 @@ export default function OrderListPage() {
               </Checkbox.Group>
             }
           >
-            <Button>{t('orders.columns')}</Button>
+            <Button data-testid="list-columns">{t('orders.columns')}</Button>
           </Popover>
           <Button
             disabled={!selected.length}
