@@ -17,6 +17,7 @@ export default function PostCodePage() {
           value={country}
           onChange={(c) => (setCountry(c), setR(null))}
           style={{ width: 90 }}
+          data-testid="postcode-country"
           options={[
             { value: 'JP', label: 'JP' },
             { value: 'CN', label: 'CN' },
@@ -28,22 +29,31 @@ export default function PostCodePage() {
           onPressEnter={async () => setR(await lookupPostcode(country, code))}
           placeholder={t('orders.postcodeHint')}
           style={{ width: 300 }}
+          data-testid="postcode-input"
         />
-        <Button type="primary" disabled={!code.trim()} onClick={async () => setR(await lookupPostcode(country, code))}>
+        <Button
+          type="primary"
+          disabled={!code.trim()}
+          onClick={async () => setR(await lookupPostcode(country, code))}
+          data-testid="postcode-lookup"
+        >
           {t('orders.lookup')}
         </Button>
       </Space.Compact>
       {r && (
         <>
           <Space>
-            <Tag color={r.valid ? 'green' : 'red'}>{r.valid ? t('orders.valid') : t('orders.invalid')}</Tag>
-            <span>{r.code}</span>
+            <Tag color={r.valid ? 'green' : 'red'} data-testid="postcode-valid">
+              {r.valid ? t('orders.valid') : t('orders.invalid')}
+            </Tag>
+            <span data-testid="postcode-code">{r.code}</span>
           </Space>
-          {r.note && <Alert type={r.valid ? 'info' : 'warning'} message={r.note} />}
+          {r.note && <Alert type={r.valid ? 'info' : 'warning'} message={r.note} data-testid="postcode-note" />}
           <Table
             size="small"
             rowKey={(p) => p.province + p.city + p.town}
             pagination={false}
+            data-testid="postcode-places"
             locale={{ emptyText: t('orders.noPlaces') }}
             dataSource={r.places}
             columns={[
