@@ -59,6 +59,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         <Input.Search
           allowClear
           placeholder={`${t('orders.orderNo')} / ${t('orders.waybillNo')}`}
+          data-testid={`${kind}-search`}
           onSearch={(k) => setReq({ ...req, offset: 0, keyword: k || undefined })}
         />
         {kind === 'error' && (
@@ -78,12 +79,14 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
             <Button
               disabled={!selected.length}
               onClick={async () => (await resolveAbnormal({ ids: selected, action: 'resolve' }), refresh())}
+              data-testid="abnormal-resolve"
             >
               {t('orders.resolveAbnormal')}
             </Button>
             <Button
               disabled={!selected.length}
               onClick={async () => (await resolveAbnormal({ ids: selected, action: 'release' }), refresh())}
+              data-testid="abnormal-release"
             >
               {t('orders.release')}
             </Button>
