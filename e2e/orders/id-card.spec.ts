@@ -116,9 +116,6 @@ test.describe('Promise Letter ID Card', () => {
   });
 
   test('a refused file: the page shows the reason', async ({ page, context, request }) => {
-    // Known bug: IdCardPage's upload handler does not catch the 422, and the HTTP client leaves
-    // field errors to the page, so the user sees nothing. Remove this line when it shows the reason.
-    test.fail(true, 'IdCardPage swallows the 422 field error of order/idCard/upload');
     await loginByCookie(context, request, 'demo');
     await page.goto(`${MAIN}/home/order/idCard`);
     expect((await uploadFake(page, idCard())).status()).toBe(422);

@@ -53,7 +53,8 @@ test('Order List: export of the current filter → an xlsx whose rows equal the 
   expect(rows.map((r) => r.orderNo)).toEqual(filtered.list.map((o) => o.orderNo));
   expect(rows.map((r) => r.waybillNo)).toEqual(filtered.list.map((o) => o.waybillNo ?? ''));
   expect(new Set(rows.map((r) => r.channel))).toEqual(new Set(['JP']));
-  expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['printed']));
+  // Status by name in the workbook's language, not the code.
+  expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['已打印']));
   expect(new Set(rows.map((r) => r.customer))).toEqual(new Set(['DEMO']));
   // Masked like the list: the same masked name and phone, never a full mobile number.
   expect(rows.map((r) => [r.recipient, r.phone])).toEqual(

@@ -165,6 +165,9 @@ describe('order list', () => {
       .executeTakeFirstOrThrow();
     expect(ws.rowCount - 1).toBe(Number(n.n));
     expect(String(ws.getRow(2).getCell(8).value)).toMatch(/\*{4}/);
+    // The status by name in the caller's language, not the code.
+    expect(String(ws.getRow(1).getCell(6).value)).toBe('Status');
+    expect(String(ws.getRow(2).getCell(6).value)).toBe('Created');
   });
 });
 

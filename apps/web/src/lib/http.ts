@@ -43,6 +43,12 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell the user about a failed call: the field messages of a 422, else the message. */
+export function errorText(e: unknown): string {
+  if (e instanceof ApiError) return Object.values(e.fieldErrors).flat().join(' ') || e.message;
+  return e instanceof Error ? e.message : String(e);
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
   /** Do not show the generic toast for coded errors (the caller shows its own). 401/430/500 still act. */

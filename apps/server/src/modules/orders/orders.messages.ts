@@ -2,6 +2,13 @@ import { addMessages } from '../../lib/messages.ts';
 
 /** Messages of the orders workspace, in both API languages. */
 addMessages({
+  // Status names in exported workbooks.
+  'status.created': { en: 'Created', 'zh-CN': '已创建' },
+  'status.printed': { en: 'Printed', 'zh-CN': '已打印' },
+  'status.received': { en: 'Received', 'zh-CN': '已收货' },
+  'status.shipped': { en: 'Shipped', 'zh-CN': '已发货' },
+  'status.released': { en: 'Released', 'zh-CN': '已放行' },
+  'status.cancelled': { en: 'Cancelled', 'zh-CN': '已取消' },
   orderNotFound: { en: 'Order not found.', 'zh-CN': '订单不存在。' },
   itemNotFound: { en: 'Item not found.', 'zh-CN': '商品不存在。' },
   orderLockedReceived: {

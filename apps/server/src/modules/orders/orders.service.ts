@@ -277,6 +277,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         const p = presentOrderRow(r);
         ws.addRow({
           ...p,
+          status: translate(lang, `status.${p.status}`),
           intercepted: p.intercepted ? 'Y' : '',
           createdAt: new Date(Date.parse(p.createdAt) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
         });

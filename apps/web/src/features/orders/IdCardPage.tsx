@@ -1,6 +1,6 @@
 import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Table, Tag, Upload } from 'antd';
 import { useState } from 'react';
-import { formatTime, t, useI18n } from '@/lib';
+import { ApiError, errorText, formatTime, t, useI18n } from '@/lib';
 import { idCardImage, idCardTemplate, uploadIdCard, useIdCards } from './api/orders.ts';
 import { IdCardImport } from './components/IdCardImport.tsx';
 import './i18n.ts';
@@ -24,10 +24,17 @@ export default function IdCardPage() {
   };
   const send = async (file: File) => {
     const v = form.getFieldsValue();
-    await uploadIdCard(
-      { side: v.side, orderId: v.orderId ? String(v.orderId) : undefined, name: v.name, idCard: v.idCard },
-      file,
-    );
+    try {
+      await uploadIdCard(
+        { side: v.side, orderId: v.orderId ? String(v.orderId) : undefined, name: v.name, idCard: v.idCard },
+        file,
+      );
+    } catch (e) {
+      // The client toasts coded errors itself but leaves 422 field errors (a file refused by
+      // content, a bad ID number) to the page.
+      if (e instanceof ApiError && Object.keys(e.fieldErrors).length) message.error(errorText(e));
+      return;
+    }
     message.success(t('orders.saved'));
     await q.refetch();
   };

@@ -1,7 +1,7 @@
 import { type batches, reference } from '@console/contract';
 import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { ApiError, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
+import { errorText, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { confirmBatch, downloadErrors, downloadTemplate, fetchProgress, uploadBatch } from '../api/batches.ts';
 import '../i18n.ts';
 
@@ -66,9 +66,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
       });
       setBatch(await fetchProgress(b.id));
     } catch (e) {
-      setUploadError(
-        e instanceof ApiError ? Object.values(e.fieldErrors).flat().join(' ') || e.message : (e as Error).message,
-      );
+      setUploadError(errorText(e));
     }
     return false;
   };
@@ -79,9 +77,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
       await confirmBatch(batch.id, confirmed);
       setBatch(await fetchProgress(batch.id));
     } catch (e) {
-      setUploadError(
-        e instanceof ApiError ? Object.values(e.fieldErrors).flat().join(' ') || e.message : (e as Error).message,
-      );
+      setUploadError(errorText(e));
     }
   };
 
