@@ -30,7 +30,7 @@ const sqliteDialects = new WeakMap<Kysely<any>, NodeSqliteDialect>();
 
 /**
  * A number that changes whenever any connection — this process's writer or another process —
- * commits to the database, read where reads are served (SQLite's `data_version`, ~1 µs). A cached
+ * commits to the database, read where reads are served (SQLite's `data_version`, on a kept statement). A cached
  * read stays valid while it is unchanged. PostgreSQL has nothing this cheap: null there, and
  * callers don't cache. Read it *before* the read it guards: a commit in between then only makes
  * the cached entry look older than it is (a miss), never newer.

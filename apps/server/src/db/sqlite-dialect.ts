@@ -25,7 +25,7 @@ export class NodeSqliteDialect implements Dialect {
   }
   /**
    * SQLite's data_version on the reader connection: it changes whenever any other connection
-   * (our writer, another process) commits. Read synchronously on a kept statement (~1 µs): it
+   * (our writer, another process) commits. Read synchronously on a kept statement, once per event-loop turn: it
    * guards cached reads on every call (db/versioned-cache.ts).
    */
   dataVersion(): number | null {
@@ -76,8 +76,11 @@ class NodeSqliteConnection implements DatabaseConnection {
   // list, more than the query itself), so whether a statement returns rows is kept with it.
   private readonly cache = new Map<string, { stmt: StatementSync; returnsRows: boolean }>();
   readonly db: DatabaseSync;
-  constructor(db: DatabaseSync) {
+  /** Called after every statement run on this connection (the writer: see dataVersion). */
+  private readonly afterStatement?: () => void;
+  constructor(db: DatabaseSync, afterStatement?: () => void) {
     this.db = db;
+    this.afterStatement = afterStatement;
   }
 
   private prepare(sql: string) {
@@ -92,6 +95,14 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return this.run<R>(query);
+    } finally {
+      this.afterStatement?.();
+    }
+  }
+
+  private run<R>(query: CompiledQuery): QueryResult<R> {
     const { stmt, returnsRows } = this.prepare(query.sql);
     const params = query.parameters.map(toParam);
     if (returnsRows) {
@@ -136,18 +147,29 @@ class NodeSqliteDriver implements Driver {
   }
 
   private dataVersionStmt?: StatementSync;
+  private version: number | null = null;
 
   async init() {
-    this.writer = new NodeSqliteConnection(open(this.file));
+    // Whatever the writer runs may have committed: the next caller reads the version afresh.
+    this.writer = new NodeSqliteConnection(open(this.file), () => (this.version = null));
     // An in-memory database is private to its connection: reads must share the writer.
     this.reader = this.file === ':memory:' ? this.writer : new NodeSqliteConnection(open(this.file));
   }
 
+  /**
+   * Read at most once per event-loop turn (it costs ~12 µs between HTTP work, and a call asks for
+   * it twice: its token, then its answer). Our own writes reset it at once; a commit by another
+   * process is seen from the next turn.
+   */
   dataVersion(): number | null {
     // In-memory: reader and writer are one connection, whose own commits don't change it.
     if (!this.reader || this.reader === this.writer) return null;
-    this.dataVersionStmt ??= this.reader.db.prepare('PRAGMA data_version');
-    return (this.dataVersionStmt.get() as { data_version: number }).data_version;
+    if (this.version === null) {
+      this.dataVersionStmt ??= this.reader.db.prepare('PRAGMA data_version');
+      this.version = (this.dataVersionStmt.get() as { data_version: number }).data_version;
+      setImmediate(() => (this.version = null));
+    }
+    return this.version;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
