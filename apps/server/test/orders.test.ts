@@ -2,6 +2,7 @@ import { idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { SAME_RECIPIENT_MAX } from '../src/modules/orders/orders.service.ts';
 
 /** Orders workspace (issue 5): every call on a real database, with tenant scoping and masking. */
 let h: Harness;
@@ -569,6 +570,126 @@ describe('create one order', () => {
 });
 
 describe('orders that need attention', () => {
+  it('error reasons are stored as codes and listed, searched and shown in the caller’s language', async () => {
+    const stored = await h.db
+      .selectFrom('orders')
+      .select(['id', 'order_no', 'error_reason'])
+      .where('customer_id', '=', ids.demo)
+      .where('error_at', 'is not', null)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.error_reason!)).toEqual([{ code: 'errorReason.idCardNameMismatch' }]);
+    const text = { en: 'The ID number does not match the recipient name.', zh: '身份证号与收件人姓名不一致。' };
+    for (const [lang, headers] of [
+      ['en', en],
+      ['zh', zh],
+    ] as const) {
+      const errors = await h.post('order/error', { offset: 0, limit: 500 }, demo, headers);
+      expect(errors.body.data.list.find((x: any) => x.id === stored.id).errorReason).toBe(text[lang]);
+      expect((await h.post('order/order', { id: stored.id }, demo, headers)).body.data.errorReason).toBe(text[lang]);
+      // The order list answer is cached: each language must have its own entry.
+      const list = await h.post('order/orderList', { noType: 'orderNo', numbers: stored.order_no }, demo, headers);
+      expect(list.body.data.list[0].errorReason).toBe(text[lang]);
+      const found = await h.post('order/search', { numbers: stored.order_no }, demo, headers);
+      expect(found.body.data.found[0].errorReason).toBe(text[lang]);
+    }
+  });
+  it('abnormal rules store codes with parameters; the reasons are listed in the caller’s language', async () => {
+    const r = await h.post(
+      'order/createImport',
+      createBody({
+        recipient: { ...recipient, idCard: idOf('33010619900215456'), phone: '0571-88886666' },
+        items: [{ jan: '4901234567894', name: '相机', quantity: 1, unitPrice: '150000' }],
+        confirm: ['crossBorderLimit'],
+      }),
+      demo,
+    );
+    expect(r.status).toBe(200);
+    const row = await h.db
+      .selectFrom('orders')
+      .select(['abnormal_rule', 'abnormal_reason'])
+      .where('id', '=', r.body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(row.abnormal_rule).toBe('invalidPhone,valueOverLimit');
+    expect(JSON.parse(row.abnormal_reason!)).toEqual([
+      { code: 'abnormalReason.invalidPhone' },
+      { code: 'abnormalReason.valueOverLimit', params: { value: '7200.00', limit: '5000.00' } },
+    ]);
+    const text = {
+      en: 'The recipient phone is not a mainland China mobile number.; Worth CNY 7200.00, over the CNY 5000.00 limit per transaction.',
+      zh: '收件人电话不是中国大陆手机号。；货值人民币 7200.00 元，超过单次交易限值 5000.00 元。',
+    };
+    for (const [lang, headers] of [
+      ['en', en],
+      ['zh', zh],
+    ] as const) {
+      const list = await h.post('order/abnormal', { limit: 500 }, operator, headers);
+      expect(list.body.data.list.find((x: any) => x.id === r.body.data.id).abnormalReason).toBe(text[lang]);
+      const detail = await h.post('order/order', { id: r.body.data.id }, demo, headers);
+      expect(detail.body.data).toMatchObject({
+        abnormalRule: 'invalidPhone,valueOverLimit',
+        abnormalReason: text[lang],
+      });
+    }
+  });
+  it('the same ID number too often: the count and the limit are kept with the code', async () => {
+    const idCard = idOf('44030519751130789');
+    let last = 0;
+    for (let i = 0; i < SAME_RECIPIENT_MAX; i++) {
+      const r = await h.post('order/createImport', createBody({ recipient: { ...recipient, idCard } }), demo);
+      expect(r.status).toBe(200);
+      last = r.body.data.id;
+    }
+    const text = {
+      en: `This ID number has ${SAME_RECIPIENT_MAX} orders within 7 days (${SAME_RECIPIENT_MAX} or more are flagged).`,
+      zh: `该身份证号 7 天内已有 ${SAME_RECIPIENT_MAX} 个订单（${SAME_RECIPIENT_MAX} 个及以上即标记）。`,
+    };
+    for (const [lang, headers] of [
+      ['en', en],
+      ['zh', zh],
+    ] as const) {
+      const detail = await h.post('order/order', { id: last }, demo, headers);
+      expect(detail.body.data).toMatchObject({ abnormalRule: 'sameRecipientTooOften', abnormalReason: text[lang] });
+    }
+  });
+  it('rows written before reasons were codes: a sentence is shown as it is, an abnormal rule by its name', async () => {
+    const [a, b] = await h.db
+      .selectFrom('orders')
+      .select('id')
+      .where('customer_id', '=', ids.demo)
+      .where('error_at', 'is', null)
+      .where('abnormal_at', 'is', null)
+      .orderBy('id', 'desc')
+      .limit(2)
+      .execute();
+    const at = new Date().toISOString();
+    await h.db
+      .updateTable('orders')
+      .set({ error_at: at, error_reason: '身份证与姓名不一致 / ID card does not match the name' })
+      .where('id', '=', a!.id)
+      .execute();
+    await h.db
+      .updateTable('orders')
+      .set({ abnormal_at: at, abnormal_rule: 'invalidPhone', abnormal_reason: '电话无效 / Invalid phone' })
+      .where('id', '=', b!.id)
+      .execute();
+    for (const [lang, headers] of [
+      ['en', en],
+      ['zh', zh],
+    ] as const) {
+      const error = await h.post('order/order', { id: a!.id }, demo, headers);
+      expect(error.body.data.errorReason).toBe('身份证与姓名不一致 / ID card does not match the name');
+      const abnormal = await h.post('order/abnormal', { limit: 500 }, demo, headers);
+      expect(abnormal.body.data.list.find((x: any) => x.id === b!.id).abnormalReason).toBe(
+        lang === 'en' ? 'Invalid phone' : '电话无效',
+      );
+    }
+    await h.db
+      .updateTable('orders')
+      .set({ error_at: null, error_reason: null, abnormal_at: null, abnormal_rule: null, abnormal_reason: null })
+      .where('id', 'in', [a!.id, b!.id])
+      .execute();
+  });
   it('fixing an error order clears the error and the badge count', async () => {
     const err = await h.db
       .selectFrom('orders')

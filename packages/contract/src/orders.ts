@@ -28,7 +28,9 @@ export const orderRow = z.object({
   printFlag: z.boolean(),
   intercepted: z.boolean(),
   released: z.boolean(),
+  /** Why the order is an error order, in the caller's language (stored as codes). */
   errorReason: z.string().nullable(),
+  /** Why the order is abnormal, in the caller's language (stored as codes). */
   abnormalReason: z.string().nullable(),
   createdAt: isoTime,
 });
@@ -254,9 +256,12 @@ export const orderDetail = z.object({
   pushS: z.boolean(),
   pushPrice: z.boolean(),
   wholeSet: z.boolean(),
+  /** In the caller's language. */
   errorReason: z.string().nullable(),
   errorAt: isoTime.nullable(),
+  /** The rule codes that caught the order, comma-separated (see `abnormalRules`). */
   abnormalRule: z.string().nullable(),
+  /** In the caller's language. */
   abnormalReason: z.string().nullable(),
   abnormalAt: isoTime.nullable(),
   createdAt: isoTime,

@@ -2,6 +2,7 @@ import { eanCheckDigit, idCardCheckChar, s10Number } from '@console/contract';
 import { areaList } from '@vant/area-data';
 import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
+import { storeReasons } from '../lib/reasons.ts';
 
 /**
  * Demo data for the embedded default (never in production): four accounts, two
@@ -205,10 +206,13 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
           released: status === 'released' ? 1 : 0,
           print_count: status === 'created' ? 0 : 1,
           print_flag: status === 'created' ? 0 : 1,
-          error_reason: errored ? '身份证与姓名不一致 / ID card does not match the name' : null,
+          // Reasons are codes with parameters (lib/reasons.ts), translated when listed.
+          error_reason: errored ? storeReasons([{ code: 'errorReason.idCardNameMismatch' }]) : null,
           error_at: errored ? created.toISOString() : null,
           abnormal_rule: abnormal ? 'sameRecipientTooOften' : null,
-          abnormal_reason: abnormal ? '同一收件人下单过于频繁 / Same recipient ordered too often' : null,
+          abnormal_reason: abnormal
+            ? storeReasons([{ code: 'abnormalReason.sameRecipientTooOften', params: { count: 5, max: 5 } }])
+            : null,
           abnormal_at: abnormal ? created.toISOString() : null,
           recipient_name: pick([...SURNAMES]) + pick(GIVEN),
           recipient_id_card: first17 + idCardCheckChar(first17),

@@ -169,4 +169,26 @@ addMessages({
     en: 'The same ID number received {max} or more orders within 7 days.',
     'zh-CN': '同一身份证号 7 天内下单 {max} 次及以上。',
   },
+  // Why an order is an error or abnormal order. The order stores these codes with their
+  // parameters (lib/reasons.ts); the lists translate them for whoever reads them.
+  'errorReason.idCardNameMismatch': {
+    en: 'The ID number does not match the recipient name.',
+    'zh-CN': '身份证号与收件人姓名不一致。',
+  },
+  'abnormalReason.unresolvableAddress': {
+    en: 'The street address is too short or vague to deliver to.',
+    'zh-CN': '详细地址过短或不明确，无法派送。',
+  },
+  'abnormalReason.invalidPhone': {
+    en: 'The recipient phone is not a mainland China mobile number.',
+    'zh-CN': '收件人电话不是中国大陆手机号。',
+  },
+  'abnormalReason.valueOverLimit': {
+    en: 'Worth CNY {value}, over the CNY {limit} limit per transaction.',
+    'zh-CN': '货值人民币 {value} 元，超过单次交易限值 {limit} 元。',
+  },
+  'abnormalReason.sameRecipientTooOften': {
+    en: 'This ID number has {count} orders within 7 days ({max} or more are flagged).',
+    'zh-CN': '该身份证号 7 天内已有 {count} 个订单（{max} 个及以上即标记）。',
+  },
 });

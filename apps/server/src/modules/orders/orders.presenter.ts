@@ -1,5 +1,6 @@
-import type { orders } from '@console/contract';
+import type { ApiLanguage, orders } from '@console/contract';
 import { maskName, maskPhone } from '../../lib/mask.ts';
+import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
 import type { OrderListRow, OrderRecord } from './orders.repository.ts';
 
 type OrderRow = orders.OrderRow;
@@ -23,8 +24,23 @@ export function toMinor(s: string, decimals: number): number | null {
   return m[1] ? -n : n;
 }
 
-/** A database row → the contract's list row, with personal data masked. */
-export function presentOrderRow(r: OrderListRow): OrderRow {
+/**
+ * Why an order is abnormal, in the caller's language. Rows written before reasons were
+ * stored as codes hold a bilingual sentence; their rule codes name the reason instead.
+ */
+export function abnormalReasonText(lang: ApiLanguage, rule: string | null, stored: string | null): string | null {
+  if (readReasons(stored)) return storedReasonText(lang, stored);
+  const rules = (rule ?? '').split(',').filter(Boolean);
+  if (rules.length)
+    return reasonsText(
+      lang,
+      rules.map((code) => ({ code: `rule_${code}` })),
+    );
+  return stored;
+}
+
+/** A database row → the contract's list row, with personal data masked and reasons in the caller's language. */
+export function presentOrderRow(r: OrderListRow, lang: ApiLanguage): OrderRow {
   return {
     id: r.id,
     orderNo: r.order_no,
@@ -42,8 +58,8 @@ export function presentOrderRow(r: OrderListRow): OrderRow {
     printFlag: r.print_flag === 1,
     intercepted: r.intercepted === 1,
     released: r.released === 1,
-    errorReason: r.error_reason,
-    abnormalReason: r.abnormal_reason,
+    errorReason: storedReasonText(lang, r.error_reason),
+    abnormalReason: abnormalReasonText(lang, r.abnormal_rule, r.abnormal_reason),
     createdAt: r.created_at,
   };
 }
@@ -84,6 +100,7 @@ export function presentDetail(
   events: { kind: string; at: string; location: string | null; note: string | null }[],
   decimals: ReadonlyMap<string, number>,
   locked: string | null,
+  lang: ApiLanguage,
 ): orders.OrderDetail {
   const d = decimals.get(o.currency) ?? 2;
   return {
@@ -131,10 +148,10 @@ export function presentDetail(
     pushS: o.push_s === 1,
     pushPrice: o.push_price === 1,
     wholeSet: o.whole_set === 1,
-    errorReason: o.error_reason,
+    errorReason: storedReasonText(lang, o.error_reason),
     errorAt: o.error_at,
     abnormalRule: o.abnormal_rule,
-    abnormalReason: o.abnormal_reason,
+    abnormalReason: abnormalReasonText(lang, o.abnormal_rule, o.abnormal_reason),
     abnormalAt: o.abnormal_at,
     createdAt: o.created_at,
     updatedAt: o.updated_at,

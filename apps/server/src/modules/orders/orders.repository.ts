@@ -29,6 +29,7 @@ const LIST_COLUMNS = [
   'o.intercepted',
   'o.released',
   'o.error_reason',
+  'o.abnormal_rule',
   'o.abnormal_reason',
   'o.created_at',
 ] as const;

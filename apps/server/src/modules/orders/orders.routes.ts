@@ -18,19 +18,20 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   const listCache = r.responseCache(orders.orderList);
   r.call(orders.orderList, async (input, ctx) => {
     const scope = await ctx.scope();
-    return listCache(JSON.stringify([scope, input]), () => service.list(scope, input));
+    // The rows carry reasons in the caller's language, so the language is part of the key.
+    return listCache(JSON.stringify([scope, ctx.lang, input]), () => service.list(scope, ctx.lang, input));
   });
-  r.call(orders.batchOrders, async (input, ctx) => service.list(await ctx.scope(), input));
+  r.call(orders.batchOrders, async (input, ctx) => service.list(await ctx.scope(), ctx.lang, input));
   r.call(orders.downloadOrderExcel, async (input, ctx) => {
     const f = await service.exportExcel(await ctx.scope(), ctx.lang, input);
     return new Download(f.filename, XLSX, f.body);
   });
-  r.call(orders.search, async (input, ctx) => service.search(await ctx.scope(), input.numbers));
+  r.call(orders.search, async (input, ctx) => service.search(await ctx.scope(), ctx.lang, input.numbers));
   r.call(orders.orderBatchSearch, async (_input, ctx) => {
     const file = ctx.files[0];
     if (!file) throw AppError.field('file', 'fileRequired');
     const numbers = await lookup.readNumbers(ctx.lang, file.data);
-    const result = await service.search(await ctx.scope(), numbers);
+    const result = await service.search(await ctx.scope(), ctx.lang, numbers);
     const resultFileId = await lookup.resultWorkbook(ctx.actor, ctx.lang, numbers, result);
     return { ...result, resultFileId };
   });
@@ -88,8 +89,10 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.getDefaultNumber, (input, ctx) => service.getDefaultNumber(ctx.actor, input.channel));
 
   // Attention
-  r.call(orders.errorOrders, async (input, ctx) => service.attention(await ctx.scope(), 'error', input));
-  r.call(orders.abnormalOrders, async (input, ctx) => service.attention(await ctx.scope(), 'abnormal', input));
+  r.call(orders.errorOrders, async (input, ctx) => service.attention(await ctx.scope(), ctx.lang, 'error', input));
+  r.call(orders.abnormalOrders, async (input, ctx) =>
+    service.attention(await ctx.scope(), ctx.lang, 'abnormal', input),
+  );
   r.call(orders.orderStats, async (_input, ctx) => service.stats(await ctx.scope()));
   r.call(orders.errorUpdate, async (input, ctx) => service.fixError(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(orders.errorUpdate2, async (input, ctx) =>

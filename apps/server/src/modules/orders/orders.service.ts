@@ -7,6 +7,7 @@ import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrde
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
+import { type Reason, storeReasons } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import './orders.messages.ts';
@@ -107,14 +108,23 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     }
   }
 
-  /** The abnormal rules of one order (none = clean); evaluated on single create and update. */
+  /**
+   * The abnormal rules of one order (none = clean); evaluated on single create and update.
+   * The rule codes and the reasons (codes with parameters, lib/reasons.ts) are stored, never
+   * a sentence: the lists show them in the language of whoever reads them.
+   */
   async function abnormalOf(input: OrderInput, ctx: Ctx, excludeOrderId?: number) {
     const hits: string[] = [];
-    if (input.recipient.address.replace(/\s/g, '').length < 4) hits.push('unresolvableAddress');
-    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, '')))
-      hits.push('invalidPhone');
+    const reasons: Reason[] = [];
+    const hit = (rule: string, params?: Reason['params']) => {
+      hits.push(rule);
+      reasons.push({ code: `abnormalReason.${rule}`, params });
+    };
+    if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
+    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
     const fen = orderValueCny(input, ctx.currencies);
-    if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR) hits.push('valueOverLimit');
+    if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
+      hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
     const since = new Date(clock().getTime() - 7 * 86_400_000).toISOString();
     let q = db
       .selectFrom('orders')
@@ -123,10 +133,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       .where('created_at', '>=', since);
     if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
     const { n } = await q.executeTakeFirstOrThrow();
-    if (Number(n) + 1 >= SAME_RECIPIENT_MAX) hits.push('sameRecipientTooOften');
+    if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
+      hit('sameRecipientTooOften', { count: Number(n) + 1, max: SAME_RECIPIENT_MAX });
     if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
-    const reason = hits.map((h) => `${translate('zh-CN', `rule_${h}`)} / ${translate('en', `rule_${h}`)}`).join('; ');
-    return { abnormal_rule: hits.join(','), abnormal_reason: reason, abnormal_at: now() };
+    return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now() };
   }
 
   /** An order as it is in the database, in the domain's input shape (for re-validation). */
@@ -248,9 +258,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
 
   return {
     // ---- finding -------------------------------------------------------
-    async list(scope: Scope, p: Req<typeof orders.orderList>) {
+    async list(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderList>) {
       const { total, exact, list } = await repo.listPage(scope, p);
-      return { total, exact, list: list.map(presentOrderRow) };
+      return { total, exact, list: list.map((r) => presentOrderRow(r, lang)) };
     },
     async exportExcel(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.downloadOrderExcel>) {
       const rows = await repo.listAll(scope, p, EXPORT_MAX_ROWS);
@@ -274,7 +284,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       ];
       ws.getRow(1).font = { bold: true };
       for (const r of rows) {
-        const p = presentOrderRow(r);
+        const p = presentOrderRow(r, lang);
         ws.addRow({
           ...p,
           status: translate(lang, `status.${p.status}`),
@@ -286,7 +296,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
       return { filename: `${zh ? '订单' : 'orders'}-${day}.xlsx`, body: buf };
     },
-    async search(scope: Scope, numbers: string[]) {
+    async search(scope: Scope, lang: ApiLanguage, numbers: string[]) {
       const rows = await repo.findByAnyNumber(scope, numbers);
       const wanted = new Set(numbers);
       const seen = new Set<string>();
@@ -303,7 +313,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         const hit = kinds.find(([, v]) => v !== null && wanted.has(v));
         if (!hit) continue;
         for (const [, v] of kinds) if (v !== null && wanted.has(v)) seen.add(v);
-        found.push({ ...presentOrderRow(r), matchedBy: hit[0], matched: hit[1]! });
+        found.push({ ...presentOrderRow(r, lang), matchedBy: hit[0], matched: hit[1]! });
       }
       return { found, notFound: numbers.filter((n) => !seen.has(n)) };
     },
@@ -319,6 +329,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         events,
         ctx.currencies,
         key ? translate(lang, key, { orderNo: o.order_no }) : null,
+        lang,
       );
     },
     async items(scope: Scope, orderId: number) {
@@ -608,9 +619,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     },
 
     // ---- attention -----------------------------------------------------
-    async attention(scope: Scope, kind: 'error' | 'abnormal', p: orders.AttentionRequest) {
+    async attention(scope: Scope, lang: ApiLanguage, kind: 'error' | 'abnormal', p: orders.AttentionRequest) {
       const { total, list } = await repo.attentionPage(scope, kind, p);
-      return { total, list: list.map(presentOrderRow) };
+      return { total, list: list.map((r) => presentOrderRow(r, lang)) };
     },
     async fixError(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate>) {
       const o = await load(scope, p.id);
