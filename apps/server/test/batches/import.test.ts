@@ -103,11 +103,15 @@ describe('batch import', () => {
     await wb.xlsx.load(wbFile.data as never);
     const ws = wb.worksheets[0]!;
     const header = ws.getRow(1).values as unknown[];
-    const errCol = header.length - 1;
+    // The uploader's language (en here) first, Chinese beside it.
+    const errCol = header.length - 2;
     expect(String(header[errCol])).toBe('Errors');
+    expect(String(header[errCol + 1])).toBe('错误说明');
     // Row 2 of the error workbook is the example row; data follows in the customer's order.
     expect(String(ws.getRow(3).getCell(errCol).value)).toContain('Recipient phone cannot be empty');
+    expect(String(ws.getRow(3).getCell(errCol + 1).value)).toContain('收件人电话不能为空');
     expect(ws.getRow(7).getCell(errCol).value).toBeNull();
+    expect(ws.getRow(7).getCell(errCol + 1).value).toBeNull();
     const phoneCol = header.findIndex((v) => String(v).includes('Recipient Phone'));
     expect((ws.getRow(3).getCell(phoneCol).fill as any)?.fgColor?.argb).toBe('FFFFC7CE');
 

@@ -50,7 +50,7 @@ addMessages({
     en: 'Order number {value} appears again at row {row}; the last one wins and this row is dropped.',
     'zh-CN': '订单号 {value} 在第 {row} 行再次出现，以最后一次为准，本行被忽略。',
   },
-  errorColumnTitle: { en: 'Errors', 'zh-CN': '错误 / Errors' },
+  errorColumnTitle: { en: 'Errors', 'zh-CN': '错误说明' },
   confirmKind_minorId: { en: "Recipients' ID cards show minors.", 'zh-CN': '收件人身份证显示为未成年人。' },
   confirmKind_multiplePricesPerJan: {
     en: 'One JAN has several prices in one box.',

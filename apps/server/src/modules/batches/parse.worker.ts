@@ -1,10 +1,9 @@
-import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { createInflateRaw } from 'node:zlib';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
+import { type CellValue, readFirstSheetRows } from '../../lib/xlsx-rows.ts';
 import { colLetter } from './template-workbook.ts';
 import {
   COLUMNS,
@@ -20,7 +19,7 @@ import { readZipDirectory } from './xlsx-guard.ts';
 
 /**
  * Parses and validates an uploaded workbook off the event loop (DESIGN: parsing runs
- * in worker threads). Streams the first sheet with ExcelJS, groups rows into orders,
+ * in worker threads). Streams the first sheet (lib/xlsx-rows.ts), groups rows into orders,
  * runs the domain rules, asks the main thread which order numbers already exist,
  * writes the error workbook when needed and posts the orders back in chunks.
  */
@@ -115,24 +114,6 @@ function cellText(v: unknown, col: ColumnDef): { text: string } | { problem: str
   return { text: normalizeCell(String(v)) };
 }
 
-/** Does the first sheet declare merged cells? Inflates its XML looking for <mergeCell (only when the parse failed). */
-async function hasMergedCells(buf: Buffer): Promise<boolean> {
-  const entries = readZipDirectory(buf) ?? [];
-  const sheet = entries.find((e) => e.name === 'xl/worksheets/sheet1.xml');
-  if (!sheet || (sheet.method !== 8 && sheet.method !== 0)) return false;
-  const p = sheet.localHeaderOffset;
-  const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
-  const data = buf.subarray(start, start + sheet.compressedSize);
-  if (sheet.method === 0) return data.includes('<mergeCell ');
-  let tail = '';
-  for await (const chunk of Readable.from([data]).pipe(createInflateRaw())) {
-    const s = tail + (chunk as Buffer).toString('latin1');
-    if (s.includes('<mergeCell ')) return true;
-    tail = s.slice(-16);
-  }
-  return false;
-}
-
 function moneyToMinor(text: string, decimals: number): number | null {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(text.replace(/,/g, ''));
   if (!m) return null;
@@ -143,61 +124,15 @@ function moneyToMinor(text: string, decimals: number): number | null {
 
 type RowRec = { row: number; values: Map<ColumnKey, string> };
 
-async function* slices(buf: Buffer, onRead: (n: number) => void) {
-  const step = 256 * 1024;
-  for (let i = 0; i < buf.length; i += step) {
-    onRead(Math.min(buf.length, i + step));
-    yield buf.subarray(i, i + step);
-  }
-}
-
-/** Passes a sheet's XML chunks through, noting whether `<mergeCell ` occurs (also across chunk edges). */
-async function* watchMerged(src: AsyncIterable<Buffer | string>, onMerged: () => void) {
-  const needle = Buffer.from('<mergeCell ');
-  let tail = Buffer.alloc(0);
-  let seen = false;
-  for await (const chunk of src) {
-    if (!seen) {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      const edge = Buffer.concat([tail, b.subarray(0, needle.length - 1)]);
-      if (edge.includes(needle) || b.includes(needle)) {
-        seen = true;
-        onMerged();
-      }
-      tail = Buffer.from(b.subarray(Math.max(0, b.length - (needle.length - 1))));
-    }
-    yield chunk;
-  }
-}
-
-/**
- * Streams the first worksheet; calls `onRow` with each row's values (1-based array) and number.
- * `onMerged` is called when the sheet's XML declares merged cells (they follow the rows, so the
- * verdict is known once the stream ends): one decompression serves both.
- */
-async function streamRows(
+/** Streams the first worksheet's rows; tells whether the sheet declares merged cells. */
+function streamRows(
   buf: Buffer,
-  onRow: (values: unknown[], rowNo: number) => void,
-  onBytes?: (n: number) => void,
-  onMerged?: () => void,
+  onRow: (values: CellValue[], rowNo: number) => void,
+  onBytes?: (read: number, total: number) => void,
 ) {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(slices(buf, onBytes ?? (() => {}))), {
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
-  for await (const ws of reader) {
-    if (onMerged) {
-      // WorksheetReader reads `iterator` (the sheet's inflated XML) when iteration starts.
-      const r = ws as unknown as { iterator: AsyncIterable<Buffer | string> & { pipe?: unknown } };
-      const src = r.iterator.pipe && !(Symbol.asyncIterator in r.iterator) ? Readable.from(r.iterator) : r.iterator;
-      r.iterator = watchMerged(src, onMerged);
-    }
-    for await (const row of ws) onRow((row as ExcelJS.Row).values as unknown[], (row as ExcelJS.Row).number);
-    break; // the first sheet holds the orders; notes and lists follow
-  }
+  const entries = readZipDirectory(buf);
+  if (!entries) throw new Fatal('fileCorrupt');
+  return readFirstSheetRows(buf, entries, { onRow, onBytes });
 }
 
 async function run(job: ParseJob) {
@@ -219,7 +154,6 @@ async function run(job: ParseJob) {
   const records: RowRec[] = [];
   const cellProblems: Issue[] = [];
   let lastProgress = 0;
-  let merged = false;
   const streaming = streamRows(
     buf,
     (values, rowNo) => {
@@ -255,23 +189,29 @@ async function run(job: ParseJob) {
       records.push(rec);
       if (records.length > job.maxRows) throw new Fatal('fileTooManyRows', { max: job.maxRows });
     },
-    (bytes) => {
-      const fraction = bytes / buf.length;
+    (read, total) => {
+      const fraction = read / total;
       if (fraction - lastProgress >= 0.02) {
         lastProgress = fraction;
         post({ type: 'progress', fraction: fraction * 0.9, rows: records.length });
       }
     },
-    () => (merged = true),
   );
+  let read: { merged: boolean };
   try {
-    await streaming;
+    read = await streaming;
   } catch (e) {
-    // Merged cells explain most unreadable sheets: say so first, as when they were checked up front.
-    if (await hasMergedCells(buf).catch(() => false)) throw new Fatal('fileMergedCells');
+    // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
+    if (
+      await streamRows(buf, () => {}).then(
+        (r) => r.merged,
+        () => false,
+      )
+    )
+      throw new Fatal('fileMergedCells');
     throw e;
   }
-  if (merged) throw new Fatal('fileMergedCells');
+  if (read.merged) throw new Fatal('fileMergedCells');
   if (!header) throw new Fatal('fileNoHeader');
   if (records.length === 0) throw new Fatal('fileNoRows');
   const letterOf = new Map<ColumnKey, string>(
@@ -514,11 +454,15 @@ async function writeErrorWorkbook(
 ): Promise<Uint8Array> {
   const byRow = new Map<number, Issue[]>();
   for (const e of errors) (byRow.get(e.row) ?? byRow.set(e.row, []).get(e.row)!).push(e);
-  const dupRows = new Map<number, string>();
+  // The uploader's language first, the other one beside it: whoever fixes the rows can read them.
+  const other: ApiLanguage = lang === 'en' ? 'zh-CN' : 'en';
+  const langs = [lang, other] as const;
+  const dupRows = new Map<number, { orderNo: string; keptRow: number }>();
   for (const d of duplicates.values())
-    for (const r of d.rows)
-      dupRows.set(r, translate(lang, 'duplicateOrderNoDropped', { value: d.orderNo, row: d.keptRow }));
-  const wb = new ExcelJS.Workbook();
+    for (const r of d.rows) dupRows.set(r, { orderNo: d.orderNo, keptRow: d.keptRow });
+  // Loaded only when a workbook is written: importing ExcelJS costs a worker 0.2 s at start.
+  const { default: Excel } = await import('exceljs');
+  const wb = new Excel.Workbook();
   const ws = wb.addWorksheet('orders');
   const red = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;
   const yellow = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } as const;
@@ -530,33 +474,35 @@ async function writeErrorWorkbook(
   });
   const errCol = width + 1;
   for (const { values, rowNo } of pending) {
-    const out = ws.addRow(
-      values.map((v) =>
-        v && typeof v === 'object' && 'formula' in (v as object) ? ((v as { result?: unknown }).result ?? null) : v,
-      ),
-    );
+    // Rows keep their distance from the header, so row numbers in the preview match this sheet's.
+    const out = ws.getRow(rowNo - headerRow + 1);
+    out.values = values.map((v) =>
+      v && typeof v === 'object' && 'formula' in (v as object) ? ((v as { result?: unknown }).result ?? null) : v,
+    ) as ExcelJS.CellValue[];
     if (rowNo === headerRow) {
-      out.getCell(errCol).value = translate(lang, 'errorColumnTitle');
+      langs.forEach((l, k) => (out.getCell(errCol + k).value = translate(l, 'errorColumnTitle')));
       out.font = { bold: true };
       continue;
     }
     const issues = byRow.get(rowNo) ?? [];
-    const texts = issues.map((e) => (e.letter ? `[${e.letter}] ` : '') + translate(lang, e.key, e.params));
     for (const e of issues) {
       if (!e.letter) continue;
       const cell = out.getCell(e.letter);
       cell.fill = red;
-      cell.note = translate(lang, e.key, e.params);
+      cell.note = langs.map((l) => translate(l, e.key, e.params)).join('\n');
     }
-    for (const c of confirmByRow.get(rowNo) ?? []) texts.push(translate(lang, c.key, c.params));
     const dup = dupRows.get(rowNo);
-    if (dup) texts.push(dup);
-    if (texts.length) {
-      const cell = out.getCell(errCol);
+    langs.forEach((l, k) => {
+      const texts = issues.map((e) => (e.letter ? `[${e.letter}] ` : '') + translate(l, e.key, e.params));
+      for (const c of confirmByRow.get(rowNo) ?? []) texts.push(translate(l, c.key, c.params));
+      if (dup) texts.push(translate(l, 'duplicateOrderNoDropped', { value: dup.orderNo, row: dup.keptRow }));
+      if (!texts.length) return;
+      const cell = out.getCell(errCol + k);
       cell.value = texts.join('; ');
       cell.fill = issues.length ? red : yellow;
-    }
+    });
   }
+  ws.getColumn(errCol + 1).width = 60;
   ws.getColumn(errCol).width = 60;
   return new Uint8Array(await wb.xlsx.writeBuffer());
 }

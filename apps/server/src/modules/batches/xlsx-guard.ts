@@ -1,17 +1,12 @@
+import type { ZipEntry } from '../../lib/xlsx-rows.ts';
+
 /**
  * Checks an uploaded file is an xlsx by its content before any parser sees it:
  * a ZIP with the OOXML workbook parts, not a password-protected (CFB-wrapped)
  * workbook or an old .xls, and no zip bomb (total and per-entry expansion).
  */
+export type { ZipEntry };
 export type GuardProblem = 'notXlsx' | 'encryptedOrXls' | 'zipBomb' | 'corruptFile';
-
-export interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  size: number;
-  localHeaderOffset: number;
-}
 
 export const MAX_UNCOMPRESSED_BYTES = 800 * 1024 * 1024;
 const MAX_RATIO = 150;
