@@ -33,9 +33,13 @@ export function checkIdCard(
   return { ok: true, birth };
 }
 
+let lastDay = { at: NaN, day: '' };
 /** Today's date (YYYY-MM-DD) in Asia/Shanghai (UTC+8, no daylight saving). */
 export function chinaDate(now: Date): string {
-  return new Date(now.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
+  // An import checks every row's ID against one `now`: the last answer is kept.
+  const at = now.getTime();
+  if (at !== lastDay.at) lastDay = { at, day: new Date(at + 8 * 3_600_000).toISOString().slice(0, 10) };
+  return lastDay.day;
 }
 
 /** Under 18 on today's date in Asia/Shanghai. */
@@ -99,7 +103,9 @@ export function isValidCorporateNumber(raw: string): boolean {
 }
 
 /** Full-width digits and letters to ASCII, stray spaces trimmed (spreadsheets are full of them). */
+const NEEDS_NORMALIZING = /[\uFF01-\uFF5E\u3000]/;
 export function normalizeCell(raw: string): string {
+  if (!NEEDS_NORMALIZING.test(raw)) return raw.trim();
   return raw
     .replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
     .replace(/\u3000/g, ' ')
