@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 
@@ -62,4 +64,34 @@ describe('database', () => {
     const codes = (await h.db.selectFrom('order_types').select('code').execute()).map((r) => r.code);
     expect(codes).toEqual(expect.arrayContaining(['a', 'b']));
   });
+
+  it.runIf(!process.env.TEST_DATABASE_URL)(
+    'SQLite: a big commit leaves the checkpoint to the background thread, which then runs it',
+    async () => {
+      const file = path.join(h.dataDir, 'test.sqlite');
+      const before = fs.statSync(file).size;
+      const note = 'x'.repeat(4000);
+      await h.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 2000; i++)
+          await trx
+            .insertInto('order_types')
+            .values({ code: `ckpt${i}`, name_zh: note, name_en: note })
+            .execute();
+      });
+      // 8 MB committed: still only in the WAL (the commit did not copy it into the file)…
+      expect(fs.statSync(file).size - before).toBeLessThan(1_000_000);
+      expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(8_000_000);
+      // …until the checkpoint thread has.
+      const deadline = Date.now() + 10_000;
+      while (fs.statSync(file).size - before < 8_000_000 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(fs.statSync(file).size - before).toBeGreaterThan(8_000_000);
+      const n = await h.db
+        .selectFrom('order_types')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('code', 'like', 'ckpt%')
+        .executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(2000);
+    },
+  );
 });

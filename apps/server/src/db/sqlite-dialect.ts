@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -149,9 +150,21 @@ class NodeSqliteDriver implements Driver {
   private dataVersionStmt?: StatementSync;
   private version: number | null = null;
 
+  private checkpointer?: Checkpointer;
+
   async init() {
-    // Whatever the writer runs may have committed: the next caller reads the version afresh.
-    this.writer = new NodeSqliteConnection(open(this.file), () => (this.version = null));
+    const writer = open(this.file);
+    if (this.file !== ':memory:') {
+      // Checkpoints move off the event loop (see Checkpointer); the writer's commits stop doing them.
+      this.checkpointer = new Checkpointer(this.file, () => writer.exec('PRAGMA wal_autocheckpoint = 1000'));
+      writer.exec('PRAGMA wal_autocheckpoint = 0');
+    }
+    // Whatever the writer runs may have committed: the next caller reads the version afresh,
+    // and the WAL is due a checkpoint.
+    this.writer = new NodeSqliteConnection(writer, () => {
+      this.version = null;
+      this.checkpointer?.due();
+    });
     // An in-memory database is private to its connection: reads must share the writer.
     this.reader = this.file === ':memory:' ? this.writer : new NodeSqliteConnection(open(this.file));
   }
@@ -191,6 +204,7 @@ class NodeSqliteDriver implements Driver {
     (conn as RoutedConnection).releaseLock();
   }
   async destroy() {
+    await this.checkpointer?.close();
     this.writer?.db.close();
     if (this.reader !== this.writer) this.reader?.db.close();
   }
@@ -249,3 +263,59 @@ class RoutedConnection implements DatabaseConnection {
     yield* conn.streamQuery<R>(query);
   }
 }
+
+/**
+ * Runs SQLite's WAL checkpoints on a thread of their own. By default the connection whose
+ * commit takes the WAL past 1,000 pages copies it into the database file inside that COMMIT:
+ * after a 100,000-order import that held the event loop for half a second, and every other
+ * user's call with it. The writer's automatic checkpoints are off; shortly after a commit this
+ * thread runs a PASSIVE checkpoint on its own connection (it never waits for readers or the
+ * writer; what it cannot copy yet is copied next time). Should the thread fail, the writer
+ * checkpoints as before.
+ */
+class Checkpointer {
+  private readonly worker: Worker;
+  private timer?: NodeJS.Timeout;
+  private failed = false;
+  constructor(file: string, fallback: () => void) {
+    this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { file } });
+    this.worker.unref();
+    this.worker.on('error', () => {
+      this.failed = true;
+      fallback();
+    });
+  }
+  /** A commit happened: checkpoint soon (several commits in a burst share one checkpoint). */
+  due() {
+    if (this.timer || this.failed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.worker.postMessage('checkpoint');
+    }, 100);
+    this.timer.unref();
+  }
+  async close() {
+    clearTimeout(this.timer);
+    if (this.failed) return;
+    const exited = new Promise((r) => this.worker.once('exit', r));
+    this.worker.ref(); // wait for it to close its connection, even as the process winds down
+    this.worker.postMessage('close');
+    await exited;
+  }
+}
+
+const CHECKPOINT_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.file);
+db.exec('PRAGMA busy_timeout = 0');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    db.close();
+    parentPort.close();
+  } else {
+    try { checkpoint.get(); } catch {}
+  }
+});
+`;
