@@ -198,12 +198,13 @@ test.describe('orders workspace', () => {
 
   test('Error Order List: fixing an error order clears it from the list', async ({ page, context, request }) => {
     const token = await loginByCookie(context, request, 'demo');
-    const errors = await api<{ list: (Row & { errorReason: string })[] }>(
-      request,
-      'order/error',
-      { offset: 0, limit: 100, order: 'desc' },
-      token,
-    );
+    // Reasons are stored as codes and come in the caller's language: ask in the page's (zh-CN).
+    const res = await request.post(`${MAIN}/api/order/error`, {
+      data: { offset: 0, limit: 100, order: 'desc' },
+      headers: { Authorization: `Bearer ${token}`, 'Accept-Language': 'zh-CN' },
+    });
+    const errors = { body: (await res.json()) as { data: { list: (Row & { errorReason: string })[] } } };
+    expect(errors.body.data.list[0]?.errorReason).toBe('身份证号与收件人姓名不一致。');
     // A fix is a change: only orders not yet received, shipped or intercepted can take one.
     const order = errors.body.data.list.find((o) => ['created', 'printed'].includes(o.status) && !o.intercepted)!;
     expect(order).toBeTruthy();
