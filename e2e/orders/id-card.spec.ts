@@ -4,6 +4,7 @@
  * The images are real JPEG and PNG files drawn on a canvas in the browser.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { idCard } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';
@@ -113,6 +114,49 @@ test.describe('Promise Letter ID Card', () => {
     await expect(page.locator('.ant-table-row', { hasText: '李雷' })).toHaveCount(0);
     expect(await findCard(request, token, number)).toEqual([]);
     await expect(page.getByText('已保存')).toHaveCount(0);
+  });
+
+  test('bulk import: a refused upload lists its problems and offers a workbook of the failed rows', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await loginByCookie(context, request, 'demo');
+    const good = idCard();
+    const wrongCheck = good.slice(0, 17) + (good.endsWith('X') ? '0' : 'X');
+    const wb = new ExcelJS.Workbook();
+    const sheet = wb.addWorksheet('id-cards');
+    sheet.addRow(['订单号', '运单号', '*收件人姓名', '*身份证号']);
+    sheet.addRow(['', '', '张伟', good]); // row 2: fine, but nothing is imported
+    sheet.addRow(['', '', '王芳', wrongCheck]); // row 3: wrong check character
+    sheet.addRow(['NO-SUCH-ORDER', '', '李娜', good]); // row 4: not this customer's order
+    const upload = Buffer.from(await wb.xlsx.writeBuffer());
+
+    await page.goto(`${MAIN}/home/order/idCard`);
+    await page.getByTestId('id-card-bulk').click();
+    const dialog = page.getByRole('dialog');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/order/idCard/import'));
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'cards.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: upload,
+    });
+    expect((await answer).status()).toBe(422);
+    await expect(dialog.getByText('身份证号校验位错误。')).toBeVisible();
+    await expect(dialog.getByText('该客户没有订单 NO-SUCH-ORDER。')).toBeVisible();
+
+    const download = page.waitForEvent('download');
+    await dialog.getByTestId('id-card-bulk-errors').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('cards-errors.xlsx');
+    const errors = new ExcelJS.Workbook();
+    await errors.xlsx.readFile(await file.path());
+    const ws = errors.worksheets[0]!;
+    const values = (n: number) => (ws.getRow(n).values as unknown[]).slice(1);
+    expect(ws.actualRowCount).toBe(3); // the header and the two failed rows
+    expect(values(1)).toEqual(['订单号', '运单号', '*收件人姓名', '*身份证号', '错误', '原表行号']);
+    expect(values(2)).toEqual(['', '', '王芳', wrongCheck, '[D] 身份证号校验位错误。', 3]);
+    expect(values(3)).toEqual(['NO-SUCH-ORDER', '', '李娜', good, '[A] 该客户没有订单 NO-SUCH-ORDER。', 4]);
   });
 
   test('a refused file: the page shows the reason', async ({ page, context, request }) => {

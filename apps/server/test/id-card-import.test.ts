@@ -59,6 +59,28 @@ const counts = async () => {
     );
   return { idCards: await n('id_cards'), files: await n('files') };
 };
+/** Downloads a refused import's error workbook; the workbook is opened when the answer is 200. */
+async function errorWorkbook(token: string, fileId: string) {
+  const r = await h.app.inject({
+    method: 'POST',
+    url: '/api/order/idCard/import/errors',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ fileId: Number(fileId) }),
+  });
+  if (r.statusCode !== 200) return { status: r.statusCode, ws: null, filename: '' };
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(r.rawPayload as unknown as ArrayBuffer);
+  return {
+    status: r.statusCode,
+    ws: wb.worksheets[0]!,
+    filename: decodeURIComponent(String(r.headers['content-disposition'])),
+  };
+}
+const rowValues = (ws: ExcelJS.Worksheet, n: number) =>
+  Array.from({ length: HEADERS.length + 2 }, (_, i) => ws.getRow(n).getCell(i + 1).value ?? null);
+const RED = 'FFFFC7CE';
+const fillOf = (cell: ExcelJS.Cell) => (cell.fill as ExcelJS.FillPattern | undefined)?.fgColor?.argb ?? null;
+
 const image = (token: string, id: number, side: 'front' | 'back') =>
   h.app.inject({
     method: 'POST',
@@ -201,6 +223,7 @@ describe('ID-card bulk import', () => {
     const r = await send(demo, bundle, 'cards.zip');
     expect(r.status).toBe(422);
     expect(r.body.data).toEqual({
+      errorWorkbook: [expect.stringMatching(/^\d+$/)],
       'rows.4.name': ['Required.'],
       'rows.4.idCard': ['The ID card number has a wrong check digit.'],
       'rows.5.orderNo': ['No order NOPE-1 of this customer.'],
@@ -210,10 +233,99 @@ describe('ID-card bulk import', () => {
       'rows.8.front': ['No image missing.jpg in the .zip.'],
       'rows.8.idCard': ['The same ID number and order as row 3.'],
     });
-    expect(await counts()).toEqual(before);
+    // Nothing is imported; the one file written is the error workbook.
+    expect(await counts()).toEqual({ ...before, files: before.files + 1 });
     const zh = await send(demo, bundle, 'cards.zip', {}, 'zh-CN');
     expect(zh.body.data['rows.5.orderNo']).toEqual(['该客户没有订单 NOPE-1。']);
     expect(zh.body.data['rows.4.name']).toEqual(['必填。']);
+    expect(zh.body.data.errorWorkbook[0]).not.toBe(r.body.data.errorWorkbook[0]);
+  });
+
+  it('a refused upload leaves a workbook of its failed rows, the bad cells marked, in the uploader’s language', async () => {
+    const badId = idOf('11010519800101999').slice(0, 17) + (idOf('11010519800101999').endsWith('X') ? '0' : 'X');
+    const xlsx = await sheet([
+      ['', '', '赵六', THIRD_ID, '', ''], // row 3: valid, not in the workbook
+      ['', '', '', badId, '', ''], // row 4: no name, wrong check digit
+      ['NOPE-1', '', '钱七', THIRD_ID, '', ''], // row 5: unknown order number
+      ['', '', '周九', OTHER_ID, 'front.jpg', ''], // row 6: an image without a .zip
+    ]);
+    const texts = {
+      en: {
+        errors: 'Errors',
+        row: 'Row in upload',
+        name: 'Required.',
+        idCard: 'The ID card number has a wrong check digit.',
+        orderNo: 'No order NOPE-1 of this customer.',
+      },
+      'zh-CN': {
+        errors: '错误',
+        row: '原表行号',
+        name: '必填。',
+        idCard: '身份证号校验位错误。',
+        orderNo: '该客户没有订单 NOPE-1。',
+      },
+    } as const;
+    for (const lang of ['en', 'zh-CN'] as const) {
+      const r = await send(demo, xlsx, 'my ids.xlsx', {}, lang);
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.data).sort()).toEqual([
+        'errorWorkbook',
+        'rows.4.idCard',
+        'rows.4.name',
+        'rows.5.orderNo',
+        'rows.6.front',
+      ]);
+      const imageText = r.body.data['rows.6.front'][0];
+      const wb = await errorWorkbook(demo, r.body.data.errorWorkbook[0]);
+      expect(wb.status).toBe(200);
+      expect(wb.filename).toContain('my ids-errors.xlsx');
+      const ws = wb.ws!;
+      const tx = texts[lang];
+      // The customer's header, then only the failed rows as uploaded, in sheet order.
+      expect(ws.actualRowCount).toBe(4);
+      expect(rowValues(ws, 1)).toEqual([...HEADERS, tx.errors, tx.row]);
+      expect(rowValues(ws, 2)).toEqual(['', '', '', badId, '', '', `[C] ${tx.name}; [D] ${tx.idCard}`, 4]);
+      expect(rowValues(ws, 3)).toEqual(['NOPE-1', '', '钱七', THIRD_ID, '', '', `[A] ${tx.orderNo}`, 5]);
+      expect(rowValues(ws, 4)).toEqual(['', '', '周九', OTHER_ID, 'front.jpg', '', `[E] ${imageText}`, 6]);
+      // Bad cells red with the problem as a note; good cells untouched.
+      expect(fillOf(ws.getCell('C2'))).toBe(RED);
+      expect(ws.getCell('C2').note).toBe(tx.name);
+      expect(fillOf(ws.getCell('D2'))).toBe(RED);
+      expect(ws.getCell('D2').note).toBe(tx.idCard);
+      expect(fillOf(ws.getCell('A3'))).toBe(RED);
+      expect(fillOf(ws.getCell('C3'))).toBe(null);
+      expect(fillOf(ws.getCell('E4'))).toBe(RED);
+      expect(fillOf(ws.getCell('G2'))).toBe(RED);
+    }
+  });
+
+  it('the error workbook can be fixed and uploaded again: its extra columns are ignored', async () => {
+    const bad = await send(demo, await sheet([['', '', '', idOf('11010519850505111'), '', '']]));
+    const wb = await errorWorkbook(demo, bad.body.data.errorWorkbook[0]);
+    const ws = wb.ws!;
+    ws.getCell('C2').value = '吴十';
+    const fixed = await send(demo, Buffer.from(await ws.workbook.xlsx.writeBuffer()));
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.data).toMatchObject({ rows: 1, created: 1 });
+  });
+
+  it('only the uploader and operators download an error workbook', async () => {
+    const bad = await send(demo, await sheet([['NOPE-2', '', '钱七', THIRD_ID, '', '']]));
+    const id = bad.body.data.errorWorkbook[0];
+    expect((await errorWorkbook(demo, id)).status).toBe(200);
+    expect((await errorWorkbook(operator, id)).status).toBe(200);
+    expect((await errorWorkbook(demo2, id)).status).toBe(404);
+    expect((await errorWorkbook(agent, id)).status).toBe(404);
+    // Another kind of file (an ID-card image) is not served by its id through this call.
+    const img = await h.db.selectFrom('files').select('id').where('kind', '=', 'idCard').executeTakeFirstOrThrow();
+    expect((await errorWorkbook(operator, String(img.id))).status).toBe(404);
+    // An operator's own refused upload for a customer is theirs and operators'; not the customer's.
+    const byOperator = await send(operator, await sheet([['NOPE-3', '', '钱七', THIRD_ID, '', '']]), 'x.xlsx', {
+      customerId: String(ids.demo),
+    });
+    expect(byOperator.status).toBe(422);
+    expect((await errorWorkbook(operator, byOperator.body.data.errorWorkbook[0])).status).toBe(200);
+    expect((await errorWorkbook(demo, byOperator.body.data.errorWorkbook[0])).status).toBe(404);
   });
 
   it('names images only a .zip can carry, and images no row names', async () => {
@@ -229,7 +341,8 @@ describe('ID-card bulk import', () => {
       'b.zip',
     );
     expect(extra.status).toBe(422);
-    expect(extra.body.data.file).toEqual(['Images in the .zip that no row names: stray.png.']);
+    // No row failed, so there is no workbook of failed rows.
+    expect(extra.body.data).toEqual({ file: ['Images in the .zip that no row names: stray.png.'] });
   });
 
   it('refuses what is not the template, with a reason', async () => {

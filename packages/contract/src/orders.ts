@@ -626,7 +626,8 @@ export const idCardTemplate = defineCall({
  * recipients (and orders) to ID numbers, or a .zip holding the template and the images
  * its rows name: one file, because every multipart call takes one. Every row is checked
  * first; any error answers 422 with `data` keyed `rows.<sheet row>.<column>` (or `file`)
- * and nothing is written.
+ * and nothing is imported. When rows failed, the 422 also names the error workbook under
+ * `ID_CARD_IMPORT_ERRORS_KEY` (its file id as the one entry), for `idCardImportErrors`.
  */
 export const idCardImport = defineCall({
   path: 'order/idCard/import',
@@ -640,6 +641,22 @@ export const idCardImport = defineCall({
     images: z.number().int(),
   }),
   kind: 'multipart',
+  timeout: 0,
+});
+/** The key of a refused `idCardImport`'s 422 data that holds its error workbook's file id. */
+export const ID_CARD_IMPORT_ERRORS_KEY = 'errorWorkbook';
+/**
+ * The error workbook of a refused ID-card import: the customer's failed rows as uploaded,
+ * an error column and the bad cells marked. Only the uploader and operators download it;
+ * anyone else gets the same 404 as for a missing file.
+ */
+export const idCardImportErrors = defineCall({
+  path: 'order/idCard/import/errors',
+  summary: 'The error workbook of a refused ID-card import: the failed rows, an error column, bad cells marked.',
+  permission: 'order.idCard',
+  request: z.object({ fileId: idOf }),
+  response: z.null(),
+  kind: 'blob',
   timeout: 0,
 });
 /** The column keys of the ID-card template, as they appear in 422 field paths. */

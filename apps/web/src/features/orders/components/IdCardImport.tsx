@@ -1,15 +1,19 @@
-import { reference } from '@console/contract';
+import { orders, reference } from '@console/contract';
 import { Alert, Button, Modal, Select, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { ApiError, reportError, t, useCall, useSession } from '@/lib';
-import { idCardTemplate, importIdCards } from '../api/orders.ts';
+import { downloadIdCardImportErrors, idCardTemplate, importIdCards } from '../api/orders.ts';
 
 type Result = { rows: number; created: number; updated: number; images: number };
 type Problem = { key: string; row: number | null; column: string; messages: string[] };
 
-/** 422 field paths `rows.<row>.<column>` (or `file`, `customerId`) → table rows, in sheet order. */
+/**
+ * 422 field paths `rows.<row>.<column>` (or `file`, `customerId`) → table rows, in sheet order.
+ * The error workbook's id travels in the same answer; it is not a problem to list.
+ */
 function problemsOf(fields: Record<string, string[]>): Problem[] {
   return Object.entries(fields)
+    .filter(([key]) => key !== orders.ID_CARD_IMPORT_ERRORS_KEY)
     .map(([key, messages]) => {
       const m = /^rows\.(\d+)\.(\w+)$/.exec(key);
       return m
@@ -33,6 +37,8 @@ export function IdCardImport({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [problems, setProblems] = useState<Problem[] | null>(null);
+  /** The refused upload's workbook of failed rows (only its uploader and operators can fetch it). */
+  const [errorFileId, setErrorFileId] = useState<number | null>(null);
   const customers = useCall(reference.customers, {}, { enabled: open && !!user && !isCustomer });
   if (isAgent) return null;
 
@@ -40,12 +46,16 @@ export function IdCardImport({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setResult(null);
     setProblems(null);
+    setErrorFileId(null);
     try {
       setResult(await importIdCards(file, isCustomer ? undefined : customerId));
       onDone();
     } catch (e) {
-      if (e instanceof ApiError && Object.keys(e.fieldErrors).length) setProblems(problemsOf(e.fieldErrors));
-      else void reportError(e);
+      if (e instanceof ApiError && Object.keys(e.fieldErrors).length) {
+        setProblems(problemsOf(e.fieldErrors));
+        const id = Number(e.fieldErrors[orders.ID_CARD_IMPORT_ERRORS_KEY]?.[0]);
+        setErrorFileId(Number.isInteger(id) && id > 0 ? id : null);
+      } else void reportError(e);
     } finally {
       setBusy(false);
     }
@@ -80,7 +90,23 @@ export function IdCardImport({ onDone }: { onDone: () => void }) {
           {result && <Alert type="success" showIcon message={t('orders.bulkDone', result)} />}
           {problems && (
             <>
-              <Alert type="error" showIcon message={t('orders.bulkFailed')} />
+              <Alert
+                type="error"
+                showIcon
+                message={t('orders.bulkFailed')}
+                action={
+                  errorFileId !== null && (
+                    <Button
+                      size="small"
+                      // A failure was already shown by the client; nothing more to do here.
+                      onClick={() => void downloadIdCardImportErrors(errorFileId).catch(() => undefined)}
+                      data-testid="id-card-bulk-errors"
+                    >
+                      {t('orders.bulkErrorsDownload')}
+                    </Button>
+                  )
+                }
+              />
               <Table
                 rowKey="key"
                 size="small"
