@@ -2,13 +2,30 @@
  * Order List columns (issue 5): a column hidden by the user stays hidden after a reload and
  * in another browser, because the choice is saved on the server for that user only.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
 const headers = (page: Page) => page.getByTestId('order-table').locator('thead th');
 const choice = (page: Page, title: string) =>
   page.getByTestId('list-column-choice').getByRole('checkbox', { name: title, exact: true });
+
+/**
+ * Records every header the order table ever shows from the next navigation on: a
+ * MutationObserver's callback runs before the browser can paint, so a column drawn and
+ * taken away again (the defaults before the saved choice arrives) is caught.
+ */
+const recordHeaders = (target: Page | BrowserContext) =>
+  target.addInitScript(() => {
+    const seen = new Set<string>();
+    (window as unknown as { seenHeaders: Set<string> }).seenHeaders = seen;
+    new MutationObserver(() => {
+      for (const th of document.querySelectorAll('[data-testid="order-table"] thead th'))
+        seen.add((th.textContent ?? '').trim());
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+const seenHeaders = (page: Page) =>
+  page.evaluate(() => [...(window as unknown as { seenHeaders: Set<string> }).seenHeaders]);
 
 test('Order List: a hidden column stays hidden after a reload, saved per user', async ({
   page,
@@ -44,10 +61,17 @@ test('Order List: a hidden column stays hidden after a reload, saved per user', 
   expect(settings.body.data.orderColumns).not.toContain('recipientPhone');
   expect(settings.body.data.orderColumns).toContain('batchNo');
 
+  await recordHeaders(page);
   await page.reload();
+  // Right after the navigation, before any data: the hidden column is not there...
+  await expect(headers(page).filter({ hasText: /^电话$/ })).toHaveCount(0);
   await expect(page.getByTestId('order-table').locator('.ant-table-row').first()).toBeVisible();
   await expect(headers(page).filter({ hasText: /^收件人$/ })).toHaveCount(1);
   await expect(headers(page).filter({ hasText: /^电话$/ })).toHaveCount(0);
+  // ...and it never was, not even for a moment while the saved choice was loading.
+  const seen = await seenHeaders(page);
+  expect(seen).toContain('收件人');
+  expect(seen).not.toContain('电话');
   await page.getByTestId('list-columns').click();
   await expect(choice(page, '电话')).not.toBeChecked();
   await expect(choice(page, '批次号')).toBeChecked();
@@ -58,12 +82,14 @@ test('Order List: a hidden column stays hidden after a reload, saved per user', 
     ['demo', 1],
   ] as const) {
     const other = await browser.newContext();
+    await recordHeaders(other);
     const otherPage = await other.newPage();
     await loginByCookie(other, request, user);
     await otherPage.goto(`${MAIN}/home/order/list`);
     await expect(otherPage.getByTestId('order-table').locator('.ant-table-row').first()).toBeVisible();
     await expect(headers(otherPage).filter({ hasText: /^收件人$/ })).toHaveCount(1);
     await expect(headers(otherPage).filter({ hasText: /^电话$/ })).toHaveCount(phoneColumns);
+    expect((await seenHeaders(otherPage)).includes('电话')).toBe(phoneColumns === 1);
     await other.close();
   }
 

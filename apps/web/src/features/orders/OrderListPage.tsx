@@ -1,5 +1,5 @@
 import { App, Button, Checkbox, DatePicker, Form, Input, Popconfirm, Popover, Select, Space } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { t, useI18n } from '@/lib';
 import {
   deleteOrders,
@@ -30,11 +30,14 @@ export default function OrderListPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const list = useOrderList(req);
   const settings = useUserSettings();
-  const [columns, setColumns] = useState<string[]>([...ALL_COLUMNS]);
-  useEffect(() => {
-    const saved = settings.data?.orderColumns;
-    if (Array.isArray(saved) && saved.length) setColumns(saved as string[]);
-  }, [settings.data]);
+  // The columns come from the saved settings during render (not copied into state by an
+  // effect, which paints every column first), and the table shows none until the saved
+  // choice is known: a hidden column must not flash up after a reload. A failed settings
+  // call falls back to every column.
+  const saved = settings.data?.orderColumns;
+  const columns: readonly string[] =
+    Array.isArray(saved) && saved.length ? (saved as string[]) : settings.isPending ? [] : ALL_COLUMNS;
+  const columnsKnown = !settings.isPending;
 
   const onSearch = (v: Record<string, any>) => {
     const b = (x?: string) => (x === undefined ? undefined : x === 'true');
@@ -57,9 +60,9 @@ export default function OrderListPage() {
       dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
     } as ListRequest);
   };
+  // At least one column stays: an empty choice would read as "not chosen" (every column).
   const chooseColumns = (next: string[]) => {
-    setColumns(next);
-    void saveColumns(next);
+    if (next.length) void saveColumns(next);
   };
   const total = list.data?.total ?? 0;
 
@@ -139,7 +142,7 @@ export default function OrderListPage() {
             trigger="click"
             content={
               <Checkbox.Group
-                value={columns}
+                value={[...columns]}
                 onChange={(v) => chooseColumns(v as string[])}
                 style={{ display: 'grid' }}
                 data-testid="list-column-choice"
@@ -152,7 +155,9 @@ export default function OrderListPage() {
               </Checkbox.Group>
             }
           >
-            <Button data-testid="list-columns">{t('orders.columns')}</Button>
+            <Button data-testid="list-columns" disabled={!columnsKnown}>
+              {t('orders.columns')}
+            </Button>
           </Popover>
           <Button
             disabled={!selected.length}
@@ -180,8 +185,8 @@ export default function OrderListPage() {
         data-testid="order-table"
         sortable
         visible={columns}
-        loading={list.isFetching}
-        dataSource={list.data?.list ?? []}
+        loading={list.isFetching || !columnsKnown}
+        dataSource={columnsKnown ? (list.data?.list ?? []) : []}
         rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
         onChange={(_p, _f, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
