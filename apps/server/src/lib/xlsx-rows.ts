@@ -81,8 +81,6 @@ function sharedStrings(xml: string): string[] {
 }
 
 const ATTR = (name: string) => new RegExp(`\\s${name}="([^"]*)"`);
-const R_ATTR = ATTR('r');
-const T_ATTR = ATTR('t');
 const ID_ATTR = ATTR('r:id');
 const TARGET_ATTR = ATTR('Target');
 const REL_ID_ATTR = ATTR('Id');
@@ -141,8 +139,19 @@ function scalar(type: string | undefined, raw: string, strings: string[]): CellV
   }
 }
 
+/** The value of an attribute in a tag's attribute text (` r="A1" t="s"`), if present. */
+function attr(attrs: string, name: string): string | undefined {
+  const at = attrs.indexOf(` ${name}="`);
+  if (at < 0) return undefined;
+  const from = at + name.length + 3;
+  return attrs.slice(from, attrs.indexOf('"', from));
+}
+
 function cellValue(attrs: string, body: string, strings: string[]): CellValue | undefined {
-  const type = T_ATTR.exec(attrs)?.[1];
+  const type = attrs.includes(' t="') ? attr(attrs, 't') : undefined;
+  // The common case: `<v>…</v>` and nothing else.
+  if (body.charCodeAt(1) === 118 /* v */ && body.startsWith('<v>') && body.indexOf('<', 3) === body.length - 4)
+    return scalar(type, body.slice(3, -4), strings);
   if (type === 'inlineStr' && !body.includes('<f')) {
     const is = IS.exec(body);
     return is ? richText(is[1]!) : undefined;
@@ -157,8 +166,8 @@ function cellValue(attrs: string, body: string, strings: string[]): CellValue | 
   return scalar(type, v[1]!, strings);
 }
 
-/** A row, a cell with a body, or an empty cell: one walk over the sheet's XML. */
-const SHEET_TOKEN = /<row\b([^>]*?)(\/?)>|<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g;
+/** `<row` or `<c` followed by whitespace, `>` or `/`: the start of a row or a cell tag. */
+const isTagEnd = (c: number) => c === 32 || c === 62 || c === 47 || c === 9 || c === 10 || c === 13;
 
 export interface ReadRowsOptions {
   /** Called with each non-empty row's values, indexed by column number (1-based, like ExcelJS). */
@@ -192,24 +201,37 @@ export async function readFirstSheetRows(
     if (values) onRow(values, rowNo);
     values = null;
   };
+  // A hand-written walk: finding each tag with indexOf is 2-3 times faster than one regular expression.
   const scan = (text: string) => {
-    SHEET_TOKEN.lastIndex = 0;
-    for (let m = SHEET_TOKEN.exec(text); m; m = SHEET_TOKEN.exec(text)) {
-      if (m[1] !== undefined) {
+    let i = 0;
+    for (let lt = text.indexOf('<', i); lt >= 0; lt = text.indexOf('<', i)) {
+      const c1 = text.charCodeAt(lt + 1);
+      if (c1 === 99 /* c */ && isTagEnd(text.charCodeAt(lt + 2))) {
+        const gt = text.indexOf('>', lt);
+        if (gt < 0) throw new XlsxReadError('unterminated cell');
+        const empty = text.charCodeAt(gt - 1) === 47; /* / */
+        const attrs = text.slice(lt + 2, empty ? gt - 1 : gt);
+        const ref = attrs.startsWith(' r="') ? attrs.slice(4, attrs.indexOf('"', 4)) : attr(attrs, 'r');
+        col = ref ? columnOf(ref) : col + 1;
+        if (empty) {
+          i = gt + 1;
+          continue;
+        }
+        const end = text.indexOf('</c>', gt);
+        if (end < 0) throw new XlsxReadError('unterminated cell');
+        i = end + 4;
+        const v = cellValue(attrs, text.slice(gt + 1, end), strings);
+        if (v !== undefined) (values ??= [])[col] = v;
+      } else if (c1 === 114 /* r */ && text.startsWith('row', lt + 1) && isTagEnd(text.charCodeAt(lt + 4))) {
         flush();
-        const r = R_ATTR.exec(m[1]);
-        rowNo = r ? Number(r[1]) : rowNo + 1;
+        const gt = text.indexOf('>', lt);
+        if (gt < 0) throw new XlsxReadError('unterminated row');
+        const r = attr(text.slice(lt + 4, gt), 'r');
+        rowNo = r !== undefined ? Number(r) : rowNo + 1;
         col = 0;
-        if (!Number.isInteger(rowNo) || rowNo < 1) throw new XlsxReadError(`bad row number: ${r?.[1]}`);
-        continue;
-      }
-      const attrs = m[3]!;
-      const r = R_ATTR.exec(attrs);
-      col = r ? columnOf(r[1]!) : col + 1;
-      if (m[4] === undefined) continue;
-      const v = cellValue(attrs, m[4], strings);
-      if (v === undefined) continue;
-      (values ??= [])[col] = v;
+        if (!Number.isInteger(rowNo) || rowNo < 1) throw new XlsxReadError(`bad row number: ${r}`);
+        i = gt + 1;
+      } else i = lt + 1;
     }
   };
 
