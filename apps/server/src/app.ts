@@ -82,7 +82,7 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
   });
   batchesRoutes(registrar, batches);
   // Jobs finish (or fail cleanly) before the database closes.
-  app.addHook('onClose', () => batches.idle());
+  app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
 

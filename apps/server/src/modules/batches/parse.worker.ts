@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
 import type ExcelJS from 'exceljs';
 import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
@@ -507,8 +507,11 @@ async function writeErrorWorkbook(
   return new Uint8Array(await wb.xlsx.writeBuffer());
 }
 
-run(workerData as ParseJob).catch((e: unknown) => {
-  if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
-  else
-    post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
+// Started ahead of need (its modules load while it waits), then given one job.
+port.once('message', (job: ParseJob) => {
+  run(job).catch((e: unknown) => {
+    if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
+    else
+      post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
+  });
 });
