@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import * as m0001 from './migrations/2026-11-21T1400-core.ts';
 import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
+import * as orderIndexes from './migrations/2026-11-22T0900-order-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T1400-core': m0001,
   '2026-11-21T1500-batches': m0002,
   '2026-11-21T1510-orders': ordersMigration,
+  '2026-11-22T0900-order-indexes': orderIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {
