@@ -56,6 +56,86 @@ export interface OrderInput {
   remark: string | null;
 }
 
+/**
+ * An OrderInput as nested arrays, for postMessage between threads: the structured clone of
+ * 100,000 orders as objects copies every property name of every order (0.3-0.5 s); as arrays
+ * it takes about half that. `unpackOrder(packOrder(o))` equals `o`.
+ */
+export type PackedOrder = readonly unknown[];
+
+export function packOrder(o: OrderInput): PackedOrder {
+  const r = o.recipient;
+  return [
+    o.customerId,
+    o.channel,
+    o.orderNo,
+    o.boxNo,
+    o.userRefNo,
+    o.orderType,
+    o.exportNominationId,
+    o.numberSegmentId,
+    o.clearanceCompanyCode,
+    o.insuredAmount,
+    o.remark,
+    [r.name, r.idCard, r.phone, r.email, r.province, r.city, r.district, r.street, r.address, r.postcode],
+    [o.sender.name, o.sender.address, o.sender.phone],
+    o.items.map((it) => [
+      it.jan,
+      it.name,
+      it.brand,
+      it.spec,
+      it.quantity,
+      it.unitPrice,
+      it.currency,
+      it.origin,
+      it.hazardCode,
+    ]),
+  ];
+}
+
+export function unpackOrder(p: PackedOrder): OrderInput {
+  const [customerId, channel, orderNo, boxNo, userRefNo, orderType, exportNominationId, numberSegmentId] = p as any[];
+  const [clearanceCompanyCode, insuredAmount, remark, r, sender, items] = (p as any[]).slice(8);
+  const order: OrderInput = {
+    customerId,
+    channel,
+    orderNo,
+    boxNo,
+    userRefNo,
+    orderType,
+    exportNominationId,
+    clearanceCompanyCode,
+    recipient: {
+      name: r[0],
+      idCard: r[1],
+      phone: r[2],
+      email: r[3],
+      province: r[4],
+      city: r[5],
+      district: r[6],
+      street: r[7],
+      address: r[8],
+      postcode: r[9],
+    },
+    sender: { name: sender[0], address: sender[1], phone: sender[2] },
+    items: (items as any[][]).map((it) => ({
+      jan: it[0],
+      name: it[1],
+      brand: it[2],
+      spec: it[3],
+      quantity: it[4],
+      unitPrice: it[5],
+      currency: it[6],
+      origin: it[7],
+      hazardCode: it[8],
+    })),
+    insuredAmount,
+    remark,
+  };
+  if (numberSegmentId !== undefined) order.numberSegmentId = numberSegmentId;
+  return order;
+}
+
 /** `field` is a path into OrderInput: `orderNo`, `recipient.idCard`, `items.2.jan`. */
 export interface OrderIssue {
   field: string;

@@ -178,9 +178,9 @@ async function bulkInsert<T extends 'orders' | 'order_items' | 'tracking_events'
   }
   const params: unknown[] = new Array(rows.length * columns.length);
   let p = 0;
-  for (const row of rows) {
-    const r = row as Record<string, unknown>;
-    for (const c of columns) params[p++] = r[c];
-  }
+  // Object.values keeps insertion order: the same order as `columns` (see above). It is several
+  // times faster than reading each row by the column names (a megamorphic keyed load).
+  for (const row of rows) for (const v of Object.values(row)) params[p++] = v;
+  if (p !== params.length) throw new Error(`bulkInsert ${table}: rows differ in their columns`);
   return (await trx.executeQuery(CompiledQuery.raw(query.sql, params))).rows as Record<string, unknown>[];
 }

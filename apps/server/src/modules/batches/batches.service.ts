@@ -3,7 +3,7 @@ import { type ApiLanguage, batches as contract, chinaDate, ErrorCode } from '@co
 import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import type { OrderInput } from '../../domain/order-input.ts';
+import { type OrderInput, unpackOrder } from '../../domain/order-input.ts';
 import { insertOrders } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -103,12 +103,13 @@ export function createBatchesService(deps: BatchesDeps) {
     const w = spare ?? spawn();
     spare = null;
     w.ref();
-    if (!closed) spare = spawn();
+    // The next one starts when this job ends: loading beside a running parse would slow it.
+    w.once('exit', () => !closed && !spare && (spare = spawn()));
     return w;
   }
   let closed = false;
   // The first spare starts a little after boot, not competing with it.
-  const warmUp = setTimeout(() => !closed && !spare && (spare = spawn()), 1_000);
+  const warmUp = setTimeout(() => !closed && !spare && (spare = spawn()), 100);
   warmUp.unref();
 
   function runWorker(job: ParseJob, customerId: number, onProgress: (f: number) => void) {
@@ -128,7 +129,7 @@ export function createBatchesService(deps: BatchesDeps) {
       };
       worker.on('message', (m: WorkerMessage) => {
         if (m.type === 'progress') onProgress(m.fraction);
-        else if (m.type === 'orders') orders.push(...m.orders);
+        else if (m.type === 'orders') for (const o of m.orders) orders.push(unpackOrder(o));
         else if (m.type === 'checkOrderNos') {
           repo.existingOrderNos(db, customerId, m.orderNos).then(
             (existing) => worker.postMessage({ existing }),

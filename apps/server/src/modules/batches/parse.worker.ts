@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
 import type ExcelJS from 'exceljs';
-import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
+import { type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import { type CellValue, readFirstSheetRows } from '../../lib/xlsx-rows.ts';
 import { colLetter } from './template-workbook.ts';
@@ -51,7 +51,7 @@ export interface Issue {
 export type WorkerMessage =
   | { type: 'progress'; fraction: number; rows: number }
   | { type: 'checkOrderNos'; orderNos: string[] }
-  | { type: 'orders'; orders: OrderInput[] }
+  | { type: 'orders'; orders: PackedOrder[] }
   | {
       type: 'done';
       totalRows: number;
@@ -122,7 +122,8 @@ function moneyToMinor(text: string, decimals: number): number | null {
   return Number(m[1]) * 10 ** decimals + Number(frac.padEnd(decimals, '0') || '0');
 }
 
-type RowRec = { row: number; values: Map<ColumnKey, string> };
+/** A row's non-empty cells by column (keys added in header order: one object shape per file). */
+type RowRec = { row: number; values: Partial<Record<ColumnKey, string>> };
 
 /** Streams the first worksheet's rows; tells whether the sheet declares merged cells. */
 function streamRows(
@@ -172,7 +173,7 @@ async function run(job: ParseJob) {
         headerRow = rowNo;
         return;
       }
-      const rec: RowRec = { row: rowNo, values: new Map() };
+      const rec: RowRec = { row: rowNo, values: {} };
       let any = false;
       for (const [i, key] of header) {
         const t = cellText(values[i], COLUMNS[key]);
@@ -180,12 +181,12 @@ async function run(job: ParseJob) {
           cellProblems.push({ row: rowNo, col: key, letter: colLetter(i), key: t.problem });
           any = true;
         } else if (t.text) {
-          rec.values.set(key, t.text);
+          rec.values[key] = t.text;
           any = true;
         }
       }
       if (!any) return; // blank rows are skipped
-      if (rec.values.get('orderNo') === EXAMPLE_ORDER_NO) return;
+      if (rec.values['orderNo'] === EXAMPLE_ORDER_NO) return;
       records.push(rec);
       if (records.length > job.maxRows) throw new Fatal('fileTooManyRows', { max: job.maxRows });
     },
@@ -222,14 +223,9 @@ async function run(job: ParseJob) {
   type Group = { orderNo: string; rows: RowRec[] };
   const groups: Group[] = [];
   for (const rec of records) {
-    const no = rec.values.get('orderNo') ?? '';
+    const no = rec.values['orderNo'] ?? '';
     const last = groups.at(-1);
-    if (
-      last &&
-      no &&
-      last.orderNo === no &&
-      (last.rows[0]!.values.get('boxNo') ?? '') === (rec.values.get('boxNo') ?? '')
-    ) {
+    if (last && no && last.orderNo === no && (last.rows[0]!.values['boxNo'] ?? '') === (rec.values['boxNo'] ?? '')) {
       last.rows.push(rec);
     } else groups.push({ orderNo: no, rows: [rec] });
   }
@@ -286,12 +282,12 @@ async function run(job: ParseJob) {
 
   for (const g of kept) {
     const first = g.rows[0]!;
-    const v = (k: ColumnKey) => first.values.get(k) ?? '';
-    const nul = (k: ColumnKey) => first.values.get(k) || null;
+    const v = (k: ColumnKey) => first.values[k] ?? '';
+    const nul = (k: ColumnKey) => first.values[k] || null;
     // Order-level cells of the following rows may be left empty; if filled they must agree.
     for (const r of g.rows.slice(1)) {
       for (const k of orderCols) {
-        const x = r.values.get(k);
+        const x = r.values[k];
         if (x && x !== v(k)) issue(r.row, k, 'cellDiffersWithinOrder', { first: first.row });
       }
     }
@@ -309,9 +305,9 @@ async function run(job: ParseJob) {
     }
     let bad = false;
     const items = g.rows.map((r) => {
-      const cur = r.values.get('currency') || channel.currency;
+      const cur = r.values['currency'] || channel.currency;
       const decimals = currencies.get(cur) ?? 2;
-      const qtyText = r.values.get('quantity') ?? '';
+      const qtyText = r.values['quantity'] ?? '';
       const quantity = /^\d+$/.test(qtyText) ? Number(qtyText) : NaN;
       if (qtyText && Number.isNaN(quantity)) {
         issue(r.row, 'quantity', 'quantityInvalid');
@@ -320,22 +316,22 @@ async function run(job: ParseJob) {
         issue(r.row, 'quantity', 'cellRequired');
         bad = true;
       }
-      const priceText = r.values.get('unitPrice') ?? '';
+      const priceText = r.values['unitPrice'] ?? '';
       const price = priceText ? moneyToMinor(priceText, decimals) : 0;
       if (price === null) {
         issue(r.row, 'unitPrice', 'cellMoneyFormat', { decimals });
         bad = true;
       }
       return {
-        jan: r.values.get('jan') || null,
-        name: r.values.get('itemName') ?? '',
-        brand: r.values.get('brand') || null,
-        spec: r.values.get('spec') || null,
+        jan: r.values['jan'] || null,
+        name: r.values['itemName'] ?? '',
+        brand: r.values['brand'] || null,
+        spec: r.values['spec'] || null,
         quantity: Number.isNaN(quantity) ? 1 : quantity,
         unitPrice: price ?? 1,
         currency: cur.toUpperCase(),
-        origin: r.values.get('origin') || channel.origin,
-        hazardCode: r.values.get('hazardCode') || null,
+        origin: r.values['origin'] || channel.origin,
+        hazardCode: r.values['hazardCode'] || null,
       };
     });
     if (def.columns.includes('boxNo') && !v('boxNo')) {
@@ -428,7 +424,8 @@ async function run(job: ParseJob) {
   const good = orders.filter((o): o is OrderInput => o !== null);
   const orderCount = invalidRows === 0 ? good.length : 0;
   if (invalidRows === 0) {
-    for (let i = 0; i < good.length; i += 2000) post({ type: 'orders', orders: good.slice(i, i + 2000) });
+    for (let i = 0; i < good.length; i += 2000)
+      post({ type: 'orders', orders: good.slice(i, i + 2000).map(packOrder) });
   }
   post({
     type: 'done',
