@@ -4,12 +4,11 @@
  * sent with the upload and recorded on the batch and on every order it creates.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { MAIN, dbFile } from '../servers.ts';
-import { withDb } from '../support/db.ts';
+import { MAIN } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 
-type Nomination = { id: number; nameJa: string; corporateNumber: string; customerId: number };
+type Nomination = { id: number; nameJa: string; nameEn: string; corporateNumber: string; customerId: number };
 type Customer = { id: number; code: string; name: string };
 
 const options = (page: Page) => page.locator('.ant-select-dropdown:visible .ant-select-item-option');
@@ -27,11 +26,15 @@ async function importOne(page: Page, orderNo: string): Promise<string> {
   return /B\d+/.exec(await page.getByTestId('done').innerText())![0];
 }
 
-/** The nomination recorded on the batch (its row in the server's database) and on each of its orders (API). */
+/** The nomination recorded on the batch (the batch list) and on each of its orders (order detail). */
 async function recorded(request: APIRequestContext, token: string, batchNo: string) {
-  const batch = withDb(dbFile('main'), (db) =>
-    db.prepare('SELECT export_nomination_id AS id FROM batches WHERE batch_no = ?').get(batchNo),
-  ) as { id: number | null };
+  const batches = await api<{ list: { batchNo: string; exportNomination: { id: number } | null }[] }>(
+    request,
+    'order/batches',
+    { offset: 0, limit: 10, batchNo },
+    token,
+  );
+  const batch = { id: batches.body.data.list.find((b) => b.batchNo === batchNo)?.exportNomination?.id ?? null };
   const list = await api<{ list: { id: number }[] }>(
     request,
     'order/orderList',
@@ -90,6 +93,12 @@ test('an agent chooses DEMO2, then one of DEMO2’s export nominations: the batc
   const batchNo = await importOne(page, `E2EN${Date.now() % 1e8}`);
   const demo2Token = await apiLogin(request, 'demo2');
   expect(await recorded(request, demo2Token, batchNo)).toEqual({ batch: ofDemo2[0]!.id, orders: [ofDemo2[0]!.id] });
+
+  // The Batch List names it.
+  await page.goto(`${MAIN}/home/order/batchList`);
+  await expect(page.getByTestId('batch-table').getByRole('row').filter({ hasText: batchNo })).toContainText(
+    ofDemo2[0]!.nameEn,
+  );
 });
 
 test('a customer sees its own nominations without choosing a customer; EMS page too', async ({

@@ -61,6 +61,8 @@ export const batchRow = z.object({
   customerCode: z.string(),
   channel: channelCode,
   templateKind: z.string(),
+  /** The export nomination chosen at upload (its English name), if any. */
+  exportNomination: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   status: batchStatus,
   progress: z.number().int(),
   totalRows: z.number().int(),

@@ -20,14 +20,25 @@ describe('batch import', () => {
       baseRow(2, { boxNo: 'BOX-2' }),
     ];
     const file = await fill(tpl, rows);
+    const demoId = (
+      await h.db.selectFrom('customers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow()
+    ).id;
+    const nomination = await h.db
+      .selectFrom('export_nominations')
+      .select(['id', 'name_en'])
+      .where('customer_id', '=', demoId)
+      .executeTakeFirstOrThrow();
     const up = await upload(
       h,
       'order/batch/createImport',
       demo,
-      { channel: 'JP', clearanceCompany: 'HZ-CB' },
+      { channel: 'JP', clearanceCompany: 'HZ-CB', exportNominationId: nomination.id },
       { name: 'orders.xlsx', data: file },
     );
     expect(up.status, JSON.stringify(up.body)).toBe(200);
+    // The batch list names the export nomination chosen at upload.
+    const listed = await h.post('order/batches', { offset: 0, limit: 5, batchNo: up.body.data.batchNo }, demo);
+    expect(listed.body.data.list[0].exportNomination).toEqual({ id: nomination.id, name: nomination.name_en });
     const p = await settle(h, demo, up.body.data.id);
     expect(p).toMatchObject({
       status: 'preview',
@@ -53,6 +64,7 @@ describe('batch import', () => {
       box_no: 'BOX-1',
       recipient_name: '王伟',
       clearance_company_code: 'HZ-CB',
+      export_nomination_id: nomination.id,
       status: 'created',
       total_amount: 2700,
     });

@@ -12,8 +12,9 @@ export function createBatchesRepository(db: Database) {
       db
         .selectFrom('batches as b')
         .innerJoin('customers as c', 'c.id', 'b.customer_id')
+        .leftJoin('export_nominations as en', 'en.id', 'b.export_nomination_id')
         .selectAll('b')
-        .select('c.code as customer_code'),
+        .select(['c.code as customer_code', 'en.name_en as export_nomination_name']),
       'b.customer_id',
       scope,
     );

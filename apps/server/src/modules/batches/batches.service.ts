@@ -71,6 +71,8 @@ export function createBatchesService(deps: BatchesDeps) {
     customerCode: b.customer_code,
     channel: b.channel_code as never,
     templateKind: b.template_kind,
+    exportNomination:
+      b.export_nomination_id !== null ? { id: b.export_nomination_id, name: b.export_nomination_name ?? '' } : null,
     status: b.status as never,
     progress: live.get(b.id)?.progress ?? b.progress,
     totalRows: b.total_rows,

@@ -105,6 +105,7 @@ export default function BatchListPage() {
         columns={[
           { title: t('batches.batchNo'), dataIndex: 'batchNo' },
           { title: t('batches.channel'), dataIndex: 'channel', width: 80 },
+          { title: t('batches.exportNomination'), render: (_, b) => b.exportNomination?.name ?? '—' },
           {
             title: t('batches.status'),
             render: (_, b) => <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>,
