@@ -4,6 +4,7 @@ import * as m0001 from './migrations/2026-11-21T1400-core.ts';
 import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
 import * as orderIndexes from './migrations/2026-11-22T0900-order-indexes.ts';
+import * as createdEvents from './migrations/2026-11-22T0910-created-events.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T1500-batches': m0002,
   '2026-11-21T1510-orders': ordersMigration,
   '2026-11-22T0900-order-indexes': orderIndexes,
+  '2026-11-22T0910-created-events': createdEvents,
 };
 
 class ListedMigrations implements MigrationProvider {

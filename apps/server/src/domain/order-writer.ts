@@ -24,11 +24,6 @@ export interface InsertedOrder {
 const ORDER_CHUNK = 500;
 const ROW_CHUNK = 1500;
 
-/**
- * The one place orders are inserted: orders, their items and a 'created' tracking
- * event, in multi-row chunks, inside the caller's transaction (all or nothing).
- * Waybill numbers are allocated here from each channel's segment.
- */
 /** The order_items row of one item: the one mapping, used by create and update alike. */
 export function itemRow(
   orderId: number,
@@ -50,6 +45,11 @@ export function itemRow(
   };
 }
 
+/**
+ * The one place orders are inserted: orders and their items, in multi-row chunks, inside the
+ * caller's transaction (all or nothing). Waybill numbers are allocated here from each channel's
+ * segment. The 'created' tracking event is the order row's own created_at (orders.repository).
+ */
 export async function insertOrders(
   trx: Transaction<DB> | Kysely<DB>,
   orders: readonly OrderInput[],
@@ -123,25 +123,14 @@ export async function insertOrders(
     // RETURNING order is not guaranteed: match by the unique system number.
     const idBySystemNo = new Map(ids.map((r) => [r.system_no as string, r.id as number]));
     const items: Insertable<DB['order_items']>[] = [];
-    const events: Insertable<DB['tracking_events']>[] = [];
     chunk.forEach((o, k) => {
       const i = start + k;
       const id = idBySystemNo.get(systemNo[i]!)!;
       out[i] = { id, customerId: o.customerId, orderNo: o.orderNo, waybillNo: waybill[i]!, systemNo: systemNo[i]! };
       o.items.forEach((it, line) => items.push(itemRow(id, line + 1, it)));
-      events.push({
-        order_id: id,
-        kind: 'created',
-        at: meta.now,
-        location: null,
-        note: null,
-        created_by: meta.createdBy,
-      });
     });
     for (let s = 0; s < items.length; s += ROW_CHUNK)
       await bulkInsert(trx, 'order_items', items.slice(s, s + ROW_CHUNK));
-    for (let s = 0; s < events.length; s += ROW_CHUNK)
-      await bulkInsert(trx, 'tracking_events', events.slice(s, s + ROW_CHUNK));
     written += chunk.length;
     await meta.onProgress?.(written);
   }
@@ -155,7 +144,7 @@ export async function insertOrders(
  * the first, in the same order (the row mappers above build them so).
  */
 const insertShapes = new WeakMap<object, Map<string, CompiledQuery>>();
-async function bulkInsert<T extends 'orders' | 'order_items' | 'tracking_events'>(
+async function bulkInsert<T extends 'orders' | 'order_items'>(
   trx: Transaction<DB> | Kysely<DB>,
   table: T,
   rows: readonly Insertable<DB[T]>[],

@@ -238,19 +238,16 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         .insertInto('order_items')
         .values(items.map((it) => ({ ...it, order_id: order.id })))
         .execute();
+      // 'created' is the order's own created_at (orders.repository createdEvent); the rest are stored.
       const kinds = ['created', 'printed', 'received', 'shipped', 'released'];
       const upto = status === 'cancelled' ? 1 : kinds.indexOf(status) + 1;
-      await trx
-        .insertInto('tracking_events')
-        .values(
-          kinds.slice(0, upto).map((kind, k) => ({
-            order_id: order.id,
-            kind,
-            at: new Date(created.getTime() + k * 6 * 3_600_000).toISOString(),
-            location: k < 3 ? 'Tokyo' : 'Hangzhou',
-          })),
-        )
-        .execute();
+      const later = kinds.slice(1, upto).map((kind, k) => ({
+        order_id: order.id,
+        kind,
+        at: new Date(created.getTime() + (k + 1) * 6 * 3_600_000).toISOString(),
+        location: k + 1 < 3 ? 'Tokyo' : 'Hangzhou',
+      }));
+      if (later.length) await trx.insertInto('tracking_events').values(later).execute();
     }
     for (const [channel, seq] of nextSeq) {
       await trx.updateTable('number_segments').set({ next_seq: seq }).where('channel_code', '=', channel).execute();
