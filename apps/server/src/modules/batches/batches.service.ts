@@ -89,8 +89,8 @@ export function createBatchesService(deps: BatchesDeps) {
 
   /**
    * One parse worker is kept started and idle: loading its modules took 0.2-0.3 s of every
-   * preview. Each job gets a fresh worker (nothing carries over between customers' files) and
-   * the next one starts at once. Idle, it does not keep the process alive.
+   * preview. Each job gets a fresh worker (nothing carries over between customers' files); the
+   * next one starts when that job's worker exits. Idle, it does not keep the process alive.
    */
   let spare: Worker | null = null;
   const spawn = () => {
