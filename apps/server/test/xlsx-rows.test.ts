@@ -99,7 +99,7 @@ describe('xlsx row reader', () => {
       '<row r="3"><c r="A3" t="s"><v>0</v></c><c r="C3" t="s"><v>1</v></c><c r="D3" t="s"><v>2</v></c></row>',
       '<row><c t="inlineStr"><is><t>inline &lt;x&gt;</t></is></c><c t="b"><v>1</v></c><c t="e"><v>#DIV/0!</v></c></row>',
       '<row r="7"><c r="B7"><f>SUM(A1:A2)</f><v>42</v></c><c r="C7" t="str"><f>A1&amp;"x"</f><v>ax</v></c>',
-      '<c r="D7"><f t="shared" ref="D7:D8" si="0"/></c><c r="E7" s="2"/><c r="F7" t="s"><v>3</v></c></row>',
+      '<c r="D7"><f t="shared" ref="D7:D8" si="0"/></c><c r="E7" s="2"/><c r="F7" t="s"><v>3</v></c><c\n r="G7"\n\tt="s"><v>0</v></c></row>',
       '<row r="8" spans="1:3"/>',
       '<row r="9"><c r="AA9"><v>-1.5E3</v></c></row>',
       '</sheetData><mergeCells count="1"><mergeCell ref="A9:B9"/></mergeCells>',
@@ -124,6 +124,8 @@ describe('xlsx row reader', () => {
     expect(byRow.get(7)![4]).toEqual({ formula: '', result: undefined });
     expect(byRow.get(7)![5]).toBeUndefined();
     expect(byRow.get(7)![6]).toBe('');
+    // Attributes on separate lines, as some writers put them.
+    expect(byRow.get(7)![7]).toBe('plain');
     expect(byRow.get(9)![27]).toBe(-1500);
     expect(merged).toBe(true);
   });

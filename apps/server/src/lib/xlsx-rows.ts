@@ -80,10 +80,20 @@ function sharedStrings(xml: string): string[] {
   return out;
 }
 
-const ATTR = (name: string) => new RegExp(`\\s${name}="([^"]*)"`);
-const ID_ATTR = ATTR('r:id');
-const TARGET_ATTR = ATTR('Target');
-const REL_ID_ATTR = ATTR('Id');
+/** The value of an attribute in a tag's attribute text (` r="A1" t="s"`), if present. */
+const OTHER_SPACE = /[\t\n\r]/;
+function attr(attrs: string, name: string): string | undefined {
+  let at = attrs.indexOf(` ${name}="`);
+  if (at < 0) {
+    // Excel separates attributes by single spaces; other writers may use line breaks or tabs.
+    if (!OTHER_SPACE.test(attrs)) return undefined;
+    const m = new RegExp(`\\s${name}="`).exec(attrs);
+    if (!m) return undefined;
+    at = m.index;
+  }
+  const from = at + name.length + 3;
+  return attrs.slice(from, attrs.indexOf('"', from));
+}
 
 /** The path of the workbook's first sheet (by sheet order, not by zip order). */
 function firstSheetPath(buf: Buffer, byName: Map<string, ZipEntry>): string {
@@ -92,11 +102,11 @@ function firstSheetPath(buf: Buffer, byName: Map<string, ZipEntry>): string {
   const rels = byName.get('xl/_rels/workbook.xml.rels');
   if (!wb || !rels) return fallback;
   const sheet = /<sheet\b[^>]*>/.exec(inflateEntry(buf, wb));
-  const rid = sheet && ID_ATTR.exec(sheet[0])?.[1];
+  const rid = sheet && attr(sheet[0], 'r:id');
   if (!rid) return fallback;
   for (const m of inflateEntry(buf, rels).matchAll(/<Relationship\b[^>]*>/g)) {
-    if (REL_ID_ATTR.exec(m[0])?.[1] !== rid) continue;
-    const target = TARGET_ATTR.exec(m[0])?.[1];
+    if (attr(m[0], 'Id') !== rid) continue;
+    const target = attr(m[0], 'Target');
     if (!target) break;
     return target.startsWith('/') ? target.slice(1) : `xl/${target}`.replace(/\/[^/]+\/\.\.\//g, '/');
   }
@@ -139,16 +149,8 @@ function scalar(type: string | undefined, raw: string, strings: string[]): CellV
   }
 }
 
-/** The value of an attribute in a tag's attribute text (` r="A1" t="s"`), if present. */
-function attr(attrs: string, name: string): string | undefined {
-  const at = attrs.indexOf(` ${name}="`);
-  if (at < 0) return undefined;
-  const from = at + name.length + 3;
-  return attrs.slice(from, attrs.indexOf('"', from));
-}
-
 function cellValue(attrs: string, body: string, strings: string[]): CellValue | undefined {
-  const type = attrs.includes(' t="') ? attr(attrs, 't') : undefined;
+  const type = attr(attrs, 't');
   // The common case: `<v>…</v>` and nothing else.
   if (body.charCodeAt(1) === 118 /* v */ && body.startsWith('<v>') && body.indexOf('<', 3) === body.length - 4)
     return scalar(type, body.slice(3, -4), strings);
