@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { auth } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
@@ -14,10 +16,13 @@ const me = async (token: string) => {
 };
 
 describe('login', () => {
-  it('answers an opaque token, stored only hashed', async () => {
+  it('answers an opaque token, stored only hashed (finding 19: there are tokens to look at)', async () => {
     const token = await h.login('demo');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const rows = await h.db.selectFrom('session_tokens').select('token_hash').execute();
+    expect(rows.length).toBeGreaterThan(0);
+    // The token is there, as its SHA-256 only.
+    expect(rows.some((r) => r.token_hash === createHash('sha256').update(token).digest('hex'))).toBe(true);
     expect(rows.some((r) => r.token_hash === token)).toBe(false);
     expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
   });
@@ -164,5 +169,89 @@ describe('user settings follow the user', () => {
     });
     expect((await h.post('user/settings', {}, b)).body.data).toEqual({});
     expect((await h.post('user/settings/save', { key: 'nope', value: 1 }, a)).status).toBe(422);
+  });
+});
+
+/**
+ * Finding 1 (issue 10): the throttle held one request at a time but not a burst — the count
+ * was read before the password check and written after it. These fire truly parallel HTTP
+ * requests at a listening server with the default limits (5 per account, 30 per address).
+ */
+// The old code checked every one of 100 passwords: minutes on a busy machine, so a long timeout.
+describe('finding 1: login throttling holds under concurrency', { timeout: 180_000 }, () => {
+  let t: Harness;
+  let base: string;
+  beforeAll(async () => {
+    t = await createHarness({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '5', LOGIN_MAX_FAILURES_PER_ADDRESS: '30' } });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api`;
+  });
+  // Each case starts in a fresh window.
+  const nextWindow = () => (t.clock.now = new Date(t.clock.now.getTime() + 16 * 60_000));
+  const send = async (path: string, body: unknown, token?: string) => {
+    const r = await fetch(`${base}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: r.status, body: (await r.json()) as any };
+  };
+  const tally = (rs: { status: number }[]) => {
+    const n: Record<number, number> = {};
+    for (const r of rs) n[r.status] = (n[r.status] ?? 0) + 1;
+    return n;
+  };
+
+  it('finding 1: 100 concurrent wrong passwords for one account: only 5 are checked', async () => {
+    nextWindow();
+    const rs = await Promise.all(
+      Array.from({ length: 100 }, () => send('login', { name: 'demo', password: 'wrong-password' })),
+    );
+    expect(tally(rs)).toEqual({ 400: 5, 429: 95 });
+    // Still shut for the rest of the window, the right password included.
+    expect((await send('login', { name: 'demo', password: 'Demo@2026' })).status).toBe(429);
+  });
+
+  it('finding 1: 100 concurrent wrong logins from one address: only 30 are checked', async () => {
+    nextWindow();
+    const rs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => send('login', { name: `ghost${i}`, password: 'wrong-password' })),
+    );
+    expect(tally(rs)).toEqual({ 400: 30, 429: 70 });
+  });
+
+  it('finding 1: a burst of 60 wrong passwords and the right one yields no token', async () => {
+    nextWindow();
+    const rs = await Promise.all([
+      ...Array.from({ length: 60 }, () => send('login', { name: 'demo2', password: 'wrong-password' })),
+      send('login', { name: 'demo2', password: 'Demo@2026' }),
+    ]);
+    expect(rs.filter((r) => r.status === 200)).toEqual([]);
+    expect(rs.filter((r) => r.status === 400).length).toBeLessThanOrEqual(5);
+    // A success gives its attempt back: after the window, logging in repeatedly never locks.
+    nextWindow();
+    for (let i = 0; i < 7; i++)
+      expect((await send('login', { name: 'demo2', password: 'Demo@2026' })).status).toBe(200);
+  });
+
+  it('finding 1: updatePassWord checks at most 5 old passwords, and the right one after a burst changes nothing', async () => {
+    nextWindow();
+    const token = await t.login('agent');
+    const guess = (old: string) => send('updatePassWord', { old_password: old, password: 'Changed@2026' }, token);
+    const rs = await Promise.all(Array.from({ length: 100 }, () => guess('wrong-password')));
+    expect(tally(rs)).toEqual({ 422: 5, 429: 95 });
+
+    nextWindow();
+    const fresh = await t.login('agent');
+    const burst = await Promise.all([
+      ...Array.from({ length: 60 }, () =>
+        send('updatePassWord', { old_password: 'wrong-password', password: 'Changed@2026' }, fresh),
+      ),
+      send('updatePassWord', { old_password: 'Demo@2026', password: 'Changed@2026' }, fresh),
+    ]);
+    expect(burst.filter((r) => r.status === 200)).toEqual([]);
+    expect(burst.filter((r) => r.status === 422).length).toBeLessThanOrEqual(5);
+    nextWindow();
+    expect((await send('login', { name: 'agent', password: 'Demo@2026' })).status).toBe(200);
   });
 });

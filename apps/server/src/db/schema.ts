@@ -47,10 +47,11 @@ export interface SessionTokensTable {
   refresh_expires_at: Time;
   rotated_at: Time | null;
 }
-export interface LoginFailuresTable {
-  id: Generated<number>;
+/** One row per throttled key (`acct:<name>`, `ip:<address>`): attempts in the window begun at window_start (epoch ms). */
+export interface LoginAttemptsTable {
   key: string;
-  at: Time;
+  window_start: number;
+  attempts: number;
 }
 export interface UserSettingsTable {
   user_id: number;
@@ -255,7 +256,7 @@ export interface DB {
   role_permissions: RolePermissionsTable;
   sessions: SessionsTable;
   session_tokens: SessionTokensTable;
-  login_failures: LoginFailuresTable;
+  login_attempts: LoginAttemptsTable;
   user_settings: UserSettingsTable;
   channels: ChannelsTable;
   clearance_companies: CodedTable;

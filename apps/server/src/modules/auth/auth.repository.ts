@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { reusable } from '../../db/reusable.ts';
 
@@ -112,20 +113,44 @@ export function createAuthRepository(db: Database) {
         .where('id', '=', userId)
         .execute();
     },
-    recordFailure(key: string, at: string) {
-      return db.insertInto('login_failures').values({ key, at }).execute();
-    },
-    async countFailures(key: string, since: string): Promise<number> {
+    /**
+     * Takes one attempt of `key`'s window before any password is checked, in one statement:
+     * a fresh window when the last one is over, else one more attempt while fewer than
+     * `limit` were taken. The upsert holds the row (SQLite's single writer; PostgreSQL's row
+     * lock, re-checked on the latest row), so concurrent callers cannot all see room.
+     * Returns the window the attempt counts in, or undefined when the limit is reached.
+     */
+    async reserveAttempt(key: string, now: number, windowMs: number, limit: number) {
+      const over = sql<boolean>`login_attempts.window_start <= ${now - windowMs}`;
       const r = await db
-        .selectFrom('login_failures')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('key', '=', key)
-        .where('at', '>', since)
-        .executeTakeFirstOrThrow();
-      return Number(r.n);
+        .insertInto('login_attempts')
+        .values({ key, window_start: now, attempts: 1 })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({
+              window_start: sql<number>`case when ${over} then ${now} else login_attempts.window_start end`,
+              attempts: sql<number>`case when ${over} then 1 else login_attempts.attempts + 1 end`,
+            })
+            .where((eb) => eb.or([over, eb('login_attempts.attempts', '<', limit)])),
+        )
+        .returning('window_start')
+        .executeTakeFirst();
+      return r ? Number(r.window_start) : undefined;
     },
-    clearFailures(key: string) {
-      return db.deleteFrom('login_failures').where('key', '=', key).execute();
+    /** Gives back an attempt that checked nothing wrong (a success), if its window still runs. */
+    releaseAttempt(key: string, windowStart: number) {
+      return db
+        .updateTable('login_attempts')
+        .set({ attempts: sql<number>`attempts - 1` })
+        .where('key', '=', key)
+        .where('window_start', '=', windowStart)
+        .where('attempts', '>', 0)
+        .execute();
+    },
+    /** Rows of windows that are over say nothing any more (any guessed name leaves one). */
+    deleteAttemptsBefore(windowStart: number) {
+      return db.deleteFrom('login_attempts').where('window_start', '<=', windowStart).execute();
     },
     customerOf(id: number) {
       return db.selectFrom('customers').select(['id', 'code', 'name']).where('id', '=', id).executeTakeFirst();

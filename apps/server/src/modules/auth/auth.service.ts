@@ -20,6 +20,9 @@ const endReasonMessage: Record<string, string> = {
   operator: 'sessionEndedOperator',
 };
 
+/** Attempts taken by one login (account, then address) and the windows they count in. */
+type Reservation = { key: string; windowStart: number }[];
+
 const PERMISSION_CACHE_MS = 10_000;
 const TOUCH_EVERY_MS = 5 * 60_000;
 
@@ -51,14 +54,39 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
     return { access_token: token, expires_in: config.ACCESS_TOKEN_TTL_SECONDS };
   }
 
-  async function throttle(keys: string[]) {
-    const since = iso(-config.LOGIN_THROTTLE_WINDOW_SECONDS * 1000);
-    const [acct, ip] = await Promise.all(keys.map((k) => repo.countFailures(k, since)));
-    if (acct >= config.LOGIN_MAX_FAILURES_PER_ACCOUNT || ip >= config.LOGIN_MAX_FAILURES_PER_ADDRESS) {
-      throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'loginThrottled', null, {
-        minutes: Math.ceil(config.LOGIN_THROTTLE_WINDOW_SECONDS / 60),
-      });
+  /**
+   * Login throttling (finding 1 of issue 10): one attempt of the account's and of the
+   * address's window is reserved before any password is checked. Reading a failure count
+   * before the check and writing it after let concurrent guesses all pass the read; the
+   * reservation is one atomic statement, so at most the limit is ever checked per window,
+   * whatever the concurrency. A success gives its attempt back.
+   */
+  async function reserveAttempt(name: string, ip: string): Promise<Reservation> {
+    const now = clock().getTime();
+    const windowMs = config.LOGIN_THROTTLE_WINDOW_SECONDS * 1000;
+    const limits = [
+      [`acct:${name.toLowerCase()}`, config.LOGIN_MAX_FAILURES_PER_ACCOUNT],
+      [`ip:${ip}`, config.LOGIN_MAX_FAILURES_PER_ADDRESS],
+    ] as const;
+    const taken: Reservation = [];
+    for (const [key, limit] of limits) {
+      const windowStart = await repo.reserveAttempt(key, now, windowMs, limit);
+      if (windowStart === undefined) {
+        // Nothing is checked: the other key's attempt is not spent.
+        await releaseAttempt(taken);
+        throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'loginThrottled', null, {
+          minutes: Math.ceil(config.LOGIN_THROTTLE_WINDOW_SECONDS / 60),
+        });
+      }
+      taken.push({ key, windowStart });
     }
+    // A window begun now: rows of windows that are over go (guessed names would pile up).
+    if (taken.some((t) => t.windowStart === now)) await repo.deleteAttemptsBefore(now - windowMs);
+    return taken;
+  }
+
+  async function releaseAttempt(taken: Reservation) {
+    for (const t of taken) await repo.releaseAttempt(t.key, t.windowStart);
   }
 
   /** Checks a token row against expiry, rotation and the session's end. */
@@ -76,16 +104,13 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
 
   return {
     async login(input: { name: string; password: string; uuid?: string }, ip: string, userAgent: string | null) {
-      const keys = [`acct:${input.name.toLowerCase()}`, `ip:${ip}`];
-      await throttle(keys);
+      const attempt = await reserveAttempt(input.name, ip);
       const user = await repo.findUserByName(input.name);
       // Verify even for an unknown user so the answer takes as long and says the same.
       const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
-      if (!user || !ok || user.disabled) {
-        await Promise.all(keys.map((k) => repo.recordFailure(k, iso())));
-        throw AppError.badRequest('badLogin');
-      }
-      await repo.clearFailures(keys[0]!);
+      // A failure keeps its attempt: that is what the window counts.
+      if (!user || !ok || user.disabled) throw AppError.badRequest('badLogin');
+      await releaseAttempt(attempt);
       return db.transaction().execute(async (trx) => {
         const sessionId = await createAuthRepository(trx).createSession({
           userId: user.id,
@@ -150,11 +175,14 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       });
     },
 
-    async updatePassword(actor: Actor, input: { old_password: string; password: string }) {
+    /** The old password is a password guess too: the login throttle guards it. */
+    async updatePassword(actor: Actor, input: { old_password: string; password: string }, ip: string) {
+      const attempt = await reserveAttempt(actor.name, ip);
       const user = await repo.findUserById(actor.userId);
       if (!user || !(await verifyPassword(input.old_password, user.password_hash))) {
         throw AppError.field('old_password', 'wrongOldPassword');
       }
+      await releaseAttempt(attempt);
       if (input.old_password === input.password) throw AppError.field('password', 'samePassword');
       const hash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
