@@ -145,6 +145,45 @@ describe('sessions ended elsewhere answer 430 with the reason', () => {
     expect((await h.post('login', { name: 'agent', password: 'Demo@2026' })).status).toBe(400);
     await h.post('user/disable', { userName: 'agent', disabled: false }, op);
   });
+  it('finding 11: no one acts on an account of a higher role or on their own', async () => {
+    const admin = await h.login('admin');
+    const op = await h.login('operator');
+    const en = { 'accept-language': 'en' };
+    const refused = [
+      await h.post('user/disable', { userName: 'admin', disabled: true }, op, en),
+      await h.post('session/end', { userName: 'admin' }, op, en),
+      await h.post('user/disable', { userName: 'admin', disabled: false }, op, en),
+    ];
+    for (const r of refused) {
+      expect(r.status).toBe(403);
+      expect(r.body.message).toMatch(/higher role/);
+    }
+    const self = [
+      await h.post('user/disable', { userName: 'operator', disabled: true }, op, en),
+      await h.post('session/end', { userName: 'operator' }, op, en),
+      await h.post('session/end', { userName: 'admin' }, admin, en),
+      await h.post('user/disable', { userName: 'admin', disabled: true }, admin, en),
+    ];
+    for (const r of self) {
+      expect(r.status).toBe(403);
+      expect(r.body.message).toMatch(/your own/);
+    }
+    // Nothing happened: both still work and still log in.
+    expect((await h.post('message', {}, admin)).status).toBe(200);
+    expect((await h.post('message', {}, op)).status).toBe(200);
+    const rows = await h.db
+      .selectFrom('users')
+      .select(['name', 'disabled'])
+      .where('name', 'in', ['admin', 'operator'])
+      .execute();
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => Number(r.disabled))).toEqual([0, 0]);
+    // Downward still works: the admin ends the operator's sessions.
+    const ended = await h.post('session/end', { userName: 'operator' }, admin);
+    expect(ended.status).toBe(200);
+    expect(ended.body.data.ended).toBeGreaterThanOrEqual(1);
+    expect((await h.post('message', {}, op)).status).toBe(430);
+  });
   it('a customer cannot end sessions (403)', async () => {
     const token = await h.login('demo');
     expect((await h.post('session/end', { userName: 'operator' }, token)).status).toBe(403);

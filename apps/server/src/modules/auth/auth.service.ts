@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
 import { createAuthRepository } from './auth.repository.ts';
+import './auth.messages.ts';
 
 export interface AuthDeps {
   db: Database;
@@ -22,6 +23,9 @@ const endReasonMessage: Record<string, string> = {
 
 /** Attempts taken by one login (account, then address) and the windows they count in. */
 type Reservation = { key: string; windowStart: number }[];
+
+/** Who outranks whom in account management: no one acts on a higher role's account. */
+const roleRank: Record<Role, number> = { customer: 0, agent: 1, operator: 2, [ADMIN_ROLE]: 3 };
 
 const PERMISSION_CACHE_MS = 10_000;
 const TOUCH_EVERY_MS = 5 * 60_000;
@@ -87,6 +91,22 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
 
   async function releaseAttempt(taken: Reservation) {
     for (const t of taken) await repo.releaseAttempt(t.key, t.windowStart);
+  }
+
+  /**
+   * The account an operator acts on (finding 11 of issue 10): not their own (an operator
+   * could lock itself out, or end the session it is using) and not one of a higher role
+   * (an operator disabled the admin). Roles do not change through the API, so the check
+   * cannot go stale between it and the write.
+   */
+  async function managedUser(actor: Actor, userName: string) {
+    const user = await repo.findUserByName(userName);
+    if (!user) throw AppError.field('userName', 'userNotFound');
+    if (user.id === actor.userId) throw AppError.forbidden('cannotActOnSelf');
+    if ((roleRank[user.role as Role] ?? Number.MAX_SAFE_INTEGER) > roleRank[actor.role]) {
+      throw AppError.forbidden('cannotActOnHigherRole');
+    }
+    return user;
   }
 
   /** Checks a token row against expiry, rotation and the session's end. */
@@ -193,15 +213,13 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       return null;
     },
 
-    async endSessionsOf(userName: string) {
-      const user = await repo.findUserByName(userName);
-      if (!user) throw AppError.field('userName', 'userNotFound');
+    async endSessionsOf(actor: Actor, userName: string) {
+      const user = await managedUser(actor, userName);
       return { ended: await repo.endSessionsOfUser(user.id, 'operator', iso()) };
     },
 
-    async setDisabled(userName: string, disabled: boolean) {
-      const user = await repo.findUserByName(userName);
-      if (!user) throw AppError.field('userName', 'userNotFound');
+    async setDisabled(actor: Actor, userName: string, disabled: boolean) {
+      const user = await managedUser(actor, userName);
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);
         await r.setDisabled(user.id, disabled);
