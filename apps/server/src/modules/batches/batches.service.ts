@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
@@ -386,6 +387,10 @@ export function createBatchesService(deps: BatchesDeps) {
         }[guard.problem];
         throw AppError.field('file', key);
       }
+      // The declared sizes passed; now the real ones, before a batch exists (lib/zip.ts).
+      await assertRealSizes(upload.data, guard.entries).catch((e: unknown) => {
+        throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
+      });
       const customerId = customerFor(actor, scope, input.customerId);
       const kind = templateFor(call, input.channel);
       if (!kind) throw AppError.field('channel', input.channel ? 'channelNotForCall' : 'channelRequired');

@@ -4,6 +4,7 @@ import type ExcelJS from 'exceljs';
 import { type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import { type CellValue, readFirstSheetRows } from '../../lib/xlsx-rows.ts';
+import { ZipBombError } from '../../lib/zip.ts';
 import { colLetter } from './template-workbook.ts';
 import {
   COLUMNS,
@@ -202,6 +203,8 @@ async function run(job: ParseJob) {
   try {
     read = await streaming;
   } catch (e) {
+    // A bomb is a bomb: it is not inflated again to look for merged cells.
+    if (e instanceof ZipBombError) throw e;
     // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
     if (
       await streamRows(buf, () => {}).then(
@@ -508,6 +511,7 @@ async function writeErrorWorkbook(
 port.once('message', (job: ParseJob) => {
   run(job).catch((e: unknown) => {
     if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
+    else if (e instanceof ZipBombError) post({ type: 'fatal', key: 'fileZipBomb' });
     else
       post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
   });
