@@ -26,6 +26,25 @@ export type CellValue =
 
 export class XlsxReadError extends Error {}
 
+/** Excel's own sheet limits: no sheet it writes goes past them, so a file that does is refused on sight. */
+export const MAX_SHEET_ROWS = 1_048_576;
+export const MAX_SHEET_COLUMNS = 16_384; // XFD
+/**
+ * Text kept while waiting for a row to close. Rows come whole at most this long (a full row of
+ * 16,384 cells is far shorter in practice); past it the sheet is refused rather than the buffer
+ * growing and being re-scanned with every chunk (a 600 KB sheet bomb kept a worker busy for minutes).
+ */
+export const MAX_PENDING_CHARS = 16 * 1024 * 1024;
+
+/** A sheet past Excel's limits or the reader's buffer: refused as soon as it is seen. */
+export class XlsxLimitError extends XlsxReadError {
+  readonly limit: 'rows' | 'columns' | 'rowSize';
+  constructor(limit: 'rows' | 'columns' | 'rowSize', detail: string) {
+    super(`${limit}: ${detail}`);
+    this.limit = limit;
+  }
+}
+
 /** Every entry is inflated counted: more than it declared is a `ZipBombError` (lib/zip.ts). */
 function inflateText(buf: Buffer, e: ZipEntry): string {
   return inflateEntry(buf, e).toString('utf8');
@@ -106,6 +125,8 @@ function columnOf(ref: string): number {
     const c = ref.charCodeAt(i);
     if (c < 65 || c > 90) break;
     n = n * 26 + (c - 64);
+    // Stop counting past XFD: a reference such as column 2^31 is refused, not computed.
+    if (n > MAX_SHEET_COLUMNS) throw new XlsxLimitError('columns', ref.slice(0, 20));
   }
   return n;
 }
@@ -201,6 +222,7 @@ export async function readFirstSheetRows(
         const attrs = text.slice(lt + 2, empty ? gt - 1 : gt);
         const ref = attrs.startsWith(' r="') ? attrs.slice(4, attrs.indexOf('"', 4)) : attr(attrs, 'r');
         col = ref ? columnOf(ref) : col + 1;
+        if (col > MAX_SHEET_COLUMNS) throw new XlsxLimitError('columns', String(col));
         if (empty) {
           i = gt + 1;
           continue;
@@ -218,6 +240,7 @@ export async function readFirstSheetRows(
         rowNo = r !== undefined ? Number(r) : rowNo + 1;
         col = 0;
         if (!Number.isInteger(rowNo) || rowNo < 1) throw new XlsxReadError(`bad row number: ${r}`);
+        if (rowNo > MAX_SHEET_ROWS) throw new XlsxLimitError('rows', String(r ?? rowNo).slice(0, 20));
         i = gt + 1;
       } else i = lt + 1;
     }
@@ -230,11 +253,13 @@ export async function readFirstSheetRows(
     // Scan whole rows only: up to the last closed row; the rest waits for the next chunk.
     const cut = text.lastIndexOf('</row>');
     if (cut < 0) {
+      if (text.length > MAX_PENDING_CHARS) throw new XlsxLimitError('rowSize', String(text.length));
       carry = text;
       return;
     }
     scan(text.slice(0, cut + 6));
     carry = text.slice(cut + 6);
+    if (carry.length > MAX_PENDING_CHARS) throw new XlsxLimitError('rowSize', String(carry.length));
   };
   // Counted as it inflates: a sheet that gives more than it declared stops here (lib/zip.ts).
   for await (const chunk of inflateEntryChunks(buf, sheet, { onRead: onBytes })) feed(chunk);

@@ -110,9 +110,15 @@ export async function* inflateEntryChunks(
     for (let i = 0; i < data.length && !inflate.destroyed; i += step) {
       read = Math.min(data.length, i + step);
       if (!inflate.write(data.subarray(i, i + step)))
-        await new Promise((r) => {
-          inflate.once('drain', r);
-          inflate.once('close', r);
+        await new Promise<void>((r) => {
+          // Drained, or destroyed by a reader that stopped: either way this write is over.
+          const done = () => {
+            inflate.off('drain', done);
+            inflate.off('close', done);
+            r();
+          };
+          inflate.on('drain', done);
+          inflate.on('close', done);
         });
     }
     inflate.end();

@@ -73,14 +73,19 @@ export async function deflatedRepeat(prefix: string, unit: string, bytes: number
  * really inflates to about `realBytes`: rows of one number cell, never closing the sheet.
  */
 export async function lyingWorkbook(realBytes: number, declaredSize = 4096): Promise<Buffer> {
-  const text = (s: string) => Buffer.from(s);
   const sheet = await deflatedRepeat(
     '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
     '<row r="2"><c r="A2"><v>1</v></c></row>',
     realBytes,
     '</sheetData></worksheet>',
   );
-  return zipFiles([
+  return zipFiles([...workbookParts(), { name: 'xl/worksheets/sheet1.xml', deflated: sheet, declaredSize }]);
+}
+
+/** The parts of an xlsx besides its one sheet: content types, workbook, relationships. */
+function workbookParts() {
+  const text = (s: string) => Buffer.from(s);
+  return [
     {
       name: '[Content_Types].xml',
       data: text(
@@ -99,6 +104,13 @@ export async function lyingWorkbook(realBytes: number, declaredSize = 4096): Pro
         '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
       ),
     },
-    { name: 'xl/worksheets/sheet1.xml', deflated: sheet, declaredSize },
-  ]);
+  ];
+}
+
+/** An honest xlsx of one sheet: `rows` is the `<sheetData>` body. */
+export function sheetWorkbook(rows: string): Buffer {
+  const sheet = Buffer.from(
+    `<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`,
+  );
+  return zipFiles([...workbookParts(), { name: 'xl/worksheets/sheet1.xml', data: sheet }]);
 }

@@ -3,7 +3,13 @@ import { type ApiLanguage, normalizeCell } from '@console/contract';
 import type ExcelJS from 'exceljs';
 import { type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
-import { type CellValue, readFirstSheetRows } from '../../lib/xlsx-rows.ts';
+import {
+  type CellValue,
+  MAX_PENDING_CHARS,
+  MAX_SHEET_ROWS,
+  readFirstSheetRows,
+  XlsxLimitError,
+} from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
 import { colLetter } from './template-workbook.ts';
 import {
@@ -85,6 +91,13 @@ class Fatal extends Error {
 
 const port = parentPort!;
 const post = (m: WorkerMessage) => port.postMessage(m);
+
+/** Past Excel's sheet limits or the reader's buffer: the reason the uploader reads. */
+function limitFatal(e: XlsxLimitError): Fatal {
+  if (e.limit === 'rows') return new Fatal('fileRowsPastLimit', { max: MAX_SHEET_ROWS });
+  if (e.limit === 'columns') return new Fatal('fileColumnsPastLimit', { max: 'XFD' });
+  return new Fatal('fileRowTooLong', { mb: MAX_PENDING_CHARS / 1024 / 1024 });
+}
 
 /** A cell as trimmed text; a problem key when it cannot be read as text. */
 function cellText(v: unknown, col: ColumnDef): { text: string } | { problem: string } {
@@ -205,6 +218,7 @@ async function run(job: ParseJob) {
   } catch (e) {
     // A bomb is a bomb: it is not inflated again to look for merged cells.
     if (e instanceof ZipBombError) throw e;
+    if (e instanceof XlsxLimitError) throw limitFatal(e);
     // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
     if (
       await streamRows(buf, () => {}).then(
