@@ -79,9 +79,14 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
     files,
     assertNoticesClear: (actor) => notifications.assertClear(actor),
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    parse: {
+      workers: config.PARSE_WORKERS,
+      timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
+      memoryMb: config.PARSE_MEMORY_MB,
+    },
   });
   batchesRoutes(registrar, batches);
-  // Jobs finish (or fail cleanly) before the database closes.
+  // Parses end (their batches failed with a reason) and jobs finish before the database closes.
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);

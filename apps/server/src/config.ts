@@ -51,6 +51,12 @@ const schema = z.object({
     .min(1024)
     .default(30 * 1024 * 1024),
   TRUST_PROXY: bool.default(false),
+  /** Uploaded workbooks parsed at once (each in its own worker thread); more wait in a queue. */
+  PARSE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
+  /** A parse running longer than this is stopped and its batch failed (fractions allowed). */
+  PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** Heap (old generation) a parse worker may use before it is stopped and its batch failed. */
+  PARSE_MEMORY_MB: z.coerce.number().int().min(32).default(768),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
 });

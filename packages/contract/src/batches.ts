@@ -96,6 +96,8 @@ export const batchProgress = batchRow.extend({
   ),
   /** Order numbers repeated in the sheet: the last occurrence wins. */
   duplicates: z.array(z.object({ orderNo: z.string(), rows: z.array(z.number().int()), keptRow: z.number().int() })),
+  /** While parsing: 0 when its parse runs, n when n-th in line for a parse worker; absent otherwise. */
+  queuePosition: z.number().int().min(0).optional(),
 });
 export type BatchProgress = z.infer<typeof batchProgress>;
 

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { inflateEntry, inflateEntryChunks, type ZipEntry } from './zip.ts';
 
 /**
  * Reads the rows of an xlsx workbook's first sheet straight from its SpreadsheetML.
@@ -11,15 +11,10 @@ import { createInflateRaw, inflateRawSync } from 'node:zlib';
  * callers read either alike: strings (rich text joined, phonetic runs left out),
  * numbers, booleans, `{ error }`, `{ formula, result }` and Dates (cells typed `d`).
  *
- * The caller has checked the container first (`guardXlsx`: a ZIP, no bomb, no ZIP64).
+ * The caller has checked the container first (`guardXlsx`: a ZIP, no declared bomb, no ZIP64);
+ * every entry is inflated counted, so one that lies about its size throws `ZipBombError`.
  */
-export interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  size: number;
-  localHeaderOffset: number;
-}
+export type { ZipEntry };
 
 export type CellValue =
   | string
@@ -31,18 +26,28 @@ export type CellValue =
 
 export class XlsxReadError extends Error {}
 
-function entryData(buf: Buffer, e: ZipEntry): Buffer {
-  const p = e.localHeaderOffset;
-  if (p + 30 > buf.length || buf.readUInt32LE(p) !== 0x04034b50) throw new XlsxReadError(`bad local header: ${e.name}`);
-  const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
-  if (start + e.compressedSize > buf.length) throw new XlsxReadError(`truncated entry: ${e.name}`);
-  if (e.method !== 0 && e.method !== 8) throw new XlsxReadError(`unsupported compression ${e.method}: ${e.name}`);
-  return buf.subarray(start, start + e.compressedSize);
+/** Excel's own sheet limits: no sheet it writes goes past them, so a file that does is refused on sight. */
+export const MAX_SHEET_ROWS = 1_048_576;
+export const MAX_SHEET_COLUMNS = 16_384; // XFD
+/**
+ * Text kept while waiting for a row to close. Rows come whole at most this long (a full row of
+ * 16,384 cells is far shorter in practice); past it the sheet is refused rather than the buffer
+ * growing and being re-scanned with every chunk (a 600 KB sheet bomb kept a worker busy for minutes).
+ */
+export const MAX_PENDING_CHARS = 16 * 1024 * 1024;
+
+/** A sheet past Excel's limits or the reader's buffer: refused as soon as it is seen. */
+export class XlsxLimitError extends XlsxReadError {
+  readonly limit: 'rows' | 'columns' | 'rowSize';
+  constructor(limit: 'rows' | 'columns' | 'rowSize', detail: string) {
+    super(`${limit}: ${detail}`);
+    this.limit = limit;
+  }
 }
 
-function inflateEntry(buf: Buffer, e: ZipEntry): string {
-  const data = entryData(buf, e);
-  return (e.method === 0 ? data : inflateRawSync(data)).toString('utf8');
+/** Every entry is inflated counted: more than it declared is a `ZipBombError` (lib/zip.ts). */
+function inflateText(buf: Buffer, e: ZipEntry): string {
+  return inflateEntry(buf, e).toString('utf8');
 }
 
 const ENTITY = /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g;
@@ -101,10 +106,10 @@ function firstSheetPath(buf: Buffer, byName: Map<string, ZipEntry>): string {
   const wb = byName.get('xl/workbook.xml');
   const rels = byName.get('xl/_rels/workbook.xml.rels');
   if (!wb || !rels) return fallback;
-  const sheet = /<sheet\b[^>]*>/.exec(inflateEntry(buf, wb));
+  const sheet = /<sheet\b[^>]*>/.exec(inflateText(buf, wb));
   const rid = sheet && attr(sheet[0], 'r:id');
   if (!rid) return fallback;
-  for (const m of inflateEntry(buf, rels).matchAll(/<Relationship\b[^>]*>/g)) {
+  for (const m of inflateText(buf, rels).matchAll(/<Relationship\b[^>]*>/g)) {
     if (attr(m[0], 'Id') !== rid) continue;
     const target = attr(m[0], 'Target');
     if (!target) break;
@@ -120,6 +125,8 @@ function columnOf(ref: string): number {
     const c = ref.charCodeAt(i);
     if (c < 65 || c > 90) break;
     n = n * 26 + (c - 64);
+    // Stop counting past XFD: a reference such as column 2^31 is refused, not computed.
+    if (n > MAX_SHEET_COLUMNS) throw new XlsxLimitError('columns', ref.slice(0, 20));
   }
   return n;
 }
@@ -194,7 +201,7 @@ export async function readFirstSheetRows(
   const sheet = byName.get(path);
   if (!sheet) throw new XlsxReadError(`sheet not found: ${path}`);
   const sst = byName.get('xl/sharedStrings.xml');
-  const strings = sst ? sharedStrings(inflateEntry(buf, sst)) : [];
+  const strings = sst ? sharedStrings(inflateText(buf, sst)) : [];
 
   let rowNo = 0;
   let col = 0;
@@ -215,6 +222,7 @@ export async function readFirstSheetRows(
         const attrs = text.slice(lt + 2, empty ? gt - 1 : gt);
         const ref = attrs.startsWith(' r="') ? attrs.slice(4, attrs.indexOf('"', 4)) : attr(attrs, 'r');
         col = ref ? columnOf(ref) : col + 1;
+        if (col > MAX_SHEET_COLUMNS) throw new XlsxLimitError('columns', String(col));
         if (empty) {
           i = gt + 1;
           continue;
@@ -232,12 +240,12 @@ export async function readFirstSheetRows(
         rowNo = r !== undefined ? Number(r) : rowNo + 1;
         col = 0;
         if (!Number.isInteger(rowNo) || rowNo < 1) throw new XlsxReadError(`bad row number: ${r}`);
+        if (rowNo > MAX_SHEET_ROWS) throw new XlsxLimitError('rows', String(r ?? rowNo).slice(0, 20));
         i = gt + 1;
       } else i = lt + 1;
     }
   };
 
-  const data = entryData(buf, sheet);
   const decoder = new StringDecoder('utf8');
   let carry = '';
   const feed = (chunk: Buffer) => {
@@ -245,38 +253,16 @@ export async function readFirstSheetRows(
     // Scan whole rows only: up to the last closed row; the rest waits for the next chunk.
     const cut = text.lastIndexOf('</row>');
     if (cut < 0) {
+      if (text.length > MAX_PENDING_CHARS) throw new XlsxLimitError('rowSize', String(text.length));
       carry = text;
       return;
     }
     scan(text.slice(0, cut + 6));
     carry = text.slice(cut + 6);
+    if (carry.length > MAX_PENDING_CHARS) throw new XlsxLimitError('rowSize', String(carry.length));
   };
-  if (sheet.method === 0) {
-    for (let i = 0; i < data.length; i += 1 << 20) {
-      feed(data.subarray(i, i + (1 << 20)));
-      onBytes?.(Math.min(data.length, i + (1 << 20)), data.length);
-    }
-  } else {
-    const inflate = createInflateRaw({ chunkSize: 1 << 20 });
-    let read = 0;
-    const step = 256 * 1024;
-    const source = (async function* () {
-      for (let i = 0; i < data.length; i += step) {
-        read = Math.min(data.length, i + step);
-        yield data.subarray(i, i + step);
-      }
-    })();
-    const pipe = async () => {
-      for await (const c of source) if (!inflate.write(c)) await new Promise((r) => inflate.once('drain', r));
-      inflate.end();
-    };
-    const writing = pipe().catch((e: unknown) => inflate.destroy(e as Error));
-    for await (const chunk of inflate) {
-      feed(chunk as Buffer);
-      onBytes?.(read, data.length);
-    }
-    await writing;
-  }
+  // Counted as it inflates: a sheet that gives more than it declared stops here (lib/zip.ts).
+  for await (const chunk of inflateEntryChunks(buf, sheet, { onRead: onBytes })) feed(chunk);
   const tail = carry + decoder.end();
   scan(tail);
   flush();

@@ -23,6 +23,30 @@ addMessages({
   fileMissingColumns: { en: 'Required columns are missing: {columns}', 'zh-CN': '缺少必填列：{columns}' },
   fileNoHeader: { en: 'No header row of the template was found.', 'zh-CN': '未找到模板的表头行。' },
   fileNoRows: { en: 'The workbook has no order rows.', 'zh-CN': '工作簿中没有订单行。' },
+  fileRowsPastLimit: {
+    en: 'The sheet has rows past row {max}, the last row Excel allows.',
+    'zh-CN': '工作表中有超过第 {max} 行（Excel 的最大行数）的行。',
+  },
+  fileColumnsPastLimit: {
+    en: 'The sheet has cells past column {max}, the last column Excel allows.',
+    'zh-CN': '工作表中有超过 {max} 列（Excel 的最大列）的单元格。',
+  },
+  fileRowTooLong: {
+    en: 'A row of the sheet is longer than {mb} MB of text; it was refused.',
+    'zh-CN': '工作表中某一行的文本超过 {mb} MB，已被拒绝。',
+  },
+  parseTimeout: {
+    en: 'Reading the workbook took longer than {seconds} seconds and was stopped.',
+    'zh-CN': '读取工作簿超过 {seconds} 秒，已停止。',
+  },
+  parseOutOfMemory: {
+    en: 'Reading the workbook needed more memory than allowed and was stopped.',
+    'zh-CN': '读取工作簿所需内存超出限制，已停止。',
+  },
+  parseShutdown: {
+    en: 'The server stopped while reading the workbook. Upload it again.',
+    'zh-CN': '读取工作簿时服务器已停止，请重新上传。',
+  },
   fileTooManyRows: { en: 'At most {max} rows per upload.', 'zh-CN': '每次最多上传 {max} 行。' },
   cellNumberTooLong: {
     en: 'A long number was stored as a number and lost digits: format the column as text and type it again.',

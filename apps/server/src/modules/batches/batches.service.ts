@@ -1,19 +1,20 @@
-import { Worker } from 'node:worker_threads';
 import { type ApiLanguage, batches as contract, chinaDate, ErrorCode } from '@console/contract';
 import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import { type OrderInput, unpackOrder } from '../../domain/order-input.ts';
+import type { OrderInput } from '../../domain/order-input.ts';
 import { insertOrders } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
-import type { Issue, ParseJob, WorkerMessage } from './parse.worker.ts';
+import { createParsePool, parseFailureText } from './parse-pool.ts';
+import type { Issue, ParseJob } from './parse.worker.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { guardXlsx } from './xlsx-guard.ts';
@@ -44,6 +45,8 @@ export interface BatchesDeps {
   files: Storage;
   assertNoticesClear: (actor: Actor) => Promise<void>;
   uploadLimitBytes: number;
+  /** Parse workers at once, and each one's time and heap limits (config PARSE_*). */
+  parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
 }
 
 /**
@@ -87,65 +90,18 @@ export function createBatchesService(deps: BatchesDeps) {
     updatedAt: b.updated_at,
   });
 
-  /**
-   * One parse worker is kept started and idle: loading its modules took 0.2-0.3 s of every
-   * preview. Each job gets a fresh worker (nothing carries over between customers' files); the
-   * next one starts when that job's worker exits. Idle, it does not keep the process alive.
-   */
-  let spare: Worker | null = null;
-  const spawn = () => {
-    const w = new Worker(new URL('./parse.worker.ts', import.meta.url));
-    w.unref();
-    // An idle worker that dies (out of memory, a bug at load) is simply replaced on demand.
-    w.once('exit', () => spare === w && (spare = null));
-    w.on('error', () => {});
-    return w;
-  };
-  function takeWorker() {
-    const w = spare ?? spawn();
-    spare = null;
-    w.ref();
-    // The next one starts when this job ends: loading beside a running parse would slow it.
-    w.once('exit', () => !closed && !spare && (spare = spawn()));
-    return w;
-  }
-  let closed = false;
-  // The first spare starts a little after boot, not competing with it.
-  const warmUp = setTimeout(() => !closed && !spare && (spare = spawn()), 100);
-  warmUp.unref();
+  // Parses wait for one of a fixed number of workers, each with memory and time limits (parse-pool.ts).
+  const pool = createParsePool({
+    workers: deps.parse?.workers ?? 1,
+    timeoutMs: (deps.parse?.timeoutSeconds ?? 300) * 1000,
+    memoryMb: deps.parse?.memoryMb ?? 768,
+  });
 
-  function runWorker(job: ParseJob, customerId: number, onProgress: (f: number) => void) {
-    return new Promise<{
-      done: Extract<WorkerMessage, { type: 'done' }> | null;
-      fatal: Preview['fatal'] | null;
-      orders: OrderInput[];
-    }>((resolve, reject) => {
-      const worker = takeWorker();
-      worker.postMessage(job, [job.file.buffer as ArrayBuffer]);
-      const orders: OrderInput[] = [];
-      let settled = false;
-      const finish = (v: Parameters<typeof resolve>[0]) => {
-        settled = true;
-        resolve(v);
-        void worker.terminate();
-      };
-      worker.on('message', (m: WorkerMessage) => {
-        if (m.type === 'progress') onProgress(m.fraction);
-        else if (m.type === 'orders') for (const o of m.orders) orders.push(unpackOrder(o));
-        else if (m.type === 'checkOrderNos') {
-          repo.existingOrderNos(db, customerId, m.orderNos).then(
-            (existing) => worker.postMessage({ existing }),
-            (e) => reject(e),
-          );
-        } else if (m.type === 'done') finish({ done: m, fatal: null, orders });
-        else if (m.type === 'fatal') finish({ done: null, fatal: { key: m.key, params: m.params }, orders: [] });
-      });
-      worker.on('error', (e) =>
-        settled
-          ? undefined
-          : finish({ done: null, fatal: { key: 'fileCorrupt', params: { detail: e.message } }, orders: [] }),
-      );
-      worker.on('exit', () => !settled && finish({ done: null, fatal: { key: 'fileCorrupt' }, orders: [] }));
+  function runWorker(job: ParseJob, customerId: number, onProgress: (f: number) => void, key?: number) {
+    return pool.run(job, {
+      key,
+      onProgress,
+      existingOrderNos: (orderNos) => repo.existingOrderNos(db, customerId, orderNos),
     });
   }
 
@@ -179,19 +135,24 @@ export function createBatchesService(deps: BatchesDeps) {
     live.set(batchId, { progress: 0 });
     let lastBeat = Date.now();
     try {
-      const r = await runWorker(job, job.customerId, (f) => {
-        const progress = Math.floor(f * 100);
-        live.set(batchId, { progress });
-        if (Date.now() - lastBeat > 5_000) {
-          lastBeat = Date.now();
-          void repo.updateBatch(db, batchId, { progress, heartbeat_at: now() });
-        }
-      });
+      const r = await runWorker(
+        job,
+        job.customerId,
+        (f) => {
+          const progress = Math.floor(f * 100);
+          live.set(batchId, { progress });
+          if (Date.now() - lastBeat > 5_000) {
+            lastBeat = Date.now();
+            void repo.updateBatch(db, batchId, { progress, heartbeat_at: now() });
+          }
+        },
+        batchId,
+      );
       if (r.fatal) {
         await repo.updateBatch(db, batchId, {
           status: 'failed',
           progress: 100,
-          error_message: translate(job.lang, r.fatal.key, r.fatal.params),
+          error_message: parseFailureText(job.lang, r.fatal),
           preview: JSON.stringify({ errors: [], confirmations: [], duplicates: [], fatal: r.fatal } satisfies Preview),
           updated_at: now(),
         });
@@ -312,6 +273,12 @@ export function createBatchesService(deps: BatchesDeps) {
     }
   }
 
+  /** Where a parsing batch stands in line for a worker (absent when it is not waiting or running). */
+  const queued = (id: number) => {
+    const at = pool.position(id);
+    return at === undefined ? {} : { queuePosition: at };
+  };
+
   async function loadScoped(scope: Scope, id: number) {
     const b = await repo.find(scope, id);
     if (!b) throw new AppError(ErrorCode.NOT_FOUND, 'batchNotFound');
@@ -341,14 +308,10 @@ export function createBatchesService(deps: BatchesDeps) {
     async idle() {
       while (running.size) await Promise.allSettled([...running]);
     },
-    /** Waits for running jobs, then stops the idle worker. */
+    /** Ends running and waiting parses (their batches fail with a reason), then waits for every job. */
     async close() {
-      closed = true;
-      clearTimeout(warmUp);
+      await pool.close();
       while (running.size) await Promise.allSettled([...running]);
-      const w = spare;
-      spare = null;
-      await w?.terminate();
     },
 
     async template(kind: contract.TemplateKind) {
@@ -386,6 +349,10 @@ export function createBatchesService(deps: BatchesDeps) {
         }[guard.problem];
         throw AppError.field('file', key);
       }
+      // The declared sizes passed; now the real ones, before a batch exists (lib/zip.ts).
+      await assertRealSizes(upload.data, guard.entries).catch((e: unknown) => {
+        throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
+      });
       const customerId = customerFor(actor, scope, input.customerId);
       const kind = templateFor(call, input.channel);
       if (!kind) throw AppError.field('channel', input.channel ? 'channelNotForCall' : 'channelRequired');
@@ -488,6 +455,7 @@ export function createBatchesService(deps: BatchesDeps) {
           rows: c.rows,
         })),
         duplicates: preview.duplicates ?? [],
+        ...queued(b.id),
       };
     },
 

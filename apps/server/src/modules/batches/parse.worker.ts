@@ -3,7 +3,14 @@ import { type ApiLanguage, normalizeCell } from '@console/contract';
 import type ExcelJS from 'exceljs';
 import { type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
-import { type CellValue, readFirstSheetRows } from '../../lib/xlsx-rows.ts';
+import {
+  type CellValue,
+  MAX_PENDING_CHARS,
+  MAX_SHEET_ROWS,
+  readFirstSheetRows,
+  XlsxLimitError,
+} from '../../lib/xlsx-rows.ts';
+import { ZipBombError } from '../../lib/zip.ts';
 import { colLetter } from './template-workbook.ts';
 import {
   COLUMNS,
@@ -84,6 +91,13 @@ class Fatal extends Error {
 
 const port = parentPort!;
 const post = (m: WorkerMessage) => port.postMessage(m);
+
+/** Past Excel's sheet limits or the reader's buffer: the reason the uploader reads. */
+function limitFatal(e: XlsxLimitError): Fatal {
+  if (e.limit === 'rows') return new Fatal('fileRowsPastLimit', { max: MAX_SHEET_ROWS });
+  if (e.limit === 'columns') return new Fatal('fileColumnsPastLimit', { max: 'XFD' });
+  return new Fatal('fileRowTooLong', { mb: MAX_PENDING_CHARS / 1024 / 1024 });
+}
 
 /** A cell as trimmed text; a problem key when it cannot be read as text. */
 function cellText(v: unknown, col: ColumnDef): { text: string } | { problem: string } {
@@ -202,6 +216,9 @@ async function run(job: ParseJob) {
   try {
     read = await streaming;
   } catch (e) {
+    // A bomb is a bomb: it is not inflated again to look for merged cells.
+    if (e instanceof ZipBombError) throw e;
+    if (e instanceof XlsxLimitError) throw limitFatal(e);
     // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
     if (
       await streamRows(buf, () => {}).then(
@@ -508,6 +525,7 @@ async function writeErrorWorkbook(
 port.once('message', (job: ParseJob) => {
   run(job).catch((e: unknown) => {
     if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
+    else if (e instanceof ZipBombError) post({ type: 'fatal', key: 'fileZipBomb' });
     else
       post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
   });

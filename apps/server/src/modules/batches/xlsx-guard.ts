@@ -1,47 +1,22 @@
-import type { ZipEntry } from '../../lib/xlsx-rows.ts';
+import { assertRealSizes, readZipDirectory, ZipBombError, type ZipEntry } from '../../lib/zip.ts';
 
 /**
  * Checks an uploaded file is an xlsx by its content before any parser sees it:
  * a ZIP with the OOXML workbook parts, not a password-protected (CFB-wrapped)
- * workbook or an old .xls, and no zip bomb (total and per-entry expansion).
+ * workbook or an old .xls, and no zip bomb (total and per-entry expansion) by the sizes it
+ * declares. Those are the uploader's word: every reader then inflates counted (lib/zip.ts),
+ * so an entry that gives more than it declared is refused as a bomb too.
  */
-export type { ZipEntry };
+export { readZipDirectory, type ZipEntry };
 export type GuardProblem = 'notXlsx' | 'encryptedOrXls' | 'zipBomb' | 'corruptFile';
 
 export const MAX_UNCOMPRESSED_BYTES = 800 * 1024 * 1024;
 const MAX_RATIO = 150;
 
-export function readZipDirectory(buf: Buffer): ZipEntry[] | null {
-  // End of central directory: the last 22 bytes plus up to 64 KiB of comment.
-  const min = Math.max(0, buf.length - 22 - 0xffff);
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= min; i--) {
-    if (buf.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return null;
-  const count = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) return null;
-    const method = buf.readUInt16LE(p + 10);
-    const compressedSize = buf.readUInt32LE(p + 20);
-    const size = buf.readUInt32LE(p + 24);
-    const nameLen = buf.readUInt16LE(p + 28);
-    const extraLen = buf.readUInt16LE(p + 30);
-    const commentLen = buf.readUInt16LE(p + 32);
-    const localHeaderOffset = buf.readUInt32LE(p + 42);
-    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
-    entries.push({ name, method, compressedSize, size, localHeaderOffset });
-    p += 46 + nameLen + extraLen + commentLen;
-  }
-  return entries;
-}
-
-export function guardXlsx(buf: Buffer): { ok: true; entries: ZipEntry[] } | { ok: false; problem: GuardProblem } {
+export function guardXlsx(
+  buf: Buffer,
+  maxTotal = MAX_UNCOMPRESSED_BYTES,
+): { ok: true; entries: ZipEntry[] } | { ok: false; problem: GuardProblem } {
   if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0) return { ok: false, problem: 'encryptedOrXls' };
   if (buf.length < 22 || buf.readUInt32LE(0) !== 0x04034b50) return { ok: false, problem: 'notXlsx' };
   const entries = readZipDirectory(buf);
@@ -56,6 +31,31 @@ export function guardXlsx(buf: Buffer): { ok: true; entries: ZipEntry[] } | { ok
     if (e.size > 1024 * 1024 && e.size / Math.max(1, e.compressedSize) > MAX_RATIO)
       return { ok: false, problem: 'zipBomb' };
   }
-  if (total > MAX_UNCOMPRESSED_BYTES) return { ok: false, problem: 'zipBomb' };
+  if (total > maxTotal) return { ok: false, problem: 'zipBomb' };
   return { ok: true, entries };
+}
+
+/**
+ * Readers that hold a whole workbook in memory (ExcelJS for the batch search list and the
+ * ID-card template) take far less than an order sheet: their rows are capped in thousands.
+ */
+export const WHOLE_WORKBOOK_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * `guardXlsx` for ExcelJS's reader, which inflates every entry whole and trusts the sizes
+ * it is told: the declared total under `maxTotal`, then every entry inflated once, counted,
+ * so none gives more than it declared.
+ */
+export async function guardWholeWorkbook(
+  buf: Buffer,
+  maxTotal = WHOLE_WORKBOOK_MAX_BYTES,
+): Promise<{ ok: true } | { ok: false; problem: GuardProblem }> {
+  const guard = guardXlsx(buf, maxTotal);
+  if (!guard.ok) return guard;
+  try {
+    await assertRealSizes(buf, guard.entries);
+  } catch (e) {
+    return { ok: false, problem: e instanceof ZipBombError ? 'zipBomb' : 'corruptFile' };
+  }
+  return { ok: true };
 }

@@ -1,4 +1,3 @@
-import { inflateRawSync } from 'node:zlib';
 import { type ApiLanguage, checkIdCard, ErrorCode, orders } from '@console/contract';
 import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
@@ -7,7 +6,8 @@ import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/gener
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
-import { guardXlsx, readZipDirectory } from '../batches/xlsx-guard.ts';
+import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
+import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../batches/xlsx-guard.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
 import './orders.messages.ts';
 
@@ -140,8 +140,9 @@ const baseName = (name: string) => (name.split(/[\\/]/).pop() ?? '').trim().toLo
 
 /**
  * The entries of a .zip bundle (the template and its images) by our own reading of the
- * central directory: each entry is inflated with an output cap, so a crafted bundle
- * cannot expand past the limits, and no zip package is needed beyond node:zlib.
+ * central directory: each entry is inflated counted (lib/zip.ts), never past what it
+ * declared nor past the limits, so a crafted bundle cannot expand, and no zip package is
+ * needed beyond node:zlib.
  */
 function unpack(buf: Buffer): Map<string, Buffer> {
   const entries = readZipDirectory(buf);
@@ -151,20 +152,16 @@ function unpack(buf: Buffer): Map<string, Buffer> {
   let total = 0;
   for (const e of entries) {
     if (e.name.endsWith('/') || e.name.startsWith('__MACOSX/') || baseName(e.name).startsWith('.')) continue;
-    const at = e.localHeaderOffset;
-    if (at + 30 > buf.length || buf.readUInt32LE(at) !== 0x04034b50) throw new FileProblem('idCardZipCorrupt');
-    const start = at + 30 + buf.readUInt16LE(at + 26) + buf.readUInt16LE(at + 28);
-    const raw = buf.subarray(start, start + e.compressedSize);
     // An image over the limit is reported on its row; reading one byte past the limit is enough to know.
-    const cap = Math.min(e.size, IMAGE_MAX_BYTES + 1, BUNDLE_MAX_UNPACKED - total);
+    const cap = Math.min(IMAGE_MAX_BYTES + 1, BUNDLE_MAX_UNPACKED - total);
     let data: Buffer;
     try {
-      if (e.method === 0) data = raw.subarray(0, cap);
-      else if (e.method === 8) data = inflateRawSync(raw, { maxOutputLength: Math.max(1, cap) });
-      else throw new Error('method');
+      // Counted as it inflates (lib/zip.ts): never more than the entry declared, nor than the cap.
+      data = inflateEntry(buf, e, Math.max(0, Math.min(e.size, cap)));
     } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') data = Buffer.alloc(cap + 1);
-      else throw new FileProblem('idCardZipCorrupt');
+      // Declared within the cap but gave more: the directory lied.
+      if (!(err instanceof ZipBombError) || e.size <= cap) throw new FileProblem('idCardZipCorrupt');
+      data = Buffer.alloc(cap + 1);
     }
     total += data.length;
     if (total > BUNDLE_MAX_UNPACKED) throw new FileProblem('idCardZipCorrupt');
@@ -216,21 +213,27 @@ async function readTemplate(data: Buffer): Promise<{ rows: ParsedRow[]; sheet: S
   return { rows, sheet: { ws, at } };
 }
 
+/** The template, once its declared and real sizes are fit for ExcelJS's whole-file reader. */
+async function wholeWorkbook(buf: Buffer): Promise<Buffer> {
+  const guard = await guardWholeWorkbook(buf);
+  if (!guard.ok) throw new FileProblem(guard.problem === 'zipBomb' ? 'workbookZipBomb' : 'workbookUnreadable');
+  return buf;
+}
+
 /** What was uploaded: the template alone, or a .zip bundle of it and its images (told apart by content). */
 async function readUpload(
   buf: Buffer,
 ): Promise<{ rows: ParsedRow[]; sheet: Sheet; images: Map<string, Buffer> | null }> {
   if (buf.length < 4 || buf.readUInt32LE(0) !== 0x04034b50) throw new FileProblem('idCardImportNotTemplate');
   const asXlsx = guardXlsx(buf);
-  if (asXlsx.ok) return { ...(await readTemplate(buf)), images: null };
+  if (asXlsx.ok) return { ...(await readTemplate(await wholeWorkbook(buf))), images: null };
   if (asXlsx.problem !== 'notXlsx') throw new FileProblem('idCardZipCorrupt');
   const entries = unpack(buf);
   const templates = [...entries.keys()].filter((n) => n.endsWith('.xlsx'));
   if (templates.length !== 1) throw new FileProblem('idCardZipTemplateCount', { count: templates.length });
   const template = entries.get(templates[0]!)!;
-  if (!guardXlsx(template).ok) throw new FileProblem('workbookUnreadable');
   const images = new Map([...entries].filter(([n]) => /\.(jpe?g|png)$/.test(n)));
-  return { ...(await readTemplate(template)), images };
+  return { ...(await readTemplate(await wholeWorkbook(template))), images };
 }
 
 const ERROR_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;

@@ -10,6 +10,7 @@ import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { guardWholeWorkbook } from '../batches/xlsx-guard.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
 import './orders.messages.ts';
@@ -444,6 +445,10 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         for (const c of cells.sort((a, b) => a.row - b.row)) take(c.row + 1, c.value);
       } else {
         if (!data.subarray(0, 2).equals(Buffer.from('PK'))) throw AppError.field('file', 'workbookUnreadable');
+        // ExcelJS inflates whole entries by the sizes the file declares: check them, and the real ones, first.
+        const guard = await guardWholeWorkbook(data);
+        if (!guard.ok)
+          throw AppError.field('file', guard.problem === 'zipBomb' ? 'workbookZipBomb' : 'workbookUnreadable');
         const wb = new ExcelJS.Workbook();
         try {
           await wb.xlsx.load(data as unknown as ArrayBuffer);

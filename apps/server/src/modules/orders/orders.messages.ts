@@ -61,6 +61,10 @@ addMessages({
     'zh-CN': '该 .xls 文件已损坏或不是 Excel 工作簿。',
   },
   workbookUnreadable: { en: 'The workbook cannot be read.', 'zh-CN': '无法读取该工作簿。' },
+  workbookZipBomb: {
+    en: 'The workbook expands to an unreasonable size and was refused.',
+    'zh-CN': '该工作簿解压后体积异常，已被拒绝。',
+  },
   workbookEmpty: { en: 'No numbers were found in the first column.', 'zh-CN': '第一列中没有找到单号。' },
   tooManyNumbers: { en: 'At most {max} numbers at a time.', 'zh-CN': '一次最多 {max} 个单号。' },
   idCardNeedsTarget: {

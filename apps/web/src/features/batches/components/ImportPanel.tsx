@@ -178,7 +178,13 @@ function BatchState({
   if (batch.status === 'parsing' || batch.status === 'committing') {
     return (
       <div data-testid="progress">
-        <Typography.Text>{t(batch.status === 'parsing' ? 'batches.parsing' : 'batches.committing')}</Typography.Text>
+        <Typography.Text>
+          {batch.status === 'committing'
+            ? t('batches.committing')
+            : batch.queuePosition
+              ? t('batches.queued', { n: batch.queuePosition })
+              : t('batches.parsing')}
+        </Typography.Text>
         <Progress percent={batch.progress} />
       </div>
     );

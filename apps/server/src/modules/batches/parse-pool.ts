@@ -1,0 +1,163 @@
+import { Worker } from 'node:worker_threads';
+import type { ApiLanguage } from '@console/contract';
+import { type OrderInput, unpackOrder } from '../../domain/order-input.ts';
+import { translate } from '../../lib/messages.ts';
+import './batches.messages.ts';
+import type { ParseJob, WorkerMessage } from './parse.worker.ts';
+
+/**
+ * Parse workers behind a fixed number of slots. Every upload used to start a worker of its
+ * own, with no memory or time limit: a few uploads saturated the machine, one crafted sheet
+ * held a worker for minutes at gigabytes, and shutdown could not end them. Here at most
+ * `workers` parses run at once, each in a fresh worker thread (nothing carries over between
+ * customers' files) with a heap limit (`resourceLimits`) and a time limit; the rest wait in
+ * line, and their place is what the progress call reports. `close()` ends running and
+ * waiting parses: their callers get a `parseShutdown` failure to record.
+ */
+export interface ParsePoolOptions {
+  workers: number;
+  timeoutMs: number;
+  memoryMb: number;
+}
+
+export interface ParseOutcome {
+  done: Extract<WorkerMessage, { type: 'done' }> | null;
+  fatal: { key: string; params?: Record<string, string | number> } | null;
+  orders: OrderInput[];
+}
+
+export interface ParseRun {
+  /** Who is waiting (a batch id), for `position`. */
+  key?: number;
+  onProgress: (fraction: number) => void;
+  /** The worker asks which of the file's order numbers the customer already has. */
+  existingOrderNos: (orderNos: string[]) => Promise<string[]>;
+}
+
+/** Failures the pool itself decides (not the file's content): recorded in both languages. */
+const POOL_FAILURES = new Set(['parseTimeout', 'parseOutOfMemory', 'parseShutdown']);
+
+/** The batch's failure text: the uploader's language, and for the pool's own failures both languages. */
+export function parseFailureText(lang: ApiLanguage, fatal: NonNullable<ParseOutcome['fatal']>): string {
+  if (!POOL_FAILURES.has(fatal.key)) return translate(lang, fatal.key, fatal.params);
+  const other: ApiLanguage = lang === 'en' ? 'zh-CN' : 'en';
+  return `${translate(lang, fatal.key, fatal.params)} / ${translate(other, fatal.key, fatal.params)}`;
+}
+
+type Waiting = { key?: number; start: () => void; cancel: () => void };
+
+export function createParsePool(opts: ParsePoolOptions) {
+  const workerUrl = new URL('./parse.worker.ts', import.meta.url);
+  // The old generation is what a parse grows; the young one and the stack stay V8's defaults.
+  const resourceLimits = { maxOldGenerationSizeMb: opts.memoryMb };
+  const queue: Waiting[] = [];
+  /** Running parses by worker, with the way to end each one. */
+  const active = new Map<Worker, { key?: number; end: (fatal: NonNullable<ParseOutcome['fatal']>) => void }>();
+  let closed = false;
+
+  /**
+   * One worker is kept started and idle: loading its modules took 0.2-0.3 s of every preview.
+   * Idle, it does not keep the process alive. The next one starts when a job ends: loading
+   * beside a running parse would slow it.
+   */
+  let spare: Worker | null = null;
+  const spawn = () => {
+    const w = new Worker(workerUrl, { resourceLimits });
+    w.unref();
+    // An idle worker that dies (out of memory, a bug at load) is simply replaced on demand.
+    w.once('exit', () => spare === w && (spare = null));
+    w.on('error', () => {});
+    return w;
+  };
+  const takeWorker = () => {
+    const w = spare ?? spawn();
+    spare = null;
+    w.ref();
+    return w;
+  };
+  const warmUp = setTimeout(() => !closed && !spare && (spare = spawn()), 100);
+  warmUp.unref();
+
+  function startNext() {
+    while (!closed && active.size < opts.workers && queue.length) queue.shift()!.start();
+    if (!closed && !spare && active.size < opts.workers) spare = spawn();
+  }
+
+  function runOn(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
+    return new Promise<ParseOutcome>((resolve, reject) => {
+      const worker = takeWorker();
+      const orders: OrderInput[] = [];
+      let settled = false;
+      const finish = (outcome: ParseOutcome | Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        active.delete(worker);
+        void worker.terminate();
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+        startNext();
+      };
+      const fail = (fatal: NonNullable<ParseOutcome['fatal']>) => finish({ done: null, fatal, orders: [] });
+      active.set(worker, { key: run.key, end: fail });
+      const timer = setTimeout(
+        () => fail({ key: 'parseTimeout', params: { seconds: Math.round(opts.timeoutMs / 100) / 10 } }),
+        opts.timeoutMs,
+      );
+      worker.on('message', (m: WorkerMessage) => {
+        if (settled) return;
+        if (m.type === 'progress') run.onProgress(m.fraction);
+        else if (m.type === 'orders') for (const o of m.orders) orders.push(unpackOrder(o));
+        else if (m.type === 'checkOrderNos') {
+          run.existingOrderNos(m.orderNos).then(
+            (existing) => !settled && worker.postMessage({ existing }),
+            (e: Error) => finish(e),
+          );
+        } else if (m.type === 'done') finish({ done: m, fatal: null, orders });
+        else if (m.type === 'fatal') fail({ key: m.key, params: m.params });
+      });
+      worker.on('error', (e: Error & { code?: string }) =>
+        fail(
+          e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? { key: 'parseOutOfMemory' }
+            : { key: 'fileCorrupt', params: { detail: e.message.slice(0, 200) } },
+        ),
+      );
+      worker.on('exit', () => fail({ key: 'fileCorrupt' }));
+      worker.postMessage(job, [job.file.buffer as ArrayBuffer]);
+    });
+  }
+
+  return {
+    /** Parses `job` when a slot is free (at once if one is). */
+    run(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
+      const shutdown: ParseOutcome = { done: null, fatal: { key: 'parseShutdown' }, orders: [] };
+      if (closed) return Promise.resolve(shutdown);
+      if (active.size < opts.workers && queue.length === 0) return runOn(job, run);
+      return new Promise((resolve, reject) => {
+        queue.push({
+          key: run.key,
+          start: () => runOn(job, run).then(resolve, reject),
+          cancel: () => resolve(shutdown),
+        });
+      });
+    },
+    /** 0 while `key`'s parse runs, n when n-th in line; undefined when it is neither. */
+    position(key: number): number | undefined {
+      for (const a of active.values()) if (a.key === key) return 0;
+      const i = queue.findIndex((q) => q.key === key);
+      return i < 0 ? undefined : i + 1;
+    },
+    /** Ends every running and waiting parse (each resolves as `parseShutdown`) and the idle worker. */
+    async close() {
+      closed = true;
+      clearTimeout(warmUp);
+      for (const q of queue.splice(0)) q.cancel();
+      for (const a of [...active.values()]) a.end({ key: 'parseShutdown' });
+      const w = spare;
+      spare = null;
+      await w?.terminate();
+    },
+  };
+}
+export type ParsePool = ReturnType<typeof createParsePool>;

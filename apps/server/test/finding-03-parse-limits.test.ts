@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PENDING_CHARS, readFirstSheetRows, XlsxLimitError } from '../src/lib/xlsx-rows.ts';
+import { readZipDirectory } from '../src/lib/zip.ts';
+import { settle, upload } from './batches/helpers.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { sheetWorkbook } from './support/zip.ts';
+
+/**
+ * Issue 10, finding 3: parse workers had no row, column, memory or time limit and no limit
+ * on how many ran; shutdown left batches `parsing`. Sheets past Excel's limits are refused as
+ * soon as the reader sees them, parses queue behind PARSE_WORKERS workers (the progress call
+ * tells the place in line), time out, and end with the app, each batch failed with a reason.
+ */
+const letters = (n: number) => {
+  let s = '';
+  for (; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+};
+/** `count` rows of one text cell, none of them a header: the reader walks them all. */
+const titleRows = (count: number, from = 1) => {
+  const out: string[] = [];
+  for (let r = from; r < from + count; r++) out.push(`<row r="${r}"><c r="A${r}"><v>${r * 7919}</v></c></row>`);
+  return out.join('');
+};
+const rows = (wb: Buffer) => readZipDirectory(wb)!;
+
+/** Polls progress until the batch leaves parsing (slow sheets take longer than `settle` waits). */
+async function finished(h: Harness, token: string, id: number) {
+  for (const end = Date.now() + 120_000; Date.now() < end;) {
+    const r = await h.post('order/batch/progress', { id }, token);
+    if (r.body.data.status !== 'parsing') return r.body.data;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('batch did not settle');
+}
+
+const send = (h: Harness, token: string, data: Buffer) =>
+  upload(h, 'order/batch/createImport', token, { channel: 'JP' }, { name: 'orders.xlsx', data });
+
+describe('finding 3: the row reader refuses sheets past Excel limits as soon as it sees them', () => {
+  it('one cell at column 2^31: refused at once, nothing walked', async () => {
+    const wb = sheetWorkbook(`<row r="1"><c r="${letters(2 ** 31)}1"><v>1</v></c></row>`);
+    const t = Date.now();
+    const e = await readFirstSheetRows(wb, rows(wb), { onRow: () => {} }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(XlsxLimitError);
+    expect((e as XlsxLimitError).limit).toBe('columns');
+    expect(Date.now() - t).toBeLessThan(1000);
+  });
+  it('column XFD is read, XFE is refused; row 1,048,576 is read, 1,048,577 is refused', async () => {
+    const ok = sheetWorkbook(`<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`);
+    const seen: number[] = [];
+    await readFirstSheetRows(ok, rows(ok), { onRow: (v, r) => seen.push(r, v.length - 1) });
+    expect(seen).toEqual([1_048_576, 16_384]);
+    const col = sheetWorkbook(`<row r="1"><c r="XFE1"><v>1</v></c></row>`);
+    expect(
+      ((await readFirstSheetRows(col, rows(col), { onRow: () => {} }).catch((x) => x)) as XlsxLimitError).limit,
+    ).toBe('columns');
+    const row = sheetWorkbook(`<row r="1048577"><c r="A1048577"><v>1</v></c></row>`);
+    expect(
+      ((await readFirstSheetRows(row, rows(row), { onRow: () => {} }).catch((x) => x)) as XlsxLimitError).limit,
+    ).toBe('rows');
+  });
+  it('a row that never closes is refused once the buffer passes its bound', async () => {
+    const cells = '<c r="A1" t="inlineStr"><is><t>x</t></is></c>'.repeat(Math.ceil((MAX_PENDING_CHARS * 1.5) / 44));
+    const wb = sheetWorkbook(`<row r="1">${cells}`);
+    const t = Date.now();
+    const e = await readFirstSheetRows(wb, rows(wb), { onRow: () => {} }).catch((x: unknown) => x);
+    expect((e as XlsxLimitError).limit).toBe('rowSize');
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+});
+
+describe('finding 3: parse workers are limited, queued and ended with the app', () => {
+  let h: Harness;
+  let demo: string;
+  let slow: Buffer;
+  beforeAll(async () => {
+    h = await createHarness({ env: { PARSE_WORKERS: '1' } });
+    demo = await h.login('demo');
+    // 50,000 rows with no header: the worker walks every one looking for it (a second or more).
+    slow = sheetWorkbook(titleRows(50_000));
+  });
+
+  it('a workbook with one cell at column 2^31 fails quickly with a reason', async () => {
+    const wb = sheetWorkbook(`<row r="1"><c r="${letters(2 ** 31)}1"><v>1</v></c></row>`);
+    const t = Date.now();
+    const up = await send(h, demo, wb);
+    expect(up.status).toBe(200);
+    const p = await settle(h, demo, up.body.data.id);
+    expect(p.status).toBe('failed');
+    expect(p.errorMessage).toBe('The sheet has cells past column XFD, the last column Excel allows.');
+    // Minutes at full CPU before; now the worker's start-up and one tag (generous for a loaded machine).
+    expect(Date.now() - t).toBeLessThan(15_000);
+  });
+
+  it('rows past 1,048,576 fail with a reason, in the uploader language', async () => {
+    const wb = sheetWorkbook(titleRows(3, 1_048_575));
+    const up = await upload(
+      h,
+      'order/batch/createImport',
+      demo,
+      { channel: 'JP' },
+      { name: 'o.xlsx', data: wb },
+      'zh-CN',
+    );
+    const p = await settle(h, demo, up.body.data.id, 'zh-CN');
+    expect(p.status).toBe('failed');
+    expect(p.errorMessage).toBe('工作表中有超过第 1048576 行（Excel 的最大行数）的行。');
+  });
+
+  it('three uploads with one worker: queue positions 0, 1, 2, and each moves up', async () => {
+    const small = sheetWorkbook(titleRows(10));
+    const ids: number[] = [];
+    for (const data of [slow, small, small]) ids.push((await send(h, demo, data)).body.data.id as number);
+    const positions = async () => {
+      const out: (number | undefined)[] = [];
+      for (const id of ids) out.push((await h.post('order/batch/progress', { id }, demo)).body.data.queuePosition);
+      return out;
+    };
+    expect(await positions()).toEqual([0, 1, 2]);
+    for (const id of ids) await finished(h, demo, id);
+    // Settled batches are in no line.
+    expect(await positions()).toEqual([undefined, undefined, undefined]);
+  }, 120_000);
+});
+
+describe('finding 3: a parse past PARSE_TIMEOUT_SECONDS is stopped, its batch failed in both languages', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ env: { PARSE_TIMEOUT_SECONDS: '0.3' } });
+  });
+  it('times out', async () => {
+    const demo = await h.login('demo');
+    const up = await send(h, demo, sheetWorkbook(titleRows(50_000)));
+    const t = Date.now();
+    const p = await finished(h, demo, up.body.data.id);
+    expect(p.status).toBe('failed');
+    expect(p.errorMessage).toBe(
+      'Reading the workbook took longer than 0.3 seconds and was stopped. / 读取工作簿超过 0.3 秒，已停止。',
+    );
+    expect(Date.now() - t).toBeLessThan(5_000);
+  }, 60_000);
+});
+
+describe('finding 3: app.close() during a parse ends it and fails its batch with a reason', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => undefined);
+  it('closes within seconds; the batch is failed, not parsing', async () => {
+    const demo = await h.login('demo');
+    const up = await send(h, demo, sheetWorkbook(titleRows(50_000)));
+    const queued = await send(h, demo, sheetWorkbook(titleRows(10)));
+    const t = Date.now();
+    await h.app.close();
+    expect(Date.now() - t).toBeLessThan(5000);
+    const batches = await h.db
+      .selectFrom('batches')
+      .select(['id', 'status', 'error_message'])
+      .where('id', 'in', [up.body.data.id, queued.body.data.id])
+      .execute();
+    expect(batches).toHaveLength(2);
+    for (const b of batches) {
+      expect(b.status).toBe('failed');
+      expect(b.error_message).toBe(
+        'The server stopped while reading the workbook. Upload it again. / 读取工作簿时服务器已停止，请重新上传。',
+      );
+    }
+  });
+});
