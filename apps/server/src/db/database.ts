@@ -1,29 +1,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import type { Config } from '../config.ts';
+import { pg } from './pg-types.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDialect } from './sqlite-dialect.ts';
 
 export type Database = Kysely<DB>;
 
-// PostgreSQL answers int8 (counts, sums) as strings and timestamptz as Date by
-// default; SQLite gives numbers and ISO text. Make both engines look the same.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1184, (v) => new Date(v).toISOString());
-
 export function createDatabase(db: Config['database']): Database {
   if (db.dialect === 'postgres') {
-    return new Kysely<DB>({
+    const kysely = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: db.url, max: 10 }) }),
     });
+    connections.set(kysely, db);
+    return kysely;
   }
   if (db.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(db.file)), { recursive: true });
   const dialect = new NodeSqliteDialect(db.file);
   const kysely = new Kysely<DB>({ dialect });
   sqliteDialects.set(kysely, dialect);
+  connections.set(kysely, db);
   return kysely;
+}
+
+const connections = new WeakMap<Kysely<any>, Config['database']>();
+/**
+ * Where a database is, so a worker thread can open a connection of its own to it (the
+ * workbook worker reads its rows there, off the event loop).
+ */
+export function connectionOf(db: Kysely<any>): Config['database'] | undefined {
+  return connections.get(db);
 }
 
 const sqliteDialects = new WeakMap<Kysely<any>, NodeSqliteDialect>();

@@ -158,7 +158,7 @@ export function createBatchesRepository(db: Database) {
         await trx.deleteFrom('batches').where('id', '=', batchId).execute();
         return true;
       }),
-    /** Orders with their items for the workbook downloads (scoped), in batch order. */
+    /** Orders with their items for the workbook downloads (scoped), in batch order; compiled for the workbook worker. */
     ordersForExport: (scope: Scope, where: { batchId?: number; since?: string }) => {
       let q = inScope(
         db
@@ -191,7 +191,7 @@ export function createBatchesRepository(db: Database) {
       );
       if (where.batchId) q = q.where('o.batch_id', '=', where.batchId);
       if (where.since) q = q.where('b.created_at', '>=', where.since);
-      return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').limit(200_000).execute();
+      return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').limit(200_000).compile();
     },
   };
 }

@@ -1,5 +1,4 @@
 import { type ApiLanguage, batches as contract, chinaDate, ErrorCode } from '@console/contract';
-import ExcelJS from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { OrderInput } from '../../domain/order-input.ts';
@@ -10,7 +9,9 @@ import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
+import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
+import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
@@ -487,49 +488,15 @@ export function createBatchesService(deps: BatchesDeps) {
 
     async downloadExcel(scope: Scope, id: number, lang: ApiLanguage) {
       const b = await loadScoped(scope, id);
-      return new Download(
-        `${b.batch_no}.xlsx`,
-        XLSX,
-        await ordersWorkbook(await repo.ordersForExport(scope, { batchId: id }), lang),
-      );
+      const job = batchOrdersJob(repo.ordersForExport(scope, { batchId: id }), lang);
+      return new Download(`${b.batch_no}.xlsx`, XLSX, await buildWorkbookStream(db, job));
     },
     async downloadExcelByTime(scope: Scope, period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths', lang: ApiLanguage) {
       const days = { lastWeek: 7, lastMonth: 30, lastThreeMonths: 91 }[period];
       const since = new Date(clock().getTime() - days * 86_400_000).toISOString();
-      const rows = await repo.ordersForExport(scope, { since });
-      return new Download(`batches-${period}-${chinaDate(clock())}.xlsx`, XLSX, await ordersWorkbook(rows, lang));
+      const job = batchOrdersJob(repo.ordersForExport(scope, { since }), lang);
+      return new Download(`batches-${period}-${chinaDate(clock())}.xlsx`, XLSX, await buildWorkbookStream(db, job));
     },
   };
 }
 export type BatchesService = ReturnType<typeof createBatchesService>;
-
-async function ordersWorkbook(rows: Record<string, unknown>[], lang: ApiLanguage): Promise<Buffer> {
-  const zh = lang === 'zh-CN';
-  const cols: [string, string, string][] = [
-    ['batch_no', '批次号', 'Batch No.'],
-    ['order_no', '订单号', 'Order No.'],
-    ['waybill_no', '运单号', 'Waybill No.'],
-    ['system_no', '系统单号', 'System No.'],
-    ['channel_code', '渠道', 'Channel'],
-    ['status', '状态', 'Status'],
-    ['box_no', '箱号', 'Box No.'],
-    ['recipient_name', '收件人', 'Recipient'],
-    ['recipient_phone', '电话', 'Phone'],
-    ['recipient_province', '省份', 'Province'],
-    ['recipient_city', '城市', 'City'],
-    ['recipient_district', '区县', 'District'],
-    ['recipient_address', '地址', 'Address'],
-    ['jan', 'JAN', 'JAN'],
-    ['item_name', '商品名称', 'Item'],
-    ['quantity', '数量', 'Quantity'],
-    ['unit_price', '单价（最小单位）', 'Unit price (minor units)'],
-    ['currency', '币种', 'Currency'],
-    ['created_at', '创建时间 (UTC)', 'Created (UTC)'],
-  ];
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('orders');
-  ws.columns = cols.map(([key, z, e]) => ({ header: zh ? z : e, key, width: 16 }));
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}

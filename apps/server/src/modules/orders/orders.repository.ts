@@ -216,18 +216,17 @@ export function createOrdersRepository(db: Database) {
       if (n > COUNT_CAP) rememberCapped(key);
       return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list: rows };
     },
-    /** Every row of a filter, in order, up to `max` (exports). */
-    async listAll(
-      scope: Scope,
-      f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' },
-      max: number,
-    ) {
+    /**
+     * Every row of a filter, in order, up to `max`, as a compiled query: the export's
+     * workbook worker runs it on its own connection, a page at a time.
+     */
+    exportQuery(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' }, max: number) {
       return orderListQuery(db, scope)
         .where(filterConditions(db, f.numbers?.length ? f.noType : undefined, filterValues(f)))
         .orderBy(SORT_COLUMN[f.sort], f.order)
         .orderBy('o.id', f.order)
         .limit(max)
-        .execute();
+        .compile();
     },
     /** Orders matching any of the numbers under any number kind. */
     async findByAnyNumber(scope: Scope, numbers: string[]) {

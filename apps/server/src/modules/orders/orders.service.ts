@@ -1,5 +1,4 @@
 import { type ApiLanguage, ErrorCode, isValidJan, orders } from '@console/contract';
-import ExcelJS from 'exceljs';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -10,6 +9,8 @@ import { translate } from '../../lib/messages.ts';
 import { type Reason, storeReasons } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { buildWorkbookStream } from '../../lib/workbook-job.ts';
+import { orderExportJob } from './orders.export.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
 import { createOrdersRepository, type OrderRecord } from './orders.repository.ts';
@@ -263,38 +264,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       return { total, exact, list: list.map((r) => presentOrderRow(r, lang)) };
     },
     async exportExcel(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.downloadOrderExcel>) {
-      const rows = await repo.listAll(scope, p, EXPORT_MAX_ROWS);
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(lang === 'en' ? 'Orders' : '订单');
-      const zh = lang !== 'en';
-      ws.columns = [
-        { header: zh ? '订单号' : 'Order number', key: 'orderNo', width: 18 },
-        { header: zh ? '运单号' : 'Waybill number', key: 'waybillNo', width: 18 },
-        { header: zh ? '渠道' : 'Channel', key: 'channel', width: 8 },
-        { header: zh ? '客户' : 'Customer', key: 'customerCode', width: 10 },
-        { header: zh ? '批次号' : 'Batch number', key: 'batchNo', width: 16 },
-        { header: zh ? '状态' : 'Status', key: 'status', width: 10 },
-        { header: zh ? '收件人' : 'Recipient', key: 'recipientName', width: 10 },
-        { header: zh ? '电话' : 'Phone', key: 'recipientPhone', width: 14 },
-        { header: zh ? '省份' : 'Province', key: 'recipientProvince', width: 10 },
-        { header: zh ? '城市' : 'City', key: 'recipientCity', width: 10 },
-        { header: zh ? '打印次数' : 'Print count', key: 'printCount', width: 8 },
-        { header: zh ? '已拦截' : 'Intercepted', key: 'intercepted', width: 8 },
-        { header: zh ? '创建时间 (UTC+8)' : 'Created (UTC+8)', key: 'createdAt', width: 20 },
-      ];
-      ws.getRow(1).font = { bold: true };
-      for (const r of rows) {
-        const p = presentOrderRow(r, lang);
-        ws.addRow({
-          ...p,
-          status: translate(lang, `status.${p.status}`),
-          intercepted: p.intercepted ? 'Y' : '',
-          createdAt: new Date(Date.parse(p.createdAt) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
-        });
-      }
-      const buf = Buffer.from(await wb.xlsx.writeBuffer());
+      const job = orderExportJob(repo.exportQuery(scope, p, EXPORT_MAX_ROWS), lang);
+      const body = await buildWorkbookStream(db, job);
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
-      return { filename: `${zh ? '订单' : 'orders'}-${day}.xlsx`, body: buf };
+      return { filename: `${lang !== 'en' ? '订单' : 'orders'}-${day}.xlsx`, body };
     },
     async search(scope: Scope, lang: ApiLanguage, numbers: string[]) {
       const rows = await repo.findByAnyNumber(scope, numbers);

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { WorkbookJobData, WorkbookJobReply } from './workbook-job.ts';
+import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
+
+/**
+ * Builds one workbook off the event loop: reads its rows (from its own database
+ * connection, a page at a time, or as handed over), turns each into cells with the
+ * export's row function, and streams the .xlsx into a file. Memory holds one page.
+ */
+
+const PAGE = 1000;
+const job = workerData as WorkbookJobData;
+
+type Row = Record<string, unknown>;
+
+const toParam = (v: unknown): SQLInputValue => {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v === undefined) return null;
+  return v as SQLInputValue;
+};
+
+/** SQLite: a read-only connection of its own; in WAL mode it reads beside the server's writer. */
+function* sqlitePages(file: string, sql: string, parameters: readonly unknown[]): Generator<Row[]> {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    db.exec('PRAGMA busy_timeout = 10000');
+    let page: Row[] = [];
+    // One statement stepped row by row: one sort, one snapshot, a page in memory at a time.
+    for (const row of db.prepare(sql).iterate(...parameters.map(toParam))) {
+      page.push(row as Row);
+      if (page.length === PAGE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length) yield page;
+  } finally {
+    db.close();
+  }
+}
+
+/** PostgreSQL: a cursor in a read-only transaction, fetched a page at a time. */
+async function* pgPages(url: string, sql: string, parameters: readonly unknown[]): AsyncGenerator<Row[]> {
+  // Loaded only for PostgreSQL, with the type parsers the main thread uses (rows look the same).
+  const { pg } = await import('../db/pg-types.ts');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin transaction read only');
+    await client.query(`declare workbook_rows no scroll cursor for ${sql}`, parameters as unknown[]);
+    for (;;) {
+      const { rows } = await client.query(`fetch ${PAGE} from workbook_rows`);
+      if (!rows.length) break;
+      yield rows as Row[];
+    }
+    await client.query('commit');
+  } finally {
+    await client.end();
+  }
+}
+
+async function* pages(): AsyncGenerator<WorkbookRow[]> {
+  const { source, mapper, sheet } = job;
+  if ('rows' in source) {
+    for (let i = 0; i < source.rows.length; i += PAGE) yield source.rows.slice(i, i + PAGE);
+    return;
+  }
+  const fn = mapper
+    ? ((await import(mapper.module)) as Record<string, (r: Row, arg: unknown) => WorkbookRow>)[mapper.name]!
+    : null;
+  const keys = sheet.columns.map((c) => c.key);
+  const toRow = fn ? (r: Row) => fn(r, mapper!.arg) : (r: Row) => keys.map((k) => (k ? r[k] : null));
+  const read =
+    'records' in source
+      ? (function* () {
+          for (let i = 0; i < source.records.length; i += PAGE) yield source.records.slice(i, i + PAGE);
+        })()
+      : source.database.dialect === 'sqlite'
+        ? sqlitePages(source.database.file, source.query.sql, source.query.parameters)
+        : pgPages(source.database.url, source.query.sql, source.query.parameters);
+  for await (const page of read) yield page.map(toRow);
+}
+
+async function run() {
+  await writeWorkbook(job.sheet, pages(), fs.createWriteStream(job.out));
+  const { size } = fs.statSync(job.out);
+  parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
+}
+
+run().catch((e: unknown) => {
+  parentPort!.postMessage({
+    type: 'failed',
+    message: String((e as Error)?.stack ?? e).slice(0, 2000),
+  } satisfies WorkbookJobReply);
+});

@@ -1,0 +1,270 @@
+import { inflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { maskName, maskPhone } from '../src/lib/mask.ts';
+import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
+import { createHarness, type Harness } from './harness.ts';
+
+/** Workbooks the server builds (issue 10, findings 4 and 16): off the event loop, rows as the data, values only. */
+let h: Harness;
+let demo: string;
+let demoId: number;
+const LARGE = 20_000;
+const STATUS_EN: Record<string, string> = {
+  created: 'Created',
+  printed: 'Printed',
+  received: 'Received',
+  shipped: 'Shipped',
+  released: 'Released',
+  cancelled: 'Cancelled',
+};
+
+beforeAll(async () => {
+  h = await createHarness();
+  demo = await h.login('demo');
+  demoId = (await h.db.selectFrom('customers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow()).id;
+});
+
+/** Adds `n` orders for DEMO in multi-row inserts (the API would take minutes for 20,000). */
+async function seedOrders(n: number) {
+  const base = Date.parse('2026-06-01T00:00:00Z');
+  for (let i = 0; i < n; i += 500) {
+    const rows = Array.from({ length: Math.min(500, n - i) }, (_, k) => {
+      const j = i + k;
+      const at = new Date(base + j * 60_000).toISOString();
+      return {
+        customer_id: demoId,
+        channel_code: ['JP', 'EMS', 'SG'][j % 3]!,
+        order_no: `EXP${String(j).padStart(7, '0')}`,
+        waybill_no: j % 7 === 0 ? null : `WX${String(j).padStart(9, '0')}JP`,
+        system_no: `SX${String(j).padStart(10, '0')}`,
+        status: j % 5 === 0 ? 'printed' : 'created',
+        intercepted: j % 11 === 0 ? 1 : 0,
+        released: 0,
+        print_count: j % 5 === 0 ? 1 : 0,
+        print_flag: j % 5 === 0 ? 1 : 0,
+        recipient_name: `李${'明华强'[j % 3]}${j % 2 ? '丽' : ''}`,
+        recipient_id_card: '11010519900101123X',
+        recipient_phone: `139${String(j).padStart(8, '0')}`,
+        recipient_province: '浙江省',
+        recipient_city: '杭州市',
+        recipient_district: '西湖区',
+        recipient_address: `文三路${j}号`,
+        currency: 'JPY',
+        total_amount: 1000 + j,
+        created_at: at,
+        updated_at: at,
+      };
+    });
+    await h.db.insertInto('orders').values(rows).execute();
+  }
+}
+
+async function post(path: string, body: unknown, lang = 'en') {
+  return h.app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: { authorization: `Bearer ${demo}`, 'content-type': 'application/json', 'accept-language': lang },
+    payload: JSON.stringify(body),
+  });
+}
+async function sheetOf(data: Buffer) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(data as unknown as ArrayBuffer);
+  return wb.worksheets[0]!;
+}
+const valuesOf = (ws: ExcelJS.Worksheet, width: number) => {
+  const out: unknown[][] = [];
+  ws.eachRow((row) => out.push(Array.from({ length: width }, (_, i) => row.getCell(i + 1).value ?? null)));
+  return out;
+};
+/** The .xlsx's parts by name, inflated. */
+function parts(xlsx: Buffer): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of readZipDirectory(xlsx)!) {
+    const at = e.localHeaderOffset;
+    const start = at + 30 + xlsx.readUInt16LE(at + 26) + xlsx.readUInt16LE(at + 28);
+    const raw = xlsx.subarray(start, start + e.compressedSize);
+    out.set(e.name, (e.method === 8 ? inflateRawSync(raw) : raw).toString('utf8'));
+  }
+  return out;
+}
+
+describe('finding 4: large exports run off the event loop', () => {
+  it('while 20,000 orders are exported, /api/health keeps answering, and the rows equal the data', async () => {
+    await seedOrders(LARGE);
+    const expected = await h.db
+      .selectFrom('orders as o')
+      .leftJoin('batches as b', 'b.id', 'o.batch_id')
+      .select([
+        'o.order_no',
+        'o.waybill_no',
+        'o.channel_code',
+        'b.batch_no',
+        'o.status',
+        'o.recipient_name',
+        'o.recipient_phone',
+        'o.recipient_province',
+        'o.recipient_city',
+        'o.print_count',
+        'o.intercepted',
+        'o.created_at',
+      ])
+      .where('o.customer_id', '=', demoId)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .execute();
+    expect(expected.length).toBeGreaterThan(LARGE);
+
+    // Health calls one after another for as long as the export runs, each stamped when
+    // answered. Each waits for the next turn of the loop, as a request from a socket would.
+    let exporting = true;
+    const answeredAt: number[] = [];
+    const statuses = new Set<number>();
+    const health = (async () => {
+      while (exporting) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const r = await h.app.inject({ method: 'GET', url: '/api/health' });
+        statuses.add(r.statusCode);
+        answeredAt.push(performance.now());
+      }
+    })();
+    const started = performance.now();
+    const res = await post('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' });
+    const ended = performance.now();
+    exporting = false;
+    await health;
+    expect(res.statusCode).toBe(200);
+    expect([...statuses]).toEqual([200]);
+
+    // The event loop stayed free: health answers came all through the export, never
+    // stopping for a large part of it (a relative bound: no wall-clock limit).
+    const during = answeredAt.filter((t) => t > started && t < ended);
+    expect(during.length).toBeGreaterThan(0);
+    const stamps = [started, ...during, ended];
+    const longestWait = Math.max(...stamps.slice(1).map((t, i) => t - stamps[i]!));
+    expect(longestWait).toBeLessThan((ended - started) / 2);
+
+    const ws = await sheetOf(res.rawPayload);
+    expect(ws.name).toBe('Orders');
+    const rows = valuesOf(ws, 13);
+    expect(rows[0]).toEqual([
+      'Order number',
+      'Waybill number',
+      'Channel',
+      'Customer',
+      'Batch number',
+      'Status',
+      'Recipient',
+      'Phone',
+      'Province',
+      'City',
+      'Print count',
+      'Intercepted',
+      'Created (UTC+8)',
+    ]);
+    expect(ws.getRow(1).font?.bold).toBe(true);
+    expect(rows.length - 1).toBe(expected.length);
+    const want = expected.map((o) => [
+      o.order_no,
+      o.waybill_no,
+      o.channel_code,
+      'DEMO',
+      o.batch_no,
+      STATUS_EN[o.status] ?? o.status,
+      maskName(o.recipient_name),
+      maskPhone(o.recipient_phone),
+      o.recipient_province,
+      o.recipient_city,
+      o.print_count,
+      // An order not intercepted has an empty cell.
+      o.intercepted ? 'Y' : null,
+      new Date(Date.parse(o.created_at) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+    ]);
+    expect(rows.slice(1)).toEqual(want);
+  }, 180_000);
+});
+
+describe('finding 4: batch downloads are built by the workbook worker', () => {
+  const COLUMNS = [
+    'batch_no',
+    'order_no',
+    'waybill_no',
+    'system_no',
+    'channel_code',
+    'status',
+    'box_no',
+    'recipient_name',
+    'recipient_phone',
+    'recipient_province',
+    'recipient_city',
+    'recipient_district',
+    'recipient_address',
+    'jan',
+    'item_name',
+    'quantity',
+    'unit_price',
+    'currency',
+    'created_at',
+  ] as const;
+  const itemRows = (batchId?: number) => {
+    let q = h.db
+      .selectFrom('orders as o')
+      .innerJoin('batches as b', 'b.id', 'o.batch_id')
+      .leftJoin('order_items as i', 'i.order_id', 'o.id')
+      .select([
+        'b.batch_no',
+        'o.order_no',
+        'o.waybill_no',
+        'o.system_no',
+        'o.channel_code',
+        'o.status',
+        'o.box_no',
+        'o.recipient_name',
+        'o.recipient_phone',
+        'o.recipient_province',
+        'o.recipient_city',
+        'o.recipient_district',
+        'o.recipient_address',
+        'o.created_at',
+        'i.jan',
+        'i.name as item_name',
+        'i.quantity',
+        'i.unit_price',
+        'i.currency',
+      ])
+      .where('o.customer_id', '=', demoId);
+    if (batchId) q = q.where('o.batch_id', '=', batchId);
+    return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').execute();
+  };
+
+  it("one batch's workbook: a row per item, as stored", async () => {
+    const batch = await h.db
+      .selectFrom('batches')
+      .select(['id', 'batch_no'])
+      .where('customer_id', '=', demoId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const res = await post('order/batch/download/excel', { id: batch.id }, 'zh-CN');
+    expect(res.statusCode).toBe(200);
+    const ws = await sheetOf(res.rawPayload);
+    const rows = valuesOf(ws, COLUMNS.length);
+    expect(rows[0]!.slice(0, 3)).toEqual(['批次号', '订单号', '运单号']);
+    const want = (await itemRows(batch.id)).map((r) => COLUMNS.map((k) => r[k] ?? null));
+    expect(want.length).toBeGreaterThan(0);
+    expect(rows.slice(1)).toEqual(want);
+  });
+
+  it('the workbook of a period: every batch of it, a row per item', async () => {
+    const res = await post('order/batch/download/excelByTime', { period: 'lastMonth' });
+    expect(res.statusCode).toBe(200);
+    const ws = await sheetOf(res.rawPayload);
+    const rows = valuesOf(ws, COLUMNS.length);
+    expect(rows[0]!.slice(0, 3)).toEqual(['Batch No.', 'Order No.', 'Waybill No.']);
+    const want = (await itemRows()).map((r) => COLUMNS.map((k) => r[k] ?? null));
+    expect(want.length).toBeGreaterThan(0);
+    expect(rows.slice(1)).toEqual(want);
+  });
+});
+
+export { parts };
