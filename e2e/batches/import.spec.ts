@@ -48,8 +48,18 @@ test('template → upload with errors → error workbook → fix → confirm →
   const [errors] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-errors').click()]);
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(await errors.path());
-  const header = wb.worksheets[0]!.getRow(1).values as unknown[];
-  expect(String(wb.worksheets[0]!.getRow(3).getCell(header.length - 1).value)).not.toBe('');
+  // Finding 19 of issue 10: this compared String(null) with '', so an empty error cell passed.
+  // The error column is found by its title; its cell must name the phone column by its letter.
+  const header = (wb.worksheets[0]!.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
+  const errCol = header.indexOf('Errors');
+  const phoneCol = header.findIndex((h) => h.endsWith('Recipient Phone'));
+  expect(errCol).toBeGreaterThan(0);
+  expect(phoneCol).toBeGreaterThan(0);
+  const errorText = wb.worksheets[0]!.getRow(3).getCell(errCol).value;
+  expect(typeof errorText).toBe('string');
+  const letter = (n: number): string =>
+    (n > 26 ? letter(Math.floor((n - 1) / 26)) : '') + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[(n - 1) % 26];
+  expect(errorText as string).toContain(`[${letter(phoneCol)}] `);
 
   const good = await fill(template, [row(no, '13800138000')]);
   fs.writeFileSync(`${process.env.E2E_RUN_DIR ?? '/tmp'}/fixed.xlsx`, good);

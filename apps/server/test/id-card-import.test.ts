@@ -201,7 +201,7 @@ describe('ID-card bulk import', () => {
     expect(f.headers['content-type']).toBe('image/png');
     expect(f.rawPayload.equals(front)).toBe(true);
     expect((await image(operator, row.id, 'back')).rawPayload.equals(back)).toBe(true);
-    expect((await image(agent, row.id, 'front')).statusCode).toBe(404);
+    expect((await image(agent, row.id, 'front')).statusCode).toBe(403);
     expect((await image(demo2, row.id, 'front')).statusCode).toBe(404);
   });
 
@@ -315,7 +315,7 @@ describe('ID-card bulk import', () => {
     expect((await errorWorkbook(demo, id)).status).toBe(200);
     expect((await errorWorkbook(operator, id)).status).toBe(200);
     expect((await errorWorkbook(demo2, id)).status).toBe(404);
-    expect((await errorWorkbook(agent, id)).status).toBe(404);
+    expect((await errorWorkbook(agent, id)).status).toBe(403);
     // Another kind of file (an ID-card image) is not served by its id through this call.
     const img = await h.db.selectFrom('files').select('id').where('kind', '=', 'idCard').executeTakeFirstOrThrow();
     expect((await errorWorkbook(operator, String(img.id))).status).toBe(404);

@@ -531,9 +531,12 @@ export const errorUpdate = defineCall({
 });
 export const errorUpdate2 = defineCall({
   path: 'order/error/update2',
-  summary: 'Re-check several error orders as they are now; the valid ones are cleared.',
+  summary:
+    'Re-check several error orders: an error found downstream stands until a field it names has changed ' +
+    '(each change clears it when it is saved). With `clear`, an operator clears the errors as they are (recorded ' +
+    'with the note). Answers 409 when any order is locked (received, shipped…), changing nothing.',
   permission: 'order.error',
-  request: z.object({ ids: z.array(idOf).min(1).max(500) }),
+  request: z.object({ ids: z.array(idOf).min(1).max(500), clear: z.boolean().default(false), note: optText(200) }),
   response: z.object({
     cleared: z.array(z.number().int()),
     failed: z.array(z.object({ id: z.number().int(), reason: z.string() })),

@@ -160,7 +160,12 @@ describe('upload rules', () => {
     // The demo customer does not see DEMO2's batch.
     expect((await h.post('order/batch/progress', { id: ok.body.data.id }, demo)).status).toBe(404);
     const list = await h.post('order/batches', { offset: 0, limit: 100 }, demo);
+    // Finding 19 of issue 10: not empty first (an empty list passes any `.every`), and the
+    // DEMO2 batch the agent just made exists, so leaving it out means something.
+    expect(list.body.data.list.length).toBeGreaterThan(0);
     expect(list.body.data.list.every((b: any) => b.customerCode === 'DEMO')).toBe(true);
+    const byAgent = await h.post('order/batches', { offset: 0, limit: 100 }, agent);
+    expect(byAgent.body.data.list.map((b: any) => b.id)).toContain(ok.body.data.id);
   });
 
   it('all or nothing: a failure mid-commit leaves no orders and no numbers used', async () => {

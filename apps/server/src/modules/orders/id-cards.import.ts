@@ -9,6 +9,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
 import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../batches/xlsx-guard.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
+import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
 
 type Column = orders.IdCardImportColumn;
@@ -378,7 +379,7 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
       requestedCustomer: number | undefined,
       file: { filename: string; data: Buffer } | undefined,
     ) {
-      if (actor.role !== 'customer' && !OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('idCardOwnerOnly');
+      assertIdCardCaller(actor);
       if (!file) throw AppError.field('file', 'fileRequired');
       const customerId = customerFor(actor, scope, requestedCustomer);
       const t = (key: string, params?: Record<string, string | number>) => translate(lang, key, params);
@@ -550,6 +551,7 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
 
     /** A refused import's error workbook: the uploader's own, or any for operators; else 404. */
     async errorFile(actor: Actor, fileId: number) {
+      assertIdCardCaller(actor);
       const f = await loadGeneratedFile(db, files, {
         id: fileId,
         kind: ID_IMPORT_ERRORS_KIND,

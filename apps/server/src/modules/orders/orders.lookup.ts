@@ -13,6 +13,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { guardWholeWorkbook } from '../batches/xlsx-guard.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
+import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
@@ -185,21 +186,21 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         order,
         batchReceiveStatus,
       });
-      if (!o) return answer('notFound', 'scanNotFound');
-      if (o.status === 'cancelled') return answer('cancelled', 'scanCancelled');
-      if (o.intercepted === 1) return answer('intercepted', 'scanIntercepted');
-      if (o.received_at || ['received', 'shipped', 'released'].includes(o.status))
-        return answer('already', 'scanAlready');
+      /** Why a parcel cannot be received, from the order as it is (or null: it can). */
+      const refusal = (row: typeof o) => {
+        if (!row) return answer('notFound', 'scanNotFound');
+        if (row.status === 'cancelled') return answer('cancelled', 'scanCancelled');
+        if (row.intercepted === 1) return answer('intercepted', 'scanIntercepted');
+        if (row.received_at || !['created', 'printed'].includes(row.status)) return answer('already', 'scanAlready');
+        return null;
+      };
+      const early = refusal(o);
+      if (early || !o) return early!;
       const at = now();
       const status = await db.transaction().execute(async (trx) => {
-        // Guarded by received_at: two scanners scanning the same parcel record it once.
-        const r = await trx
-          .updateTable('orders')
-          .set({ status: 'received', received_at: at, updated_at: at })
-          .where('id', '=', o.id)
-          .where('received_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 0) return 'already' as const;
+        // The whole guard is in the UPDATE (repo.markReceived): two scanners record a parcel
+        // once, and a delete, cancel or interception sent at the same moment wins or loses whole.
+        if (!(await repo.markReceived(trx, o.id, at))) return 'refused' as const;
         await trx
           .insertInto('tracking_events')
           .values({
@@ -229,7 +230,10 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           .execute();
         return rs;
       });
-      if (status === 'already') return answer('already', 'scanAlready');
+      if (status === 'refused') {
+        const again = await repo.forScan(c);
+        return refusal(again?.id === o.id ? again : undefined) ?? answer('already', 'scanAlready');
+      }
       return answer('received', 'scanReceived', status);
     },
 
@@ -258,7 +262,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     },
 
     // ---- promise-letter ID cards -----------------------------------------
-    async idCards(scope: Scope, p: orders.AttentionRequest) {
+    async idCards(actor: Actor, scope: Scope, p: orders.AttentionRequest) {
+      assertIdCardCaller(actor);
       let q = inScope(
         db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'),
         'i.customer_id',
@@ -298,6 +303,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       p: { side: 'front' | 'back'; orderId?: number; customerId?: number; name?: string; idCard?: string },
       file: { filename: string; data: Buffer } | undefined,
     ) {
+      assertIdCardCaller(actor);
       if (!file) throw AppError.field('file', 'fileRequired');
       if (file.data.length > ID_IMAGE_MAX_BYTES)
         throw AppError.field('file', translate(lang, 'imageTooLarge', { mb: 5 }));
@@ -394,6 +400,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     },
     /** Only the owning customer's users and operators see the images (agents do not). */
     async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back') {
+      assertIdCardCaller(actor);
       const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
       const allowed =
         row &&
@@ -413,7 +420,10 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         body: await files.get(f.storage_key),
       };
     },
-    idCardTemplate: bulkIdCards.template,
+    idCardTemplate(actor: Actor, lang: ApiLanguage) {
+      assertIdCardCaller(actor);
+      return bulkIdCards.template(lang);
+    },
     importIdCards: bulkIdCards.import,
     idCardImportErrors: bulkIdCards.errorFile,
 

@@ -37,6 +37,14 @@ addMessages({
   },
   lastItem: { en: 'An order keeps at least one item.', 'zh-CN': '订单至少保留一件商品。' },
   notErrorOrder: { en: 'This order is not an error order.', 'zh-CN': '该订单不是错误订单。' },
+  errorUnchanged: {
+    en: 'Nothing it names has changed since the error was found: {reason}',
+    'zh-CN': '发现错误后相关字段未修改：{reason}',
+  },
+  orderChangedMeanwhile: {
+    en: 'Order {orderNo} was changed by someone else meanwhile; reload and try again.',
+    'zh-CN': '订单 {orderNo} 已被他人同时修改，请刷新后重试。',
+  },
   notBoxChannel: { en: 'This channel has no boxes.', 'zh-CN': '该渠道不使用箱号。' },
   operatorsOnly: { en: 'Only operators can do this.', 'zh-CN': '只有操作员可以执行此操作。' },
   fileTypeNotAllowed: {
@@ -72,8 +80,8 @@ addMessages({
     'zh-CN': '请选择订单，或填写收件人姓名和身份证号。',
   },
   idCardOwnerOnly: {
-    en: 'Only the customer itself or an operator can add ID cards.',
-    'zh-CN': '只有客户本人或操作员可以添加身份证。',
+    en: 'Only the customer itself or an operator can add or see ID cards.',
+    'zh-CN': '只有客户本人或操作员可以添加或查看身份证。',
   },
   idCardImportNotTemplate: {
     en: 'Upload the filled template (.xlsx), or a .zip holding the template and its images.',

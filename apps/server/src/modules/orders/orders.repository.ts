@@ -2,8 +2,9 @@ import type { orders, Paging } from '@console/contract';
 
 type NumberKind = orders.NumberKind;
 type OrderFilter = orders.OrderFilter;
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type Insertable, type SqlBool, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { chinaDay } from '../../db/dialect.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { reusable } from '../../db/reusable.ts';
@@ -130,6 +131,24 @@ function filterConditions(db: Database, noType: NumberKind | undefined, f: Filte
   };
 }
 
+/**
+ * Status guards (finding 18 of issue 10). The condition that makes a write legal goes into the
+ * write's own statement, never only into a read before it: a delete and a scan sent together
+ * both passed their checks and both "succeeded". On PostgreSQL a guarded UPDATE/DELETE waits for
+ * a concurrent writer of the row and then re-evaluates its WHERE on the committed row; on SQLite
+ * writes are serialised, so the WHERE always sees the last commit.
+ */
+/** Orders that may still be changed: not received, shipped, released, cancelled or intercepted. */
+export const CHANGEABLE_STATUSES = ['created', 'printed'] as const;
+/** Orders that may be deleted: the changeable ones and cancelled ones. */
+export const DELETABLE_STATUSES = ['created', 'printed', 'cancelled'] as const;
+/** What else a guarded write requires of the row. */
+export type Guard = {
+  statuses: readonly string[];
+  /** The order must be an error order (error_at set). */
+  error?: boolean;
+};
+
 type ListPage = { total: number; exact: boolean; list: OrderListRow[] };
 
 export type OrderRecord = Awaited<ReturnType<ReturnType<typeof createOrdersRepository>['find']>>;
@@ -190,6 +209,79 @@ export function createOrdersRepository(db: Database) {
   );
 
   return {
+    /**
+     * Claims the orders a write may touch inside the write's transaction: a guarded UPDATE that
+     * takes the row locks (PostgreSQL) and returns only the ids whose status still allows it.
+     * The caller answers 404/409 for the others and rolls back.
+     */
+    async claim(trx: Transaction<DB>, ids: readonly number[], guard: Guard, at: string): Promise<number[]> {
+      if (!ids.length) return [];
+      let q = trx
+        .updateTable('orders')
+        .set({ updated_at: at })
+        .where('id', 'in', [...ids])
+        .where('status', 'in', [...guard.statuses])
+        .where('intercepted', '=', 0);
+      if (guard.error) q = q.where('error_at', 'is not', null);
+      return (await q.returning('id').execute()).map((r) => r.id);
+    },
+    /** Deletes claimed orders with their items and events; their ID cards stay, unlinked. */
+    async deleteClaimed(trx: Transaction<DB>, ids: readonly number[]) {
+      const list = [...ids];
+      await trx.deleteFrom('order_items').where('order_id', 'in', list).execute();
+      await trx.deleteFrom('tracking_events').where('order_id', 'in', list).execute();
+      await trx.updateTable('id_cards').set({ order_id: null }).where('order_id', 'in', list).execute();
+      const r = await trx.deleteFrom('orders').where('id', 'in', list).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+    /** Lock/state columns of some orders, read after a guard failed to say why. */
+    async states(ids: readonly number[]) {
+      if (!ids.length) return [];
+      return db
+        .selectFrom('orders')
+        .select(['id', 'order_no', 'status', 'intercepted', 'error_at'])
+        .where('id', 'in', [...ids])
+        .execute();
+    },
+    /**
+     * Marks a parcel received when it still can be: not yet received, not cancelled, shipped
+     * or intercepted (in the statement: a concurrent delete or interception wins or loses whole).
+     */
+    async markReceived(trx: Transaction<DB>, id: number, at: string) {
+      const r = await trx
+        .updateTable('orders')
+        .set({ status: 'received', received_at: at, updated_at: at })
+        .where('id', '=', id)
+        .where('received_at', 'is', null)
+        .where('status', 'in', [...CHANGEABLE_STATUSES])
+        .where('intercepted', '=', 0)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+    /**
+     * Resolves or releases abnormal orders; only rows that were abnormal change, and only their
+     * ids are returned, so events are written for exactly those (finding 10 of issue 10).
+     */
+    async settleAbnormal(trx: Transaction<DB>, ids: readonly number[], release: boolean, at: string) {
+      if (!ids.length) return [];
+      const rows = await trx
+        .updateTable('orders')
+        .set({
+          abnormal_rule: null,
+          abnormal_reason: null,
+          abnormal_at: null,
+          updated_at: at,
+          ...(release ? { released: 1 } : {}),
+        })
+        .where('id', 'in', [...ids])
+        .where('abnormal_at', 'is not', null)
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
+    },
+    async addEvents(trx: Transaction<DB>, events: Insertable<DB['tracking_events']>[]) {
+      if (events.length) await trx.insertInto('tracking_events').values(events).execute();
+    },
     /** One page of the order list and its (capped) count. */
     async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_COLUMN }): Promise<ListPage> {
       const { offset: _o, limit: _l, order: _d, sort: _s, ...filter } = p;

@@ -96,14 +96,14 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.orderStats, async (_input, ctx) => service.stats(await ctx.scope()));
   r.call(orders.errorUpdate, async (input, ctx) => service.fixError(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(orders.errorUpdate2, async (input, ctx) =>
-    service.recheckErrors(ctx.actor, await ctx.scope(), ctx.lang, input.ids),
+    service.recheckErrors(ctx.actor, await ctx.scope(), ctx.lang, input),
   );
   r.call(orders.errorBoxcUpdate, async (input, ctx) => service.fixBoxcError(ctx.actor, await ctx.scope(), input));
   r.call(orders.abnormalRules, () => service.abnormalRules());
   r.call(orders.abnormalUpdate, async (input, ctx) => service.resolveAbnormal(ctx.actor, await ctx.scope(), input));
 
   // ID cards
-  r.call(orders.idCards, async (input, ctx) => lookup.idCards(await ctx.scope(), input));
+  r.call(orders.idCards, async (input, ctx) => lookup.idCards(ctx.actor, await ctx.scope(), input));
   r.call(orders.idCardUpload, async (input, ctx) =>
     lookup.uploadIdCard(ctx.actor, await ctx.scope(), ctx.lang, input, ctx.files[0]),
   );
@@ -119,7 +119,7 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
     return new Download(f.filename, f.mime, f.body);
   });
   r.call(orders.idCardTemplate, async (_input, ctx) => {
-    const f = await lookup.idCardTemplate(ctx.lang);
+    const f = await lookup.idCardTemplate(ctx.actor, ctx.lang);
     return new Download(f.filename, XLSX, f.body);
   });
 

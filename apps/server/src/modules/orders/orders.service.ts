@@ -6,14 +6,21 @@ import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrde
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
-import { type Reason, storeReasons } from '../../lib/reasons.ts';
+import { type Reason, storedReasonText, storeReasons } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
-import { createOrdersRepository, type OrderRecord } from './orders.repository.ts';
+import { standingErrors } from './order-errors.ts';
+import {
+  CHANGEABLE_STATUSES,
+  createOrdersRepository,
+  DELETABLE_STATUSES,
+  type Guard,
+  type OrderRecord,
+} from './orders.repository.ts';
 
 type Req<C> = C extends { request: { _zod: { output: infer O } } } ? O : never;
 type Confirm = orders.ConfirmationKind[];
@@ -69,6 +76,24 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     const key = lockKey(o);
     if (key) throw AppError.conflict(key, { orderNo: o.order_no });
   }
+  /**
+   * A guarded write claimed fewer orders than it was given (see repo.claim): says why, as the
+   * checks before the write would have — 404 for an order gone meanwhile, 409 with the reason
+   * for one locked meanwhile. Thrown inside the write's transaction, so nothing is kept.
+   */
+  async function refuse(ids: readonly number[], claimed: readonly number[], guard: Guard): Promise<never> {
+    const rest = ids.filter((id) => !claimed.includes(id));
+    const states = await repo.states(rest);
+    for (const id of rest) {
+      const s = states.find((x) => x.id === id);
+      if (!s) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound', { ids: [id] });
+      if (s.intercepted === 1 || !guard.statuses.includes(s.status))
+        throw AppError.conflict(lockKey(s) ?? 'orderChangedMeanwhile', { orderNo: s.order_no });
+      if (guard.error && !s.error_at) throw AppError.conflict('notErrorOrder');
+    }
+    throw AppError.conflict('orderChangedMeanwhile', { orderNo: '' });
+  }
+  const CHANGEABLE: Guard = { statuses: CHANGEABLE_STATUSES };
 
   /** Form items (decimal prices) → domain items (minor units), or 422 on a price the currency cannot hold. */
   function toItems(items: orders.ItemInputOut[], currency: string, ctx: Ctx, base = 'items') {
@@ -206,22 +231,34 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     created_by: actor?.userId ?? null,
   });
 
-  /** Re-validates an order with changed parts and writes it (items replaced when given). */
+  /**
+   * Re-validates an order with changed parts and writes it (items replaced when given). An
+   * error found downstream clears when a field it names changes here (order-errors.ts); the
+   * answer says whether the order is still an error order. The write claims the order first,
+   * so an order received or deleted meanwhile is a 409/404, not a silent change.
+   */
   async function writeChanged(
     actor: Actor,
     lang: ApiLanguage,
     o: NonNullable<OrderRecord>,
+    current: OrderInput,
     next: OrderInput,
     confirm: Confirm,
     ctx: Ctx,
-    extra: Record<string, unknown> = {},
-    replaceItems = false,
-    eventKind = 'updated',
-    itemsWrite?: (trx: Transaction<DB>) => Promise<void>,
-  ) {
+    opts: { replaceItems?: boolean; itemsWrite?: (trx: Transaction<DB>) => Promise<void> } = {},
+  ): Promise<{ errorCleared: boolean }> {
     check(next, ctx, lang, confirm);
     const abnormal = o.abnormal_at ? {} : await abnormalOf(next, ctx, o.id);
+    const standing = o.error_at ? standingErrors(o.error_reason, current, next) : null;
+    const errorCleared = o.error_at !== null && standing === null;
+    const errors = !o.error_at
+      ? {}
+      : errorCleared
+        ? { error_reason: null, error_at: null }
+        : { error_reason: standing };
     await db.transaction().execute(async (trx) => {
+      const claimed = await repo.claim(trx, [o.id], CHANGEABLE, now());
+      if (!claimed.length) await refuse([o.id], claimed, CHANGEABLE);
       const total = next.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
       await trx
         .updateTable('orders')
@@ -238,23 +275,24 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           total_amount: total,
           updated_at: now(),
           ...abnormal,
-          ...extra,
+          ...errors,
         })
         .where('id', '=', o.id)
         .execute();
-      if (replaceItems) {
+      if (opts.replaceItems) {
         await trx.deleteFrom('order_items').where('order_id', '=', o.id).execute();
         await trx
           .insertInto('order_items')
           .values(next.items.map((it, i) => itemRow(o.id, i + 1, it)))
           .execute();
       }
-      await itemsWrite?.(trx);
+      await opts.itemsWrite?.(trx);
       await trx
         .insertInto('tracking_events')
-        .values(event(o.id, eventKind, actor))
+        .values(event(o.id, errorCleared ? 'errorFixed' : 'updated', actor))
         .execute();
     });
+    return { errorCleared };
   }
 
   return {
@@ -326,10 +364,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         remark: p.remark,
         items: p.items ? toItems(p.items, o.currency, ctx) : current.items,
       };
-      await writeChanged(actor, lang, o, next, p.confirm, ctx, {}, !!p.items);
+      await writeChanged(actor, lang, o, current, next, p.confirm, ctx, { replaceItems: !!p.items });
       return { id: o.id };
     },
-    async remove(scope: Scope, ids: number[]) {
+    async remove(scope: Scope, requested: number[]) {
+      const ids = [...new Set(requested)];
       const rows = await repo.idsInScope(scope, ids);
       const missing = ids.filter((id) => !rows.some((r) => r.id === id));
       if (missing.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound', { ids: missing });
@@ -337,13 +376,15 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         const key = lockKey(r);
         if (key && key !== 'orderLockedCancelled') throw AppError.conflict(key, { orderNo: r.order_no });
       }
-      await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
-        await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
-        await trx.updateTable('id_cards').set({ order_id: null }).where('order_id', 'in', ids).execute();
-        await trx.deleteFrom('orders').where('id', 'in', ids).execute();
+      // The checks above give the reason early; the claim is what makes it safe: a parcel scanned
+      // (or an order deleted by another call) meanwhile is not claimed, and nothing is deleted.
+      const guard: Guard = { statuses: DELETABLE_STATUSES };
+      const deleted = await db.transaction().execute(async (trx) => {
+        const claimed = await repo.claim(trx, ids, guard, now());
+        if (claimed.length !== ids.length) await refuse(ids, claimed, guard);
+        return repo.deleteClaimed(trx, claimed);
       });
-      return { deleted: rows.length };
+      return { deleted };
     },
     async itemChange(
       actor: Actor,
@@ -416,13 +457,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         actor,
         lang,
         o,
+        current,
         { ...current, items },
         op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
         ctx,
-        {},
-        false,
-        'updated',
-        write,
+        { itemsWrite: write },
       );
       if (op.kind === 'delete') return null;
       const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
@@ -602,25 +641,33 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       assertChangeable(o);
       const ctx = await validationContext();
       const current = inputOf(o, await repo.items(o.id));
-      await writeChanged(
+      const { errorCleared } = await writeChanged(
         actor,
         lang,
         o,
+        current,
         { ...current, recipient: p.recipient },
         p.confirm,
         ctx,
-        { error_reason: null, error_at: null },
-        false,
-        'errorFixed',
       );
-      return { id: o.id, cleared: true };
+      return { id: o.id, cleared: errorCleared };
     },
-    async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, ids: number[]) {
+    /**
+     * Re-checks error orders as they are. Errors found downstream stand until a field they name
+     * changes (each change clears them as it is saved, see writeChanged), so a re-check alone
+     * clears only what an operator clears by hand (`clear`, recorded with the note). Locked
+     * orders are refused as a whole (409), like a delete of several.
+     */
+    async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate2>) {
+      if (p.clear && !OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+      const ids = [...new Set(p.ids)];
       const ctx = await validationContext();
-      const cleared: number[] = [];
+      const found = new Map((await repo.idsInScope(scope, ids)).map((r) => [r.id, r]));
+      for (const r of found.values()) assertChangeable(r);
+      const toClear: number[] = [];
       const failed: { id: number; reason: string }[] = [];
       for (const id of ids) {
-        const o = await repo.find(scope, id);
+        const o = found.has(id) ? await repo.find(scope, id) : undefined;
         if (!o) {
           failed.push({ id, reason: translate(lang, 'orderNotFound') });
           continue;
@@ -629,26 +676,43 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           failed.push({ id, reason: translate(lang, 'notErrorOrder') });
           continue;
         }
-        const v = validateOrder(inputOf(o, await repo.items(o.id)), ctx);
+        if (p.clear) {
+          toClear.push(id);
+          continue;
+        }
+        const current = inputOf(o, await repo.items(o.id));
+        const v = validateOrder(current, ctx);
         if (v.errors.length) {
           const e = v.errors[0]!;
           failed.push({ id, reason: translate(lang, e.messageKey, e.params) });
           continue;
         }
-        await db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('orders')
-            .set({ error_reason: null, error_at: null, updated_at: now() })
-            .where('id', '=', id)
-            .execute();
-          await trx
-            .insertInto('tracking_events')
-            .values(event(id, 'errorFixed', actor))
-            .execute();
-        });
-        cleared.push(id);
+        const standing = standingErrors(o.error_reason, current, current);
+        if (standing !== null) {
+          failed.push({
+            id,
+            reason: translate(lang, 'errorUnchanged', { reason: storedReasonText(lang, standing) ?? '' }),
+          });
+          continue;
+        }
+        toClear.push(id);
       }
-      return { cleared, failed };
+      const guard: Guard = { statuses: CHANGEABLE_STATUSES, error: true };
+      await db.transaction().execute(async (trx) => {
+        const claimed = await repo.claim(trx, toClear, guard, now());
+        if (claimed.length !== toClear.length) await refuse(toClear, claimed, guard);
+        if (!claimed.length) return;
+        await trx
+          .updateTable('orders')
+          .set({ error_reason: null, error_at: null, updated_at: now() })
+          .where('id', 'in', claimed)
+          .execute();
+        await repo.addEvents(
+          trx,
+          claimed.map((id) => (p.clear ? event(id, 'errorCleared', actor, p.note) : event(id, 'errorFixed', actor))),
+        );
+      });
+      return { cleared: toClear, failed };
     },
     async fixBoxcError(actor: Actor, scope: Scope, p: Req<typeof orders.errorBoxcUpdate>) {
       const o = await load(scope, p.id);
@@ -656,7 +720,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       assertChangeable(o);
       const ctx = await validationContext();
       if (ctx.channels.get(o.channel_code)?.has_boxes !== 1) throw AppError.field('boxNo', 'notBoxChannel');
+      const guard: Guard = { statuses: CHANGEABLE_STATUSES, error: true };
       await db.transaction().execute(async (trx) => {
+        const claimed = await repo.claim(trx, [o.id], guard, now());
+        if (!claimed.length) await refuse([o.id], claimed, guard);
         await trx
           .updateTable('orders')
           .set({
@@ -668,10 +735,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           })
           .where('id', '=', o.id)
           .execute();
-        await trx
-          .insertInto('tracking_events')
-          .values(event(o.id, 'errorFixed', actor))
-          .execute();
+        await repo.addEvents(trx, [event(o.id, 'errorFixed', actor)]);
       });
       return { id: o.id, cleared: true };
     },
@@ -690,27 +754,23 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       if (!OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
       const rows = await repo.idsInScope(scope, p.ids);
       if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
-      const ids = rows.map((r) => r.id);
-      const updated = await db.transaction().execute(async (trx) => {
-        const r = await trx
-          .updateTable('orders')
-          .set({
-            abnormal_rule: null,
-            abnormal_reason: null,
-            abnormal_at: null,
-            updated_at: now(),
-            ...(p.action === 'release' ? { released: 1 } : {}),
-          })
-          .where('id', 'in', ids)
-          .where('abnormal_at', 'is not', null)
-          .executeTakeFirst();
-        await trx
-          .insertInto('tracking_events')
-          .values(ids.map((id) => event(id, p.action === 'release' ? 'released' : 'abnormalResolved', actor, p.note)))
-          .execute();
-        return Number(r.numUpdatedRows);
+      const release = p.action === 'release';
+      // Events only for the rows the statement changed (finding 10 of issue 10): a 'released'
+      // event on an order that was never abnormal showed on the public tracking page.
+      const changed = await db.transaction().execute(async (trx) => {
+        const ids = await repo.settleAbnormal(
+          trx,
+          rows.map((r) => r.id),
+          release,
+          now(),
+        );
+        await repo.addEvents(
+          trx,
+          ids.map((id) => event(id, release ? 'released' : 'abnormalResolved', actor, p.note)),
+        );
+        return ids;
       });
-      return { updated };
+      return { updated: changed.length };
     },
   };
 }

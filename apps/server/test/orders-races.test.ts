@@ -1,0 +1,135 @@
+import type { AddressInfo } from 'node:net';
+import { idCardCheckChar } from '@console/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+
+/**
+ * Finding 18 of issue 10: check-then-write races. On PostgreSQL a customer's delete and an
+ * operator's scan of one new order, sent together 40 times, both succeeded 32 times; three
+ * concurrent deletes of one order all answered {deleted: 1}. Here the requests go truly in
+ * parallel over HTTP to a listening server (not app.inject), on SQLite and on PostgreSQL
+ * (TEST_DATABASE_URL).
+ */
+let h: Harness;
+let base: string;
+let demo: string;
+let operator: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/api/`;
+  [demo, operator] = await Promise.all(['demo', 'operator'].map((n) => h.login(n)));
+});
+
+async function call(path: string, body: unknown, token: string) {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+let n = 0;
+/** A new order of the customer, through the API (so it is exactly what a customer creates). */
+async function newOrder() {
+  n += 1;
+  const r = await call(
+    'order/createImport',
+    {
+      channel: 'JP',
+      orderNo: `RACE${Date.now().toString(36).toUpperCase()}${n}`,
+      recipient: {
+        name: '王小明',
+        idCard: '11010519800101123' + idCardCheckChar('11010519800101123'),
+        phone: '13812345678',
+        province: '浙江省',
+        city: '杭州市',
+        district: '西湖区',
+        address: '文三路100号',
+      },
+      sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
+      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
+      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
+    },
+    demo,
+  );
+  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
+  return r.body.data as { id: number; orderNo: string; waybillNo: string };
+}
+
+describe('finding 18: status-guarded writes under truly parallel requests', () => {
+  it('a delete and a scan of the same new order, sent together 40 times, never both succeed', async () => {
+    const outcomes = { deleted: 0, received: 0 };
+    for (let i = 0; i < 40; i++) {
+      const o = await newOrder();
+      const [del, scan] = await Promise.all([
+        call('order/order/delete', { ids: [o.id] }, demo),
+        call('order/orderScan', { code: o.waybillNo }, operator),
+      ]);
+      const deleted = del.status === 200 && del.body.data.deleted === 1;
+      const received = scan.status === 200 && scan.body.data.outcome === 'received';
+      expect({ i, deleted, received }).not.toEqual({ i, deleted: true, received: true });
+      // Exactly one wins, and the loser says why: the delete a 409 (received), the scan "not found".
+      expect(deleted || received).toBe(true);
+      if (!deleted) expect(del.status).toBe(409);
+      if (!received) expect(scan.body.data.outcome).toBe('notFound');
+      const row = await h.db.selectFrom('orders').select('status').where('id', '=', o.id).executeTakeFirst();
+      expect(row?.status).toBe(deleted ? undefined : 'received');
+      if (deleted) outcomes.deleted++;
+      else outcomes.received++;
+    }
+    expect(outcomes.deleted + outcomes.received).toBe(40);
+  });
+
+  it('three concurrent deletes of one order: exactly one answers {deleted: 1}', async () => {
+    for (let i = 0; i < 10; i++) {
+      const o = await newOrder();
+      const answers = await Promise.all([1, 2, 3].map(() => call('order/order/delete', { ids: [o.id] }, demo)));
+      const won = answers.filter((a) => a.status === 200 && a.body.data.deleted === 1);
+      expect(won).toHaveLength(1);
+      // The others find it gone.
+      expect(answers.filter((a) => a.status === 404)).toHaveLength(2);
+    }
+  });
+
+  it('an update and a scan sent together: the update never lands on a received order', async () => {
+    for (let i = 0; i < 10; i++) {
+      const o = await newOrder();
+      const detail = (await call('order/order', { id: o.id }, demo)).body.data;
+      const [upd, scan] = await Promise.all([
+        call(
+          'order/order/update',
+          {
+            id: o.id,
+            recipient: { ...detail.recipient, address: '文三路200号' },
+            sender: detail.sender,
+            remark: 'changed',
+            confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
+          },
+          demo,
+        ),
+        call('order/orderScan', { code: o.waybillNo }, operator),
+      ]);
+      expect(scan.body.data.outcome).toBe('received');
+      const row = await h.db
+        .selectFrom('orders')
+        .select(['status', 'remark'])
+        .where('id', '=', o.id)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe('received');
+      // Either the update came first (its event before the receipt), or it was refused with 409.
+      const events = (
+        await h.db.selectFrom('tracking_events').select('kind').where('order_id', '=', o.id).orderBy('id').execute()
+      ).map((e) => e.kind);
+      if (upd.status === 200) {
+        expect(row.remark).toBe('changed');
+        expect(events).toEqual(['updated', 'received']);
+      } else {
+        expect(upd.status).toBe(409);
+        expect(row.remark).not.toBe('changed');
+      }
+    }
+  });
+});
