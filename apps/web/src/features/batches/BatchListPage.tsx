@@ -1,16 +1,9 @@
-import type { batches } from '@console/contract';
-import { App, Button, DatePicker, Dropdown, Form, Input, Popconfirm, Progress, Select, Space, Table, Tag } from 'antd';
-import { useState } from 'react';
+import { batches as calls, type batches } from '@console/contract';
+import { App, Button, DatePicker, Dropdown, Form, Input, Popconfirm, Progress, Select, Space, Tag } from 'antd';
+import { attempt } from '@/components/mutation.ts';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n } from '@/lib';
-import { batches as calls } from '@console/contract';
-import {
-  type BatchFilters,
-  deleteBatch,
-  downloadBatchExcel,
-  downloadByTime,
-  downloadErrors,
-  useBatches,
-} from './api/batches.ts';
+import { type BatchFilters, deleteBatch, downloadBatchExcel, downloadByTime, downloadErrors } from './api/batches.ts';
 import './i18n.ts';
 
 const STATUS_COLOR: Record<string, string> = {
@@ -25,12 +18,14 @@ const STATUS_COLOR: Record<string, string> = {
 export default function BatchListPage() {
   useI18n();
   const { message } = App.useApp();
-  const [filters, setFilters] = useState<BatchFilters>({ offset: 0, limit: 20, order: 'desc' });
   const [form] = Form.useForm();
-  const list = useBatches(filters, false);
-  const anyRunning = list.data?.list.some((b) => b.status === 'parsing' || b.status === 'committing');
-  const live = useBatches(filters, anyRunning ? 1000 : false);
-  const data = live.data ?? list.data;
+  // Live progress: while a batch of the page parses or commits, the page is read every second.
+  const paged = usePagedQuery<typeof calls.batches, BatchFilters>(calls.batches, {
+    query: {
+      refetchInterval: (q) =>
+        q.state.data?.list.some((b) => b.status === 'parsing' || b.status === 'committing') ? 1000 : false,
+    },
+  });
 
   const search = (v: {
     batchNo?: string;
@@ -38,10 +33,7 @@ export default function BatchListPage() {
     status?: string;
     range?: [{ format(f: string): string }, { format(f: string): string }];
   }) =>
-    setFilters({
-      offset: 0,
-      limit: filters.limit,
-      order: 'desc',
+    paged.setFilters({
       batchNo: v.batchNo || undefined,
       channel: (v.channel || undefined) as never,
       status: (v.status || undefined) as never,
@@ -75,33 +67,30 @@ export default function BatchListPage() {
         <Form.Item name="range">
           <DatePicker.RangePicker />
         </Form.Item>
-        <Button type="primary" htmlType="submit">
+        <Button type="primary" htmlType="submit" data-testid="batch-search">
           {t('batches.search')}
         </Button>
-        <Button onClick={() => (form.resetFields(), search({}))}>{t('batches.reset')}</Button>
+        <Button onClick={() => (form.resetFields(), search({}))} data-testid="batch-reset">
+          {t('batches.reset')}
+        </Button>
         <Dropdown
           menu={{
             items: (['lastWeek', 'lastMonth', 'lastThreeMonths'] as const).map((p) => ({
               key: p,
               label: t(`batches.${p}`),
             })),
-            onClick: ({ key }) => downloadByTime(key as 'lastWeek'),
+            onClick: ({ key }) => void attempt(message, () => downloadByTime(key as 'lastWeek')),
           }}
         >
-          <Button>{t('batches.byTime')}</Button>
+          <Button data-testid="batch-by-time">{t('batches.byTime')}</Button>
         </Dropdown>
       </Form>
-      <Table<batches.BatchRow>
+      <PagedTable<batches.BatchRow>
         rowKey="id"
-        loading={list.isLoading}
-        dataSource={data?.list ?? []}
+        paged={paged}
+        // Not the spinner every second while progress is polled, only on the first load.
+        loading={paged.query.isLoading}
         data-testid="batch-table"
-        pagination={{
-          total: data?.total ?? 0,
-          current: Math.floor(filters.offset / filters.limit) + 1,
-          pageSize: filters.limit,
-          onChange: (page, size) => setFilters({ ...filters, offset: (page - 1) * size, limit: size }),
-        }}
         columns={[
           { title: t('batches.batchNo'), dataIndex: 'batchNo' },
           { title: t('batches.channel'), dataIndex: 'channel', width: 80 },
@@ -125,24 +114,38 @@ export default function BatchListPage() {
             render: (_, b) => (
               <Space>
                 {b.status === 'done' && (
-                  <Button size="small" onClick={() => downloadBatchExcel(b.id)}>
+                  <Button
+                    size="small"
+                    onClick={() => attempt(message, () => downloadBatchExcel(b.id))}
+                    data-testid={`batch-excel-${b.batchNo}`}
+                  >
                     {t('batches.excel')}
                   </Button>
                 )}
                 {b.hasErrorWorkbook && (
-                  <Button size="small" onClick={() => downloadErrors(b.id)}>
+                  <Button
+                    size="small"
+                    onClick={() => attempt(message, () => downloadErrors(b.id))}
+                    data-testid={`batch-errors-${b.batchNo}`}
+                  >
                     {t('batches.errorWorkbook')}
                   </Button>
                 )}
                 <Popconfirm
                   title={t('batches.deleteConfirm')}
+                  okButtonProps={{ 'data-testid': 'batch-delete-ok' } as never}
                   onConfirm={async () => {
-                    await deleteBatch(b.id);
+                    if ((await attempt(message, () => deleteBatch(b.id))) === undefined) return;
                     message.success(t('batches.deleted'));
                     await invalidateCall(calls.batches);
                   }}
                 >
-                  <Button size="small" danger disabled={b.status === 'parsing' || b.status === 'committing'}>
+                  <Button
+                    size="small"
+                    danger
+                    disabled={b.status === 'parsing' || b.status === 'committing'}
+                    data-testid={`batch-delete-${b.batchNo}`}
+                  >
                     {t('batches.delete')}
                   </Button>
                 </Popconfirm>

@@ -1,28 +1,34 @@
 /** /seeMore: the system announcements, searchable, with reading and agreeing. */
-import { notifications } from '@console/contract';
-import { Button, Card, Checkbox, Input, Modal, Space, Table, Tag } from 'antd';
+import { notifications, type CallResponse } from '@console/contract';
+import { Button, Card, Checkbox, Input, Modal, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, useI18n } from '@/lib';
 import { useNoticeAgree } from './api/noticeAgree.ts';
 import { useNotificationInfo } from './api/notificationInfo.ts';
-import { useNotifications } from './api/notifications.ts';
-import { useSearchNotifications } from './api/searchNotifications.ts';
 import './i18n.ts';
 
-const PAGE = 20;
+type Notice = CallResponse<typeof notifications.notifications>['list'][number];
+/** A keyword searches (every notice); without one the list may be narrowed to unread ones. */
+type Filters = { keyword?: string; unread?: boolean };
 
 export default function SeeMorePage() {
   const { t, localized } = useI18n();
   const [params] = useSearchParams();
-  const [page, setPage] = useState(1);
   const [unread, setUnread] = useState(false);
   const [keyword, setKeyword] = useState('');
   const [openId, setOpenId] = useState<number | null>(() => Number(params.get('id')) || null);
-  const paging = { offset: (page - 1) * PAGE, limit: PAGE, order: 'desc' as const };
-  const list = useNotifications({ ...paging, unread: unread || undefined });
-  const search = useSearchNotifications({ ...paging, keyword }, keyword.length > 0);
-  const data = keyword ? search.data : list.data;
+  const paged = usePagedQuery<typeof notifications.notifications, Filters>(
+    keyword
+      ? (notifications.searchNotifications as unknown as typeof notifications.notifications)
+      : notifications.notifications,
+  );
+  const filter = (next: { keyword: string; unread: boolean }) => {
+    setKeyword(next.keyword);
+    setUnread(next.unread);
+    paged.setFilters(next.keyword ? { keyword: next.keyword } : { unread: next.unread || undefined });
+  };
   const info = useNotificationInfo(openId);
   const agree = useNoticeAgree();
 
@@ -37,40 +43,30 @@ export default function SeeMorePage() {
         <Input.Search
           allowClear
           placeholder={t('notices.keyword')}
-          onSearch={(v) => {
-            setKeyword(v.trim());
-            setPage(1);
-          }}
+          onSearch={(v) => filter({ keyword: v.trim(), unread })}
           style={{ width: 280 }}
+          data-testid="notices-search"
         />
         <Checkbox
           checked={unread}
-          onChange={(e) => {
-            setUnread(e.target.checked);
-            setPage(1);
-          }}
+          disabled={!!keyword}
+          onChange={(e) => filter({ keyword, unread: e.target.checked })}
+          data-testid="notices-unread"
         >
           {t('notices.onlyUnread')}
         </Checkbox>
       </Space>
-      <Table
+      <PagedTable<Notice>
         rowKey="id"
-        loading={keyword ? search.isFetching : list.isFetching}
-        dataSource={data?.list ?? []}
-        pagination={{
-          current: page,
-          pageSize: PAGE,
-          total: data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => t('notices.total', { total }),
-          onChange: setPage,
-        }}
+        paged={paged}
+        data-testid="notices-table"
+        showTotal={(total) => t('notices.total', { total })}
         columns={[
           {
             title: t('notices.columns.title'),
             key: 'title',
             render: (_, n) => (
-              <Button type="link" onClick={() => setOpenId(n.id)}>
+              <Button type="link" onClick={() => setOpenId(n.id)} data-testid={`notice-${n.id}`}>
                 {localized(n.title)}
               </Button>
             ),
@@ -107,6 +103,7 @@ export default function SeeMorePage() {
           info.data?.mustAgree && !info.data.agreed ? (
             <Button
               type="primary"
+              data-testid="notice-agree"
               loading={agree.isPending}
               onClick={() => agree.mutate({ id: info.data.id }, { onSuccess: () => setOpenId(null) })}
             >

@@ -1,28 +1,49 @@
-import { App, Button, Form, Input, Modal, Popover, Space, Table } from 'antd';
-import { useState } from 'react';
-import { invalidateCall, localized, t, useI18n, useSession } from '@/lib';
 import { orders } from '@console/contract';
-import { fixError, recheckErrors, resolveAbnormal, useAbnormalRules, useAttention } from './api/orders.ts';
+import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
+import { useState } from 'react';
+import { attempt } from '@/components/mutation.ts';
+import { usePagedQuery } from '@/components/paged-table';
+import { call, invalidateCall, localized, t, useI18n, useSession } from '@/lib';
+import { fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { RecipientFields } from './components/OrderForm.tsx';
 import { OrderTable, reasonColumn } from './components/OrderTable.tsx';
 import './i18n.ts';
+
+type Row = orders.OrderRow;
+type Recipient = { name?: string; idCard?: string } & Record<string, unknown>;
+
+/**
+ * Whether the server can apply a fix to this order: received, shipped, released and
+ * cancelled orders and intercepted ones are locked (409), so Fix is not offered there.
+ */
+export const fixable = (r: Pick<Row, 'status' | 'intercepted'>) =>
+  !r.intercepted && (r.status === 'created' || r.status === 'printed');
+
+/**
+ * An error reason names the recipient's name and ID number (they do not match): a fix
+ * that changes neither would clear the error without correcting anything.
+ */
+export const fixChangesNamedField = (before: Recipient | null, now: Recipient | undefined) =>
+  !!before &&
+  !!now &&
+  ((now.name ?? '').trim() !== (before.name ?? '').trim() ||
+    (now.idCard ?? '').trim() !== (before.idCard ?? '').trim());
 
 /** Error and abnormal order lists (their counts drive the header badges). */
 export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   useI18n();
   const { message, modal } = App.useApp();
   const { user } = useSession();
-  const [req, setReq] = useState({
-    offset: 0,
-    limit: 20,
-    order: 'desc' as const,
-    keyword: undefined as string | undefined,
-  });
+  const paged = usePagedQuery<typeof orders.errorOrders, { keyword?: string }>(
+    kind === 'error' ? orders.errorOrders : orders.abnormalOrders,
+  );
   const [selected, setSelected] = useState<number[]>([]);
   const [fixing, setFixing] = useState<number | null>(null);
+  const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
-  const q = useAttention(kind, req);
+  const recipientNow = Form.useWatch('recipient', form) as Recipient | undefined;
+  const changed = fixChangesNamedField(before, recipientNow);
   const rules = useAbnormalRules();
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
@@ -34,13 +55,15 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     ]);
   };
   const openFix = async (id: number) => {
-    const { call } = await import('@/lib');
-    const d = await call(orders.order, { id });
+    const d = await attempt(message, () => call(orders.order, { id }));
+    if (!d) return;
     form.setFieldsValue({ recipient: d.recipient });
+    setBefore({ ...d.recipient });
     setFixing(id);
   };
   const saveFix = async () => {
     const v = await form.validateFields();
+    if (!fixChangesNamedField(before, v.recipient)) return;
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
       if (!r) return;
@@ -53,6 +76,9 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
       else message.error((e as Error).message);
     }
   };
+  const act = async (send: () => Promise<unknown>) => {
+    if ((await attempt(message, send)) !== undefined) await refresh();
+  };
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Space>
@@ -60,13 +86,15 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
           allowClear
           placeholder={`${t('orders.orderNo')} / ${t('orders.waybillNo')}`}
           data-testid={`${kind}-search`}
-          onSearch={(k) => setReq({ ...req, offset: 0, keyword: k || undefined })}
+          onSearch={(k) => paged.setFilters({ keyword: k.trim() || undefined })}
         />
         {kind === 'error' && (
           <Button
             disabled={!selected.length}
+            data-testid="error-recheck"
             onClick={async () => {
-              const r = await recheckErrors(selected);
+              const r = await attempt(message, () => recheckErrors(selected));
+              if (!r) return;
               message.info(`${t('orders.fixed')}: ${r.cleared.length} / ${selected.length}`);
               await refresh();
             }}
@@ -78,14 +106,14 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
           <>
             <Button
               disabled={!selected.length}
-              onClick={async () => (await resolveAbnormal({ ids: selected, action: 'resolve' }), refresh())}
+              onClick={() => act(() => resolveAbnormal({ ids: selected, action: 'resolve' }))}
               data-testid="abnormal-resolve"
             >
               {t('orders.resolveAbnormal')}
             </Button>
             <Button
               disabled={!selected.length}
-              onClick={async () => (await resolveAbnormal({ ids: selected, action: 'release' }), refresh())}
+              onClick={() => act(() => resolveAbnormal({ ids: selected, action: 'release' }))}
               data-testid="abnormal-release"
             >
               {t('orders.release')}
@@ -100,6 +128,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                 rowKey="code"
                 pagination={false}
                 dataSource={rules.data ?? []}
+                data-testid="abnormal-rules-table"
                 columns={[
                   { title: t('orders.ruleName'), render: (_, r) => localized(r.name) },
                   { title: t('orders.ruleDescription'), render: (_, r) => localized(r.description) },
@@ -107,14 +136,13 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
               />
             }
           >
-            <Button>{t('orders.rules')}</Button>
+            <Button data-testid="abnormal-rules">{t('orders.rules')}</Button>
           </Popover>
         )}
       </Space>
       <OrderTable
         data-testid={`${kind}-table`}
-        loading={q.isFetching}
-        dataSource={q.data?.list ?? []}
+        paged={paged}
         visible={['orderNo', 'waybillNo', 'channel', 'customerCode', 'status', 'recipientName', 'createdAt']}
         rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
         extra={[
@@ -124,21 +152,24 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                 {
                   key: 'fix',
                   title: t('orders.actions'),
-                  render: (_: unknown, r: { id: number; orderNo: string }) => (
-                    <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
-                      {t('orders.fix')}
-                    </Button>
-                  ),
+                  render: (_: unknown, r: Row) =>
+                    fixable(r) ? (
+                      <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
+                        {t('orders.fix')}
+                      </Button>
+                    ) : (
+                      <Tooltip
+                        title={t('orders.fixLocked', {
+                          status: r.intercepted ? t('orders.intercepted') : t(`orders.kinds.${r.status}`),
+                        })}
+                      >
+                        <span data-testid={`fix-locked-${r.orderNo}`}>—</span>
+                      </Tooltip>
+                    ),
                 },
               ]
             : []),
         ]}
-        pagination={{
-          total: q.data?.total ?? 0,
-          current: req.offset / req.limit + 1,
-          pageSize: req.limit,
-          onChange: (p, s) => setReq({ ...req, offset: (p - 1) * s, limit: s }),
-        }}
       />
       <Modal
         open={fixing !== null}
@@ -146,9 +177,10 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         title={t('orders.fix')}
         onCancel={() => setFixing(null)}
         onOk={saveFix}
-        okButtonProps={{ 'data-testid': 'fix-save' } as never}
+        okButtonProps={{ 'data-testid': 'fix-save', disabled: !changed } as never}
       >
-        <Form form={form} layout="vertical">
+        {!changed && <Alert type="info" showIcon message={t('orders.fixNeedsChange')} data-testid="fix-hint" />}
+        <Form form={form} layout="vertical" style={{ marginTop: 12 }}>
           <RecipientFields />
         </Form>
       </Modal>

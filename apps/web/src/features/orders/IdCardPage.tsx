@@ -1,26 +1,26 @@
-import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Table, Tag, Upload } from 'antd';
+import { orders, type CallResponse } from '@console/contract';
+import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Tag, Upload } from 'antd';
 import { useState } from 'react';
+import { attempt } from '@/components/mutation.ts';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useI18n } from '@/lib';
-import { idCardImage, idCardTemplate, uploadIdCard, useIdCards } from './api/orders.ts';
+import { idCardImage, idCardTemplate, uploadIdCard } from './api/orders.ts';
 import { IdCardImport } from './components/IdCardImport.tsx';
 import './i18n.ts';
+
+type IdCardRow = CallResponse<typeof orders.idCards>['list'][number];
 
 /** Promise Letter ID Card: upload front and back (jpg/png, checked on the server), bulk import by template, view own images. */
 export default function IdCardPage() {
   useI18n();
   const { message } = App.useApp();
-  const [req, setReq] = useState({
-    offset: 0,
-    limit: 20,
-    order: 'desc' as const,
-    keyword: undefined as string | undefined,
-  });
-  const q = useIdCards(req);
+  const paged = usePagedQuery<typeof orders.idCards, { keyword?: string }>(orders.idCards);
+  const q = paged.query;
   const [form] = Form.useForm();
   const [preview, setPreview] = useState<string | null>(null);
   const show = async (id: number, side: 'front' | 'back') => {
-    const { blob } = await idCardImage(id, side);
-    setPreview(URL.createObjectURL(blob));
+    const r = await attempt(message, () => idCardImage(id, side));
+    if (r) setPreview(URL.createObjectURL(r.blob));
   };
   const send = async (file: File) => {
     const v = form.getFieldsValue();
@@ -59,29 +59,31 @@ export default function IdCardPage() {
         <Form.Item name="idCard" label={t('orders.idCard')}>
           <Input style={{ width: 190 }} />
         </Form.Item>
-        <Upload accept=".jpg,.jpeg,.png" showUploadList={false} beforeUpload={(f) => (void send(f), false)}>
+        <Upload
+          accept=".jpg,.jpeg,.png"
+          showUploadList={false}
+          beforeUpload={(f) => (void send(f), false)}
+          data-testid="idcard-upload"
+        >
           <Button type="primary">{t('orders.uploadImage')}</Button>
         </Upload>
-        <Button onClick={idCardTemplate}>{t('orders.template')}</Button>
+        <Button onClick={() => attempt(message, idCardTemplate)} data-testid="idcard-template">
+          {t('orders.template')}
+        </Button>
         <IdCardImport onDone={() => void q.refetch()} />
       </Form>
       <Input.Search
         allowClear
         style={{ width: 300 }}
         placeholder={t('orders.idCardSearch')}
-        onSearch={(k) => setReq({ ...req, offset: 0, keyword: k || undefined })}
+        data-testid="idcard-search"
+        onSearch={(k) => paged.setFilters({ keyword: k.trim() || undefined })}
       />
-      <Table
+      <PagedTable<IdCardRow>
         rowKey="id"
         size="small"
-        loading={q.isFetching}
-        dataSource={q.data?.list ?? []}
-        pagination={{
-          total: q.data?.total ?? 0,
-          pageSize: req.limit,
-          current: req.offset / req.limit + 1,
-          onChange: (p, s) => setReq({ ...req, offset: (p - 1) * s, limit: s }),
-        }}
+        paged={paged}
+        data-testid="idcard-table"
         columns={[
           { title: t('orders.orderNo'), dataIndex: 'orderNo' },
           { title: t('orders.recipient'), dataIndex: 'name' },

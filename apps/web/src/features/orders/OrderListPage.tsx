@@ -1,21 +1,19 @@
-import { App, Button, Checkbox, DatePicker, Form, Input, Popconfirm, Popover, Select, Space } from 'antd';
+import { orders } from '@console/contract';
+import { App, Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space } from 'antd';
 import { useState } from 'react';
+import { attempt } from '@/components/mutation.ts';
+import { usePagedQuery } from '@/components/paged-table';
 import { t, useI18n } from '@/lib';
-import {
-  deleteOrders,
-  exportOrders,
-  type ListRequest,
-  saveColumns,
-  setPrintFlag,
-  useOrderList,
-  useUserSettings,
-} from './api/orders.ts';
+import { exportOrders, type ListRequest, saveColumns, setPrintFlag, useUserSettings } from './api/orders.ts';
+import { DeleteOrders } from './components/DeleteOrders.tsx';
 import { ALL_COLUMNS, columnTitle, OrderTable } from './components/OrderTable.tsx';
 import './i18n.ts';
 
 const CHANNELS = ['JP', 'USA', 'EMS', 'SG', 'AU', 'UK', 'PH', 'TH', 'USD'];
 const STATUSES = ['created', 'printed', 'received', 'shipped', 'released', 'cancelled'];
 const KINDS = ['orderNo', 'waybillNo', 'splitWaybillNo', 'systemNo', 'userRefNo', 'batchNo'];
+type Filters = Omit<ListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
+type Row = orders.OrderRow;
 const bool = () => [
   { value: 'true', label: t('orders.yes') },
   { value: 'false', label: t('orders.no') },
@@ -26,9 +24,11 @@ export default function OrderListPage() {
   useI18n();
   const { message } = App.useApp();
   const [form] = Form.useForm();
-  const [req, setReq] = useState<ListRequest>({ offset: 0, limit: 20, order: 'desc', sort: 'createdAt' });
-  const [selected, setSelected] = useState<number[]>([]);
-  const list = useOrderList(req);
+  const paged = usePagedQuery<typeof orders.orderList, Filters>(orders.orderList, { sort: 'createdAt' });
+  const list = paged.query;
+  const req = paged.request;
+  const [selectedRows, setSelectedRows] = useState<Row[]>([]);
+  const selected = selectedRows.map((r) => r.id);
   const settings = useUserSettings();
   // The columns come from the saved settings during render (not copied into state by an
   // effect, which paints every column first), and the table shows none until the saved
@@ -41,11 +41,7 @@ export default function OrderListPage() {
 
   const onSearch = (v: Record<string, any>) => {
     const b = (x?: string) => (x === undefined ? undefined : x === 'true');
-    setReq({
-      offset: 0,
-      limit: req.limit,
-      order: req.order,
-      sort: req.sort,
+    paged.setFilters({
       noType: v.noType,
       numbers: v.numbers?.trim() || undefined,
       channel: v.channel,
@@ -58,13 +54,16 @@ export default function OrderListPage() {
       recipientPhone: v.recipientPhone?.trim() || undefined,
       dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
       dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
-    } as ListRequest);
+    } as Filters);
   };
   // At least one column stays: an empty choice would read as "not chosen" (every column).
   const chooseColumns = (next: string[]) => {
     if (next.length) void saveColumns(next);
   };
-  const total = list.data?.total ?? 0;
+  const afterWrite = async () => {
+    setSelectedRows([]);
+    await list.refetch();
+  };
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
@@ -105,25 +104,26 @@ export default function OrderListPage() {
             allowClear
             style={{ width: 130 }}
             options={['none', 'partial', 'all'].map((s) => ({ value: s, label: t(`orders.receive.${s}`) }))}
+            data-testid="list-receiveStatus"
           />
         </Form.Item>
         <Form.Item name="intercepted" label={t('orders.intercepted')}>
-          <Select allowClear style={{ width: 80 }} options={bool()} />
+          <Select allowClear style={{ width: 80 }} options={bool()} data-testid="list-intercepted" />
         </Form.Item>
         <Form.Item name="released" label={t('orders.released')}>
-          <Select allowClear style={{ width: 80 }} options={bool()} />
+          <Select allowClear style={{ width: 80 }} options={bool()} data-testid="list-released" />
         </Form.Item>
         <Form.Item name="printFlag" label={t('orders.printFlag')}>
-          <Select allowClear style={{ width: 80 }} options={bool()} />
+          <Select allowClear style={{ width: 80 }} options={bool()} data-testid="list-printFlag" />
         </Form.Item>
         <Form.Item name="recipientName" label={t('orders.recipient')}>
-          <Input allowClear style={{ width: 110 }} />
+          <Input allowClear style={{ width: 110 }} data-testid="list-recipientName" />
         </Form.Item>
         <Form.Item name="recipientPhone" label={t('orders.phone')}>
-          <Input allowClear style={{ width: 130 }} />
+          <Input allowClear style={{ width: 130 }} data-testid="list-recipientPhone" />
         </Form.Item>
         <Form.Item name="range" label={t('orders.dateRange')}>
-          <DatePicker.RangePicker />
+          <DatePicker.RangePicker data-testid="list-range" />
         </Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" data-testid="list-search">
@@ -161,51 +161,31 @@ export default function OrderListPage() {
           </Popover>
           <Button
             disabled={!selected.length}
-            onClick={async () => (await setPrintFlag(selected, true), list.refetch())}
+            data-testid="list-mark-printed"
+            onClick={async () => {
+              if ((await attempt(message, () => setPrintFlag(selected, true))) === undefined) return;
+              message.success(t('orders.markedPrinted'));
+              await afterWrite();
+            }}
           >
             {t('orders.markPrinted')}
           </Button>
-          <Popconfirm
-            title={t('orders.deleteConfirm')}
-            disabled={!selected.length}
-            onConfirm={async () => {
-              await deleteOrders(selected);
-              message.success(t('orders.deleted'));
-              setSelected([]);
-              await list.refetch();
-            }}
-          >
-            <Button danger disabled={!selected.length}>
-              {t('orders.delete')}
-            </Button>
-          </Popconfirm>
+          <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
         </Space>
       </Form>
       <OrderTable
         data-testid="order-table"
         sortable
         visible={columns}
+        paged={paged}
         loading={list.isFetching || !columnsKnown}
-        dataSource={columnsKnown ? (list.data?.list ?? []) : []}
-        rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
-        onChange={(_p, _f, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          const key = (s?.columnKey as string) || 'createdAt';
-          setReq({
-            ...req,
-            offset: 0,
-            sort: (s?.order ? key : 'createdAt') as never,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          });
+        ready={columnsKnown}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          onChange: (_k, rows) => setSelectedRows(rows.filter(Boolean)),
         }}
-        pagination={{
-          total,
-          current: Math.floor(Number(req.offset ?? 0) / Number(req.limit ?? 20)) + 1,
-          pageSize: Number(req.limit ?? 20),
-          showSizeChanger: true,
-          showTotal: (n) => (list.data && !list.data.exact ? `${n.toLocaleString()}+` : n.toLocaleString()),
-          onChange: (page, size) => setReq({ ...req, offset: (page - 1) * size, limit: size }),
-        }}
+        showTotal={(n) => (list.data && !list.data.exact ? `${n.toLocaleString()}+` : n.toLocaleString())}
       />
     </Space>
   );

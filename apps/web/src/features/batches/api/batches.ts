@@ -1,5 +1,5 @@
-import { batches } from '@console/contract';
-import { call, callBlob, callUpload, saveBlob, useCall } from '@/lib';
+import { batches, type CallRequest } from '@console/contract';
+import { call, callBlob, callUpload, saveBlob } from '@/lib';
 
 /** Uploads one workbook with the page's choices through the call of its template kind. */
 export function uploadBatch(
@@ -41,15 +41,5 @@ export const downloadByTime = async (period: 'lastWeek' | 'lastMonth' | 'lastThr
   saveBlob(blob, filename);
 };
 export const deleteBatch = (id: number) => call(batches.remove, { id });
-export type BatchFilters = {
-  offset: number;
-  limit: number;
-  order: 'asc' | 'desc';
-  batchNo?: string;
-  channel?: string;
-  status?: string;
-  from?: string;
-  to?: string;
-};
-export const useBatches = (filters: BatchFilters, refetchInterval: number | false) =>
-  useCall(batches.batches, filters as never, { refetchInterval });
+/** Batch List's filters (the paging fields are the paged table's). */
+export type BatchFilters = Omit<CallRequest<typeof batches.batches>, 'offset' | 'limit' | 'order'>;

@@ -1,6 +1,7 @@
 import type { orders } from '@console/contract';
-import { Button, Table, Tag, Tooltip, type TableProps } from 'antd';
-import { useNavigate } from 'react-router';
+import { Table, Tag, Tooltip, type TableProps } from 'antd';
+import { Link } from 'react-router';
+import { PagedTable, type PagedQuery } from '@/components/paged-table';
 import { formatTime, t } from '@/lib';
 
 type Row = orders.OrderRow;
@@ -38,24 +39,40 @@ export const columnTitle = (k: ColumnKey | string) =>
     recipientProvince: t('orders.province'),
   })[k] ?? t(`orders.${k}`);
 
-/** The order table used by the list, search, error and abnormal pages (masked rows from the server). */
+/**
+ * The order table used by the list, search, error and abnormal pages (masked rows from the
+ * server). With `paged` it is a server-paged PagedTable; without, a plain table of the rows given.
+ */
 export function OrderTable(
-  props: TableProps<Row> & { visible?: readonly string[]; extra?: TableProps<Row>['columns']; sortable?: boolean },
+  props: Omit<TableProps<Row>, 'onChange'> & {
+    visible?: readonly string[];
+    extra?: TableProps<Row>['columns'];
+    sortable?: boolean;
+    paged?: PagedQuery;
+    showTotal?: (total: number) => React.ReactNode;
+    ready?: boolean;
+  },
 ) {
-  const navigate = useNavigate();
-  const { visible = ALL_COLUMNS, extra = [], sortable, ...rest } = props;
+  const {
+    visible = ALL_COLUMNS,
+    extra = [],
+    sortable,
+    paged,
+    showTotal,
+    ready,
+    dataSource,
+    pagination,
+    ...rest
+  } = props;
   const sorter = (k: string) =>
     sortable && ['orderNo', 'waybillNo', 'status', 'printCount', 'channel', 'createdAt'].includes(k) ? true : undefined;
   const render: Partial<Record<ColumnKey, (r: Row) => React.ReactNode>> = {
+    // A real link: a click opens the detail in a tab (the router), a middle-click or
+    // "copy link" gets the detail's address.
     orderNo: (r) => (
-      <Button
-        type="link"
-        size="small"
-        onClick={() => navigate(`/order/info?id=${r.id}`)}
-        data-testid={`order-${r.orderNo}`}
-      >
+      <Link to={`/order/info?id=${r.id}`} data-testid={`order-${r.orderNo}`}>
         {r.orderNo}
-      </Button>
+      </Link>
     ),
     status: (r) => <Tag color={STATUS_COLOR[r.status]}>{t(`orders.kinds.${r.status}`)}</Tag>,
     printFlag: (r) => (
@@ -75,7 +92,31 @@ export function OrderTable(
     })),
     ...(extra ?? []),
   ];
-  return <Table<Row> rowKey="id" size="small" scroll={{ x: 'max-content' }} columns={columns} {...rest} />;
+  if (paged) {
+    return (
+      <PagedTable<Row>
+        rowKey="id"
+        size="small"
+        scroll={{ x: 'max-content' }}
+        columns={columns}
+        paged={paged}
+        showTotal={showTotal}
+        ready={ready}
+        {...rest}
+      />
+    );
+  }
+  return (
+    <Table<Row>
+      rowKey="id"
+      size="small"
+      scroll={{ x: 'max-content' }}
+      columns={columns}
+      dataSource={dataSource}
+      pagination={pagination}
+      {...rest}
+    />
+  );
 }
 
 export const reasonColumn = (key: 'errorReason' | 'abnormalReason') => ({

@@ -1,0 +1,55 @@
+import { Table, type TableProps } from 'antd';
+import { PAGE_SIZES, pageOf } from './paging.ts';
+import type { PagedQuery } from './usePagedQuery.ts';
+
+export type PagedTableProps<Row> = Omit<TableProps<Row>, 'pagination' | 'onChange' | 'dataSource'> & {
+  paged: PagedQuery;
+  /** The total text; the count by default. */
+  showTotal?: (total: number) => React.ReactNode;
+  /** False while the page cannot show rows yet (Order List waits for its saved columns). */
+  ready?: boolean;
+};
+
+/**
+ * antd Table wired to `usePagedQuery`: rows, total, page, page size and sort come from the
+ * hook and every change goes back to it through the table's one `onChange`. Sorting is
+ * controlled (the header shows the sort the server applied).
+ */
+export function PagedTable<Row extends object>({
+  paged,
+  showTotal,
+  columns,
+  loading,
+  ready = true,
+  ...rest
+}: PagedTableProps<Row>) {
+  const { state } = paged;
+  const sortOrder = (key: unknown) =>
+    state.sort !== undefined && key === state.sort ? (state.order === 'asc' ? 'ascend' : 'descend') : null;
+  return (
+    <Table<Row>
+      {...rest}
+      loading={loading ?? paged.query.isFetching}
+      dataSource={ready ? ((paged.data?.list ?? []) as Row[]) : []}
+      columns={columns?.map((c) => (c.sorter ? { ...c, sortOrder: sortOrder(c.key) } : c))}
+      pagination={{
+        total: paged.data?.total ?? 0,
+        current: pageOf(state),
+        pageSize: state.limit,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZES.map(String),
+        showTotal: showTotal ?? ((n) => n.toLocaleString()),
+      }}
+      onChange={(p, _filters, sorter, extra) => {
+        const s = Array.isArray(sorter) ? sorter[0] : sorter;
+        paged.onTableChange({
+          action: extra.action === 'paginate' || extra.action === 'sort' ? extra.action : 'filter',
+          current: p.current,
+          pageSize: p.pageSize,
+          sortKey: s?.columnKey === undefined ? undefined : String(s.columnKey),
+          sortOrder: s?.order ?? null,
+        });
+      }}
+    />
+  );
+}
