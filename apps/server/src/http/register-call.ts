@@ -7,6 +7,7 @@ import { languageOf, translate } from '../lib/messages.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
 import type { Database } from '../db/database.ts';
 import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
+import { contentDisposition } from './content-disposition.ts';
 import { responseCache } from './response-cache.ts';
 
 export type Handler<C extends CallDef> = (
@@ -133,12 +134,6 @@ export function createRegistrar(
       });
     },
   };
-}
-
-/** RFC 6266/5987: an ASCII fallback plus the UTF-8 name. */
-export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
 async function readMultipart(

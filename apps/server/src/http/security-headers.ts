@@ -7,8 +7,34 @@ import helmet from 'helmet';
  * @fastify/helmet rebuilds helmet's middleware from the options on every request — 25 µs a
  * call, a fifth of a bare route. Helmet stays the source of the values; we run its middleware
  * once against a recorder and replay the result.
+ *
+ * Two variants (finding 13 of issue 10): HSTS and CSP's `upgrade-insecure-requests` only
+ * when the request came over TLS (or through a trusted proxy that says `X-Forwarded-Proto:
+ * https`). Sent over plain HTTP they made a browser that opened the console by any host name
+ * but localhost fetch every asset over https and load none (ERR_SSL_PROTOCOL_ERROR). Each
+ * variant also exists with `Cache-Control: no-store` for /api/: answers carry tokens and ID
+ * numbers, and no cache on the way or on disk should keep them.
  */
 export function installSecurityHeaders(app: FastifyInstance) {
+  const plain = recordHelmet(false);
+  const tls = recordHelmet(true);
+  const noStore = { 'cache-control': 'no-store' };
+  const variants = {
+    plain: { page: freeze(plain.set), api: freeze({ ...plain.set, ...noStore }), removed: plain.removed },
+    tls: { page: freeze(tls.set), api: freeze({ ...tls.set, ...noStore }), removed: tls.removed },
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    // Fastify's protocol: the socket's TLS, or X-Forwarded-Proto when TRUST_PROXY trusts the sender.
+    const v = request.protocol === 'https' ? variants.tls : variants.plain;
+    reply.headers(request.url.startsWith('/api/') ? v.api : v.page);
+    for (const name of v.removed) reply.raw.removeHeader(name);
+    done();
+  });
+}
+
+const freeze = (headers: Record<string, string>) => Object.freeze({ ...headers });
+
+function recordHelmet(overTls: boolean) {
   const set: Record<string, string> = {};
   const removed: string[] = [];
   const recorder = {
@@ -37,16 +63,13 @@ export function installSecurityHeaders(app: FastifyInstance) {
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
+        upgradeInsecureRequests: overTls ? [] : null,
       },
     },
+    strictTransportSecurity: overTls,
     crossOriginEmbedderPolicy: false,
   })({ headers: {} } as IncomingMessage, recorder, (err?: unknown) => {
     if (err) throw err;
   });
-  const headers = Object.freeze({ ...set });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    for (const name of removed) reply.raw.removeHeader(name);
-    done();
-  });
+  return { set, removed };
 }

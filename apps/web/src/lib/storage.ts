@@ -16,13 +16,20 @@ export function getCookie(key: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Only this page's script reads the token (it goes out as a Bearer header), so no request
+ * from another site needs the cookie: SameSite=Strict. Under HTTPS it is also Secure, so it
+ * never travels over plain HTTP (finding 13 of issue 10). The server sets no cookie.
+ */
+const cookieAttributes = () => `path=/; SameSite=Strict${location.protocol === 'https:' ? '; Secure' : ''}`;
+
 export function setCookie(key: string, value: string, days = COOKIE_DAYS): void {
   const expires = new Date(Date.now() + days * 864e5).toUTCString();
-  document.cookie = `${encodeURIComponent(cookieName(key))}=${encodeURIComponent(value)}; expires=${expires}; path=/; SameSite=Lax`;
+  document.cookie = `${encodeURIComponent(cookieName(key))}=${encodeURIComponent(value)}; expires=${expires}; ${cookieAttributes()}`;
 }
 
 export function removeCookie(key: string): void {
-  document.cookie = `${encodeURIComponent(cookieName(key))}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  document.cookie = `${encodeURIComponent(cookieName(key))}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; ${cookieAttributes()}`;
 }
 
 export const getToken = () => getCookie('token');
