@@ -1,4 +1,13 @@
-import { AES_HEADER, aesBody, type CallDef, type CallResponse, ErrorCode, type ParsedRequest } from '@console/contract';
+import {
+  AES_HEADER,
+  aesBody,
+  type ApiLanguage,
+  type CallDef,
+  type CallResponse,
+  ErrorCode,
+  type ParsedRequest,
+  TEXT_RULE_PARAM,
+} from '@console/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
@@ -24,7 +33,17 @@ export interface Registrar {
 }
 
 const CLOSE_BRACE = Buffer.from('}');
-const zodLocales = { en: z.locales.en().localeError, 'zh-CN': z.locales.zhCN().localeError };
+/** zod's messages in the caller's language; the contract's text rule (fields.ts) in ours. */
+const withTextRule =
+  (lang: ApiLanguage, localeError: z.core.$ZodErrorMap): z.core.$ZodErrorMap =>
+  (issue) => {
+    const problem = issue.code === 'custom' ? issue.params?.[TEXT_RULE_PARAM] : undefined;
+    return problem ? translate(lang, `text_${problem}`) : localeError(issue);
+  };
+const zodLocales = {
+  en: withTextRule('en', z.locales.en().localeError),
+  'zh-CN': withTextRule('zh-CN', z.locales.zhCN().localeError),
+};
 
 export function bearerOf(request: FastifyRequest): string | null {
   const h = request.headers.authorization;

@@ -1,4 +1,4 @@
-import type { ApiLanguage } from '@console/contract';
+import { type ApiLanguage, textProblemMessages } from '@console/contract';
 
 /**
  * Every message the server sends, in both API languages. Keys are stable; a
@@ -53,6 +53,8 @@ export const messages = {
   onlyOneFile: { en: 'Upload one file at a time.', 'zh-CN': '一次只能上传一个文件。' },
   fileRequired: { en: 'Choose a file to upload.', 'zh-CN': '请选择要上传的文件。' },
   tooManyRequests: { en: 'Too many requests. Please slow down.', 'zh-CN': '请求过于频繁，请稍后再试。' },
+  // The contract's text rule, shared by request fields and uploaded cells.
+  ...textProblemMessages,
 } as const satisfies Record<string, Record<ApiLanguage, string>>;
 
 export type MessageKey = keyof typeof messages;
