@@ -166,14 +166,21 @@ async function readMultipart(
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType');
   const fields: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
-      if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
-    } else {
-      fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
+        if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
+      } else {
+        fields[part.fieldname] = part.value;
+      }
     }
+  } catch (e) {
+    // Limits and our own refusals have codes the error handler knows; busboy's errors for a
+    // truncated body or a missing boundary have none, and are the client's, not a 500.
+    if (e instanceof AppError || (e as { code?: unknown }).code !== undefined) throw e;
+    throw AppError.badRequest('badMultipart');
   }
   return { fields, files };
 }
