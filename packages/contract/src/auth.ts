@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
+import { jsonValue, text } from './fields.ts';
 import { accessedRoute, roles } from './routes.ts';
 
-const name = z.string().trim().min(1).max(64);
-const secret = z.string().min(1).max(256);
+const name = text({ min: 1, max: 64 });
+const secret = text({ min: 1, max: 256, trim: false });
 /** Policy for new passwords: long enough to resist guessing, short enough to hash cheaply. */
-export const newPassword = z.string().min(8).max(128);
+export const newPassword = text({ min: 8, max: 128, trim: false });
 
 const tokenAnswer = z.object({
   access_token: z.string(),
@@ -17,7 +18,7 @@ export const login = defineCall({
   path: 'login',
   summary: 'Log in with name and password; answers an access token.',
   auth: false,
-  request: z.object({ name, password: secret, uuid: z.string().max(64).optional() }),
+  request: z.object({ name, password: secret, uuid: text({ max: 64 }).optional() }),
   response: tokenAnswer,
 });
 
@@ -87,7 +88,7 @@ export const saveUserSetting = defineCall({
   summary: 'Save one console setting of the current user.',
   request: z.object({
     key: settingKey,
-    value: z.unknown().refine((v) => v !== undefined && JSON.stringify(v).length <= 65_536, 'too large'),
+    value: jsonValue().refine((v) => v !== undefined && JSON.stringify(v).length <= 65_536, 'too large'),
   }),
   response: nothing,
 });

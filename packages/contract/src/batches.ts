@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
+import { idOf, text } from './fields.ts';
 import { channelCode } from './reference.ts';
 
 /**
@@ -34,14 +35,8 @@ export const confirmationKind = z.enum(['minorId', 'multiplePricesPerJan', 'cros
 export type ConfirmationKind = z.infer<typeof confirmationKind>;
 
 /** Multipart text fields arrive as strings; an empty field means "not chosen". */
-const optionalId = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.coerce.number().int().positive().optional(),
-);
-const optionalCode = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : v),
-  z.string().trim().max(32).optional(),
-);
+const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), idOf.optional());
+const optionalCode = z.preprocess((v) => (v === '' || v === null ? undefined : v), text({ max: 32 }).optional());
 
 /** The choices the import page makes beside the file. */
 export const uploadFields = z.object({
@@ -134,7 +129,7 @@ export const createEmsImport = upload(
   'order.createImportEms',
 );
 
-const batchId = z.object({ id: z.coerce.number().int().positive() });
+const batchId = z.object({ id: idOf });
 
 export const confirm = defineCall({
   path: 'order/batch/confirm',
@@ -161,12 +156,10 @@ export const errorWorkbook = defineCall({
 });
 
 const dateRange = z.object({
-  from: z
-    .string()
+  from: text({ max: 10 })
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .optional(),
-  to: z
-    .string()
+  to: text({ max: 10 })
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .optional(),
 });
@@ -176,10 +169,10 @@ export const batches = defineCall({
   summary: 'Batches, newest first (tenant-scoped).',
   permission: 'order.batchList',
   request: paging.extend({
-    batchNo: z.string().trim().max(64).optional(),
+    batchNo: text({ max: 64 }).optional(),
     channel: channelCode.optional(),
     status: batchStatus.optional(),
-    customerId: z.number().int().positive().optional(),
+    customerId: idOf.optional(),
     ...dateRange.shape,
   }),
   response: paged(batchRow),
@@ -189,7 +182,7 @@ export const search = defineCall({
   path: 'order/batch/search',
   summary: 'Batches holding an order, waybill or batch number matching the keyword.',
   permission: 'order.batchList',
-  request: paging.extend({ keyword: z.string().trim().min(1).max(64) }),
+  request: paging.extend({ keyword: text({ min: 1, max: 64 }) }),
   response: paged(batchRow),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whole } from './fields.ts';
 
 /** Every JSON answer is this envelope; the HTTP status equals `code`. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -36,8 +37,8 @@ export const internalErrorData = z.object({ errorId: z.string() });
 
 /** Paging payload (spec §3): offset, limit, order. Filters are added per call. */
 export const paging = z.object({
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(500).default(20),
+  offset: whole(0, 10_000_000).default(0),
+  limit: whole(1, 500).default(20),
   order: z.enum(['asc', 'desc']).default('desc'),
 });
 export type Paging = z.output<typeof paging>;

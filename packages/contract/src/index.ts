@@ -13,8 +13,10 @@ import * as reference from './reference.ts';
 export * from './call.ts';
 export * from './checks.ts';
 export * from './envelope.ts';
+export * from './fields.ts';
 export * from './i18n.ts';
 export * from './routes.ts';
+export * from './schema-walk.ts';
 export { auth, batches, notifications, orders, reference };
 
 export const calls = { auth, batches, notifications, orders, reference } as const;

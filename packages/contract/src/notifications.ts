@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
+import { idOf, text } from './fields.ts';
 import { i18nText } from './i18n.ts';
 
 export const noticeSummary = z.object({
@@ -13,7 +14,7 @@ export const noticeSummary = z.object({
 });
 export const noticeDetail = noticeSummary.extend({ content: i18nText });
 
-const id = z.object({ id: z.number().int().positive() });
+const id = z.object({ id: idOf });
 
 export const notifications = defineCall({
   path: 'notifications',
@@ -24,7 +25,7 @@ export const notifications = defineCall({
 export const searchNotifications = defineCall({
   path: 'notification/search',
   summary: 'Notices whose title or content contain the keyword.',
-  request: paging.extend({ keyword: z.string().trim().max(100).default('') }),
+  request: paging.extend({ keyword: text({ max: 100 }).default('') }),
   response: paged(noticeSummary),
 });
 export const notificationInfo = defineCall({
@@ -56,8 +57,11 @@ export const publishNotice = defineCall({
   summary: 'Operator: publish a notice.',
   permission: 'notice.manage',
   request: z.object({
-    title: z.object({ zh: z.string().trim().min(1).max(200), en: z.string().trim().min(1).max(200) }),
-    content: z.object({ zh: z.string().trim().min(1).max(20_000), en: z.string().trim().min(1).max(20_000) }),
+    title: z.object({ zh: text({ min: 1, max: 200 }), en: text({ min: 1, max: 200 }) }),
+    content: z.object({
+      zh: text({ min: 1, max: 20_000, multiline: true }),
+      en: text({ min: 1, max: 20_000, multiline: true }),
+    }),
     mustAgree: z.boolean().default(false),
   }),
   response: id,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
+import { idOf, text, whole } from './fields.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
 
@@ -41,7 +42,7 @@ export const errorOrders = defineCall({
   path: 'order/error',
   summary: 'Orders that failed a downstream check, with the reason.',
   permission: 'order.error',
-  request: paging.extend({ keyword: z.string().trim().max(64).optional() }),
+  request: paging.extend({ keyword: text({ max: 64 }).optional() }),
   response: paged(orderRow),
 });
 /** Orders caught by an abnormal rule (header badge, spec §6). */
@@ -49,7 +50,7 @@ export const abnormalOrders = defineCall({
   path: 'order/abnormal',
   summary: 'Orders caught by an abnormal rule and not resolved yet.',
   permission: 'order.abnormal',
-  request: paging.extend({ keyword: z.string().trim().max(64).optional() }),
+  request: paging.extend({ keyword: text({ max: 64 }).optional() }),
   response: paged(orderRow),
 });
 
@@ -76,18 +77,17 @@ export type NumberKind = z.infer<typeof numberKind>;
 /** Sortable columns of the order list. */
 export const orderSort = z.enum(['createdAt', 'orderNo', 'waybillNo', 'status', 'printCount', 'channel']);
 /** A China calendar day (UTC+8), as the console's date pickers give it. */
-export const chinaDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-const idOf = z.coerce.number().int().positive();
+export const chinaDay = text({ max: 10 }).regex(/^\d{4}-\d{2}-\d{2}$/);
 const MAX_NUMBERS = 1000;
 
 /** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, duplicates kept once. */
 export const pastedNumbers = z
-  .union([z.string().max(200_000), z.array(z.string().max(64)).max(MAX_NUMBERS)])
+  .union([text({ max: 200_000, multiline: true, trim: false }), z.array(text({ max: 64 })).max(MAX_NUMBERS)])
   .transform((v) => {
     const parts = Array.isArray(v) ? v : v.split(/[\s,;，；]+/u);
     return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
   })
-  .pipe(z.array(z.string().min(1).max(64)).max(MAX_NUMBERS));
+  .pipe(z.array(text({ min: 1, max: 64 })).max(MAX_NUMBERS));
 
 /** Server-side filters of the order list (issue 5 "Finding orders"). */
 export const orderFilter = z.object({
@@ -101,8 +101,8 @@ export const orderFilter = z.object({
   intercepted: z.boolean().optional(),
   released: z.boolean().optional(),
   printFlag: z.boolean().optional(),
-  recipientName: z.string().trim().min(1).max(64).optional(),
-  recipientPhone: z.string().trim().min(1).max(32).optional(),
+  recipientName: text({ min: 1, max: 64 }).optional(),
+  recipientPhone: text({ min: 1, max: 32 }).optional(),
   dateFrom: chinaDay.optional(),
   dateTo: chinaDay.optional(),
 });
@@ -290,27 +290,20 @@ export const items = defineCall({
   response: z.array(orderItem),
 });
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const optText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
+const required = (max: number) => text({ min: 1, max });
+/** Optional text: empty and missing are both null. */
+const optText = (max: number, multiline = false) =>
+  text({ max, multiline })
     .nullish()
     .transform((v) => (v ? v : null));
 
 /** An item as the user enters it; prices are decimal strings in the order's currency. */
 export const itemInput = z.object({
-  jan: z
-    .string()
-    .trim()
-    .max(14)
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  name: text(200),
+  jan: optText(14),
+  name: required(200),
   brand: optText(100),
   spec: optText(100),
-  quantity: z.coerce.number().int().min(1).max(100_000),
+  quantity: whole(1, 100_000),
   unitPrice: money,
   origin: optText(8),
   hazardCode: optText(16),
@@ -318,18 +311,19 @@ export const itemInput = z.object({
 export type ItemInput = z.output<typeof itemInput>;
 
 export const recipientInput = z.object({
-  name: text(64),
-  idCard: text(18),
-  phone: text(32),
+  name: required(64),
+  idCard: required(18),
+  phone: required(32),
   email: optText(128),
-  province: text(32),
-  city: text(32),
-  district: text(32),
+  province: required(32),
+  city: required(32),
+  district: required(32),
   street: optText(64),
-  address: text(200),
+  // Addresses may run over lines (a pasted label, Alt+Enter in a sheet).
+  address: text({ min: 1, max: 200, multiline: true }),
   postcode: optText(10),
 });
-export const senderInput = z.object({ name: optText(100), address: optText(200), phone: optText(32) });
+export const senderInput = z.object({ name: optText(100), address: optText(200, true), phone: optText(32) });
 
 /**
  * Confirmations the user gave after the server asked for them (spec §5: a minor's ID,
@@ -349,12 +343,12 @@ export const orderUpdate = defineCall({
   request: z.object({
     id: idOf,
     userRefNo: optText(64),
-    orderType: text(32).optional(),
+    orderType: required(32).optional(),
     clearanceCompany: optText(32),
     recipient: recipientInput,
     sender: senderInput,
     insuredAmount: money.default('0'),
-    remark: optText(500),
+    remark: optText(500, true),
     items: z.array(itemInput).min(1).max(100).optional(),
     confirm: confirmations,
   }),
@@ -418,14 +412,14 @@ export const createImport = defineCall({
     channel: channelCode,
     exportNominationId: idOf.nullish(),
     numberSegmentId: idOf.nullish(),
-    orderType: text(32).default('normal'),
+    orderType: required(32).default('normal'),
     clearanceCompany: optText(32),
-    orderNo: text(64),
+    orderNo: required(64),
     userRefNo: optText(64),
     recipient: recipientInput,
     sender: senderInput,
     insuredAmount: money.default('0'),
-    remark: optText(500),
+    remark: optText(500, true),
     items: z.array(itemInput).min(1).max(100),
     confirm: confirmations,
   }),
@@ -451,14 +445,14 @@ export const resolveAddress = defineCall({
   path: 'order/resolveAddress',
   summary: 'A pasted address → province/city/district/name/phone, with the doubtful parts named.',
   permission: 'order.create',
-  request: z.object({ text: z.string().trim().min(2).max(500) }),
+  request: z.object({ text: text({ min: 2, max: 500, multiline: true }) }),
   response: resolvedAddress,
 });
 export const identifyPostalCode = defineCall({
   path: 'order/identifyPostalCode',
   summary: 'Look up and check a Chinese or Japanese postal code.',
   permission: 'order.postCode',
-  request: z.object({ country: z.enum(['CN', 'JP']), code: z.string().trim().min(1).max(10) }),
+  request: z.object({ country: z.enum(['CN', 'JP']), code: text({ min: 1, max: 10 }) }),
   response: z.object({
     country: z.enum(['CN', 'JP']),
     code: z.string(),
@@ -479,11 +473,12 @@ export const getItemByJan = defineCall({
   path: 'order/getItemByJan',
   summary: "An item by JAN from the customer's earlier orders; all prices seen, for the several-prices check.",
   permission: 'order.create',
-  request: z.object({ jan: z.string().trim().min(8).max(14), customerId: idOf.optional() }),
+  request: z.object({ jan: text({ min: 8, max: 14 }), customerId: idOf.optional() }),
   response: z.object({
     found: z.boolean(),
     validJan: z.boolean(),
-    item: itemInput.omit({ quantity: true }).extend({ currency: currencyCode }).nullable(),
+    // Read from stored orders: not held to the input rules, so an old row cannot fail the answer.
+    item: orderItem.omit({ id: true, lineNo: true, quantity: true }).nullable(),
     prices: z.array(money),
   }),
 });
@@ -546,7 +541,7 @@ export const errorBoxcUpdate = defineCall({
   path: 'order/error/boxcUpdate',
   summary: 'Fix a box-C (boxed channel) error order: box and split waybill numbers.',
   permission: 'order.error',
-  request: z.object({ id: idOf, boxNo: text(64), splitWaybillNo: optText(64) }),
+  request: z.object({ id: idOf, boxNo: required(64), splitWaybillNo: optText(64) }),
   response: z.object({ id: z.number().int(), cleared: z.boolean() }),
 });
 
@@ -590,7 +585,7 @@ export const idCards = defineCall({
   path: 'order/idCard',
   summary: 'Promise-letter ID cards on file (masked).',
   permission: 'order.idCard',
-  request: paging.extend({ keyword: z.string().trim().max(64).optional() }),
+  request: paging.extend({ keyword: text({ max: 64 }).optional() }),
   response: paged(idCardRow),
 });
 export const idCardUpload = defineCall({
@@ -601,8 +596,8 @@ export const idCardUpload = defineCall({
     side: z.enum(['front', 'back']),
     orderId: idOf.optional(),
     customerId: idOf.optional(),
-    name: z.string().trim().max(64).optional(),
-    idCard: z.string().trim().max(18).optional(),
+    name: text({ max: 64 }).optional(),
+    idCard: text({ max: 18 }).optional(),
   }),
   response: idCardRow,
   kind: 'multipart',
@@ -675,7 +670,7 @@ export const orderScan = defineCall({
   path: 'order/orderScan',
   summary: 'Scan a waybill at the warehouse: marks the order received and records a tracking event.',
   permission: 'order.scan',
-  request: z.object({ code: z.string().trim().min(1).max(64), location: z.string().trim().max(64).optional() }),
+  request: z.object({ code: text({ min: 1, max: 64 }), location: text({ max: 64 }).optional() }),
   response: z.object({
     outcome: scanOutcome,
     ok: z.boolean(),
@@ -698,7 +693,14 @@ export const tracking = defineCall({
   path: 'order/tracking',
   summary: 'Public tracking: waybill numbers → events; no personal data beyond masked names. Rate-limited.',
   auth: false,
-  request: z.object({ waybillNos: pastedNumbers.pipe(z.array(z.string()).min(1).max(20)) }),
+  request: z.object({
+    waybillNos: pastedNumbers.pipe(
+      z
+        .array(text({ max: 64 }))
+        .min(1)
+        .max(20),
+    ),
+  }),
   response: z.array(
     z.object({
       waybillNo: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty } from './call.ts';
+import { idOf, text } from './fields.ts';
 import { i18nText } from './i18n.ts';
 
 export const channelCode = z.enum(['JP', 'USA', 'EMS', 'SG', 'AU', 'UK', 'PH', 'TH', 'USD']);
@@ -39,7 +40,7 @@ export const exportNominationOption = z.object({
 export const exportsOptions = defineCall({
   path: 'exports',
   summary: "The caller's export nominations (for selects).",
-  request: z.object({ customerId: z.number().int().positive().optional() }),
+  request: z.object({ customerId: idOf.optional() }),
   response: z.array(exportNominationOption),
 });
 export const customerOption = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
@@ -69,7 +70,7 @@ export const currencies = defineCall({
 });
 
 const division = z.object({ code: z.string(), name: z.string() });
-const divisionCode = z.string().regex(/^\d{6}$/);
+const divisionCode = text({ max: 6 }).regex(/^\d{6}$/);
 export const provinces = defineCall({
   path: 'cn/address/provinces',
   summary: 'Mainland China provinces (with HK, MO, TW).',

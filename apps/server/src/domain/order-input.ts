@@ -1,4 +1,4 @@
-import { checkIdCard, isMinor, isValidJan, type reference } from '@console/contract';
+import { checkIdCard, isMinor, isValidJan, type reference, textProblem } from '@console/contract';
 import { addMessages } from '../lib/messages.ts';
 import { cnDivisions } from '../modules/reference/cn-divisions.ts';
 
@@ -134,6 +134,23 @@ export function unpackOrder(p: PackedOrder): OrderInput {
   };
   if (numberSegmentId !== undefined) order.numberSegmentId = numberSegmentId;
   return order;
+}
+
+/** Template columns whose cells may hold tab and line breaks (Alt+Enter), as their request fields may. */
+const MULTILINE_CELLS: ReadonlySet<string> = new Set(['remark', 'recipientAddress', 'senderAddress']);
+
+/**
+ * The contract's text rule (fields.ts) on an uploaded cell, so a cell with NUL (`_x0000_`),
+ * a lone surrogate or a bidi override is an error row of the preview rather than a failed
+ * commit or a stored NUL. A cell already unreadable keeps its own problem.
+ */
+export function checkedCell(
+  column: string,
+  cell: { text: string } | { problem: string },
+): { text: string } | { problem: string } {
+  if (!('text' in cell)) return cell;
+  const problem = textProblem(cell.text, MULTILINE_CELLS.has(column));
+  return problem ? { problem: `text_${problem}` } : cell;
 }
 
 /** `field` is a path into OrderInput: `orderNo`, `recipient.idCard`, `items.2.jan`. */

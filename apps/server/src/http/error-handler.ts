@@ -1,8 +1,99 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode } from '@console/contract';
+import { type ApiLanguage, ErrorCode } from '@console/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { languageOf, translate } from '../lib/messages.ts';
+import { addMessages, languageOf, translate } from '../lib/messages.ts';
+
+type DatabaseErrorClass = 'invalid' | 'unique' | 'conflict';
+
+/**
+ * The class of a database error, the same on both engines: PostgreSQL by SQLSTATE,
+ * SQLite by its extended result code (node:sqlite's `errcode`). Null: not a database
+ * error, or one that is our bug (a 500).
+ */
+export function classifyDatabaseError(error: unknown): { kind: DatabaseErrorClass; columns: string[] } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const e = error as { code?: unknown; errcode?: unknown; severity?: unknown; detail?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : '';
+  if (e.code === 'ERR_SQLITE_ERROR' && typeof e.errcode === 'number') {
+    const code = e.errcode;
+    // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY: "UNIQUE constraint failed: orders.customer_id, orders.order_no".
+    if (code === 2067 || code === 1555) {
+      const list = /constraint failed: (.+)$/.exec(message)?.[1] ?? '';
+      return { kind: 'unique', columns: list.split(',').map((c) => c.trim().split('.').at(-1)!) };
+    }
+    // _FOREIGNKEY, _CHECK, SQLITE_TOOBIG, SQLITE_MISMATCH: the value, not the code, is wrong.
+    if (code === 787 || code === 275 || code === 18 || code === 20) return { kind: 'invalid', columns: [] };
+    // SQLITE_BUSY, SQLITE_LOCKED and their extended codes: another writer held on.
+    if ((code & 0xff) === 5 || (code & 0xff) === 6) return { kind: 'conflict', columns: [] };
+    return null;
+  }
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity !== undefined) {
+    const code = e.code;
+    if (code === '23505') {
+      // detail: "Key (customer_id, order_no)=(1, A-1) already exists."
+      const list = typeof e.detail === 'string' ? (/^Key \(([^)]*)\)=/.exec(e.detail)?.[1] ?? '') : '';
+      return { kind: 'unique', columns: list.split(',').map((c) => c.trim()) };
+    }
+    // Class 22 (data exception: out of range, invalid text, NUL), foreign key and check
+    // violations, 54000 (a value too large for an index).
+    if (code.startsWith('22') || code === '23503' || code === '23514' || code === '54000')
+      return { kind: 'invalid', columns: [] };
+    // Serialization failure, deadlock, lock not available: the same request may succeed again.
+    if (code === '40001' || code === '40P01' || code === '55P03') return { kind: 'conflict', columns: [] };
+  }
+  return null;
+}
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A database error as the answer the user should get, or null for a 500: invalid input
+ * and out-of-range values 400, a unique violation 422 on the field (tenant keys such
+ * as `customer_id` are not the user's field), a serialization failure or deadlock 409.
+ */
+export function appErrorOfDatabase(error: unknown): AppError | null {
+  const c = classifyDatabaseError(error);
+  if (!c) return null;
+  if (c.kind === 'invalid') return AppError.badRequest('dbInvalidInput');
+  if (c.kind === 'conflict') return AppError.conflict('dbConflict');
+  const columns = c.columns.filter((col) => col && col !== 'customer_id');
+  const column = columns.at(-1) ?? c.columns.at(-1) ?? '';
+  const key = `dbDuplicate_${column}` in duplicateMessages ? `dbDuplicate_${column}` : 'dbDuplicate';
+  return AppError.validation({ [column ? camel(column) : '_']: [key] });
+}
+
+/**
+ * A database error in words for the user, without a final stop to sit inside a sentence
+ * (a failed batch's reason), or null when it is not one of the classes above: never the
+ * database's own text, which names constraints.
+ */
+export function databaseErrorText(lang: ApiLanguage, error: unknown): string | null {
+  const e = appErrorOfDatabase(error);
+  if (!e) return null;
+  const first = e.fields ? Object.values(e.fields)[0]?.[0] : undefined;
+  return translate(lang, first ?? e.key, e.params).replace(/[.。]$/, '');
+}
+
+/** Unique columns a user can collide on, named for the user; others get the general message. */
+const duplicateMessages = {
+  dbDuplicate_order_no: { en: 'This order number already exists.', 'zh-CN': '该订单号已存在。' },
+  dbDuplicate_batch_no: { en: 'This batch number already exists.', 'zh-CN': '该批次号已存在。' },
+  dbDuplicate_waybill_no: { en: 'This waybill number is already in use.', 'zh-CN': '该运单号已被使用。' },
+  dbDuplicate_name: { en: 'This name is already taken.', 'zh-CN': '该名称已被使用。' },
+};
+addMessages({
+  ...duplicateMessages,
+  dbDuplicate: { en: 'This value already exists.', 'zh-CN': '该值已存在。' },
+  dbInvalidInput: {
+    en: 'A value in the request is out of range or contains characters that cannot be stored.',
+    'zh-CN': '请求中的某个值超出范围或含有无法保存的字符。',
+  },
+  dbConflict: {
+    en: 'Someone changed the same data at the same moment. Please try again.',
+    'zh-CN': '其他人同时修改了相同的数据，请重试。',
+  },
+});
 
 /**
  * Every failure leaves as the envelope with HTTP status = code. Only AppError
@@ -10,8 +101,11 @@ import { languageOf, translate } from '../lib/messages.ts';
  * log line with the stack (never the stack, SQL or a path in the answer).
  */
 export function installErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+  app.setErrorHandler((raw: FastifyError | AppError | Error, request, reply) => {
     const lang = languageOf(request.headers['accept-language']);
+    const fromDatabase = raw instanceof AppError ? null : appErrorOfDatabase(raw);
+    if (fromDatabase) request.log.warn({ err: raw }, 'database refused the request');
+    const error = fromDatabase ?? raw;
     if (error instanceof AppError) {
       const data = error.fields
         ? Object.fromEntries(

@@ -1,4 +1,13 @@
-import { AES_HEADER, aesBody, type CallDef, type CallResponse, ErrorCode, type ParsedRequest } from '@console/contract';
+import {
+  AES_HEADER,
+  aesBody,
+  type ApiLanguage,
+  type CallDef,
+  type CallResponse,
+  ErrorCode,
+  type ParsedRequest,
+  TEXT_RULE_PARAM,
+} from '@console/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
@@ -25,7 +34,17 @@ export interface Registrar {
 }
 
 const CLOSE_BRACE = Buffer.from('}');
-const zodLocales = { en: z.locales.en().localeError, 'zh-CN': z.locales.zhCN().localeError };
+/** zod's messages in the caller's language; the contract's text rule (fields.ts) in ours. */
+const withTextRule =
+  (lang: ApiLanguage, localeError: z.core.$ZodErrorMap): z.core.$ZodErrorMap =>
+  (issue) => {
+    const problem = issue.code === 'custom' ? issue.params?.[TEXT_RULE_PARAM] : undefined;
+    return problem ? translate(lang, `text_${problem}`) : localeError(issue);
+  };
+const zodLocales = {
+  en: withTextRule('en', z.locales.en().localeError),
+  'zh-CN': withTextRule('zh-CN', z.locales.zhCN().localeError),
+};
 
 export function bearerOf(request: FastifyRequest): string | null {
   const h = request.headers.authorization;
@@ -142,14 +161,21 @@ async function readMultipart(
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType');
   const fields: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      const data = await part.toBuffer();
-      files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
-      if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
-    } else {
-      fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
+        if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
+      } else {
+        fields[part.fieldname] = part.value;
+      }
     }
+  } catch (e) {
+    // Limits and our own refusals have codes the error handler knows; busboy's errors for a
+    // truncated body or a missing boundary have none, and are the client's, not a 500.
+    if (e instanceof AppError || (e as { code?: unknown }).code !== undefined) throw e;
+    throw AppError.badRequest('badMultipart');
   }
   return { fields, files };
 }

@@ -1,4 +1,4 @@
-import type { ApiLanguage } from '@console/contract';
+import { type ApiLanguage, textProblemMessages } from '@console/contract';
 
 /**
  * Every message the server sends, in both API languages. Keys are stable; a
@@ -52,7 +52,13 @@ export const messages = {
   customerOutOfScope: { en: 'You cannot act for this customer.', 'zh-CN': '您不能代此客户操作。' },
   onlyOneFile: { en: 'Upload one file at a time.', 'zh-CN': '一次只能上传一个文件。' },
   fileRequired: { en: 'Choose a file to upload.', 'zh-CN': '请选择要上传的文件。' },
+  badMultipart: {
+    en: 'The upload is incomplete or malformed. Choose the file again and retry.',
+    'zh-CN': '上传内容不完整或格式错误，请重新选择文件后重试。',
+  },
   tooManyRequests: { en: 'Too many requests. Please slow down.', 'zh-CN': '请求过于频繁，请稍后再试。' },
+  // The contract's text rule, shared by request fields and uploaded cells.
+  ...textProblemMessages,
 } as const satisfies Record<string, Record<ApiLanguage, string>>;
 
 export type MessageKey = keyof typeof messages;

@@ -4,6 +4,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import type { OrderInput } from '../../domain/order-input.ts';
 import { insertOrders } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
+import { databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -262,7 +263,10 @@ export function createBatchesService(deps: BatchesDeps) {
           ? e.key === 'batchOrderNosTaken'
             ? translate(lang, e.key, e.params)
             : translate(lang, 'batchCommitFailed', { reason: translate(lang, e.key, e.params) })
-          : translate(lang, 'batchCommitFailed', { reason: (e as Error).message.slice(0, 200) });
+          : translate(lang, 'batchCommitFailed', {
+              // A batch that lost a race to another write: the duplicate number, not the constraint's name.
+              reason: databaseErrorText(lang, e) ?? (e as Error).message.slice(0, 200),
+            });
       await repo.updateBatch(db, batchId, {
         status: 'failed',
         progress: 100,

@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
 import type ExcelJS from 'exceljs';
-import { type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
+import { checkedCell, type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import {
   type CellValue,
@@ -190,7 +190,7 @@ async function run(job: ParseJob) {
       const rec: RowRec = { row: rowNo, values: {} };
       let any = false;
       for (const [i, key] of header) {
-        const t = cellText(values[i], COLUMNS[key]);
+        const t = checkedCell(key, cellText(values[i], COLUMNS[key]));
         if ('problem' in t) {
           cellProblems.push({ row: rowNo, col: key, letter: colLetter(i), key: t.problem });
           any = true;
