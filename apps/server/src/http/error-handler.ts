@@ -3,6 +3,7 @@ import { ErrorCode } from '@console/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
+import { isStorageFull } from '../lib/storage.ts';
 
 /**
  * Every failure leaves as the envelope with HTTP status = code. Only AppError
@@ -12,6 +13,8 @@ import { languageOf, translate } from '../lib/messages.ts';
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     const lang = languageOf(request.headers['accept-language']);
+    // A full disk (files or database) is a 507 the user can read, its cause in the log (lib/storage.ts).
+    if (!(error instanceof AppError) && isStorageFull(error)) error = AppError.storageFull(error);
     if (error instanceof AppError) {
       const data = error.fields
         ? Object.fromEntries(
