@@ -10,6 +10,7 @@ import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Storage } from '../src/lib/storage.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 
 /**
@@ -36,7 +37,7 @@ export interface Harness {
 }
 
 export async function createHarness(
-  opts: { seed?: boolean; env?: Record<string, string>; now?: Date } = {},
+  opts: { seed?: boolean; env?: Record<string, string>; now?: Date; storage?: Storage } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -68,7 +69,7 @@ export async function createHarness(
   await migrateToLatest(db);
   if (opts.seed !== false) await seedDemo(db, { orders: 60 });
   const clock = { now: opts.now ?? new Date() };
-  const app = await buildApp({ config, db, clock: () => clock.now });
+  const app = await buildApp({ config, db, clock: () => clock.now, storage: opts.storage });
   await app.ready();
 
   afterAll(async () => {

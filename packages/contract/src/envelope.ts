@@ -23,6 +23,8 @@ export const ErrorCode = {
   TOO_MANY_REQUESTS: 429,
   SESSION_ENDED: 430,
   INTERNAL: 500,
+  /** The server's disk (files or database) is full: nothing was saved; try later. */
+  INSUFFICIENT_STORAGE: 507,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -234,6 +234,10 @@ class RoutedConnection implements DatabaseConnection {
   }
   async end(verb: 'commit' | 'rollback') {
     try {
+      // SQLite may already have rolled the transaction back itself (SQLITE_FULL, SQLITE_IOERR):
+      // then there is nothing to roll back, and a ROLLBACK error would replace the real cause
+      // ("database or disk is full") in the error Kysely rethrows.
+      if (verb === 'rollback' && !this.writer.db.isTransaction) return;
       await this.writer.executeQuery(CompiledQuery.raw(verb));
     } finally {
       this.releaseLock();

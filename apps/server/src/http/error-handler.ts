@@ -3,6 +3,7 @@ import { type ApiLanguage, ErrorCode } from '@console/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
 import { addMessages, languageOf, translate } from '../lib/messages.ts';
+import { isStorageFull } from '../lib/storage.ts';
 
 type DatabaseErrorClass = 'invalid' | 'unique' | 'conflict';
 
@@ -103,9 +104,11 @@ addMessages({
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((raw: FastifyError | AppError | Error, request, reply) => {
     const lang = languageOf(request.headers['accept-language']);
-    const fromDatabase = raw instanceof AppError ? null : appErrorOfDatabase(raw);
+    // A full disk (files or database) is a 507 the user can read, its cause in the log (lib/storage.ts).
+    const full = !(raw instanceof AppError) && isStorageFull(raw) ? AppError.storageFull(raw) : null;
+    const fromDatabase = raw instanceof AppError || full ? null : appErrorOfDatabase(raw);
     if (fromDatabase) request.log.warn({ err: raw }, 'database refused the request');
-    const error = fromDatabase ?? raw;
+    const error = full ?? fromDatabase ?? raw;
     if (error instanceof AppError) {
       const data = error.fields
         ? Object.fromEntries(

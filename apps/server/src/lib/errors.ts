@@ -16,8 +16,11 @@ export class AppError extends Error {
     data: unknown = null,
     params?: Record<string, string | number>,
     fields?: Record<string, string[]>,
+    /** The underlying failure: logged with a 5xx (an own enumerable property, so the logger writes it). */
+    cause?: unknown,
   ) {
     super(key);
+    if (cause !== undefined) this.cause = cause;
     this.code = code;
     this.key = key;
     this.data = data;
@@ -42,6 +45,10 @@ export class AppError extends Error {
   }
   static forbidden(key = 'forbidden'): AppError {
     return new AppError(ErrorCode.FORBIDDEN, key);
+  }
+  /** The disk is full (lib/storage.ts `isStorageFull`): a 507 in the user's language, the cause in the log. */
+  static storageFull(cause: unknown): AppError {
+    return new AppError(ErrorCode.INSUFFICIENT_STORAGE, 'storageFull', null, undefined, undefined, cause);
   }
   static conflict(key: string, params?: Record<string, string | number>, data: unknown = null): AppError {
     return new AppError(ErrorCode.CONFLICT, key, data, params);

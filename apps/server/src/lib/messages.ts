@@ -17,6 +17,10 @@ export const messages = {
   tokenExpired: { en: 'Your login has expired.', 'zh-CN': '登录已过期。' },
   forbidden: { en: 'You do not have permission for this.', 'zh-CN': '您没有此操作的权限。' },
   internal: { en: 'Server error', 'zh-CN': '服务器错误' },
+  storageFull: {
+    en: 'The server has run out of storage space; nothing was saved. Please try again later or tell the administrator.',
+    'zh-CN': '服务器存储空间不足，未保存任何内容。请稍后重试或联系管理员。',
+  },
   badLogin: { en: 'Wrong user name or password.', 'zh-CN': '用户名或密码错误。' },
   loginThrottled: {
     en: 'Too many failed logins. Try again in {minutes} minutes.',

@@ -27,7 +27,13 @@ export function localStorage(root: string): Storage {
       const day = new Date().toISOString().slice(0, 10);
       const key = `${day}/${randomUUID()}${ext}`;
       await fs.mkdir(path.dirname(resolve(key)), { recursive: true });
-      await fs.writeFile(resolve(key), data);
+      try {
+        await fs.writeFile(resolve(key), data);
+      } catch (e) {
+        // A full disk leaves part of the file written: nothing may point at it, so it goes.
+        await fs.rm(resolve(key), { force: true }).catch(() => {});
+        throw e;
+      }
       return { key, size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
     },
     get: (key) => fs.readFile(resolve(key)),
@@ -35,4 +41,18 @@ export function localStorage(root: string): Storage {
       await fs.rm(resolve(key), { force: true });
     },
   };
+}
+
+/**
+ * The disk behind the files or the database is full: ENOSPC/EDQUOT from the file system,
+ * SQLITE_FULL (13) from SQLite, disk_full (53100) from PostgreSQL. Answered as a 507
+ * (`AppError.storageFull`) instead of a 500, with this error kept as the logged cause.
+ */
+export function isStorageFull(e: unknown): boolean {
+  if (!e || typeof e !== 'object') return false;
+  const x = e as { code?: unknown; errcode?: unknown; errstr?: unknown; message?: unknown; cause?: unknown };
+  if (x.code === 'ENOSPC' || x.code === 'EDQUOT' || x.code === '53100') return true;
+  // node:sqlite: code ERR_SQLITE_ERROR, errcode the primary result code (extended codes keep it in the low byte).
+  if (typeof x.errcode === 'number' && (x.errcode & 0xff) === 13) return true;
+  return x.cause !== undefined && x.cause !== e && isStorageFull(x.cause);
 }

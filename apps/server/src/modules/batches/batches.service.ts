@@ -8,7 +8,7 @@ import { databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import { isStorageFull, type Storage } from '../../lib/storage.ts';
 import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
@@ -203,6 +203,19 @@ export function createBatchesService(deps: BatchesDeps) {
     }
   }
 
+  /** A parse whose result could not be stored (a full disk): the batch fails with that reason, not `parsing`. */
+  async function failParse(batchId: number, lang: ApiLanguage, e: unknown) {
+    const reason = isStorageFull(e) ? 'storageFull' : 'internal';
+    await repo
+      .updateBatch(db, batchId, {
+        status: 'failed',
+        progress: 100,
+        error_message: translate(lang, reason),
+        updated_at: now(),
+      })
+      .catch(() => {});
+  }
+
   async function commitJob(batchId: number, actor: Actor, lang: ApiLanguage) {
     live.set(batchId, { progress: 0 });
     try {
@@ -377,17 +390,25 @@ export function createBatchesService(deps: BatchesDeps) {
 
       const t = now();
       const stored = await files.put(upload.data, upload.filename);
-      const file = await repo.insertFile({
-        customer_id: customerId,
-        owner_user_id: actor.userId,
-        kind: 'batchUpload',
-        name: upload.filename.slice(0, 200),
-        mime: XLSX,
-        size: stored.size,
-        sha256: stored.sha256,
-        storage_key: stored.key,
-        created_at: t,
-      });
+      // A failed insert (a full database) leaves no stored file behind that nothing points at.
+      const forget = (e: unknown) =>
+        files.remove(stored.key).then(
+          () => Promise.reject(e),
+          () => Promise.reject(e),
+        );
+      const file = await repo
+        .insertFile({
+          customer_id: customerId,
+          owner_user_id: actor.userId,
+          kind: 'batchUpload',
+          name: upload.filename.slice(0, 200),
+          mime: XLSX,
+          size: stored.size,
+          sha256: stored.sha256,
+          storage_key: stored.key,
+          created_at: t,
+        })
+        .catch(forget);
       const batchNo = `B${chinaDate(clock()).replaceAll('-', '')}${String(Date.now() % 1e7).padStart(7, '0')}${Math.floor(
         Math.random() * 100,
       )
@@ -411,7 +432,7 @@ export function createBatchesService(deps: BatchesDeps) {
       const job = await jobFor(batch, upload.data, lang);
       // The order template may name the channel per row; the page's choice is the default.
       job.channel = channel;
-      track(parseJob(id, job));
+      track(parseJob(id, job).catch((e: unknown) => failParse(id, job.lang, e)));
       return present((await repo.find(scope, id))!);
     },
 
