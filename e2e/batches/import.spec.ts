@@ -50,7 +50,8 @@ test('template → upload with errors → error workbook → fix → confirm →
   await wb.xlsx.readFile(await errors.path());
   // Finding 19 of issue 10: this compared String(null) with '', so an empty error cell passed.
   // The error column is found by its title; its cell must name the phone column by its letter.
-  const header = (wb.worksheets[0]!.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
+  // Row values are sparse (index 0 is a hole); Array.from visits every index.
+  const header = Array.from(wb.worksheets[0]!.getRow(1).values as unknown[], (v) => String(v ?? ''));
   const errCol = header.indexOf('Errors');
   const phoneCol = header.findIndex((h) => h.endsWith('Recipient Phone'));
   expect(errCol).toBeGreaterThan(0);
