@@ -12,17 +12,21 @@ import { getToken } from '@/lib/storage.ts';
 import { PageSpinner } from './PageSpinner.tsx';
 import { loginPath } from './paths.ts';
 import { loadTabsFor } from './layout/tabs/store.ts';
+import { prefetchShell } from './prefetch.ts';
 import { loadAppearanceFor } from './theme/appearance.ts';
 import { fetchServerSettings, pickUserSetting } from './userSettings.ts';
 
 let loading: Promise<void> | null = null;
 
-/** Loads the user and their settings once, however many renders ask. */
-export function bootstrapSession(): Promise<void> {
+/**
+ * Loads the user and their settings once, however many renders ask. `me`, the settings and
+ * the frame's and page's chunks are asked for at the same time, not one after the other.
+ */
+export function bootstrapSession(path?: string): Promise<void> {
   loading ??= (async () => {
     try {
-      const me = await loadUser();
-      const server = await fetchServerSettings();
+      prefetchShell(path);
+      const [me, server] = await Promise.all([loadUser(), fetchServerSettings()]);
       loadAppearanceFor(me.name, pickUserSetting(me.name, 'appearance', server.appearance));
       loadTabsFor(me.name, pickUserSetting(me.name, 'tabs', server.tabs));
     } finally {
@@ -45,7 +49,7 @@ export function Guard({ children }: { children: ReactNode }) {
       return;
     }
     let cancelled = false;
-    bootstrapSession().then(
+    bootstrapSession(location.pathname).then(
       () => !cancelled && setReady(true),
       async (err: unknown) => {
         if (cancelled) return;

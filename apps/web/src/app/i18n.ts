@@ -84,6 +84,7 @@ registerMessages('frame', {
       success: '密码已修改',
     },
     notFound: { title: '404', body: '抱歉，您访问的页面不存在。', back: '返回首页' },
+    forbidden: { title: '403', body: '您的账户没有使用此页面的权限。如需使用，请联系管理员。' },
     comingSoon: { title: '功能建设中', body: '此模块尚未开放，请稍后再试。' },
     renderError: { title: '页面出错了', body: '此页面渲染失败，错误已记录到前端日志。' },
     notices: {
@@ -183,6 +184,7 @@ registerMessages('frame', {
       success: 'Password changed',
     },
     notFound: { title: '404', body: 'Sorry, the page you visited does not exist.', back: 'Back home' },
+    forbidden: { title: '403', body: 'Your account may not use this page. Ask your administrator if you need it.' },
     comingSoon: { title: 'Coming soon', body: 'This module is not open yet. Please try again later.' },
     renderError: {
       title: 'Something went wrong',

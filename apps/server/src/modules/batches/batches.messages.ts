@@ -62,6 +62,10 @@ addMessages({
     en: 'Not an amount with at most {decimals} decimals.',
     'zh-CN': '金额格式不正确（最多 {decimals} 位小数）。',
   },
+  cellMoneyWhole: {
+    en: '{currency} prices are whole units, without decimals (JPY prices are whole yen).',
+    'zh-CN': '{currency} 价格须为整数，不能有小数（日元价格以整日元计）。',
+  },
   cellDiffersWithinOrder: {
     en: 'Differs from row {first} of the same order (leave it empty or make it equal).',
     'zh-CN': '与同一订单第 {first} 行不一致（留空或保持一致）。',

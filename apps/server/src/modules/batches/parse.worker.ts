@@ -336,7 +336,9 @@ async function run(job: ParseJob) {
       const priceText = r.values['unitPrice'] ?? '';
       const price = priceText ? moneyToMinor(priceText, decimals) : 0;
       if (price === null) {
-        issue(r.row, 'unitPrice', 'cellMoneyFormat', { decimals });
+        // "At most 0 decimals" reads as a riddle: a whole-unit currency (JPY) says so.
+        if (decimals === 0) issue(r.row, 'unitPrice', 'cellMoneyWhole', { currency: cur });
+        else issue(r.row, 'unitPrice', 'cellMoneyFormat', { decimals });
         bad = true;
       }
       return {

@@ -37,6 +37,21 @@ const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule)
 const MAX_SEARCH_NUMBERS = 5000;
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const ID_IMAGE_MIN_BYTES = 1024;
+/**
+ * What the parcel went through, as a recipient or carrier understands it. Edits, error fixes
+ * and abnormal checks are the office's own work on the order: the public page (and its API)
+ * leaves them out.
+ */
+const PUBLIC_TRACKING_KINDS: ReadonlySet<string> = new Set<(typeof orders.trackingKind.options)[number]>([
+  'created',
+  'printed',
+  'received',
+  'intercepted',
+  'shipped',
+  'released',
+  'cancelled',
+]);
+
 /** Public tracking: queries per client address per minute, shared by all instances. */
 export const TRACKING_PER_MINUTE = 30;
 const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
@@ -255,7 +270,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           recipientName: maskName(o.recipient_name),
           status: o.status as orders.OrderRow['status'],
           events: events
-            .filter((e) => e.order_id === o.id)
+            .filter((e) => e.order_id === o.id && PUBLIC_TRACKING_KINDS.has(e.kind))
             .map((e) => ({ kind: e.kind, at: e.at, location: e.location })),
         };
       });

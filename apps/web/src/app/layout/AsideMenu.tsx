@@ -1,5 +1,5 @@
-import { Layout, Menu, type MenuProps } from 'antd';
-import { useMemo } from 'react';
+import { Layout, Menu, Tooltip, type MenuProps } from 'antd';
+import { useMemo, useState } from 'react';
 import { useI18n } from '@/lib/i18n.ts';
 import { setAppearance } from '../theme/appearance.ts';
 import { RouteIcon } from './icons.tsx';
@@ -8,25 +8,38 @@ import { useOpenRoute } from './useMenuClick.ts';
 
 type Item = Required<MenuProps>['items'][number];
 
+/**
+ * A menu label that shows its whole text in a tooltip when the aside cuts it off (long
+ * English titles such as "Create Importer Order Alone" do not fit 208 px).
+ */
+function MenuLabel({ text }: { text: string }) {
+  const [cut, setCut] = useState(false);
+  return (
+    <Tooltip title={cut ? text : undefined} placement="right">
+      <span
+        className="menu-label"
+        onMouseEnter={(e) => setCut(e.currentTarget.scrollWidth > e.currentTarget.clientWidth)}
+      >
+        {text}
+      </span>
+    </Tooltip>
+  );
+}
+
 export function toMenuItems(
   nodes: readonly MenuNode[],
   localized: (x: { zh: string; en: string }) => string,
   withIcons = true,
+  tooltips = false,
 ): Item[] {
-  return nodes.map((n) =>
-    n.children.length
-      ? {
-          key: n.route.name,
-          label: localized(n.route.title),
-          icon: withIcons ? <RouteIcon name={n.route.icon} /> : undefined,
-          children: toMenuItems(n.children, localized, false),
-        }
-      : {
-          key: n.route.name,
-          label: localized(n.route.title),
-          icon: withIcons ? <RouteIcon name={n.route.icon} /> : undefined,
-        },
-  );
+  return nodes.map((n) => {
+    const text = localized(n.route.title);
+    const label = tooltips ? <MenuLabel text={text} /> : text;
+    const icon = withIcons ? <RouteIcon name={n.route.icon} route={n.route.name} /> : undefined;
+    return n.children.length
+      ? { key: n.route.name, label, icon, children: toMenuItems(n.children, localized, false, tooltips) }
+      : { key: n.route.name, label, icon };
+  });
 }
 
 const rootOf = (menu: readonly MenuNode[], name: string): MenuNode | undefined =>
@@ -49,7 +62,8 @@ export function AsideMenu({
   const open = useOpenRoute();
   const root = rootOf(menu, activeName);
   const nodes = root && root.children.length ? root.children : menu;
-  const items = useMemo(() => toMenuItems(nodes, localized), [nodes, localized]);
+  // Collapsed, antd shows each title in its own tooltip already.
+  const items = useMemo(() => toMenuItems(nodes, localized, true, !collapsed), [nodes, localized, collapsed]);
   return (
     <Layout.Sider
       className="frame-aside"

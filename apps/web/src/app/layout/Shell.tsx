@@ -5,14 +5,17 @@
 import { Layout } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { NotFound } from '@/components/NotFound.tsx';
+import { routeCatalogue } from '@console/contract';
 import { useI18n } from '@/lib/i18n.ts';
 import { useSession } from '@/lib/session.ts';
 import { useAppearance } from '../theme/appearance.ts';
 import { AsideMenu } from './AsideMenu.tsx';
 import { Header } from './Header.tsx';
-import { buildMenu, routeIndex } from './menu.ts';
+import { buildMenu, flattenMenu, routeIndex } from './menu.ts';
+import { prefetchPages, whenIdle } from '../prefetch.ts';
+import { pages, type PageLoader } from '../routes/registry.tsx';
 import { TabBar } from './tabs/TabBar.tsx';
+import { Unavailable } from './Unavailable.tsx';
 import { TabViews } from './tabs/TabViews.tsx';
 import { HOME_PATH, getTabs, openTab, refreshTab, retainTabs } from './tabs/store.ts';
 import { useNoticesRecheck } from '@/components/NoticesGate.tsx';
@@ -31,6 +34,12 @@ function RefreshRoute() {
 
 const pathOf = (fullPath: string) => fullPath.split('?')[0];
 
+/** How many of the menu's first pages have their chunks fetched when the browser is idle. */
+const PREFETCHED_PAGES = 6;
+
+/** Paths of every page the console has, whoever may open it: not holding one is a 403, not a 404. */
+const knownPaths = new Set<string>(routeCatalogue.map((r) => r.path).filter(Boolean));
+
 export default function Shell() {
   const location = useLocation();
   const { routes } = useSession();
@@ -44,6 +53,15 @@ export default function Shell() {
   useEffect(() => {
     retainTabs((p) => byPath.has(pathOf(p)));
   }, [byPath]);
+
+  // The pages a user opens first are near the top of the menu: have them ready.
+  useEffect(() => {
+    const loaders = flattenMenu(menu)
+      .map((r) => pages[r.name as keyof typeof pages])
+      .filter((x): x is PageLoader => Boolean(x))
+      .slice(0, PREFETCHED_PAGES);
+    whenIdle(() => prefetchPages(loaders), 5000);
+  }, [menu]);
 
   useEffect(() => {
     if (route) openTab(fullPath);
@@ -60,17 +78,16 @@ export default function Shell() {
   if (location.pathname.startsWith('/redirect/')) {
     return <Navigate to={location.pathname.slice('/redirect'.length) + location.search} replace />;
   }
-  if (!route) return <NotFound />;
-
   return (
     <Layout className="frame">
-      <Header menu={menu} activeName={route.name} />
+      <Header menu={menu} activeName={route?.name ?? ''} />
       <Layout className="frame-main">
-        <AsideMenu menu={menu} activeName={route.name} collapsed={appearance.asideCollapse} />
+        <AsideMenu menu={menu} activeName={route?.name ?? ''} collapsed={appearance.asideCollapse} />
         <Layout.Content className="frame-content">
           <TabBar active={fullPath} byPath={byPath} />
           <div className="frame-views">
-            <TabViews active={fullPath} byPath={byPath} />
+            {!route && <Unavailable kind={knownPaths.has(location.pathname) ? 403 : 404} />}
+            <TabViews active={route ? fullPath : null} byPath={byPath} />
           </div>
         </Layout.Content>
       </Layout>

@@ -3,12 +3,14 @@
  * loads the user, routes and the permission-gated counts. Plain markup on purpose: the
  * login route must stay under its bundle budget, so antd is loaded only with the shell.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { switchableLocales, useI18n, type Locale } from '@/lib/i18n.ts';
 import { login, useSession } from '@/lib/session.ts';
 import { getToken } from '@/lib/storage.ts';
+import { feedback } from '@/lib/feedback.ts';
 import { safeRedirect } from '../paths.ts';
+import { prefetchShell, whenIdle } from '../prefetch.ts';
 
 const labels: Record<Locale, string> = { 'zh-chs': '简体中文', en: 'English', ja: '日本語', 'zh-cht': '繁體中文' };
 
@@ -24,7 +26,12 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState<Record<Field, boolean>>({ name: false, password: false });
   const [busy, setBusy] = useState(false);
+  /** A failed attempt left an error toast; the successful one must not carry it onto home. */
+  const failed = useRef(false);
   const redirect = safeRedirect(params.get('redirect'));
+
+  // While the user types: the frame and the page they will land on.
+  useEffect(() => whenIdle(() => prefetchShell(redirect.split('?')[0])), [redirect]);
 
   const errors: Record<Field, string | null> = {
     name: name.trim() ? null : t('frame.login.usernameRequired'),
@@ -47,9 +54,11 @@ export default function LoginPage() {
     setBusy(true);
     try {
       await login(name.trim(), password);
+      if (failed.current) void feedback().then(({ message }) => message.destroy());
       void navigate(redirect, { replace: true });
     } catch {
       // The client already showed the server's message (red toast).
+      failed.current = true;
       setBusy(false);
     }
   };

@@ -9,7 +9,7 @@ registerMessages('home', {
       created: '已创建',
       printed: '已打印',
       received: '已收货',
-      shipped: '已发出',
+      shipped: '已发货',
       released: '已放行',
       cancelled: '已取消',
     },

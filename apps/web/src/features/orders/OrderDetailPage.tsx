@@ -1,16 +1,33 @@
 import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Timeline } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { formatTime, t, useI18n } from '@/lib';
+import { reference } from '@console/contract';
+import { formatTime, t, useCall, useI18n } from '@/lib';
 import { useOrderDetail } from './api/orders.ts';
+import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
+
+/** "中国" / "China" rather than the ISO code; a code without a name is shown as it is. */
+function countryName(code: string) {
+  const key = `orders.countries.${code}`;
+  const name = t(key);
+  return name === key ? code : name;
+}
 
 /** Order detail: every field of spec §3 "Order", items, tracking events, print count and flags. */
 export default function OrderDetailPage() {
-  useI18n();
+  const { localized } = useI18n();
+  // Codes are shown by their names ("普通订单", not "normal").
+  const types = useCall(reference.orderTypes, {});
+  const companies = useCall(reference.customsClearanceCompanies, {});
+  const nameOf = (list: { code: string; name: { zh: string; en: string } }[] | undefined, code: string | null) => {
+    const hit = code ? list?.find((c) => c.code === code) : undefined;
+    return hit ? localized(hit.name) : code;
+  };
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const id = Number(params.get('id') ?? 0);
   const q = useOrderDetail(id);
+  useTabRecord(q.data?.orderNo);
   const o = q.data;
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
@@ -45,8 +62,10 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.userRefNo')}>{o.userRefNo}</Descriptions.Item>
           <Descriptions.Item label={t('orders.batchNo')}>{o.batchNo}</Descriptions.Item>
           <Descriptions.Item label={t('orders.boxNo')}>{o.boxNo}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.orderType')}>{o.orderType}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.clearanceCompany')}>{o.clearanceCompany}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.orderType')}>{nameOf(types.data, o.orderType)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.clearanceCompany')}>
+            {nameOf(companies.data, o.clearanceCompany)}
+          </Descriptions.Item>
           <Descriptions.Item label={t('orders.receiveStatus')}>
             {o.receiveStatus ? t(`orders.receive.${o.receiveStatus}`) : ''}
           </Descriptions.Item>
@@ -57,7 +76,7 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.idCard')}>{o.recipient.idCard}</Descriptions.Item>
           <Descriptions.Item label={t('orders.address')} span={3}>
             {[
-              o.recipient.country,
+              o.recipient.country && countryName(o.recipient.country),
               o.recipient.province,
               o.recipient.city,
               o.recipient.district,

@@ -6,6 +6,7 @@ import { orders } from '@console/contract';
 import { updateOrder, useOrderDetail } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
+import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
 
 /** Edit an order with the import's validation; locked orders cannot be edited. */
@@ -16,6 +17,7 @@ export default function OrderUpdatePage() {
   const navigate = useNavigate();
   const id = Number(params.get('id') ?? 0);
   const q = useOrderDetail(id);
+  useTabRecord(q.data?.orderNo);
   const [form] = Form.useForm();
   useEffect(() => {
     if (q.data)

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, ConfigProvider, Empty, Input, Space, Tag, Timeline, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError, formatTime, t, useI18n } from '@/lib';
 import { track } from './api/orders.ts';
 import './i18n.ts';
@@ -10,14 +10,23 @@ export default function TrackingPage() {
   const [text, setText] = useState(() => new URLSearchParams(location.search).get('no') ?? '');
   const [result, setResult] = useState<Awaited<ReturnType<typeof track>> | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = async () => {
+  const run = async (numbers = text) => {
     setError(null);
     try {
-      setResult(await track(text));
+      setResult(await track(numbers));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : String(e));
     }
   };
+  // Opened with `?no=` (the trajectory button, a shared link): show the result at once.
+  const searchedOnLoad = useRef(false);
+  useEffect(() => {
+    if (searchedOnLoad.current || !text.trim()) return;
+    searchedOnLoad.current = true;
+    void run(text);
+    // Only the number the page was opened with.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
     <ConfigProvider theme={{ token: { colorPrimary: '#F08633' } }}>
       <div style={{ maxWidth: 860, margin: '24px auto', padding: 16 }}>
@@ -30,7 +39,7 @@ export default function TrackingPage() {
             placeholder={t('orders.trackingHint')}
             data-testid="tracking-input"
           />
-          <Button type="primary" onClick={run} disabled={!text.trim()} data-testid="tracking-run">
+          <Button type="primary" onClick={() => void run()} disabled={!text.trim()} data-testid="tracking-run">
             {t('orders.search')}
           </Button>
           {error && <Alert type="error" message={error} />}

@@ -1,12 +1,13 @@
 /**
  * Multi-tab bar (spec §2): closable tabs (home is not), drag to reorder, right-click menu
  * (refresh, close left/right/others/all; home: close all only), and a dropdown with the
- * close actions for the active tab.
+ * close actions for the active tab. The active tab is always scrolled into sight: with
+ * many tabs it would otherwise sit far off the right end of the bar.
  */
 import type { AccessedRoute } from '@console/contract';
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, type MenuProps } from 'antd';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useI18n } from '@/lib/i18n.ts';
 import {
@@ -25,12 +26,37 @@ type Action = 'refresh' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll
 
 const pathOf = (p: string) => p.split('?')[0];
 
+/** Until a page names its record, a tab of one record shows the id from its address. */
+function recordOf(path: string, labels: Record<string, string>): string | null {
+  if (labels[path]) return labels[path];
+  const id = new URLSearchParams(path.split('?')[1] ?? '').get('id');
+  return id ? `#${id}` : null;
+}
+
+/** Scrolls the bar (only the bar, never the page) so that `el` is wholly visible. */
+function revealInBar(list: HTMLElement, el: HTMLElement) {
+  const bar = list.getBoundingClientRect();
+  const tab = el.getBoundingClientRect();
+  const margin = 16;
+  if (tab.left < bar.left) list.scrollLeft -= bar.left - tab.left + margin;
+  else if (tab.right > bar.right) list.scrollLeft += tab.right - bar.right + margin;
+}
+
 export function TabBar({ active, byPath }: { active: string; byPath: Map<string, AccessedRoute> }) {
   const { t, localized } = useI18n();
   const navigate = useNavigate();
-  const { paths } = useTabs();
+  const { paths, labels } = useTabs();
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+
+  // On every change of the active tab or of the tabs (a new one is added at the end).
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    const el =
+      list && [...list.querySelectorAll<HTMLElement>('[data-testid="tab"]')].find((x) => x.dataset.path === active);
+    if (list && el) revealInBar(list, el);
+  }, [active, paths, labels]);
 
   const act = (action: Action, path: string) => {
     let next: string | null = null;
@@ -63,10 +89,11 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
 
   return (
     <div className="tab-bar" data-testid="tab-bar">
-      <div className="tab-bar__list" role="tablist">
+      <div className="tab-bar__list" role="tablist" ref={listRef}>
         {paths.map((path) => {
           const route = byPath.get(pathOf(path));
-          const title = route ? localized(route.title) : path;
+          const record = recordOf(path, labels);
+          const title = route ? localized(route.title) + (record ? ` ${record}` : '') : path;
           const isHome = path === HOME_PATH;
           return (
             <Dropdown

@@ -25,11 +25,12 @@ function PageHost({ route }: { route: AccessedRoute }) {
   return noticeGatedRoutes.has(route.name) ? <NoticesGate>{page}</NoticesGate> : page;
 }
 
-export function TabViews({ active, byPath }: { active: string; byPath: Map<string, AccessedRoute> }) {
+/** `active` is null while the frame shows a 403/404 instead: every tab stays mounted but hidden. */
+export function TabViews({ active, byPath }: { active: string | null; byPath: Map<string, AccessedRoute> }) {
   const { paths, recent, refreshKeys } = useTabs();
   const mounted = useMemo(() => {
     const keep = new Set(recent.slice(0, KEEP_ALIVE_MAX));
-    keep.add(active);
+    if (active) keep.add(active);
     return paths.filter((p) => keep.has(p));
   }, [paths, recent, active]);
 

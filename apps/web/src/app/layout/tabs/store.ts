@@ -4,7 +4,7 @@
  * (path + query) so two order details are two tabs.
  */
 import { useSyncExternalStore } from 'react';
-import { writeLocal } from '@/lib/storage.ts';
+import { readLocal, writeLocal } from '@/lib/storage.ts';
 import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.ts';
 
 export const HOME_PATH = '/index';
@@ -18,9 +18,16 @@ interface TabsState {
   refreshKeys: Record<string, number>;
   /** Most recently used first; the keep-alive cache. */
   recent: string[];
+  /**
+   * The record a tab shows, by path ("DM100030" for `/order/info?id=12`), so two tabs of one
+   * page can be told apart. Set by the page once it has loaded the record; kept locally so
+   * tabs restored after a reload keep their names before their pages mount again.
+   */
+  labels: Record<string, string>;
 }
 
-let state: TabsState = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [] };
+let state: TabsState = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [], labels: {} };
+const labelsKey = (user: string) => `tab-labels:${user}`;
 const listeners = new Set<() => void>();
 
 function set(next: Partial<TabsState>, persist = true) {
@@ -28,6 +35,10 @@ function set(next: Partial<TabsState>, persist = true) {
   if (!state.paths.includes(HOME_PATH)) state.paths = [HOME_PATH, ...state.paths];
   if (state.paths[0] !== HOME_PATH) state.paths = [HOME_PATH, ...state.paths.filter((p) => p !== HOME_PATH)];
   state.recent = state.recent.filter((p) => state.paths.includes(p));
+  if (Object.keys(state.labels).some((p) => !state.paths.includes(p))) {
+    state.labels = Object.fromEntries(Object.entries(state.labels).filter(([p]) => state.paths.includes(p)));
+    if (state.user) writeLocal(labelsKey(state.user), state.labels);
+  }
   if (persist && state.user) saveUserSetting(state.user, 'tabs', state.paths);
   listeners.forEach((l) => l());
 }
@@ -41,7 +52,8 @@ const sanitize = (v: unknown): string[] =>
 
 export function loadTabsFor(user: string, serverValue?: unknown) {
   const paths = sanitize(serverValue ?? readUserSetting(user, 'tabs', [HOME_PATH]));
-  state = { user, paths: [], refreshKeys: {}, recent: [] };
+  const labels = readLocal<Record<string, string>>(labelsKey(user), {});
+  state = { user, paths: [], refreshKeys: {}, recent: [], labels: typeof labels === 'object' && labels ? labels : {} };
   set({ paths }, false);
   writeLocal(localKey(user, 'tabs'), state.paths);
 }
@@ -112,7 +124,14 @@ export function refreshTab(path: string) {
   set({ refreshKeys: { ...state.refreshKeys, [path]: (state.refreshKeys[path] ?? 0) + 1 } }, false);
 }
 
+/** Names the record an open tab shows (see `labels`); ignored once the tab is closed. */
+export function setTabLabel(path: string, label: string) {
+  if (!state.paths.includes(path) || state.labels[path] === label) return;
+  set({ labels: { ...state.labels, [path]: label } }, false);
+  if (state.user) writeLocal(labelsKey(state.user), state.labels);
+}
+
 export function resetTabs() {
-  state = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [] };
+  state = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [], labels: {} };
   listeners.forEach((l) => l());
 }

@@ -77,7 +77,7 @@ export function AddressPaste() {
       },
     });
     setDoubts(r.sure ? [] : r.problems);
-    if (r.sure) message.success(t('orders.resolve'));
+    if (r.sure) message.success(t('orders.resolved'));
   };
   return (
     <Space direction="vertical" style={{ width: '100%', marginBottom: 12 }}>
