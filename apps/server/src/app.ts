@@ -30,10 +30,18 @@ export interface AppDeps {
   db: Database;
   clock?: () => Date;
   storage?: Storage;
+  /** Tests only: see BatchesDeps.afterStagedChunk. */
+  afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
 }
 
 /** Builds the whole app without listening (server.ts listens; tests use inject). */
-export async function buildApp({ config, db, clock = () => new Date(), storage }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = () => new Date(),
+  storage,
+  afterStagedChunk,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -79,7 +87,11 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
     files,
     assertNoticesClear: (actor) => notifications.assertClear(actor),
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    afterStagedChunk,
   });
+  // Before serving: a batch the last process left running is failed and its staged orders removed.
+  await batches.recoverAtStart();
   batchesRoutes(registrar, batches);
   // Jobs finish (or fail cleanly) before the database closes.
   app.addHook('onClose', () => batches.close());

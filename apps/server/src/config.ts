@@ -51,6 +51,12 @@ const schema = z.object({
     .min(1024)
     .default(30 * 1024 * 1024),
   TRUST_PROXY: bool.default(false),
+  /** An unconfirmed batch preview (its parsed orders, stored in DATA_DIR) is dropped this long after it was made. */
+  PREVIEW_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
 });

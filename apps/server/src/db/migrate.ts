@@ -5,6 +5,7 @@ import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
 import * as orderIndexes from './migrations/2026-11-22T0900-order-indexes.ts';
 import * as createdEvents from './migrations/2026-11-22T0910-created-events.ts';
+import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-previews.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21T1510-orders': ordersMigration,
   '2026-11-22T0900-order-indexes': orderIndexes,
   '2026-11-22T0910-created-events': createdEvents,
+  '2026-11-23T0530-commit-staged-previews': stagedPreviews,
 };
 
 class ListedMigrations implements MigrationProvider {
