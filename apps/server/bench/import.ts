@@ -459,7 +459,8 @@ zip bombs: sheet bomb ${(files[0]!.length / 1048576).toFixed(1)} MB (600 MiB inf
     const states: string[] = [];
     for (const a of answers) {
       let state = `HTTP ${a.status}`;
-      while (a.id && performance.now() - t0 < 60_000) {
+      // Each accepted batch is looked at at least once, even when the 60 s have passed.
+      for (let first = true; a.id && (first || performance.now() - t0 < 60_000); first = false) {
         const p = (await (
           await fetch(`${base}/order/batch/progress`, {
             method: 'POST',
