@@ -30,10 +30,18 @@ export interface AppDeps {
   db: Database;
   clock?: () => Date;
   storage?: Storage;
+  /** Tests only: see BatchesDeps.afterStagedChunk. */
+  afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
 }
 
 /** Builds the whole app without listening (server.ts listens; tests use inject). */
-export async function buildApp({ config, db, clock = () => new Date(), storage }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  clock = () => new Date(),
+  storage,
+  afterStagedChunk,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -84,7 +92,11 @@ export async function buildApp({ config, db, clock = () => new Date(), storage }
       timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
       memoryMb: config.PARSE_MEMORY_MB,
     },
+    previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    afterStagedChunk,
   });
+  // Before serving: a batch the last process left running is failed and its staged orders removed.
+  await batches.recoverAtStart();
   batchesRoutes(registrar, batches);
   // Parses end (their batches failed with a reason) and jobs finish before the database closes.
   app.addHook('onClose', () => batches.close());

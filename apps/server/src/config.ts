@@ -57,6 +57,12 @@ const schema = z.object({
   PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** Heap (old generation) a parse worker may use before it is stopped and its batch failed. */
   PARSE_MEMORY_MB: z.coerce.number().int().min(32).default(768),
+  /** An unconfirmed batch preview (its parsed orders, stored in DATA_DIR) is dropped this long after it was made. */
+  PREVIEW_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 60),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
 });

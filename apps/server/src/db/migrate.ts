@@ -7,6 +7,7 @@ import * as orderIndexes from './migrations/2026-11-22T0900-order-indexes.ts';
 import * as createdEvents from './migrations/2026-11-22T0910-created-events.ts';
 import * as loginAttempts from './migrations/2026-11-23T0525-auth-login-attempts.ts';
 import * as agentIdCards from './migrations/2026-11-23T0525-orders-agent-id-cards.ts';
+import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-previews.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T0910-created-events': createdEvents,
   '2026-11-23T0525-auth-login-attempts': loginAttempts,
   '2026-11-23T0525-orders-agent-id-cards': agentIdCards,
+  '2026-11-23T0530-commit-staged-previews': stagedPreviews,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -138,6 +138,10 @@ export interface BatchesTable {
   /** JSON of the import preview (migration 2026-11-21T1500-batches). */
   preview: string | null;
   heartbeat_at: Time | null;
+  /** Storage key of the parsed orders awaiting confirmation (migration 2026-11-23T0530). */
+  parsed_key: string | null;
+  /** When an unconfirmed preview expires (PREVIEW_TTL_MINUTES). */
+  preview_until: Time | null;
 }
 export interface OrdersTable {
   id: Generated<number>;

@@ -1,13 +1,18 @@
-import { CompiledQuery, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, sql, type SqlBool, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { OrderInput } from './order-input.ts';
-import { allocateWaybills } from './waybills.ts';
+import { type AllocatedWaybills, allocateWaybills } from './waybills.ts';
 
 export interface InsertMeta {
   batchId: number | null;
   createdBy: number;
   /** ISO time of creation (the caller's clock). */
   now: string;
+  /**
+   * Waybill numbers reserved beforehand (reserveWaybills); by default they are reserved in the
+   * caller's transaction, and a rollback gives them back.
+   */
+  waybills?: WaybillPlan;
   /** Called after each chunk with the number of orders written so far (progress bars). */
   onProgress?: (written: number) => void | Promise<void>;
 }
@@ -23,6 +28,52 @@ export interface InsertedOrder {
 // Under SQLite's 32,766 and PostgreSQL's 65,535 bound parameters per statement.
 const ORDER_CHUNK = 500;
 const ROW_CHUNK = 1500;
+
+/**
+ * Batches whose orders are staged on SQLite: written in short transactions, so a 100,000-order
+ * commit does not hold the only writer for seconds (another user's login or create waits one
+ * chunk, not the commit), then shown together by the one statement that marks the batch done;
+ * a failed commit removes them while they are still hidden. PostgreSQL commits a batch in one
+ * transaction instead (its own snapshot hides the rows; see batches.service commitJob).
+ *
+ * Kept in this process, per database: on SQLite only this process writes the file (the writer
+ * lock is here), and what a previous process left staged is removed at start before anything is
+ * served. A column or a join would cost every list: reading each row's batch_id made a 10,000-row
+ * capped count 6-7 times slower, where the covering index alone answered it.
+ */
+const stagedBatches = new WeakMap<object, Set<number>>();
+
+/** The staged batch ids, or undefined when none (nearly always): nothing to filter. */
+export function hiddenBatches(db: Kysely<any>): number[] | undefined {
+  const set = stagedBatches.get(db);
+  return set?.size ? [...set] : undefined;
+}
+
+/** Marks a batch's orders staged (hidden) or not. */
+export function setBatchHidden(db: Kysely<any>, batchId: number, hidden: boolean) {
+  const set = stagedBatches.get(db) ?? stagedBatches.set(db, new Set()).get(db)!;
+  if (hidden) set.add(batchId);
+  else set.delete(batchId);
+}
+
+/**
+ * Leaves out the orders of staged batches (`$call(visibleOrders(db, 'o'))`). Every query that
+ * lists or finds orders for a user applies it; checks of taken order numbers must not (a staged
+ * number is taken). `hidden` is for reusable queries, which bind the ids as values.
+ */
+export function visibleOrders(
+  db: Kysely<any>,
+  alias: string,
+  hidden: readonly unknown[] | null = hiddenBatches(db) ?? null,
+) {
+  return <Q>(qb: Q): Q => {
+    if (!hidden?.length) return qb;
+    const batchId = sql.ref(`${alias}.batch_id`);
+    return (qb as any).where(
+      sql<SqlBool>`(${batchId} is null or ${batchId} not in (${sql.join(hidden.map((v) => sql`${v}`))}))`,
+    );
+  };
+}
 
 /** The order_items row of one item: the one mapping, used by create and update alike. */
 export function itemRow(
@@ -45,6 +96,65 @@ export function itemRow(
   };
 }
 
+/** Waybill and system numbers reserved for a set of orders, handed out in order. */
+export interface WaybillPlan {
+  next(o: OrderInput): { waybill: string; systemNo: string; segmentId: number };
+  /**
+   * Gives the reserved ranges back after a failed batch whose orders are removed: each segment
+   * whose counter nobody moved since is set back; a range someone allocated after stays a gap.
+   */
+  release(q: Transaction<DB> | Kysely<DB>): Promise<void>;
+}
+
+/**
+ * Reserves the waybill numbers of these orders: one allocation per (channel, customer, chosen
+ * segment) — consecutive numbers, one guarded segment UPDATE each — handed out by `next` in the
+ * order the orders are then given. A PostgreSQL batch commit reserves them on the database before
+ * its long transaction: inside it, the segment's row lock would be held until the end, against
+ * every single create of the channel — and a create whose order number collides with the batch
+ * (waiting on the unique index for the batch) while holding that lock would deadlock with it.
+ */
+export async function reserveWaybills(
+  q: Transaction<DB> | Kysely<DB>,
+  orders: Iterable<OrderInput>,
+  now: string,
+): Promise<WaybillPlan> {
+  const day = now.slice(2, 10).replaceAll('-', '');
+  const key = (o: OrderInput) => `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
+  const groups = new Map<string, { first: OrderInput; count: number; taken: number; a?: AllocatedWaybills }>();
+  for (const o of orders) {
+    const g = groups.get(key(o));
+    if (g) g.count++;
+    else groups.set(key(o), { first: o, count: 1, taken: 0 });
+  }
+  for (const g of groups.values()) {
+    g.a = await allocateWaybills(q, g.first.channel, g.count, g.first.customerId, g.first.numberSegmentId);
+  }
+  return {
+    next(o) {
+      const g = groups.get(key(o));
+      if (!g || g.taken >= g.count) throw new Error('reserveWaybills: an order that was not reserved');
+      const k = g.taken++;
+      const a = g.a!;
+      // Unique because (segment, sequence) is: no extra round trip to find a free number.
+      const systemNo = `S${day}${String(a.segmentId).padStart(3, '0')}${String(a.seqs[k]).padStart(10, '0')}`;
+      return { waybill: a.numbers[k]!, systemNo, segmentId: a.segmentId };
+    },
+    async release(q2) {
+      // Newest first, so a segment's several ranges (one per customer) unwind in turn.
+      for (const { a } of [...groups.values()].reverse()) {
+        if (!a?.seqs.length) continue;
+        await q2
+          .updateTable('number_segments')
+          .set({ next_seq: a.seqs[0]! })
+          .where('id', '=', a.segmentId)
+          .where('next_seq', '=', a.seqs.at(-1)! + 1)
+          .execute();
+      }
+    },
+  };
+}
+
 /**
  * The one place orders are inserted: orders and their items, in multi-row chunks, inside the
  * caller's transaction (all or nothing). Waybill numbers are allocated here from each channel's
@@ -56,26 +166,16 @@ export async function insertOrders(
   meta: InsertMeta,
 ): Promise<InsertedOrder[]> {
   const out: InsertedOrder[] = new Array(orders.length);
-  const day = meta.now.slice(2, 10).replaceAll('-', '');
-  // One allocation per (channel, customer, chosen segment): consecutive numbers, one segment UPDATE.
-  const groups = new Map<string, number[]>();
-  orders.forEach((o, i) => {
-    const k = `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
-    (groups.get(k) ?? groups.set(k, []).get(k)!).push(i);
-  });
+  const plan = meta.waybills ?? (await reserveWaybills(trx, orders, meta.now));
   const waybill: string[] = new Array(orders.length);
   const systemNo: string[] = new Array(orders.length);
   const segmentOf: number[] = new Array(orders.length);
-  for (const idx of groups.values()) {
-    const first = orders[idx[0]!]!;
-    const a = await allocateWaybills(trx, first.channel, idx.length, first.customerId, first.numberSegmentId);
-    idx.forEach((orderIdx, k) => {
-      waybill[orderIdx] = a.numbers[k]!;
-      segmentOf[orderIdx] = a.segmentId;
-      // Unique because (segment, sequence) is: no extra round trip to find a free number.
-      systemNo[orderIdx] = `S${day}${String(a.segmentId).padStart(3, '0')}${String(a.seqs[k]).padStart(10, '0')}`;
-    });
-  }
+  orders.forEach((o, i) => {
+    const n = plan.next(o);
+    waybill[i] = n.waybill;
+    systemNo[i] = n.systemNo;
+    segmentOf[i] = n.segmentId;
+  });
 
   let written = 0;
   for (let start = 0; start < orders.length; start += ORDER_CHUNK) {

@@ -102,6 +102,10 @@ addMessages({
     en: 'Creation Failed: the server restarted during the import; nothing was written. Upload the file again.',
     'zh-CN': '创建失败：导入期间服务器重启，未写入任何订单，请重新上传。',
   },
+  batchPreviewExpired: {
+    en: 'The preview expired {minutes} minutes after it was made without being confirmed, and was removed. Upload the file again.',
+    'zh-CN': '预览生成后 {minutes} 分钟内未确认，已过期并被清除，请重新上传文件。',
+  },
   batchCommitFailed: {
     en: 'Creation Failed: {reason}. Nothing was written.',
     'zh-CN': '创建失败：{reason}。未写入任何订单。',

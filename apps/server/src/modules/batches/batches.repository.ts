@@ -3,6 +3,7 @@ import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { ilike } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
+import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
 /** The only place the batch import's SQL lives. */
@@ -64,14 +65,55 @@ export function createBatchesRepository(db: Database) {
       q.updateTable('batches').set(set).where('id', '=', id).execute(),
     find: (scope: Scope, id: number) => listQuery(scope).where('b.id', '=', id).executeTakeFirst(),
     findAny: (id: number) => db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst(),
-    /** Batches left running by a server that is gone (heartbeat older than the cutoff). */
-    async failStale(cutoff: string, now: string, message: string) {
-      return db
+    /**
+     * Batches a server left running: every `parsing`/`committing` one, or (several instances
+     * sharing PostgreSQL) only those whose heartbeat is older than `cutoff`.
+     */
+    running: (cutoff: string | null) => {
+      let q = db
+        .selectFrom('batches')
+        .select(['id', 'status', 'parsed_key'])
+        .where('status', 'in', ['parsing', 'committing']);
+      if (cutoff) q = q.where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]));
+      return q.execute();
+    },
+    /** Unconfirmed previews past their time. */
+    expiredPreviews: (now: string) =>
+      db
+        .selectFrom('batches')
+        .select(['id', 'parsed_key'])
+        .where('status', '=', 'preview')
+        .where('preview_until', '<=', now)
+        .execute(),
+    /** Moves a batch on only from the status it was seen in: false when someone else moved it first. */
+    async updateFrom(id: number, from: string, set: Updateable<DB['batches']>, q: Database | Transaction<DB> = db) {
+      const r = await q
         .updateTable('batches')
-        .set({ status: 'failed', error_message: message, updated_at: now, heartbeat_at: now })
-        .where('status', 'in', ['parsing', 'committing'])
-        .where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]))
-        .execute();
+        .set(set)
+        .where('id', '=', id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    /**
+     * Removes the staged orders of a batch whose commit failed or was interrupted (SQLite), in
+     * short transactions like the ones that wrote them; they stay hidden meanwhile (visibleOrders).
+     */
+    async removeBatchOrders(batchId: number) {
+      for (;;) {
+        const removed = await db.transaction().execute(async (trx) => {
+          const ids = (
+            await trx.selectFrom('orders').select('id').where('batch_id', '=', batchId).limit(1000).execute()
+          ).map((r) => r.id);
+          if (!ids.length) return 0;
+          await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
+          await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
+          await trx.deleteFrom('orders').where('id', 'in', ids).execute();
+          return ids.length;
+        });
+        if (!removed) return;
+        await new Promise((r) => setImmediate(r));
+      }
     },
     async page(
       scope: Scope,
@@ -188,7 +230,7 @@ export function createBatchesRepository(db: Database) {
           ]),
         'o.customer_id',
         scope,
-      );
+      ).$call(visibleOrders(db, 'o'));
       if (where.batchId) q = q.where('o.batch_id', '=', where.batchId);
       if (where.since) q = q.where('b.created_at', '>=', where.since);
       return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').limit(200_000).compile();

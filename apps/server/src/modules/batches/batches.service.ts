@@ -1,16 +1,18 @@
 import { type ApiLanguage, batches as contract, chinaDate, ErrorCode } from '@console/contract';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import type { OrderInput } from '../../domain/order-input.ts';
-import { insertOrders } from '../../domain/order-writer.ts';
+import { type PackedOrder, unpackOrder } from '../../domain/order-input.ts';
+import { insertOrders, reserveWaybills, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
 import { databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
-import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
+import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
@@ -25,6 +27,13 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export const MAX_ROWS = 100_000;
 /** A running batch whose heartbeat is older than this belongs to a server that is gone. */
 const STALE_MS = 60_000;
+/** How often unconfirmed previews are expired and abandoned batches recovered. */
+const SWEEP_MS = 30_000;
+/**
+ * Orders written per short transaction of a commit (about 25 ms on SQLite): another user's
+ * write waits at most one of them, not the whole 100,000-order commit.
+ */
+const COMMIT_CHUNK = 500;
 
 type UploadCall = 'create' | 'createImport' | 'createImportByBoxC' | 'createUsaBoxcImport' | 'createEmsImport';
 type Preview = {
@@ -49,20 +58,31 @@ export interface BatchesDeps {
   uploadLimitBytes: number;
   /** Parse workers at once, and each one's time and heap limits (config PARSE_*). */
   parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
+  /** An unconfirmed preview is dropped this long after it was made. */
+  previewTtlMinutes: number;
+  /** Tests only: runs after each staged chunk of a commit is written (to act while orders are staged). */
+  afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
+}
+
+/** A unique index refused a row (SQLite's and PostgreSQL's codes). */
+function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; errcode?: number; message?: string } | null;
+  return err?.code === '23505' || err?.errcode === 2067 || /UNIQUE constraint failed/.test(err?.message ?? '');
 }
 
 /**
- * Batch import: upload → parse and validate in a worker (preview, error workbook)
- * → confirm → one transaction writes every order or none. Progress lives in the
- * batches row (and in memory while this process runs the job).
+ * Batch import: upload → parse and validate in a worker (preview, error workbook; the parsed
+ * orders are stored as a file until confirmed or expired) → confirm → the orders are staged in
+ * short transactions, hidden while the batch is `committing`, and one short transaction makes
+ * them all visible; a failure removes them (all or nothing). Progress lives in the batches row
+ * (and in memory while this process runs the job).
  */
 export function createBatchesService(deps: BatchesDeps) {
   const { db, clock, files } = deps;
   const repo = createBatchesRepository(db);
   const now = () => clock().toISOString();
-  /** Jobs this process runs: live progress, and the parsed orders awaiting confirmation. */
+  /** Live progress of the jobs this process runs (parsed orders wait in files, not here). */
   const live = new Map<number, { progress: number }>();
-  const parsed = new Map<number, { orders: OrderInput[]; at: number }>();
   const running = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
     running.add(p);
@@ -180,8 +200,17 @@ export function createBatchesService(deps: BatchesDeps) {
           })
         ).id;
       }
-      if (d.invalidRows === 0) parsed.set(batchId, { orders: r.orders, at: Date.now() });
+      // The parsed orders wait for confirmation in a file, not in this process's memory: one line
+      // of packed orders per worker message, so a commit reads them back a line at a time.
+      let parsedKey: string | null = null;
+      if (d.invalidRows === 0 && r.orders.length) {
+        const lines = r.orders.map((pack) => JSON.stringify(pack));
+        r.orders.length = 0;
+        parsedKey = (await files.put(Buffer.from(lines.join('\n')), 'parsed.ndjson')).key;
+      }
       await repo.updateBatch(db, batchId, {
+        parsed_key: parsedKey,
+        preview_until: parsedKey ? new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString() : null,
         status: 'preview',
         progress: 100,
         total_rows: d.totalRows,
@@ -216,80 +245,227 @@ export function createBatchesService(deps: BatchesDeps) {
       .catch(() => {});
   }
 
+  /** The parsed orders of a batch: its stored preview, or (stored before there was one) a new parse. */
+  async function parsedOrders(
+    batch: BatchRecord | NonNullable<Awaited<ReturnType<typeof repo.findAny>>>,
+    lang: ApiLanguage,
+  ) {
+    if (batch.parsed_key) {
+      const text = (await files.get(batch.parsed_key)).toString('utf8');
+      return text ? text.split('\n').map((line) => JSON.parse(line) as PackedOrder[]) : [];
+    }
+    const file = await repo.file(batch.file_id!);
+    const r = await runWorker(await jobFor(batch, await files.get(file!.storage_key), lang), batch.customer_id, (f) =>
+      live.set(batch.id, { progress: Math.floor(f * 30) }),
+    );
+    if (!r.done || r.done.invalidRows > 0) {
+      throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
+    }
+    return r.orders;
+  }
+
+  const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
+
   async function commitJob(batchId: number, actor: Actor, lang: ApiLanguage) {
     live.set(batchId, { progress: 0 });
+    const batch = (await repo.findAny(batchId))!;
+    const pg = dialectOf(db) === 'postgres';
+    let chunk: ReturnType<typeof unpackOrder>[] = [];
+    let waybills: WaybillPlan | undefined;
     try {
-      const batch = (await repo.findAny(batchId))!;
-      let orders = parsed.get(batchId)?.orders;
-      if (!orders) {
-        // Parsed by another instance or before a restart: parse the stored file again.
-        const file = await repo.file(batch.file_id!);
-        const r = await runWorker(
-          await jobFor(batch, await files.get(file!.storage_key), lang),
-          batch.customer_id,
-          (f) => live.set(batchId, { progress: Math.floor(f * 30) }),
-        );
-        if (!r.done || r.done.invalidRows > 0) {
-          throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
+      const packs = await parsedOrders(batch, lang);
+      const total = packs.reduce((n, p) => n + p.length, 0);
+      const createdAt = now();
+      let written = 0;
+      const progress = () => Math.floor((written / total) * 99);
+      async function* chunks() {
+        for (const pack of packs) {
+          for (let i = 0; i < pack.length; i += COMMIT_CHUNK) {
+            chunk = pack.slice(i, i + COMMIT_CHUNK).map(unpackOrder);
+            yield chunk;
+          }
         }
-        orders = r.orders;
       }
-      const total = orders.length;
-      const pg = dialectOf(db) === 'postgres';
-      await db.transaction().execute(async (trx) => {
-        // Checked again inside the transaction: another import may have taken a number since the preview.
+      const writeChunk = async (trx: Transaction<DB>, orders: typeof chunk) => {
+        // Checked with each chunk: a number taken since the preview (a single create, another
+        // import, staged or not) fails the batch; the unique index stops any race past this.
         const taken = await repo.existingOrderNos(
           trx,
           batch.customer_id,
           orders.map((o) => o.orderNo),
         );
-        if (taken.length)
+        if (taken.length) {
           throw new AppError(ErrorCode.CONFLICT, 'batchOrderNosTaken', null, { value: taken.slice(0, 5).join(', ') });
-        let lastBeat = Date.now();
-        await insertOrders(trx, orders, {
-          batchId,
-          createdBy: actor.userId,
-          now: now(),
-          onProgress: async (written) => {
-            live.set(batchId, { progress: Math.floor((written / total) * 100) });
-            // PostgreSQL can beat outside the transaction; SQLite's single writer is ours until commit.
-            if (pg && Date.now() - lastBeat > 5_000) {
-              lastBeat = Date.now();
-              await repo.updateBatch(db, batchId, { heartbeat_at: now() });
-            }
-            // Let other users' requests run between chunks.
-            await new Promise((r) => setImmediate(r));
-          },
-        });
-        await repo.updateBatch(trx, batchId, {
-          status: 'done',
-          progress: 100,
-          order_count: total,
-          updated_at: now(),
-          heartbeat_at: now(),
-        });
-      });
-      parsed.delete(batchId);
-    } catch (e) {
-      const reason =
-        e instanceof AppError
-          ? e.key === 'batchOrderNosTaken'
-            ? translate(lang, e.key, e.params)
-            : translate(lang, 'batchCommitFailed', { reason: translate(lang, e.key, e.params) })
-          : translate(lang, 'batchCommitFailed', {
-              // A batch that lost a race to another write: the duplicate number, not the constraint's name.
-              reason: databaseErrorText(lang, e) ?? (e as Error).message.slice(0, 200),
-            });
-      await repo.updateBatch(db, batchId, {
-        status: 'failed',
+        }
+        await insertOrders(trx, orders, { batchId, createdBy: actor.userId, now: createdAt, waybills });
+        written += orders.length;
+        live.set(batchId, { progress: progress() });
+      };
+      const done = {
+        status: 'done',
         progress: 100,
-        error_message: reason,
+        order_count: total,
+        parsed_key: null,
+        preview_until: null,
         updated_at: now(),
-      });
+        heartbeat_at: now(),
+      };
+      // Removed before the batch shows done, so a done batch never leaves its file behind.
+      const publish = async (q: Database | Transaction<DB>) => {
+        await removeFile(batch.parsed_key);
+        if (!(await repo.updateFrom(batchId, 'committing', { ...done, updated_at: now() }, q))) {
+          throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
+        }
+      };
+      // Every waybill number of the batch is reserved first, in one short transaction: the segment
+      // is not held for the commit (see reserveWaybills), and a failure gives the range back.
+      waybills = await db.transaction().execute((trx) =>
+        reserveWaybills(
+          trx,
+          (function* () {
+            for (const pack of packs) for (const p of pack) yield unpackOrder(p);
+          })(),
+          createdAt,
+        ),
+      );
+      if (pg) {
+        // PostgreSQL: one transaction. Its snapshot hides the rows from everyone else and blocks
+        // no one's reads or other writes (a create with one of its order numbers waits on the
+        // unique index for it, then is refused).
+        await db.transaction().execute(async (trx) => {
+          for await (const orders of chunks()) {
+            await writeChunk(trx, orders);
+            await repo.updateBatch(db, batchId, { progress: progress(), heartbeat_at: now() });
+            await deps.afterStagedChunk?.(batchId, written);
+            await new Promise((r) => setImmediate(r));
+          }
+          await publish(trx);
+        });
+      } else {
+        // SQLite: staged in short transactions, between which other users' writes take the one
+        // writer; hidden from every order query until one statement marks the batch done.
+        setBatchHidden(db, batchId, true);
+        for await (const orders of chunks()) {
+          await db.transaction().execute(async (trx) => {
+            await writeChunk(trx, orders);
+            await repo.updateBatch(trx, batchId, { progress: progress(), heartbeat_at: now() });
+          });
+          await deps.afterStagedChunk?.(batchId, written);
+          await new Promise((r) => setImmediate(r));
+        }
+        await publish(db);
+        setBatchHidden(db, batchId, false);
+      }
+    } catch (e) {
+      // A unique index refused a row: an order number taken between the chunk's check and its
+      // insert (PostgreSQL, another connection) is named as such; anything else is the raw cause.
+      const taken = isUniqueViolation(e)
+        ? await repo
+            .existingOrderNos(
+              db,
+              batch.customer_id,
+              chunk.map((o) => o.orderNo),
+            )
+            .catch(() => [])
+        : [];
+      let reason: string;
+      if (e instanceof AppError) {
+        reason =
+          e.key === 'batchOrderNosTaken' || e.key === 'batchInterrupted'
+            ? translate(lang, e.key, e.params)
+            : translate(lang, 'batchCommitFailed', { reason: translate(lang, e.key, e.params) });
+      } else if (taken.length) {
+        reason = translate(lang, 'batchOrderNosTaken', { value: taken.slice(0, 5).join(', ') });
+      } else {
+        reason = translate(lang, 'batchCommitFailed', {
+          // A batch that lost a race to another write: the duplicate number, not the constraint's name.
+          reason: databaseErrorText(lang, e) ?? (e as Error).message.slice(0, 200),
+        });
+      }
+      // Should even that fail, the batch stays committing and hidden: the sweep or the next start
+      // tries again (its heartbeat has stopped).
+      await failCommit(batchId, batch.parsed_key, reason)
+        .then(() => waybills?.release(db))
+        .catch(() => {});
     } finally {
       live.delete(batchId);
     }
   }
+
+  /**
+   * A commit that failed or was interrupted: its staged orders are removed while the batch still
+   * hides them, then it is marked failed and its stored preview removed (it cannot be confirmed
+   * again). Should this process die meanwhile, the next start does the same (recoverAtStart).
+   */
+  async function failCommit(batchId: number, parsedKey: string | null, reason: string) {
+    await removeFile(parsedKey);
+    // Hidden until removed (on PostgreSQL the rollback already took them: nothing to remove).
+    setBatchHidden(db, batchId, true);
+    await repo.removeBatchOrders(batchId);
+    await repo.updateFrom(batchId, 'committing', {
+      status: 'failed',
+      progress: 100,
+      error_message: reason,
+      parsed_key: null,
+      preview_until: null,
+      updated_at: now(),
+      heartbeat_at: now(),
+    });
+    setBatchHidden(db, batchId, false);
+  }
+
+  const interruptedMessage = () => `${translate('zh-CN', 'batchInterrupted')} / ${translate('en', 'batchInterrupted')}`;
+
+  /**
+   * Fails batches a server left running: `cutoff` null takes every running batch (at start on
+   * SQLite: only this process writes the file, so none of them is running), else those whose
+   * heartbeat is older (PostgreSQL may be shared by several instances that are alive).
+   */
+  async function recoverRunning(cutoff: string | null) {
+    for (const b of await repo.running(cutoff)) {
+      if (live.has(b.id)) continue;
+      if (b.status === 'committing') await failCommit(b.id, b.parsed_key, interruptedMessage());
+      else if (
+        await repo.updateFrom(b.id, 'parsing', {
+          status: 'failed',
+          progress: 100,
+          error_message: interruptedMessage(),
+          updated_at: now(),
+          heartbeat_at: now(),
+        })
+      ) {
+        await removeFile(b.parsed_key);
+      }
+    }
+  }
+
+  /** Unconfirmed previews past PREVIEW_TTL_MINUTES: failed with the reason, their parsed orders removed. */
+  async function expirePreviews() {
+    for (const b of await repo.expiredPreviews(now())) {
+      const msg = (lang: ApiLanguage) => translate(lang, 'batchPreviewExpired', { minutes: deps.previewTtlMinutes });
+      // preview_until stays: it tells a later confirm why the batch failed.
+      const expired = await repo.updateFrom(b.id, 'preview', {
+        status: 'failed',
+        error_message: `${msg('zh-CN')} / ${msg('en')}`,
+        parsed_key: null,
+        updated_at: now(),
+      });
+      // Only by whoever moved it: a confirm that won the race is reading the file.
+      if (expired) await removeFile(b.parsed_key);
+    }
+  }
+
+  async function sweep() {
+    await expirePreviews();
+    await recoverRunning(new Date(clock().getTime() - STALE_MS).toISOString());
+  }
+  let sweeping: Promise<void> | null = null;
+  const sweepTimer = setInterval(() => {
+    sweeping ??= sweep()
+      .catch(() => {})
+      .finally(() => (sweeping = null));
+  }, SWEEP_MS);
+  sweepTimer.unref();
 
   /** Where a parsing batch stands in line for a worker (absent when it is not waiting or running). */
   const queued = (id: number) => {
@@ -303,32 +479,42 @@ export function createBatchesService(deps: BatchesDeps) {
     return b;
   }
 
+  /** A batch that looks abandoned or expired is settled before it is shown (the sweep may not have run yet). */
   async function checkStale(b: BatchRecord) {
+    const t = clock().getTime();
     if ((b.status === 'parsing' || b.status === 'committing') && !live.has(b.id)) {
       const beat = b.heartbeat_at ?? b.updated_at;
-      if (clock().getTime() - new Date(beat).getTime() > STALE_MS) {
-        await recoverInterrupted();
+      if (t - new Date(beat).getTime() > STALE_MS) {
+        await recoverRunning(new Date(t - STALE_MS).toISOString());
         return true;
       }
+    }
+    if (b.status === 'preview' && b.preview_until && new Date(b.preview_until).getTime() <= t) {
+      await expirePreviews();
+      return true;
     }
     return false;
   }
 
-  async function recoverInterrupted(lang: ApiLanguage = 'zh-CN') {
-    const cutoff = new Date(clock().getTime() - STALE_MS).toISOString();
-    const msg = `${translate(lang, 'batchInterrupted')} / ${translate('en', 'batchInterrupted')}`;
-    await repo.failStale(cutoff, now(), msg);
-  }
-
   return {
-    recoverInterrupted,
+    /**
+     * At start, before serving: batches the previous process left parsing or committing are
+     * failed with the reason and their staged orders removed (on PostgreSQL, shared by several
+     * instances, only those whose heartbeat stopped); expired previews are dropped.
+     */
+    async recoverAtStart() {
+      await recoverRunning(dialectOf(db) === 'postgres' ? new Date(clock().getTime() - STALE_MS).toISOString() : null);
+      await expirePreviews();
+    },
     /** Resolves when every job started by this process has finished (tests, graceful shutdown). */
     async idle() {
       while (running.size) await Promise.allSettled([...running]);
     },
     /** Ends running and waiting parses (their batches fail with a reason), then waits for every job. */
     async close() {
+      clearInterval(sweepTimer);
       await pool.close();
+      await sweeping;
       while (running.size) await Promise.allSettled([...running]);
     },
 
@@ -437,7 +623,11 @@ export function createBatchesService(deps: BatchesDeps) {
     },
 
     async confirm(actor: Actor, scope: Scope, id: number, confirmations: string[], lang: ApiLanguage) {
-      const b = await loadScoped(scope, id);
+      let b = await loadScoped(scope, id);
+      if (await checkStale(b)) b = await loadScoped(scope, id);
+      if (b.status === 'failed' && b.preview_until && !b.parsed_key) {
+        throw AppError.conflict('batchPreviewExpired', { minutes: deps.previewTtlMinutes });
+      }
       if (b.status !== 'preview') {
         throw AppError.conflict('batchNotInPreview', { status: b.status });
       }
@@ -507,7 +697,7 @@ export function createBatchesService(deps: BatchesDeps) {
       const moved = await repo.movedOrders(id);
       if (moved) throw AppError.conflict('batchDeleteRefused', { count: Number(moved.n), orderNo: moved.order_no });
       if (!(await repo.deleteBatch(id))) throw AppError.conflict('batchDeleteRefused', { count: 1, orderNo: '' });
-      parsed.delete(id);
+      await removeFile(b.parsed_key);
       return null;
     },
 

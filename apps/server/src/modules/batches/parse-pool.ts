@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { ApiLanguage } from '@console/contract';
-import { type OrderInput, unpackOrder } from '../../domain/order-input.ts';
+import type { PackedOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import './batches.messages.ts';
 import type { ParseJob, WorkerMessage } from './parse.worker.ts';
@@ -23,7 +23,8 @@ export interface ParsePoolOptions {
 export interface ParseOutcome {
   done: Extract<WorkerMessage, { type: 'done' }> | null;
   fatal: { key: string; params?: Record<string, string | number> } | null;
-  orders: OrderInput[];
+  /** The parsed orders as the worker sent them (packed, in messages of up to 2,000). */
+  orders: PackedOrder[][];
 }
 
 export interface ParseRun {
@@ -86,7 +87,7 @@ export function createParsePool(opts: ParsePoolOptions) {
   function runOn(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
     return new Promise<ParseOutcome>((resolve, reject) => {
       const worker = takeWorker();
-      const orders: OrderInput[] = [];
+      const orders: PackedOrder[][] = [];
       let settled = false;
       const finish = (outcome: ParseOutcome | Error) => {
         if (settled) return;
@@ -107,7 +108,7 @@ export function createParsePool(opts: ParsePoolOptions) {
       worker.on('message', (m: WorkerMessage) => {
         if (settled) return;
         if (m.type === 'progress') run.onProgress(m.fraction);
-        else if (m.type === 'orders') for (const o of m.orders) orders.push(unpackOrder(o));
+        else if (m.type === 'orders') orders.push(m.orders);
         else if (m.type === 'checkOrderNos') {
           run.existingOrderNos(m.orderNos).then(
             (existing) => !settled && worker.postMessage({ existing }),

@@ -2,6 +2,7 @@ import type { Insertable, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
+import { visibleOrders } from '../../domain/order-writer.ts';
 
 /** The SQL of promise-letter ID cards written in bulk (the bulk mapping import). */
 export function createIdCardsRepository(db: Database) {
@@ -27,7 +28,8 @@ export function createIdCardsRepository(db: Database) {
               .selectFrom('orders')
               .select(['id', 'order_no', 'waybill_no', 'recipient_name', 'recipient_id_card'])
               .where('customer_id', '=', customerId)
-              .where(column, 'in', values.slice(i, i + IN_CHUNK)),
+              .where(column, 'in', values.slice(i, i + IN_CHUNK))
+              .$call(visibleOrders(db, 'orders')),
             'customer_id',
             scope,
           ).execute();

@@ -8,6 +8,7 @@ import type { DB } from '../../db/schema.ts';
 import { chinaDay } from '../../db/dialect.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { reusable } from '../../db/reusable.ts';
+import { hiddenBatches, visibleOrders } from '../../domain/order-writer.ts';
 
 /** Past this many matches the list says "10,000+" instead of counting a million rows. */
 export const COUNT_CAP = 10_000;
@@ -35,14 +36,18 @@ const LIST_COLUMNS = [
   'o.created_at',
 ] as const;
 
-/** Columns of an order list row (joined with its customer and batch). */
-export function orderListQuery(db: Database, scope: Scope) {
+/**
+ * Columns of an order list row (joined with its customer and batch), without the orders of a batch
+ * still being committed (`hidden`: see domain/order-writer.ts visibleOrders).
+ */
+export function orderListQuery(db: Database, scope: Scope, hidden?: readonly unknown[] | null) {
   return inScope(
     db
       .selectFrom('orders as o')
       .innerJoin('customers as c', 'c.id', 'o.customer_id')
       .leftJoin('batches as b', 'b.id', 'o.batch_id')
-      .select(LIST_COLUMNS),
+      .select(LIST_COLUMNS)
+      .$call(visibleOrders(db, 'o', hidden)),
     'o.customer_id',
     scope,
   );
@@ -161,7 +166,9 @@ export type OrderRecord = Awaited<ReturnType<ReturnType<typeof createOrdersRepos
 const CAPPED_TTL_MS = 5_000;
 
 export function createOrdersRepository(db: Database) {
-  const scoped = (scope: Scope) => inScope(db.selectFrom('orders as o'), 'o.customer_id', scope);
+  // Orders of a batch still being committed are not shown (domain/order-writer.ts visibleOrders).
+  const scoped = (scope: Scope, hidden?: readonly unknown[] | null) =>
+    inScope(db.selectFrom('orders as o').$call(visibleOrders(db, 'o', hidden)), 'o.customer_id', scope);
 
   const capped = new Map<string, number>();
   const cappedRecently = (key: string) => {
@@ -185,11 +192,12 @@ export function createOrdersRepository(db: Database) {
     order: 'asc' | 'desc';
     limit: number;
   };
-  type ListValues = FilterValues & { customerIds: readonly number[]; offset: number };
+  // `hidden`: the staged batches' ids, bound like any value (present only while one is staged).
+  type ListValues = FilterValues & { customerIds: readonly number[]; offset: number; hidden?: readonly number[] };
   const scopeOfValues = (shape: ListShape, v: ListValues): Scope =>
     shape.all ? { all: true } : { all: false, customerIds: v.customerIds };
   const pageQuery = reusable(db, (shape: ListShape, v: ListValues) =>
-    orderListQuery(db, scopeOfValues(shape, v))
+    orderListQuery(db, scopeOfValues(shape, v), v.hidden ?? null)
       .where(filterConditions(db, shape.noType, v))
       .orderBy(SORT_COLUMN[shape.sort], shape.order)
       .orderBy('o.id', shape.order)
@@ -199,7 +207,7 @@ export function createOrdersRepository(db: Database) {
   const cappedCountQuery = reusable(db, (shape: ListShape, v: ListValues) =>
     db
       .selectFrom(
-        scoped(scopeOfValues(shape, v))
+        scoped(scopeOfValues(shape, v), v.hidden ?? null)
           .where(filterConditions(db, shape.noType, v))
           .select(sql<number>`1`.as('one'))
           .limit(sql.lit(shape.limit))
@@ -297,6 +305,7 @@ export function createOrdersRepository(db: Database) {
         ...filterValues(p),
         customerIds: scope.all ? [] : scope.customerIds,
         offset: p.offset,
+        hidden: hiddenBatches(db),
       };
       const list = pageQuery.execute(shape, values);
       if (cappedRecently(key)) return { total: COUNT_CAP, exact: false, list: await list };
@@ -489,6 +498,7 @@ export function createOrdersRepository(db: Database) {
         .selectFrom('orders')
         .select(['id', 'waybill_no', 'channel_code', 'recipient_name', 'status'])
         .where('waybill_no', 'in', waybillNos)
+        .$call(visibleOrders(db, 'orders'))
         .execute();
     },
     /** The trails of several orders (see events), each order's creation first. */
@@ -524,6 +534,7 @@ export function createOrdersRepository(db: Database) {
           'b.batch_no',
         ])
         .where((eb) => eb.or([eb('o.waybill_no', '=', code), eb('o.split_waybill_no', '=', code)]))
+        .$call(visibleOrders(db, 'o'))
         .orderBy('o.id', 'desc')
         .executeTakeFirst();
     },
