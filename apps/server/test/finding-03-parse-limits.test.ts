@@ -3,6 +3,7 @@ import { MAX_PENDING_CHARS, readFirstSheetRows, XlsxLimitError } from '../src/li
 import { readZipDirectory } from '../src/lib/zip.ts';
 import { settle, upload } from './batches/helpers.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { COLUMNS, headerText, TEMPLATES } from '../src/modules/batches/templates.ts';
 import { sheetWorkbook } from './support/zip.ts';
 
 /**
@@ -168,4 +169,35 @@ describe('finding 3: app.close() during a parse ends it and fails its batch with
       );
     }
   });
+});
+
+describe('finding 3: a parse past PARSE_MEMORY_MB is stopped, its batch failed in both languages', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ env: { PARSE_MEMORY_MB: '48' } });
+  });
+  it('runs out of its heap, not the server', async () => {
+    const demo = await h.login('demo');
+    const def = TEMPLATES.import;
+    const head = def.columns.map(
+      (k, i) => `<c r="${letters(i + 1)}1" t="inlineStr"><is><t>${headerText(COLUMNS[k])}</t></is></c>`,
+    );
+    const body: string[] = [`<row r="1">${head.join('')}</row>`];
+    // 50,000 rows of distinct texts in every column: far more than 48 MB once held as records.
+    for (let r = 2; r < 50_002; r++) {
+      const cells = def.columns.map(
+        (_, i) => `<c r="${letters(i + 1)}${r}" t="inlineStr"><is><t>v${r}-${i}-${(r * 2654435761) % 1e9}</t></is></c>`,
+      );
+      body.push(`<row r="${r}">${cells.join('')}</row>`);
+    }
+    const up = await send(h, demo, sheetWorkbook(body.join('')));
+    expect(up.status).toBe(200);
+    const p = await finished(h, demo, up.body.data.id);
+    expect(p.status).toBe('failed');
+    expect(p.errorMessage).toBe(
+      'Reading the workbook needed more memory than allowed and was stopped. / 读取工作簿所需内存超出限制，已停止。',
+    );
+    // The server goes on: the next call answers.
+    expect((await h.post('order/batch/progress', { id: up.body.data.id }, demo)).status).toBe(200);
+  }, 180_000);
 });
