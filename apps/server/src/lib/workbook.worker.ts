@@ -84,7 +84,13 @@ async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
 }
 
 async function run(job: WorkbookJobData) {
-  await writeWorkbook(job.sheet, pages(job), fs.createWriteStream(job.out));
+  const out = fs.createWriteStream(job.out);
+  try {
+    await writeWorkbook(job.sheet, pages(job), out);
+  } catch (e) {
+    out.destroy(); // the file's descriptor belongs to the process, not to this thread
+    throw e;
+  }
   const { size } = fs.statSync(job.out);
   parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
 }
