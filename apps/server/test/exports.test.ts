@@ -1,9 +1,11 @@
 import { inflateRawSync } from 'node:zlib';
+import { idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '../src/lib/mask.ts';
 import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { baseRow, download, fill, settle, template, upload } from './batches/helpers.ts';
+import { createHarness, type Harness, multipart } from './harness.ts';
 
 /** Workbooks the server builds (issue 10, findings 4 and 16): off the event loop, rows as the data, values only. */
 let h: Harness;
@@ -267,4 +269,82 @@ describe('finding 4: batch downloads are built by the workbook worker', () => {
   });
 });
 
-export { parts };
+describe('finding 16: error workbooks hold values only', () => {
+  const LINK = 'https://evil.example/phish';
+  /** Nothing in the workbook links anywhere or computes anything when opened. */
+  const expectValuesOnly = (xlsx: Buffer) => {
+    const all = parts(xlsx);
+    expect(all.size).toBeGreaterThan(0);
+    const sheets = [...all].filter(([name]) => name.startsWith('xl/worksheets/'));
+    expect(sheets.length).toBeGreaterThan(0);
+    for (const [name, text] of all) {
+      expect(text.includes('evil.example'), name).toBe(false);
+      expect(/relationships\/hyperlink/i.test(text), name).toBe(false);
+    }
+    for (const [name, text] of sheets) {
+      expect(/<hyperlinks?\b/.test(text), name).toBe(false);
+      expect(/<f[ >]/.test(text), name).toBe(false);
+    }
+  };
+
+  it('an ID-card import with a hyperlink, a HYPERLINK formula and rich text: the error workbook has their text', async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('id-cards');
+    ws.addRow([
+      '订单号 / Order No.',
+      '运单号 / Waybill No.',
+      '*收件人姓名 / Recipient name',
+      '*身份证号 / ID number',
+      '正面图片文件名 / Front image file',
+      '背面图片文件名 / Back image file',
+    ]);
+    const badId = `11010519800101123${idCardCheckChar('11010519800101123') === '0' ? '1' : '0'}`;
+    ws.addRow([
+      '',
+      '',
+      { text: '张三', hyperlink: LINK },
+      badId,
+      { formula: `HYPERLINK("${LINK}","front.jpg")`, result: 'front.jpg' },
+      { richText: [{ text: 'ba', font: { bold: true } }, { text: 'ck.jpg' }] },
+    ]);
+    const m = multipart({}, { name: 'ids.xlsx', data: Buffer.from(await wb.xlsx.writeBuffer()) });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/api/order/idCard/import',
+      headers: { 'content-type': m.contentType, authorization: `Bearer ${demo}`, 'accept-language': 'en' },
+      payload: m.payload,
+    });
+    expect(r.statusCode).toBe(422);
+    const fileId = r.json().data.errorWorkbook[0];
+    const res = await post('order/idCard/import/errors', { fileId: Number(fileId) });
+    expect(res.statusCode).toBe(200);
+    expectValuesOnly(res.rawPayload);
+    const sheet = await sheetOf(res.rawPayload);
+    expect(valuesOf(sheet, 6)[1]).toEqual(['', '', '张三', badId, 'front.jpg', 'back.jpg']);
+    expect(sheet.getCell('C2').hyperlink).toBeUndefined();
+  });
+
+  it('a batch upload with a hyperlink and a HYPERLINK formula: the error workbook has their text', async () => {
+    const tpl = await template(h, demo, 'download/importOrder');
+    let nameCell = '';
+    let addressCell = '';
+    const file = await fill(tpl, [baseRow(1, { recipientPhone: '' })], (ws) => {
+      ws.getRow(1).eachCell((cell, col) => {
+        if (String(cell.value).includes('Recipient Name')) nameCell = `${ws.getColumn(col).letter}3`;
+        if (String(cell.value).includes('Address')) addressCell = `${ws.getColumn(col).letter}3`;
+      });
+      ws.getCell(nameCell).value = { text: '王伟', hyperlink: LINK };
+      ws.getCell(addressCell).value = { formula: `HYPERLINK("${LINK}","建国路 88 号")`, result: '建国路 88 号' };
+    });
+    const up = await upload(h, 'order/batch/createImport', demo, { channel: 'JP' }, { name: 'links.xlsx', data: file });
+    expect(up.status).toBe(200);
+    const p = await settle(h, demo, up.body.data.id);
+    expect(p).toMatchObject({ status: 'preview', invalidRows: 1, hasErrorWorkbook: true });
+    const wb = await download(h, 'order/batch/download/errors', demo, { id: p.id });
+    expect(wb.status).toBe(200);
+    expectValuesOnly(wb.data);
+    const sheet = await sheetOf(wb.data);
+    expect(sheet.getCell(nameCell).value).toBe('王伟');
+    expect(sheet.getCell(addressCell).value).toBe('建国路 88 号');
+  });
+});

@@ -54,15 +54,74 @@ const CONCURRENT_JOBS = 2;
 /** A safety net: a streaming job stays far below it. */
 const WORKER_HEAP_MB = 256;
 
+/** Idle workers stay this long: starting one (loading ExcelJS) costs 0.2–1 s. */
+const IDLE_MS = 30_000;
+
+/** Workers that finished their job and wait for the next (unref'd: they never keep the process up). */
+const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 let running = 0;
 const waiting: (() => void)[] = [];
-async function slot(): Promise<() => void> {
+
+function takeWorker(): Worker {
+  const kept = idle.pop();
+  if (kept) {
+    clearTimeout(kept.timer);
+    return kept.worker;
+  }
+  const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  // Errors end the job through 'exit'; an idle worker that dies just leaves the pool.
+  worker.on('error', () => {});
+  worker.once('exit', () => {
+    const at = idle.findIndex((k) => k.worker === worker);
+    if (at >= 0) idle.splice(at, 1);
+  });
+  return worker;
+}
+function keepWorker(worker: Worker) {
+  worker.unref();
+  const timer = setTimeout(() => {
+    const at = idle.findIndex((k) => k.worker === worker);
+    if (at >= 0) idle.splice(at, 1);
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  idle.push({ worker, timer });
+}
+
+/** Runs one job on a worker of the pool, at most CONCURRENT_JOBS at once. */
+async function runOnWorker(data: WorkbookJobData): Promise<void> {
   if (running >= CONCURRENT_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
-  return () => {
+  const worker = takeWorker();
+  worker.ref(); // a job in progress keeps the process up
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: WorkbookJobReply) => {
+        cleanup();
+        if (m.type === 'done') resolve();
+        else reject(new Error(`workbook job failed: ${m.message}`));
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`workbook worker exited (${code})`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.postMessage(data);
+    });
+    keepWorker(worker);
+  } catch (e) {
+    // A worker whose job failed is not reused: it may be out of memory or half-way through.
+    void worker.terminate();
+    throw e;
+  } finally {
     running--;
     waiting.shift()?.();
-  };
+  }
 }
 
 const tempFile = () => path.join(os.tmpdir(), `console-workbook-${randomUUID()}.xlsx`);
@@ -81,27 +140,12 @@ export async function buildWorkbookFile(db: Database, job: WorkbookJob): Promise
   } else source = { rows: job.rows ?? [] };
   const out = tempFile();
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out };
-  const release = await slot();
   try {
-    await new Promise<void>((resolve, reject) => {
-      const worker = new Worker(WORKER, {
-        workerData: data,
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      });
-      let reply: WorkbookJobReply | undefined;
-      worker.once('message', (m: WorkbookJobReply) => (reply = m));
-      worker.once('error', reject);
-      worker.once('exit', (code) => {
-        if (reply?.type === 'done') resolve();
-        else reject(new Error(`workbook job failed: ${reply?.type === 'failed' ? reply.message : `exit ${code}`}`));
-      });
-    });
+    await runOnWorker(data);
     return out;
   } catch (e) {
     remove(out);
     throw e;
-  } finally {
-    release();
   }
 }
 

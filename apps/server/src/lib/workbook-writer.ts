@@ -68,6 +68,20 @@ export function plainValue(v: unknown): Plain {
   return String(v);
 }
 
+/** A column's letters from its number: 1 → A, 27 → AA. */
+export function columnLetter(n: number): string {
+  let s = '';
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+}
+
+/** A column's number from its letters: A → 1, AA → 27. */
+export function columnNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
 const solid = (argb: string) => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } }) as const;
 
 /** Resolves once the stream has taken in what was written (the writer's back-pressure). */

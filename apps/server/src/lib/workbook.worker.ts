@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { WorkbookJobData, WorkbookJobReply } from './workbook-job.ts';
 import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
 
 /**
- * Builds one workbook off the event loop: reads its rows (from its own database
- * connection, a page at a time, or as handed over), turns each into cells with the
- * export's row function, and streams the .xlsx into a file. Memory holds one page.
+ * Builds workbooks off the event loop, one job at a time: reads its rows (from its own
+ * database connection, a page at a time, or as handed over), turns each into cells with
+ * the export's row function, and streams the .xlsx into a file. Memory holds one page.
+ * Nothing is kept between jobs but loaded modules.
  */
 
 const PAGE = 1000;
-const job = workerData as WorkbookJobData;
 
 type Row = Record<string, unknown>;
 
@@ -61,7 +61,7 @@ async function* pgPages(url: string, sql: string, parameters: readonly unknown[]
   }
 }
 
-async function* pages(): AsyncGenerator<WorkbookRow[]> {
+async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
   const { source, mapper, sheet } = job;
   if ('rows' in source) {
     for (let i = 0; i < source.rows.length; i += PAGE) yield source.rows.slice(i, i + PAGE);
@@ -83,15 +83,23 @@ async function* pages(): AsyncGenerator<WorkbookRow[]> {
   for await (const page of read) yield page.map(toRow);
 }
 
-async function run() {
-  await writeWorkbook(job.sheet, pages(), fs.createWriteStream(job.out));
+async function run(job: WorkbookJobData) {
+  const out = fs.createWriteStream(job.out);
+  try {
+    await writeWorkbook(job.sheet, pages(job), out);
+  } catch (e) {
+    out.destroy(); // the file's descriptor belongs to the process, not to this thread
+    throw e;
+  }
   const { size } = fs.statSync(job.out);
   parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
 }
 
-run().catch((e: unknown) => {
-  parentPort!.postMessage({
-    type: 'failed',
-    message: String((e as Error)?.stack ?? e).slice(0, 2000),
-  } satisfies WorkbookJobReply);
+parentPort!.on('message', (job: WorkbookJobData) => {
+  run(job).catch((e: unknown) => {
+    parentPort!.postMessage({
+      type: 'failed',
+      message: String((e as Error)?.stack ?? e).slice(0, 2000),
+    } satisfies WorkbookJobReply);
+  });
 });

@@ -1,6 +1,6 @@
+import { PassThrough } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
-import type ExcelJS from 'exceljs';
 import { checkedCell, type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import {
@@ -11,6 +11,7 @@ import {
   XlsxLimitError,
 } from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
+import { type CellStyle, columnNumber, type WorkbookRow, writeWorkbook } from '../../lib/workbook-writer.ts';
 import { colLetter } from './template-workbook.ts';
 import {
   COLUMNS,
@@ -476,12 +477,8 @@ async function writeErrorWorkbook(
   const dupRows = new Map<number, { orderNo: string; keptRow: number }>();
   for (const d of duplicates.values())
     for (const r of d.rows) dupRows.set(r, { orderNo: d.orderNo, keptRow: d.keptRow });
-  // Loaded only when a workbook is written: importing ExcelJS costs a worker 0.2 s at start.
-  const { default: Excel } = await import('exceljs');
-  const wb = new Excel.Workbook();
-  const ws = wb.addWorksheet('orders');
-  const red = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;
-  const yellow = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFEB9C' } } as const;
+  const red = 'FFFFC7CE';
+  const yellow = 'FFFFEB9C';
   let width = 0;
   const pending: { values: unknown[]; rowNo: number }[] = [];
   await streamRows(buf, (values, rowNo) => {
@@ -489,23 +486,19 @@ async function writeErrorWorkbook(
     if (rowNo >= headerRow) pending.push({ values: values.slice(1), rowNo });
   });
   const errCol = width + 1;
-  for (const { values, rowNo } of pending) {
+  const rows: WorkbookRow[] = pending.map(({ values, rowNo }) => {
     // Rows keep their distance from the header, so row numbers in the preview match this sheet's.
-    const out = ws.getRow(rowNo - headerRow + 1);
-    out.values = values.map((v) =>
-      v && typeof v === 'object' && 'formula' in (v as object) ? ((v as { result?: unknown }).result ?? null) : v,
-    ) as ExcelJS.CellValue[];
+    const at = rowNo - headerRow + 1;
+    const cells = [...values];
     if (rowNo === headerRow) {
-      langs.forEach((l, k) => (out.getCell(errCol + k).value = translate(l, 'errorColumnTitle')));
-      out.font = { bold: true };
-      continue;
+      langs.forEach((l, k) => (cells[errCol - 1 + k] = translate(l, 'errorColumnTitle')));
+      return { at, values: cells, bold: true };
     }
+    const styles: Record<number, CellStyle> = {};
     const issues = byRow.get(rowNo) ?? [];
     for (const e of issues) {
       if (!e.letter) continue;
-      const cell = out.getCell(e.letter);
-      cell.fill = red;
-      cell.note = langs.map((l) => translate(l, e.key, e.params)).join('\n');
+      styles[columnNumber(e.letter)] = { fill: red, note: langs.map((l) => translate(l, e.key, e.params)).join('\n') };
     }
     const dup = dupRows.get(rowNo);
     langs.forEach((l, k) => {
@@ -513,14 +506,18 @@ async function writeErrorWorkbook(
       for (const c of confirmByRow.get(rowNo) ?? []) texts.push(translate(l, c.key, c.params));
       if (dup) texts.push(translate(l, 'duplicateOrderNoDropped', { value: dup.orderNo, row: dup.keptRow }));
       if (!texts.length) return;
-      const cell = out.getCell(errCol + k);
-      cell.value = texts.join('; ');
-      cell.fill = issues.length ? red : yellow;
+      cells[errCol - 1 + k] = texts.join('; ');
+      styles[errCol + k] = { fill: issues.length ? red : yellow };
     });
-  }
-  ws.getColumn(errCol + 1).width = 60;
-  ws.getColumn(errCol).width = 60;
-  return new Uint8Array(await wb.xlsx.writeBuffer());
+    return { at, values: cells, styles };
+  });
+  const columns = Array.from({ length: errCol + 1 }, (_, i) => (i >= errCol - 1 ? { width: 60 } : {}));
+  // Values only (formulas give their results), written by the one workbook writer.
+  const chunks: Buffer[] = [];
+  const out = new PassThrough();
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await writeWorkbook({ name: 'orders', columns, sharedStrings: true }, [rows], out);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 // Started ahead of need (its modules load while it waits), then given one job.

