@@ -3,7 +3,7 @@ import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip 
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
-import { call, invalidateCall, localized, t, useI18n, useSession } from '@/lib';
+import { ApiError, call, errorText, invalidateCall, localized, t, useI18n, useSession } from '@/lib';
 import { fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { RecipientFields } from './components/OrderForm.tsx';
@@ -71,9 +71,10 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
       setFixing(null);
       await refresh();
     } catch (e) {
+      // Field errors go on their fields, and are said too: some (the items) have no field here.
       const fields = formErrors(e);
       if (fields) form.setFields(fields);
-      else message.error((e as Error).message);
+      if (fields || !(e instanceof ApiError)) message.error(errorText(e));
     }
   };
   const act = async (send: () => Promise<unknown>) => {

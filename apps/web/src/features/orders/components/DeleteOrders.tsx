@@ -7,8 +7,15 @@ import { deleteOrders } from '../api/orders.ts';
 
 type Row = orders.OrderRow;
 
-/** A printed order with a waybill: its label is out in the world and becomes void when deleted. */
-export const hasLiveLabel = (r: Row) => !!r.waybillNo && (r.printFlag || r.printCount > 0 || r.status === 'printed');
+/**
+ * A printed order with a waybill, still deletable: its label is out in the world and becomes
+ * void when deleted. (Received, shipped and released orders cannot be deleted: the server
+ * refuses them with its own message, so no typed confirmation is asked for those.)
+ */
+export const hasLiveLabel = (r: Row) =>
+  !!r.waybillNo &&
+  (r.status === 'created' || r.status === 'printed') &&
+  (r.printFlag || r.printCount > 0 || r.status === 'printed');
 
 /** The typed confirmation matches when it holds exactly the numbers of the printed orders. */
 export function typedMatches(typed: string, orderNos: readonly string[]): boolean {
