@@ -33,6 +33,8 @@ test.describe('tabs (issue 11 #18)', () => {
     context,
     request,
   }) => {
+    // 33 tabs: slow to restore on the shared test machine.
+    test.setTimeout(150_000);
     // demo2: the other specs' demo keeps its few tabs.
     const token = await loginByCookie(context, request, 'demo2');
     const orders = (await listOrders(request, token, { limit: 32 })).list;
@@ -73,6 +75,7 @@ test.describe('side menu (issue 11 #19)', () => {
     context,
     request,
   }) => {
+    test.setTimeout(150_000);
     await page.setViewportSize({ width: 1440, height: 560 });
     await loginByCookie(context, request, 'admin');
     await page.goto(`${MAIN}/home/order/list`);

@@ -3,6 +3,8 @@
  * with the home page, computed from Vite's build manifest (static-import closures of the
  * entry plus the routes' lazy chunks). Goals (issue 3): login ≤ 200 KB, shell+home ≤ 450 KB.
  * Run after `npm run build -w apps/web`: `npm run bench:bundle -w apps/web`.
+ * These are estimates from the files (the server sends the build's brotli copies, smaller
+ * still); `bench:console` counts the bytes Chromium actually receives.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -52,9 +52,10 @@ export default function LoginPage() {
     setTouched({ name: true, password: true });
     if (errors.name || errors.password || busy) return;
     setBusy(true);
+    // The last attempt's error toast goes now, so that it has left before home shows.
+    if (failed.current) void feedback().then(({ message }) => message.destroy());
     try {
       await login(name.trim(), password);
-      if (failed.current) void feedback().then(({ message }) => message.destroy());
       void navigate(redirect, { replace: true });
     } catch {
       // The client already showed the server's message (red toast).
