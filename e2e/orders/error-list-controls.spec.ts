@@ -126,9 +126,15 @@ test.describe('Error Order List controls', () => {
     await open(page);
     await expectRows(table(page), ids(before.list));
     await expect(page.getByTestId('error-recheck')).toBeDisabled();
-    const rows = table(page).locator('tbody tr.ant-table-row');
-    await rows.nth(0).locator('.ant-checkbox-wrapper').click();
-    await rows.nth(1).locator('.ant-checkbox-wrapper').click();
+    // Locked rows (received, shipped, intercepted…) cannot be chosen: Recheck would be refused whole.
+    const locked = table(page).locator('tbody tr.ant-table-row', { has: page.locator('[data-testid^="fix-locked-"]') });
+    if ((await locked.count()) > 0) await expect(locked.first().locator('input[type=checkbox]')).toBeDisabled();
+    const choosable = table(page).locator('tbody tr.ant-table-row', {
+      has: page.locator('input[type=checkbox]:not([disabled])'),
+    });
+    expect(await choosable.count()).toBeGreaterThanOrEqual(2);
+    await choosable.nth(0).locator('.ant-checkbox-wrapper').click();
+    await choosable.nth(1).locator('.ant-checkbox-wrapper').click();
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/order/error/update2') && r.status() === 200);
     await page.getByTestId('error-recheck').click();
     const result = ((await (await answer).json()) as { data: { cleared: number[] } }).data;

@@ -78,7 +78,7 @@ test.describe('Promise Letter ID Card', () => {
     await expect(row.getByRole('button', { name: VIEW })).toHaveCount(1); // the front only
 
     // The back side of the same recipient goes onto the same card.
-    await page.getByLabel('面', { exact: true }).click();
+    await page.getByLabel('正面或背面', { exact: true }).click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '背面' }).click();
     await page.locator('input[type=file]').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: png });
     await expect(row.getByRole('button', { name: VIEW })).toHaveCount(2);

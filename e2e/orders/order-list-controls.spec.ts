@@ -268,6 +268,6 @@ test.describe('Order List controls', () => {
 
     await link.click();
     await expect(page).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));
-    expect(await tabPaths(page)).toContain(`/order/info?id=${order.id}`);
+    await expect.poll(() => tabPaths(page)).toContain(`/order/info?id=${order.id}`);
   });
 });

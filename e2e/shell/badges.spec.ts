@@ -38,13 +38,13 @@ test.describe('order badges', () => {
     await expect(page.getByTestId('status-counts')).toBeVisible();
     await expect(page.getByTestId('badge-error')).toHaveCount(0);
     await expect(page.getByTestId('badge-abnormal')).toHaveCount(0);
-    // The routes are gone from the menu and the search too, and their URL is a 404.
+    // The routes are gone from the menu and the search too, and their URL is a 403 inside the layout.
     await page.keyboard.press('s');
     await page.getByTestId('search-input').fill('错误订单');
     await expect(page.getByTestId('search-panel').locator('[data-route="order.error"]')).toHaveCount(0);
     await page.keyboard.press('Escape');
     await page.goto(`${SHORT_TTL}/home/order/error`);
-    await expect(page.getByTestId('not-found')).toBeVisible();
+    await expect(page.getByTestId('forbidden')).toBeVisible();
     expect(calls).toEqual([]);
   });
 });

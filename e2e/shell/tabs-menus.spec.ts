@@ -82,6 +82,11 @@ test.describe('side menu (issue 11 #19)', () => {
     const aside = page.getByTestId('aside');
     const entries = aside.locator('.ant-menu-item');
     await expect(entries.first()).toBeVisible();
+    // The collapse choice follows the user (appearance.spec may have left it collapsed): start expanded.
+    if (/ant-layout-sider-collapsed/.test((await aside.getAttribute('class')) ?? '')) {
+      await aside.locator('.ant-layout-sider-trigger').click();
+      await expect(aside).not.toHaveClass(/ant-layout-sider-collapsed/);
+    }
     expect(await entries.count()).toBeGreaterThan(8);
 
     // Expanded, scrolled to the end: the last entry sits above the collapse button.

@@ -32,11 +32,12 @@ export function ensureErrorOrders(file: string, userName: string, atLeast: numbe
       c === 'order_no' || c === 'system_no' ? `${c} || '-E' || :n` : c === 'waybill_no' ? 'NULL' : c,
     );
     const insert = db.prepare(
-      `INSERT INTO orders (${cols.join(', ')}) SELECT ${select.join(', ')} FROM orders
+      // OR IGNORE: clones made by an earlier spec may since have been fixed, so numbering restarts past them.
+      `INSERT OR IGNORE INTO orders (${cols.join(', ')}) SELECT ${select.join(', ')} FROM orders
        WHERE customer_id = :customer AND error_reason IS NOT NULL AND order_no NOT LIKE '%-E%'`,
     );
     db.exec('BEGIN');
-    for (let n = 1; count() < atLeast; n++) insert.run({ n: String(n), customer: user.customer_id });
+    for (let n = 1; count() < atLeast && n < 10_000; n++) insert.run({ n: String(n), customer: user.customer_id });
     db.exec('COMMIT');
     return count();
   });

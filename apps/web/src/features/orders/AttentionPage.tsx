@@ -145,7 +145,12 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         data-testid={`${kind}-table`}
         paged={paged}
         visible={['orderNo', 'waybillNo', 'channel', 'customerCode', 'status', 'recipientName', 'createdAt']}
-        rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k as number[]) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (k) => setSelected(k as number[]),
+          // Recheck of a locked error order is refused (409) as a whole: only fixable rows can be chosen.
+          getCheckboxProps: (r: Row) => ({ disabled: kind === 'error' && !fixable(r) }),
+        }}
         extra={[
           reasonColumn(kind === 'error' ? 'errorReason' : 'abnormalReason'),
           ...(kind === 'error'
