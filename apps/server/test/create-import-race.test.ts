@@ -1,8 +1,8 @@
-import { idCardCheckChar } from '@console/contract';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseRow, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { validRecipient } from './support/orders.ts';
 
 /**
  * Finding 9: ten concurrent single creates with one order number, fired truly in
@@ -13,15 +13,7 @@ let h: Harness;
 let base: string;
 let token: string;
 
-const recipient = {
-  name: '王小明',
-  idCard: ((f: string) => f + idCardCheckChar(f))('11010519800101123'),
-  phone: '13812345678',
-  province: '浙江省',
-  city: '杭州市',
-  district: '西湖区',
-  address: '文三路100号',
-};
+const recipient = validRecipient;
 const body = (orderNo: string) => ({
   channel: 'JP',
   orderNo,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { idCardCheckChar } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { validRecipient } from './support/orders.ts';
 
 /**
  * Finding 18 of issue 10: check-then-write races. On PostgreSQL a customer's delete and an
@@ -40,15 +40,7 @@ async function newOrder() {
     {
       channel: 'JP',
       orderNo: `RACE${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: {
-        name: '王小明',
-        idCard: '11010519800101123' + idCardCheckChar('11010519800101123'),
-        phone: '13812345678',
-        province: '浙江省',
-        city: '杭州市',
-        district: '西湖区',
-        address: '文三路100号',
-      },
+      recipient: validRecipient,
       sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
       items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
       confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],

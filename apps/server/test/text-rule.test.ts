@@ -1,6 +1,6 @@
-import { idCardCheckChar } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { validRecipient } from './support/orders.ts';
 
 /**
  * Finding 8: NUL and other control characters, lone surrogates and bidirectional
@@ -45,15 +45,7 @@ describe('finding 8: control characters, lone surrogates and bidi overrides are 
     expect(Object.keys(r.body.data)).toEqual([field]);
   });
 
-  const recipient = {
-    name: '王小明',
-    idCard: ((f: string) => f + idCardCheckChar(f))('11010519800101123'),
-    phone: '13812345678',
-    province: '浙江省',
-    city: '杭州市',
-    district: '西湖区',
-    address: '文三路100号',
-  };
+  const recipient = validRecipient;
   const order = (over: Record<string, unknown>) => ({
     channel: 'JP',
     orderNo: `NUL${Date.now()}`,

@@ -6,7 +6,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import { type PackedOrder, unpackOrder } from '../../domain/order-input.ts';
 import { insertOrders, reserveWaybills, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
-import { databaseErrorText } from '../../http/error-handler.ts';
+import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -62,12 +62,6 @@ export interface BatchesDeps {
   previewTtlMinutes: number;
   /** Tests only: runs after each staged chunk of a commit is written (to act while orders are staged). */
   afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
-}
-
-/** A unique index refused a row (SQLite's and PostgreSQL's codes). */
-function isUniqueViolation(e: unknown): boolean {
-  const err = e as { code?: string; errcode?: number; message?: string } | null;
-  return err?.code === '23505' || err?.errcode === 2067 || /UNIQUE constraint failed/.test(err?.message ?? '');
 }
 
 /**
@@ -359,15 +353,16 @@ export function createBatchesService(deps: BatchesDeps) {
     } catch (e) {
       // A unique index refused a row: an order number taken between the chunk's check and its
       // insert (PostgreSQL, another connection) is named as such; anything else is the raw cause.
-      const taken = isUniqueViolation(e)
-        ? await repo
-            .existingOrderNos(
-              db,
-              batch.customer_id,
-              chunk.map((o) => o.orderNo),
-            )
-            .catch(() => [])
-        : [];
+      const taken =
+        classifyDatabaseError(e)?.kind === 'unique'
+          ? await repo
+              .existingOrderNos(
+                db,
+                batch.customer_id,
+                chunk.map((o) => o.orderNo),
+              )
+              .catch(() => [])
+          : [];
       let reason: string;
       if (e instanceof AppError) {
         reason =
