@@ -30,11 +30,17 @@ export async function gotoPage(table: Locator, n: number) {
 
 /** Picks "N 条/页" in the pager's size changer. */
 export async function choosePageSize(page: Page, table: Locator, size: number) {
-  await wrapperOf(table).locator('.ant-pagination-options .ant-select').click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: new RegExp(`^${size} 条/页$`) })
-    .click();
+  const select = wrapperOf(table).locator('.ant-pagination-options .ant-select');
+  // On a loaded machine the dropdown can still be animating when the option is clicked, and the
+  // click is lost: choose again until the select shows the size.
+  await expect(async () => {
+    await select.click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: new RegExp(`^${size} 条/页$`) })
+      .click({ timeout: 5_000 });
+    await expect(select).toContainText(`${size} 条/页`, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /** Clicks a column header to sort (antd cycles ascending → descending → none). */
