@@ -11,6 +11,7 @@ import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
+import { loadValidationContext, orderInputOf } from './orders.input.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
@@ -49,22 +50,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   const repo = createOrdersRepository(db);
   const now = () => clock().toISOString();
 
-  /** Reference data the validation needs (small tables, read per call so edits apply at once). */
-  async function validationContext() {
-    const [cur, types, companies, channels] = await Promise.all([
-      db.selectFrom('currencies').select(['code', 'decimals']).execute(),
-      db.selectFrom('order_types').select('code').execute(),
-      db.selectFrom('clearance_companies').select('code').execute(),
-      db.selectFrom('channels').select(['code', 'currency', 'has_boxes']).execute(),
-    ]);
-    return {
-      now: clock(),
-      currencies: new Map(cur.map((c) => [c.code, c.decimals])),
-      orderTypes: new Set(types.map((t) => t.code)),
-      clearanceCompanies: new Set(companies.map((c) => c.code)),
-      channels: new Map(channels.map((c) => [c.code, c])),
-    };
-  }
+  const validationContext = () => loadValidationContext(db, clock());
   type Ctx = Awaited<ReturnType<typeof validationContext>>;
 
   async function load(scope: Scope, id: number) {
@@ -165,45 +151,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now() };
   }
 
-  /** An order as it is in the database, in the domain's input shape (for re-validation). */
-  function inputOf(o: NonNullable<OrderRecord>, items: Awaited<ReturnType<typeof repo.items>>): OrderInput {
-    return {
-      customerId: o.customer_id,
-      channel: o.channel_code as OrderInput['channel'],
-      orderNo: o.order_no,
-      boxNo: o.box_no,
-      userRefNo: o.user_ref_no,
-      orderType: o.order_type,
-      exportNominationId: o.export_nomination_id,
-      clearanceCompanyCode: o.clearance_company_code,
-      recipient: {
-        name: o.recipient_name,
-        idCard: o.recipient_id_card,
-        phone: o.recipient_phone,
-        email: o.recipient_email,
-        province: o.recipient_province,
-        city: o.recipient_city,
-        district: o.recipient_district,
-        street: o.recipient_street,
-        address: o.recipient_address,
-        postcode: o.recipient_postcode,
-      },
-      sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
-      items: items.map((i) => ({
-        jan: i.jan,
-        name: i.name,
-        brand: i.brand,
-        spec: i.spec,
-        quantity: i.quantity,
-        unitPrice: Number(i.unit_price),
-        currency: i.currency,
-        origin: i.origin,
-        hazardCode: i.hazard_code,
-      })),
-      insuredAmount: Number(o.insured_amount),
-      remark: o.remark,
-    };
-  }
+  const inputOf = orderInputOf;
   const recipientColumns = (r: OrderInput['recipient']) => ({
     recipient_name: r.name,
     recipient_id_card: r.idCard.toUpperCase(),
