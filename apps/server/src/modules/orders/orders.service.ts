@@ -378,7 +378,17 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       if (op.kind === 'delete') {
         if (rows.length <= 1) throw AppError.conflict('lastItem');
         items = items.filter((_, i) => rows[i]!.id !== op.id);
-        write = async (trx) => void (await trx.deleteFrom('order_items').where('id', '=', op.id).execute());
+        // Counted again after the claim, which waits for any other writer of this order: two
+        // removals sent at once each saw two items before it, and on PostgreSQL both won.
+        write = async (trx) => {
+          await trx.deleteFrom('order_items').where('id', '=', op.id).execute();
+          const left = await trx
+            .selectFrom('order_items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('order_id', '=', o.id)
+            .executeTakeFirstOrThrow();
+          if (Number(left.n) < 1) throw AppError.conflict('lastItem');
+        };
       } else {
         const [it] = toItems([op.item], o.currency, ctx);
         if (op.kind === 'create') {
