@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { idCardCheckChar } from '@console/contract';
 import { validRecipient } from './support/orders.ts';
 
 /**
@@ -294,6 +295,36 @@ describe('batch sender and updates from a sheet', () => {
     // A batch-sender preview id is not an updates preview.
     const s = await h.post('order/batchSender/preview', { orderNos: [a.orderNo], sender: NEW_SENDER }, demo);
     expect((await h.post('order/updates/apply', { previewId: s.body.data.previewId }, demo)).status).toBe(404);
+  });
+
+  it('updates run the abnormal rules on a changed recipient, as single update does', async () => {
+    // An ID number of its own, so the order is not already abnormal for "same recipient too often".
+    const base17 = `11010519850101${String(Math.floor(Math.random() * 1e3)).padStart(3, '0')}`;
+    const a = await newOrder(demo, { recipient: { ...validRecipient, idCard: base17 + idCardCheckChar(base17) } });
+    expect((await row(a.id)).abnormal_at).toBeNull();
+    const res = await upload('order/updates/preview', demo, [
+      ['Order number', 'Recipient phone'],
+      [a.orderNo, '0571-88886666'],
+    ]);
+    expect(res.body.data.changing).toBe(1);
+    expect((await h.post('order/updates/apply', { previewId: res.body.data.previewId }, demo)).status).toBe(200);
+    const r = await row(a.id);
+    expect(r.recipient_phone).toBe('0571-88886666');
+    expect(r.abnormal_rule).toContain('invalidPhone');
+    expect(r.abnormal_at).not.toBeNull();
+  });
+
+  it('a new preview replaces the caller’s earlier one of the same page', async () => {
+    const a = await newOrder(demo);
+    const first = await h.post('order/batchSender/preview', { orderNos: [a.orderNo], sender: NEW_SENDER }, demo);
+    const second = await h.post(
+      'order/batchSender/preview',
+      { orderNos: [a.orderNo], sender: { ...NEW_SENDER, name: 'Second' } },
+      demo,
+    );
+    expect((await h.post('order/batchSender/apply', { previewId: first.body.data.previewId }, demo)).status).toBe(404);
+    expect((await h.post('order/batchSender/apply', { previewId: second.body.data.previewId }, demo)).status).toBe(200);
+    expect((await row(a.id)).sender_name).toBe('Second');
   });
 
   it('refuses a file that is not a workbook, and a sheet without an order-number column', async () => {

@@ -11,7 +11,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
-import { loadValidationContext, orderInputOf } from './orders.input.ts';
+import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
 import './orders.messages.ts';
 import { lockKey } from './orders.service.ts';
 
@@ -278,6 +278,12 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
       }
       const set: Record<string, string | null> = {};
       for (const c of base.changes) set[FIELDS[c.field].column] = c.new;
+      // The abnormal rules, as single update runs them, when the recipient changed: an order
+      // already abnormal waits for an operator as it is.
+      if (!o.abnormal_at && base.changes.some((c) => c.field.startsWith('recipient'))) {
+        const abnormal = await evaluateAbnormal(db, clock(), next, ctx, o.id);
+        if (abnormal.abnormal_at) Object.assign(set, abnormal);
+      }
       // An error found downstream clears when a field it names changes, as on single update.
       if (o.error_at) {
         const standing = standingErrors(o.error_reason, current, next);
@@ -301,6 +307,10 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
           at,
         })
       : null;
+    // A page shows one preview at a time: the caller's earlier ones of this kind go.
+    if (previewId !== null)
+      for (const key of await repo.dropPlans(planKind(kind), actor.userId, previewId))
+        await files.remove(key).catch(() => {});
     const errorFileId =
       opts.sheet && refused.length ? await errorWorkbook(actor, lang, kind, opts.sheet, refused, at) : null;
     return {

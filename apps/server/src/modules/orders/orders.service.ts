@@ -2,16 +2,16 @@ import { type ApiLanguage, ErrorCode, isValidJan, orders } from '@console/contra
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrder } from '../../domain/order-input.ts';
+import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
-import { type Reason, storedReasonText, storeReasons } from '../../lib/reasons.ts';
+import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
-import { loadValidationContext, orderInputOf } from './orders.input.ts';
+import { evaluateAbnormal, loadValidationContext, orderInputOf, SAME_RECIPIENT_MAX } from './orders.input.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
@@ -33,8 +33,7 @@ export interface OrdersDeps {
 }
 
 const EXPORT_MAX_ROWS = 100_000;
-/** How many orders for one ID number within 7 days make the recipient "too often". */
-export const SAME_RECIPIENT_MAX = 5;
+export { SAME_RECIPIENT_MAX };
 const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
 
 /** Why an order can no longer be changed or deleted (spec: received, intercepted or shipped), or null. */
@@ -120,37 +119,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     }
   }
 
-  /**
-   * The abnormal rules of one order (none = clean); evaluated on single create and update.
-   * The rule codes and the reasons (codes with parameters, lib/reasons.ts) are stored, never
-   * a sentence: the lists show them in the language of whoever reads them.
-   */
-  async function abnormalOf(input: OrderInput, ctx: Ctx, excludeOrderId?: number) {
-    const hits: string[] = [];
-    const reasons: Reason[] = [];
-    const hit = (rule: string, params?: Reason['params']) => {
-      hits.push(rule);
-      reasons.push({ code: `abnormalReason.${rule}`, params });
-    };
-    if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
-    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
-    const fen = orderValueCny(input, ctx.currencies);
-    if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
-      hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
-    const since = new Date(clock().getTime() - 7 * 86_400_000).toISOString();
-    let q = db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-      .where('created_at', '>=', since);
-    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
-    const { n } = await q.executeTakeFirstOrThrow();
-    if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
-      hit('sameRecipientTooOften', { count: Number(n) + 1, max: SAME_RECIPIENT_MAX });
-    if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
-    return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now() };
-  }
-
+  const abnormalOf = (input: OrderInput, ctx: Ctx, excludeOrderId?: number) =>
+    evaluateAbnormal(db, clock(), input, ctx, excludeOrderId);
   const inputOf = orderInputOf;
   const recipientColumns = (r: OrderInput['recipient']) => ({
     recipient_name: r.name,
