@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';
+import { choosePageSize, gotoPage } from '../support/tables.ts';
 
 type Detail = { remark: string | null; recipient: { name: string; postcode: string | null } };
 
@@ -42,6 +43,9 @@ test('change chosen fields from a sheet: preview old and new, refusals, apply', 
   ws.addRow([a.orderNo, '李小龙', '放门口', null]);
   ws.addRow([b.orderNo, null, null, '12']);
   ws.addRow([gone.orderNo, '王五', null, null]);
+  // More rows than a page: numbers no customer has, each refused as not found.
+  const missing = Array.from({ length: 22 }, (_, i) => `NOPE-${a.orderNo}-${i + 1}`);
+  for (const no of missing) ws.addRow([no, '某人', null, null]);
   await root.locator('input[type=file]').setInputFiles({
     name: 'updates.xlsx',
     mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -49,7 +53,16 @@ test('change chosen fields from a sheet: preview old and new, refusals, apply', 
   });
 
   const preview = page.getByTestId('change-preview');
-  await expect(preview.getByTestId('change-summary')).toContainText('1 个订单将被修改，0 个无变化，2 个不会修改');
+  await expect(preview.getByTestId('change-summary')).toContainText('1 个订单将被修改，0 个无变化，24 个不会修改');
+  // The preview pages: 20 rows, then the last 5; 50 a page shows all 25.
+  const rows = preview.getByTestId('change-rows');
+  const orderNos = () =>
+    rows.locator('tbody tr.ant-table-row').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-order')));
+  await expect.poll(orderNos).toHaveLength(20);
+  await gotoPage(rows, 2);
+  await expect.poll(orderNos).toEqual(missing.slice(17));
+  await choosePageSize(page, rows, 50);
+  await expect.poll(orderNos).toHaveLength(25);
   const rowA = preview.locator(`tr[data-order="${a.orderNo}"]`);
   await expect(rowA.locator('[data-field="recipientName"]')).toContainText('张三丰');
   await expect(rowA.locator('[data-field="recipientName"]')).toContainText('李小龙');
@@ -71,6 +84,8 @@ test('change chosen fields from a sheet: preview old and new, refusals, apply', 
     '行号',
   ]);
   expect([rs.getRow(2).getCell(1).value, rs.getRow(3).getCell(1).value]).toEqual([b.orderNo, gone.orderNo]);
+  expect(rs.getRow(25).getCell(1).value).toBe(missing[21]);
+  expect(rs.getRow(25).getCell(6).value).toBe(26);
 
   await preview.getByTestId('change-apply').click();
   await page

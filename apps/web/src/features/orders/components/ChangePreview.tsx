@@ -2,6 +2,7 @@ import { orders, reference } from '@console/contract';
 import { Alert, App, Button, Form, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
+import { PAGE_SIZES } from '@/components/paged-table';
 import { errorText, invalidateCall, t, useCall, useSession } from '@/lib';
 import { applyPreview, type ChangeKind, downloadRefused, downloadTemplate, previewSheet } from '../api/changes.ts';
 
@@ -140,7 +141,9 @@ export function ChangePreview({
         size="small"
         rowKey={(r) => `${r.row ?? ''}-${r.orderNo}-${r.orderId ?? ''}`}
         dataSource={preview.rows}
-        pagination={{ defaultPageSize: 20, showSizeChanger: true, hideOnSinglePage: true }}
+        // The rows are all here (the preview is one answer): antd pages them itself, with the sizes of every list.
+        pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: PAGE_SIZES.map(String) }}
+        data-testid="change-rows"
         scroll={{ x: 'max-content' }}
         onRow={(r) => ({ 'data-order': r.orderNo, 'data-refused': r.refusal ? 'yes' : 'no' }) as never}
         columns={[
