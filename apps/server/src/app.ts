@@ -17,6 +17,8 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
+import { createOrderChanges } from './modules/orders/orders.changes.ts';
+import { orderChangesRoutes } from './modules/orders/orders.changes.routes.ts';
 import { createOrdersLookup } from './modules/orders/orders.lookup.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
@@ -102,6 +104,7 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
 
   registerConsole(app, config.WEB_DIST);
   return app;

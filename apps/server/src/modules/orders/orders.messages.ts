@@ -206,3 +206,64 @@ addMessages({
     'zh-CN': '该身份证号 7 天内已有 {count} 个订单（{max} 个及以上即标记）。',
   },
 });
+
+// Batch sender and updates (orders.changes.ts, issue 11 #15).
+addMessages({
+  bulkSheetEmpty: { en: 'The sheet has no orders below its header row.', 'zh-CN': '表格标题行下没有订单。' },
+  bulkNoOrderNoColumn: {
+    en: 'The sheet has no "Order number" column: use the template.',
+    'zh-CN': '表格缺少“订单号”列，请使用模板。',
+  },
+  bulkColumnsNotAllowed: {
+    en: 'This page changes only the sender; remove these columns: {columns}.',
+    'zh-CN': '此页面只修改发件人，请删除这些列：{columns}。',
+  },
+  bulkNoFieldColumns: {
+    en: 'The sheet has no column to change: keep the template headers of the fields you change.',
+    'zh-CN': '表格没有要修改的列：请保留要修改字段的模板标题。',
+  },
+  bulkNoOrderNo: { en: 'The order number is empty.', 'zh-CN': '订单号为空。' },
+  bulkOrderNotFound: {
+    en: 'No order {orderNo} among the orders you may change.',
+    'zh-CN': '在您可修改的订单中没有订单 {orderNo}。',
+  },
+  bulkOrderNoAmbiguous: {
+    en: 'Several customers have this order number ({customers}): choose the customer first.',
+    'zh-CN': '多个客户有此订单号（{customers}），请先选择客户。',
+  },
+  bulkDuplicateOrder: {
+    en: 'The order is already on an earlier row; only that row counts.',
+    'zh-CN': '该订单已在前面的行中出现，只按前面那一行修改。',
+  },
+  bulkFieldRequired: { en: '{field} cannot be emptied.', 'zh-CN': '{field}不能为空。' },
+  bulkFieldTooLong: { en: '{field} is longer than {max} characters.', 'zh-CN': '{field}超过 {max} 个字符。' },
+  bulkNeedsConfirmation: {
+    en: '{reason} This change needs a confirmation: make it on the order’s edit page.',
+    'zh-CN': '{reason}此修改需要确认，请在订单的修改页面修改。',
+  },
+  bulkErrorsSheet: { en: 'Refused rows', 'zh-CN': '未修改的行' },
+  bulkErrorColumn: { en: 'Why not changed', 'zh-CN': '未修改原因' },
+  bulkRowColumn: { en: 'Row', 'zh-CN': '行号' },
+  bulkSenderErrorsName: { en: 'batch-sender-refused-rows', 'zh-CN': '批量修改发件人-未修改的行' },
+  bulkUpdatesErrorsName: { en: 'batch-updates-refused-rows', 'zh-CN': '批量修改订单-未修改的行' },
+  bulkSenderTemplateName: { en: 'batch-sender-template', 'zh-CN': '批量修改发件人模板' },
+  bulkUpdatesTemplateName: { en: 'batch-updates-template', 'zh-CN': '批量修改订单模板' },
+  bulkPreviewNotFound: { en: 'This preview does not exist.', 'zh-CN': '该预览不存在。' },
+  bulkPreviewExpired: {
+    en: 'This preview is more than a day old: preview again.',
+    'zh-CN': '该预览已超过一天，请重新预览。',
+  },
+  bulkPreviewUsed: { en: 'This preview has already been applied.', 'zh-CN': '该预览已经应用过。' },
+  bulkOrderGone: {
+    en: 'Order {orderNo} was deleted after the preview; nothing was changed.',
+    'zh-CN': '订单 {orderNo} 在预览后已被删除，未做任何修改。',
+  },
+  bulkChangedSincePreview: {
+    en: 'Order {orderNo} changed after the preview; nothing was changed: preview again.',
+    'zh-CN': '订单 {orderNo} 在预览后有变动，未做任何修改，请重新预览。',
+  },
+  sheetTooManyRows: {
+    en: 'The sheet has more than {max} rows: split it.',
+    'zh-CN': '表格超过 {max} 行，请拆分后上传。',
+  },
+});

@@ -2,15 +2,16 @@ import { type ApiLanguage, ErrorCode, isValidJan, orders } from '@console/contra
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrder } from '../../domain/order-input.ts';
+import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
-import { type Reason, storedReasonText, storeReasons } from '../../lib/reasons.ts';
+import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
+import { evaluateAbnormal, loadValidationContext, orderInputOf, SAME_RECIPIENT_MAX } from './orders.input.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
@@ -32,8 +33,7 @@ export interface OrdersDeps {
 }
 
 const EXPORT_MAX_ROWS = 100_000;
-/** How many orders for one ID number within 7 days make the recipient "too often". */
-export const SAME_RECIPIENT_MAX = 5;
+export { SAME_RECIPIENT_MAX };
 const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
 
 /** Why an order can no longer be changed or deleted (spec: received, intercepted or shipped), or null. */
@@ -49,22 +49,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   const repo = createOrdersRepository(db);
   const now = () => clock().toISOString();
 
-  /** Reference data the validation needs (small tables, read per call so edits apply at once). */
-  async function validationContext() {
-    const [cur, types, companies, channels] = await Promise.all([
-      db.selectFrom('currencies').select(['code', 'decimals']).execute(),
-      db.selectFrom('order_types').select('code').execute(),
-      db.selectFrom('clearance_companies').select('code').execute(),
-      db.selectFrom('channels').select(['code', 'currency', 'has_boxes']).execute(),
-    ]);
-    return {
-      now: clock(),
-      currencies: new Map(cur.map((c) => [c.code, c.decimals])),
-      orderTypes: new Set(types.map((t) => t.code)),
-      clearanceCompanies: new Set(companies.map((c) => c.code)),
-      channels: new Map(channels.map((c) => [c.code, c])),
-    };
-  }
+  const validationContext = () => loadValidationContext(db, clock());
   type Ctx = Awaited<ReturnType<typeof validationContext>>;
 
   async function load(scope: Scope, id: number) {
@@ -134,76 +119,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     }
   }
 
-  /**
-   * The abnormal rules of one order (none = clean); evaluated on single create and update.
-   * The rule codes and the reasons (codes with parameters, lib/reasons.ts) are stored, never
-   * a sentence: the lists show them in the language of whoever reads them.
-   */
-  async function abnormalOf(input: OrderInput, ctx: Ctx, excludeOrderId?: number) {
-    const hits: string[] = [];
-    const reasons: Reason[] = [];
-    const hit = (rule: string, params?: Reason['params']) => {
-      hits.push(rule);
-      reasons.push({ code: `abnormalReason.${rule}`, params });
-    };
-    if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
-    if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
-    const fen = orderValueCny(input, ctx.currencies);
-    if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
-      hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
-    const since = new Date(clock().getTime() - 7 * 86_400_000).toISOString();
-    let q = db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-      .where('created_at', '>=', since);
-    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
-    const { n } = await q.executeTakeFirstOrThrow();
-    if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
-      hit('sameRecipientTooOften', { count: Number(n) + 1, max: SAME_RECIPIENT_MAX });
-    if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
-    return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now() };
-  }
-
-  /** An order as it is in the database, in the domain's input shape (for re-validation). */
-  function inputOf(o: NonNullable<OrderRecord>, items: Awaited<ReturnType<typeof repo.items>>): OrderInput {
-    return {
-      customerId: o.customer_id,
-      channel: o.channel_code as OrderInput['channel'],
-      orderNo: o.order_no,
-      boxNo: o.box_no,
-      userRefNo: o.user_ref_no,
-      orderType: o.order_type,
-      exportNominationId: o.export_nomination_id,
-      clearanceCompanyCode: o.clearance_company_code,
-      recipient: {
-        name: o.recipient_name,
-        idCard: o.recipient_id_card,
-        phone: o.recipient_phone,
-        email: o.recipient_email,
-        province: o.recipient_province,
-        city: o.recipient_city,
-        district: o.recipient_district,
-        street: o.recipient_street,
-        address: o.recipient_address,
-        postcode: o.recipient_postcode,
-      },
-      sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
-      items: items.map((i) => ({
-        jan: i.jan,
-        name: i.name,
-        brand: i.brand,
-        spec: i.spec,
-        quantity: i.quantity,
-        unitPrice: Number(i.unit_price),
-        currency: i.currency,
-        origin: i.origin,
-        hazardCode: i.hazard_code,
-      })),
-      insuredAmount: Number(o.insured_amount),
-      remark: o.remark,
-    };
-  }
+  const abnormalOf = (input: OrderInput, ctx: Ctx, excludeOrderId?: number) =>
+    evaluateAbnormal(db, clock(), input, ctx, excludeOrderId);
+  const inputOf = orderInputOf;
   const recipientColumns = (r: OrderInput['recipient']) => ({
     recipient_name: r.name,
     recipient_id_card: r.idCard.toUpperCase(),
@@ -430,7 +348,17 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       if (op.kind === 'delete') {
         if (rows.length <= 1) throw AppError.conflict('lastItem');
         items = items.filter((_, i) => rows[i]!.id !== op.id);
-        write = async (trx) => void (await trx.deleteFrom('order_items').where('id', '=', op.id).execute());
+        // Counted again after the claim, which waits for any other writer of this order: two
+        // removals sent at once each saw two items before it, and on PostgreSQL both won.
+        write = async (trx) => {
+          await trx.deleteFrom('order_items').where('id', '=', op.id).execute();
+          const left = await trx
+            .selectFrom('order_items')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('order_id', '=', o.id)
+            .executeTakeFirstOrThrow();
+          if (Number(left.n) < 1) throw AppError.conflict('lastItem');
+        };
       } else {
         const [it] = toItems([op.item], o.currency, ctx);
         if (op.kind === 'create') {

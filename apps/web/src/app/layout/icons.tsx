@@ -14,6 +14,7 @@ import {
   CarOutlined,
   CloseCircleOutlined,
   CloudUploadOutlined,
+  DiffOutlined,
   ContactsOutlined,
   DatabaseOutlined,
   EnvironmentOutlined,
@@ -46,6 +47,7 @@ import {
   StopOutlined,
   TableOutlined,
   UnorderedListOutlined,
+  UserSwitchOutlined,
   WarningOutlined,
 } from '@ant-design/icons';
 import type { RouteName } from '@console/contract';
@@ -90,6 +92,8 @@ const entryIcons: Partial<Record<RouteName, ComponentType>> = {
   'order.orderBatchSearch': FileSearchOutlined,
   'order.scan': ScanOutlined,
   'order.postCode': NumberOutlined,
+  'order.batchSender': UserSwitchOutlined,
+  'order.updates': DiffOutlined,
   'storageOrder.create': ImportOutlined,
   'storageOrder.list': DatabaseOutlined,
   'subscribeTake.create': CalendarOutlined,

@@ -22,6 +22,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
   'order.abnormal': () => import('@/features/orders/AbnormalOrdersPage.tsx'),
+  'order.batchSender': () => import('@/features/orders/BatchSenderPage.tsx'),
   'order.batchList': () => import('@/features/batches/BatchListPage.tsx'),
   'order.createImport': () => import('@/features/batches/CreateImportPage.tsx'),
   'order.createImportEms': () => import('@/features/batches/CreateImportEmsPage.tsx'),
@@ -30,12 +31,14 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'order.error': () => import('@/features/orders/ErrorOrdersPage.tsx'),
   'order.idCard': () => import('@/features/orders/IdCardPage.tsx'),
   'order.info': () => import('@/features/orders/OrderDetailPage.tsx'),
+  'order.items': () => import('@/features/orders/OrderItemsPage.tsx'),
   'order.list': () => import('@/features/orders/OrderListPage.tsx'),
   'order.orderBatchSearch': () => import('@/features/orders/OrderBatchSearchPage.tsx'),
   'order.postCode': () => import('@/features/orders/PostCodePage.tsx'),
   'order.scan': () => import('@/features/orders/ScanPage.tsx'),
   'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),
   'order.update': () => import('@/features/orders/OrderUpdatePage.tsx'),
+  'order.updates': () => import('@/features/orders/OrderUpdatesPage.tsx'),
 };
 
 /**

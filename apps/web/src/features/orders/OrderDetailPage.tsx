@@ -1,10 +1,11 @@
 import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Timeline } from 'antd';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { reference } from '@console/contract';
 import { formatTime, t, useCall, useI18n } from '@/lib';
 import { useOrderDetail } from './api/orders.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
+import './pages-i18n.ts';
 
 /** "中国" / "China" rather than the ISO code; a code without a name is shown as it is. */
 function countryName(code: string) {
@@ -104,7 +105,15 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.createdAt')}>{formatTime(o.createdAt)}</Descriptions.Item>
         </Descriptions>
       </Card>
-      <Card size="small" title={t('orders.items')}>
+      <Card
+        size="small"
+        title={t('orders.items')}
+        extra={
+          <Link to={`/order/items?id=${o.id}`} data-testid="detail-items">
+            {t('orderPages.manageItems')}
+          </Link>
+        }
+      >
         <Table
           rowKey="id"
           size="small"

@@ -1,0 +1,39 @@
+import { Worker } from 'node:worker_threads';
+import type { SheetRowsJob, SheetRowsReply } from './sheet-rows.worker.ts';
+
+const WORKER = new URL('./sheet-rows.worker.ts', import.meta.url);
+/** A sheet of a few thousand rows reads in well under a second; these only stop a crafted file. */
+const TIME_LIMIT_MS = 60_000;
+const MEMORY_MB = 256;
+/** One sheet at a time: two cores are shared with the server, the imports and the exports. */
+let running: Promise<unknown> = Promise.resolve();
+
+/**
+ * The rows of an uploaded workbook's first sheet as text, read in a worker thread with a heap
+ * and a time limit (sheet-rows.worker.ts). A problem with the file comes back as a message key.
+ */
+export function readSheetRows(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
+  const job = running.then(() => runOnce(file, maxRows));
+  running = job.catch(() => {});
+  return job;
+}
+
+function runOnce(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_MB } });
+    let settled = false;
+    const finish = (reply: SheetRowsReply) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(reply);
+    };
+    const timer = setTimeout(() => finish({ type: 'problem', key: 'workbookUnreadable' }), TIME_LIMIT_MS);
+    worker.once('message', (m: SheetRowsReply) => finish(m));
+    worker.once('error', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
+    worker.once('exit', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
+    const copy = new Uint8Array(file);
+    worker.postMessage({ file: copy, maxRows } satisfies SheetRowsJob, [copy.buffer]);
+  });
+}

@@ -1,0 +1,107 @@
+import type { Database } from '../../db/database.ts';
+import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from '../../domain/order-input.ts';
+import { type Reason, storeReasons } from '../../lib/reasons.ts';
+import { fromMinor } from './orders.presenter.ts';
+import type { OrderRecord, OrdersRepository } from './orders.repository.ts';
+
+/** Reference data the validation needs (small tables, read per call so edits apply at once). */
+export async function loadValidationContext(db: Database, now: Date) {
+  const [cur, types, companies, channels] = await Promise.all([
+    db.selectFrom('currencies').select(['code', 'decimals']).execute(),
+    db.selectFrom('order_types').select('code').execute(),
+    db.selectFrom('clearance_companies').select('code').execute(),
+    db.selectFrom('channels').select(['code', 'currency', 'has_boxes']).execute(),
+  ]);
+  return {
+    now,
+    currencies: new Map(cur.map((c) => [c.code, c.decimals])),
+    orderTypes: new Set(types.map((t) => t.code)),
+    clearanceCompanies: new Set(companies.map((c) => c.code)),
+    channels: new Map(channels.map((c) => [c.code, c])),
+  };
+}
+export type ValidationContext = Awaited<ReturnType<typeof loadValidationContext>>;
+
+/** An order as it is in the database, in the domain's input shape (for re-validation). */
+export function orderInputOf(
+  o: NonNullable<OrderRecord>,
+  items: Awaited<ReturnType<OrdersRepository['items']>>,
+): OrderInput {
+  return {
+    customerId: o.customer_id,
+    channel: o.channel_code as OrderInput['channel'],
+    orderNo: o.order_no,
+    boxNo: o.box_no,
+    userRefNo: o.user_ref_no,
+    orderType: o.order_type,
+    exportNominationId: o.export_nomination_id,
+    clearanceCompanyCode: o.clearance_company_code,
+    recipient: {
+      name: o.recipient_name,
+      idCard: o.recipient_id_card,
+      phone: o.recipient_phone,
+      email: o.recipient_email,
+      province: o.recipient_province,
+      city: o.recipient_city,
+      district: o.recipient_district,
+      street: o.recipient_street,
+      address: o.recipient_address,
+      postcode: o.recipient_postcode,
+    },
+    sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
+    items: items.map((i) => ({
+      jan: i.jan,
+      name: i.name,
+      brand: i.brand,
+      spec: i.spec,
+      quantity: i.quantity,
+      unitPrice: Number(i.unit_price),
+      currency: i.currency,
+      origin: i.origin,
+      hazardCode: i.hazard_code,
+    })),
+    insuredAmount: Number(o.insured_amount),
+    remark: o.remark,
+  };
+}
+
+/** How many orders for one ID number within 7 days make the recipient "too often". */
+export const SAME_RECIPIENT_MAX = 5;
+
+/**
+ * The abnormal rules of one order (none = clean); evaluated on single create and update, and on
+ * the recipient changes of an updates sheet. The rule codes and the reasons (codes with
+ * parameters, lib/reasons.ts) are stored, never a sentence: the lists show them in the
+ * language of whoever reads them.
+ */
+export async function evaluateAbnormal(
+  db: Database,
+  now: Date,
+  input: OrderInput,
+  ctx: Pick<ValidationContext, 'currencies'>,
+  excludeOrderId?: number,
+) {
+  const hits: string[] = [];
+  const reasons: Reason[] = [];
+  const hit = (rule: string, params?: Reason['params']) => {
+    hits.push(rule);
+    reasons.push({ code: `abnormalReason.${rule}`, params });
+  };
+  if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
+  if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
+  const fen = orderValueCny(input, ctx.currencies);
+  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
+    hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  let q = db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
+    .where('created_at', '>=', since);
+  if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
+  const { n } = await q.executeTakeFirstOrThrow();
+  if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
+    hit('sameRecipientTooOften', { count: Number(n) + 1, max: SAME_RECIPIENT_MAX });
+  if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
+  return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now.toISOString() };
+}
