@@ -580,6 +580,45 @@ describe('create one order', () => {
   });
 });
 
+describe('issue 11: address resolver and postcodes', () => {
+  it('finding 8: labels are stripped from the name, and a name with leftovers is doubtful, in both languages', async () => {
+    const a = await h.post(
+      'order/resolveAddress',
+      { text: '收货人: 李雷，手机 13912345678，地址：浙江省杭州市西湖区文三路100号' },
+      demo,
+    );
+    expect(a.body.data).toMatchObject({ name: '李雷', phone: '13912345678', districtCode: '330106', sure: true });
+    expect(a.body.data.address).toBe('文三路100号');
+    const text = '李雷 备注 13912345678 浙江省杭州市西湖区文三路100号';
+    const zhDoubt = await h.post('order/resolveAddress', { text }, demo, zh);
+    expect(zhDoubt.body.data.sure).toBe(false);
+    expect(zhDoubt.body.data.problems).toContain('姓名中混有其他内容（标签、称呼、数字或符号），请核对。');
+    const enDoubt = await h.post('order/resolveAddress', { text }, demo, en);
+    expect(enDoubt.body.data.problems.join(' ')).toContain('The name holds more than a name');
+  });
+  it('finding 13: a Chinese code is checked for its zone and never called verified', async () => {
+    const known = await h.post('order/identifyPostalCode', { country: 'CN', code: '310012' }, demo, en);
+    expect(known.body.data).toMatchObject({ valid: true, verified: false, places: [{ province: '浙江省' }] });
+    expect(known.body.data.note).toContain('Not verified');
+    for (const code of ['999999', '000000', '991234', '090000']) {
+      const r = await h.post('order/identifyPostalCode', { country: 'CN', code }, demo, zh);
+      expect(r.body.data, code).toMatchObject({ valid: false, verified: false, places: [] });
+      expect(r.body.data.note).toContain(`没有以 ${code.slice(0, 2)} 开头的中国邮区`);
+    }
+    const hk = await h.post('order/identifyPostalCode', { country: 'CN', code: '999077' }, demo);
+    expect(hk.body.data).toMatchObject({ valid: true, verified: false, places: [{ province: '香港特别行政区' }] });
+    const jp = await h.post('order/identifyPostalCode', { country: 'JP', code: '1000014' }, demo);
+    expect(jp.body.data).toMatchObject({ valid: true, verified: true });
+    // A code with an unknown zone still saves on an order: only six digits are required.
+    const o = await h.post(
+      'order/createImport',
+      createBody({ recipient: { ...recipient, postcode: '999999' }, confirm: ['minorId'] }),
+      demo,
+    );
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+  });
+});
+
 describe('orders that need attention', () => {
   it('error reasons are stored as codes and listed, searched and shown in the caller’s language', async () => {
     const stored = await h.db

@@ -456,7 +456,10 @@ export const identifyPostalCode = defineCall({
   response: z.object({
     country: z.enum(['CN', 'JP']),
     code: z.string(),
+    /** Passes what can be checked: JP in Japan Post's data; CN six digits in an existing postal zone. */
     valid: z.boolean(),
+    /** The code itself is listed in a postcode dataset (JP only: China has none maintained). */
+    verified: z.boolean(),
     /** Places the code belongs to (JP: several possible); CN: the province hinted by its first digits. */
     places: z.array(z.object({ province: z.string(), city: z.string(), town: z.string() })),
     note: z.string().nullable(),

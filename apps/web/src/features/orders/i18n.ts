@@ -166,6 +166,8 @@ registerMessages('orders', {
     },
     receive: { none: '未揽收', partial: '部分揽收', all: '全部揽收' },
     countries: { CN: '中国', JP: '日本', US: '美国', SG: '新加坡' },
+    // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
+    postcodePlausible: '格式正确，未核实',
   },
   en: {
     orderNo: 'Order number',
@@ -333,5 +335,7 @@ registerMessages('orders', {
     },
     receive: { none: 'None picked up', partial: 'Partly picked up', all: 'All picked up' },
     countries: { CN: 'China', JP: 'Japan', US: 'United States', SG: 'Singapore' },
+    // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
+    postcodePlausible: 'Plausible, not verified',
   },
 });
