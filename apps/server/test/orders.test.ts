@@ -1015,6 +1015,45 @@ describe('ID cards', () => {
     expect(list.body.data.total).toBe(1);
     expect((await h.post('order/idCard', { limit: 10 }, demo2)).body.data.total).toBe(0);
   });
+  it('issue 11 finding 10: an order is named by any of its numbers, in scope, and never guessed', async () => {
+    const made = await h.post('order/createImport', createBody({ confirm: ['minorId'] }), demo);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { id, orderNo, waybillNo } = made.body.data as { id: number; orderNo: string; waybillNo: string };
+    expect(waybillNo).toBeTruthy();
+    const byWaybill = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderNo: waybillNo },
+      { name: 'f.jpg', data: jpeg() },
+    );
+    expect(byWaybill.status, JSON.stringify(byWaybill.body)).toBe(200);
+    expect(byWaybill.body.data).toMatchObject({ orderId: id, orderNo, hasFront: true, hasBack: false });
+    const byOrderNo = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'back', orderNo: ` ${orderNo} ` },
+      { name: 'b.jpg', data: jpeg() },
+    );
+    expect(byOrderNo.body.data).toMatchObject({ id: byWaybill.body.data.id, hasFront: true, hasBack: true });
+    // Another customer's number is not found, exactly like a number nobody has.
+    for (const [token, number] of [
+      [demo2, waybillNo],
+      [demo, 'NO-SUCH-NUMBER'],
+    ] as const) {
+      const r = await upload('order/idCard/upload', token, { side: 'front', orderNo: number }, { name: 'f.jpg', data: jpeg() });
+      expect(r.status).toBe(422);
+      expect(r.body.data.orderNo).toEqual(['No order of yours has this number (order, waybill or reference number).']);
+    }
+    // A reference number two orders share names neither.
+    const ref = `REF${Math.random().toString(36).slice(2, 8)}`;
+    for (let i = 0; i < 2; i++)
+      expect((await h.post('order/createImport', createBody({ userRefNo: ref, confirm: ['minorId'] }), demo)).status).toBe(
+        200,
+      );
+    const both = await upload('order/idCard/upload', demo, { side: 'front', orderNo: ref }, { name: 'f.jpg', data: jpeg() });
+    expect(both.status).toBe(422);
+    expect(both.body.data.orderNo[0]).toMatch(/Several orders have this number/);
+  });
   it('for a recipient without an order, the ID number is checked', async () => {
     const bad = await upload(
       'order/idCard/upload',

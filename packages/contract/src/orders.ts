@@ -593,11 +593,15 @@ export const idCards = defineCall({
 });
 export const idCardUpload = defineCall({
   path: 'order/idCard/upload',
-  summary: 'Upload one side (jpg/png, checked by content and size) for a recipient or an order.',
+  summary:
+    'Upload one side (jpg/png, checked by content and size) for a recipient or an order. The order is named ' +
+    'by any of its numbers (`orderNo`: order, waybill, split waybill, system or reference number) or by `orderId`.',
   permission: 'order.idCard',
   request: z.object({
     side: z.enum(['front', 'back']),
     orderId: idOf.optional(),
+    /** Any number of one order, as the screens show them (a batch number names many: not accepted). */
+    orderNo: text({ max: 64 }).optional(),
     customerId: idOf.optional(),
     name: text({ max: 64 }).optional(),
     idCard: text({ max: 18 }).optional(),

@@ -107,6 +107,21 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     createdAt: r.created_at,
   });
 
+  /**
+   * The one order in scope a number names, whatever its kind (order, waybill, split waybill,
+   * system, reference number: what the screens show), as Order Search resolves numbers. A batch
+   * number names many orders, and two customers may use one order number: those are 422s
+   * asking for a number of one order, never a guess.
+   */
+  async function orderByNumber(scope: Scope, number: string): Promise<number> {
+    const rows = (await repo.findByAnyNumber(scope, [number])).filter((r) =>
+      [r.order_no, r.waybill_no, r.split_waybill_no, r.system_no, r.user_ref_no].includes(number),
+    );
+    if (!rows.length) throw AppError.field('orderNo', 'idCardOrderNotFound');
+    if (rows.length > 1) throw AppError.field('orderNo', 'idCardOrderAmbiguous');
+    return rows[0]!.id;
+  }
+
   return {
     resolveAddress(lang: ApiLanguage, text: string) {
       const { problems, ...r } = resolveAddressText(text);
@@ -295,7 +310,14 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       actor: Actor,
       scope: Scope,
       lang: ApiLanguage,
-      p: { side: 'front' | 'back'; orderId?: number; customerId?: number; name?: string; idCard?: string },
+      p: {
+        side: 'front' | 'back';
+        orderId?: number;
+        orderNo?: string;
+        customerId?: number;
+        name?: string;
+        idCard?: string;
+      },
       file: { filename: string; data: Buffer } | undefined,
     ) {
       assertIdCardCaller(actor);
@@ -306,8 +328,9 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       const kind = imageKind(file.data);
       if (!kind) throw AppError.field('file', translate(lang, 'fileTypeNotAllowed', { types: 'jpg, jpeg, png' }));
       let target: { customerId: number; orderId: number | null; name: string; idCard: string };
-      if (p.orderId) {
-        const o = await repo.find(scope, p.orderId);
+      const orderId = p.orderNo?.trim() ? await orderByNumber(scope, p.orderNo.trim()) : p.orderId;
+      if (orderId) {
+        const o = await repo.find(scope, orderId);
         if (!o) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
         target = { customerId: o.customer_id, orderId: o.id, name: o.recipient_name, idCard: o.recipient_id_card };
       } else {

@@ -137,6 +137,14 @@ addMessages({
     en: 'Images in the .zip that no row names: {names}.',
     'zh-CN': '.zip 中有未被任何行引用的图片：{names}。',
   },
+  idCardOrderNotFound: {
+    en: 'No order of yours has this number (order, waybill or reference number).',
+    'zh-CN': '没有使用该单号的订单（订单号、运单号或参考号）。',
+  },
+  idCardOrderAmbiguous: {
+    en: 'Several orders have this number: enter the waybill number of the one you mean.',
+    'zh-CN': '多个订单使用该单号，请输入所指订单的运单号。',
+  },
   idCardImageMissing: { en: 'This side has not been uploaded.', 'zh-CN': '该面尚未上传。' },
   scanReceived: { en: 'Received: {orderNo}', 'zh-CN': '收货成功：{orderNo}' },
   scanAlready: { en: 'Already received: {orderNo}', 'zh-CN': '已收货：{orderNo}' },

@@ -168,6 +168,8 @@ registerMessages('orders', {
     countries: { CN: '中国', JP: '日本', US: '美国', SG: '新加坡' },
     // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
     postcodePlausible: '格式正确，未核实',
+    idCardOrderNumber: '订单',
+    idCardOrderNumberHint: '订单号、运单号或参考号',
   },
   en: {
     orderNo: 'Order number',
@@ -337,5 +339,7 @@ registerMessages('orders', {
     countries: { CN: 'China', JP: 'Japan', US: 'United States', SG: 'Singapore' },
     // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
     postcodePlausible: 'Plausible, not verified',
+    idCardOrderNumber: 'Order',
+    idCardOrderNumberHint: 'Order, waybill or reference number',
   },
 });
