@@ -170,6 +170,9 @@ registerMessages('orders', {
     postcodePlausible: '格式正确，未核实',
     idCardOrderNumber: '订单',
     idCardOrderNumberHint: '订单号、运单号或参考号',
+    division: '省 / 市 / 区',
+    divisionHint: '选择或输入搜索，如“西湖”',
+    divisionRequired: '请选择省、市、区',
   },
   en: {
     orderNo: 'Order number',
@@ -341,5 +344,8 @@ registerMessages('orders', {
     postcodePlausible: 'Plausible, not verified',
     idCardOrderNumber: 'Order',
     idCardOrderNumberHint: 'Order, waybill or reference number',
+    division: 'Province / city / district',
+    divisionHint: 'Choose, or type to search (e.g. 西湖)',
+    divisionRequired: 'Choose the province, city and district',
   },
 });
