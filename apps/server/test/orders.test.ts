@@ -798,7 +798,7 @@ describe('orders that need attention', () => {
       expect(r.body.message).toContain(o.order_no);
       expect((await errorOf(o.id)).error_at).not.toBe(null);
       // An operator's explicit clear is refused on a locked order too.
-      const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true }, operator, en);
+      const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'checked' }, operator, en);
       expect(byOp.status).toBe(409);
       expect((await errorOf(o.id)).error_at).not.toBe(null);
     }
@@ -845,6 +845,17 @@ describe('orders that need attention', () => {
     const o = await errorOrder('created');
     const denied = await h.post('order/error/update2', { ids: [o.id], clear: true }, demo, en);
     expect(denied.status).toBe(403);
+    expect((await errorOf(o.id)).error_at).not.toBe(null);
+    // Issue 11: a customer and an agent cannot clear with a reason either; an operator must give one.
+    for (const token of [demo, agent]) {
+      const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'trust me' }, token, en);
+      expect(r.status).toBe(403);
+    }
+    for (const note of [undefined, '   ']) {
+      const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note }, operator, zh);
+      expect(r.status).toBe(422);
+      expect(r.body.data.note).toEqual(['请填写不修改即清除错误的原因，原因将记录在订单中。']);
+    }
     expect((await errorOf(o.id)).error_at).not.toBe(null);
     const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'customs re-checked' }, operator);
     expect(r.body.data).toEqual({ cleared: [o.id], failed: [] });

@@ -532,7 +532,7 @@ export const errorUpdate2 = defineCall({
   summary:
     'Re-check several error orders: an error found downstream stands until a field it names has changed ' +
     '(each change clears it when it is saved). With `clear`, an operator clears the errors as they are (recorded ' +
-    'with the note). Answers 409 when any order is locked (received, shipped…), changing nothing.',
+    'with the note, which `clear` requires). Answers 409 when any order is locked (received, shipped…), changing nothing.',
   permission: 'order.error',
   request: z.object({ ids: z.array(idOf).min(1).max(500), clear: z.boolean().default(false), note: optText(200) }),
   response: z.object({

@@ -137,6 +137,10 @@ addMessages({
     en: 'Images in the .zip that no row names: {names}.',
     'zh-CN': '.zip 中有未被任何行引用的图片：{names}。',
   },
+  clearNeedsReason: {
+    en: 'Say why the error is cleared without a change: the reason is recorded with the order.',
+    'zh-CN': '请填写不修改即清除错误的原因，原因将记录在订单中。',
+  },
   idCardOrderNotFound: {
     en: 'No order of yours has this number (order, waybill or reference number).',
     'zh-CN': '没有使用该单号的订单（订单号、运单号或参考号）。',

@@ -660,6 +660,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
      */
     async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate2>) {
       if (p.clear && !OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+      // Clearing by hand overrides a downstream check: the event must say why (issue 11).
+      if (p.clear && !p.note?.trim()) throw AppError.field('note', 'clearNeedsReason');
       const ids = [...new Set(p.ids)];
       const ctx = await validationContext();
       const found = new Map((await repo.idsInScope(scope, ids)).map((r) => [r.id, r]));
