@@ -199,10 +199,53 @@ describe('search', () => {
     const text = `${mine[0]!.order_no}\n${mine[1]!.waybill_no}\r\n  ${mine[1]!.system_no} \nNOPE-1\n${theirs.order_no}`;
     const r = await h.post('order/search', { numbers: text }, demo);
     expect(r.status).toBe(200);
-    expect(r.body.data.found.map((f: any) => f.matched).sort()).toEqual(
+    expect(r.body.data.total).toBe(2);
+    expect(r.body.data.list.map((f: any) => f.matched).sort()).toEqual(
       [mine[0]!.order_no, mine[1]!.waybill_no].sort(),
     );
     expect(r.body.data.notFound.sort()).toEqual(['NOPE-1', theirs.order_no].sort());
+  });
+  it('issue 11: search answers are paged on the server, newest first, with the count and every number not found', async () => {
+    const mine = await h.db
+      .selectFrom('orders')
+      .select(['id', 'order_no'])
+      .where('customer_id', '=', ids.demo)
+      .orderBy('id', 'desc')
+      .limit(30)
+      .execute();
+    expect(mine.length).toBe(30);
+    const numbers = [...mine.map((m) => m.order_no), 'NOPE-A', 'NOPE-B'];
+    const page = async (offset: number, limit: number, order = 'desc') =>
+      (await h.post('order/search', { numbers, offset, limit, order }, demo)).body.data;
+    const first = await page(0, 20);
+    expect(first.total).toBe(30);
+    expect(first.list.map((f: any) => f.id)).toEqual(mine.slice(0, 20).map((m) => m.id));
+    expect(first.notFound).toEqual(['NOPE-A', 'NOPE-B']);
+    const second = await page(20, 20);
+    expect(second.list.map((f: any) => f.id)).toEqual(mine.slice(20).map((m) => m.id));
+    expect((await page(10, 5)).list.map((f: any) => f.id)).toEqual(mine.slice(10, 15).map((m) => m.id));
+    expect((await page(0, 3, 'asc')).list.map((f: any) => f.id)).toEqual(
+      mine
+        .slice(-3)
+        .reverse()
+        .map((m) => m.id),
+    );
+    // A batch number names every order of the batch: counted all, paged like the rest.
+    const batch = await h.db
+      .selectFrom('orders as o')
+      .innerJoin('batches as b', 'b.id', 'o.batch_id')
+      .select(['b.batch_no', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('o.customer_id', '=', ids.demo)
+      .groupBy('b.batch_no')
+      .orderBy('n', 'desc')
+      .executeTakeFirst();
+    if (batch) {
+      const r = (await h.post('order/search', { numbers: [batch.batch_no], limit: 2 }, demo)).body.data;
+      expect(r.total).toBe(Number(batch.n));
+      expect(r.list.length).toBe(Math.min(2, Number(batch.n)));
+      expect(r.list.every((f: any) => f.matchedBy === 'batchNo')).toBe(true);
+      expect(r.notFound).toEqual([]);
+    }
   });
   it('batch search reads the first column of an xlsx and returns a result workbook', async () => {
     const mine = await h.db
@@ -219,8 +262,15 @@ describe('search', () => {
     const data = Buffer.from(await wb.xlsx.writeBuffer());
     const r = await upload('order/orderBatchSearch', demo, {}, { name: 'numbers.xlsx', data });
     expect(r.status).toBe(200);
-    expect(r.body.data.found).toHaveLength(3);
+    expect(r.body.data.total).toBe(3);
     expect(r.body.data.notFound).toEqual(['MISSING-9']);
+    // Its orders are paged by the search id, for the user who searched only.
+    const pageOf = (offset: number, token = demo) =>
+      h.post('order/orderBatchSearch/found', { searchId: r.body.data.searchId, offset, limit: 2 }, token);
+    const [p1, p2] = [(await pageOf(0)).body.data, (await pageOf(2)).body.data];
+    expect([p1.total, p1.list.length, p2.list.length]).toEqual([3, 2, 1]);
+    expect([...p1.list, ...p2.list].map((f: any) => f.matched).sort()).toEqual(mine.map((m) => m.waybill_no).sort());
+    expect((await pageOf(0, demo2)).status).toBe(404);
     const dl = await h.app.inject({
       method: 'POST',
       url: '/api/order/orderBatchSearch/download',
@@ -641,7 +691,7 @@ describe('orders that need attention', () => {
       const list = await h.post('order/orderList', { noType: 'orderNo', numbers: stored.order_no }, demo, headers);
       expect(list.body.data.list[0].errorReason).toBe(text[lang]);
       const found = await h.post('order/search', { numbers: stored.order_no }, demo, headers);
-      expect(found.body.data.found[0].errorReason).toBe(text[lang]);
+      expect(found.body.data.list[0].errorReason).toBe(text[lang]);
     }
   });
   it('abnormal rules store codes with parameters; the reasons are listed in the caller’s language', async () => {

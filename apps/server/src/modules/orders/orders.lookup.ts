@@ -534,6 +534,26 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         at: now(),
       });
     },
+    /**
+     * The numbers of a batch search, kept (through the storage interface, so any instance pages
+     * them) for the user who uploaded them: the page asks for one page of their orders at a time.
+     */
+    keepNumbers(actor: Actor, numbers: string[]) {
+      return saveGeneratedFile(db, files, {
+        kind: 'batchSearchNumbers',
+        name: 'batch-search-numbers.json',
+        mime: 'application/json',
+        customerId: actor.customerId,
+        ownerUserId: actor.userId,
+        data: Buffer.from(JSON.stringify(numbers)),
+        at: now(),
+      });
+    },
+    async keptNumbers(actor: Actor, searchId: number): Promise<string[]> {
+      const f = await loadGeneratedFile(db, files, { id: searchId, kind: 'batchSearchNumbers', userId: actor.userId });
+      if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return JSON.parse(f.body.toString('utf8')) as string[];
+    },
     /** Result workbooks belong to the user who searched. */
     async resultFile(actor: Actor, id: number) {
       const f = await loadGeneratedFile(db, files, { id, kind: 'batchSearchResult', userId: actor.userId });
