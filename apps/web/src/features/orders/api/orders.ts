@@ -26,7 +26,6 @@ export const exportOrders = async (body: CallRequest<typeof orders.downloadOrder
   const { blob, filename } = await callBlob(orders.downloadOrderExcel, body);
   saveBlob(blob, filename);
 };
-export const searchOrders = (numbers: string) => call(orders.search, { numbers });
 export const batchSearch = (file: File) => {
   const form = new FormData();
   form.append('file', file);
