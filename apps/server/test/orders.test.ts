@@ -200,9 +200,7 @@ describe('search', () => {
     const r = await h.post('order/search', { numbers: text }, demo);
     expect(r.status).toBe(200);
     expect(r.body.data.total).toBe(2);
-    expect(r.body.data.list.map((f: any) => f.matched).sort()).toEqual(
-      [mine[0]!.order_no, mine[1]!.waybill_no].sort(),
-    );
+    expect(r.body.data.list.map((f: any) => f.matched).sort()).toEqual([mine[0]!.order_no, mine[1]!.waybill_no].sort());
     expect(r.body.data.notFound.sort()).toEqual(['NOPE-1', theirs.order_no].sort());
   });
   it('issue 11: search answers are paged on the server, newest first, with the count and every number not found', async () => {
@@ -1101,17 +1099,27 @@ describe('ID cards', () => {
       [demo2, waybillNo],
       [demo, 'NO-SUCH-NUMBER'],
     ] as const) {
-      const r = await upload('order/idCard/upload', token, { side: 'front', orderNo: number }, { name: 'f.jpg', data: jpeg() });
+      const r = await upload(
+        'order/idCard/upload',
+        token,
+        { side: 'front', orderNo: number },
+        { name: 'f.jpg', data: jpeg() },
+      );
       expect(r.status).toBe(422);
       expect(r.body.data.orderNo).toEqual(['No order of yours has this number (order, waybill or reference number).']);
     }
     // A reference number two orders share names neither.
     const ref = `REF${Math.random().toString(36).slice(2, 8)}`;
     for (let i = 0; i < 2; i++)
-      expect((await h.post('order/createImport', createBody({ userRefNo: ref, confirm: ['minorId'] }), demo)).status).toBe(
-        200,
-      );
-    const both = await upload('order/idCard/upload', demo, { side: 'front', orderNo: ref }, { name: 'f.jpg', data: jpeg() });
+      expect(
+        (await h.post('order/createImport', createBody({ userRefNo: ref, confirm: ['minorId'] }), demo)).status,
+      ).toBe(200);
+    const both = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderNo: ref },
+      { name: 'f.jpg', data: jpeg() },
+    );
     expect(both.status).toBe(422);
     expect(both.body.data.orderNo[0]).toMatch(/Several orders have this number/);
   });

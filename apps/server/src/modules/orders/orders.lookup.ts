@@ -135,7 +135,14 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         // "verified"; one whose zone does not exist (999999) is not valid, which is not a hard
         // failure anywhere: orders only require six digits.
         if (!/^\d{6}$/.test(code))
-          return { country, code, valid: false, verified: false, places: [], note: translate(lang, 'postcodeCnInvalid') };
+          return {
+            country,
+            code,
+            valid: false,
+            verified: false,
+            places: [],
+            note: translate(lang, 'postcodeCnInvalid'),
+          };
         const special = CN_POST_SPECIAL[code];
         const provinceCode = special ?? CN_POST_PREFIX.find(([re]) => re.test(code))?.[1];
         const prov = provinceCode ? cnDivisions.provinces().find((p) => p.code === provinceCode) : undefined;

@@ -55,7 +55,14 @@ type SearchRow = Parameters<typeof presentOrderRow>[0] & {
 };
 const NUMBER_KINDS = ['orderNo', 'waybillNo', 'splitWaybillNo', 'systemNo', 'userRefNo', 'batchNo'] as const;
 /** A row's numbers, in the order of NUMBER_KINDS. */
-const numbersOf = (r: SearchRow) => [r.order_no, r.waybill_no, r.split_waybill_no, r.system_no, r.user_ref_no, r.batch_no];
+const numbersOf = (r: SearchRow) => [
+  r.order_no,
+  r.waybill_no,
+  r.split_waybill_no,
+  r.system_no,
+  r.user_ref_no,
+  r.batch_no,
+];
 /** A search hit with the first number kind that matched, or null when none did. */
 function foundRow(r: SearchRow, wanted: Set<string>, lang: ApiLanguage): orders.SearchFound | null {
   const values = numbersOf(r);
