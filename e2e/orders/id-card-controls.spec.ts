@@ -81,9 +81,9 @@ test.describe('ID Card controls', () => {
     await gotoPage(table(page), 2);
     await expectRows(table(page), ids((await cards(request, token, { offset: 10, limit: 10 })).list));
 
-    // Upload by order: the order's recipient gets a front image.
+    // Upload by order, named by its order number (issue 11 #10): the order's recipient gets a front image.
     const order = await createOrder(request, token);
-    await page.getByLabel('订单 ID').fill(String(order.id));
+    await page.getByTestId('idcard-order-no').fill(order.orderNo);
     await page.getByLabel('收件人', { exact: true }).fill('张三丰');
     await page.getByLabel('身份证号', { exact: true }).fill(idCard(9100));
     const uploaded = page.waitForResponse((r) => r.url().endsWith('/api/order/idCard/upload'));

@@ -6,7 +6,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
-import { idCard } from '../support/orders.ts';
+import { createOrder, idCard } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
 type IdCardRow = { id: number; name: string; idCard: string; hasFront: boolean; hasBack: boolean };
@@ -98,6 +98,36 @@ test.describe('Promise Letter ID Card', () => {
     // The owner views it in the page.
     await row.getByRole('button', { name: VIEW }).first().click();
     await expect(page.getByRole('dialog').locator('img')).toBeVisible();
+  });
+
+  test('issue 11 finding 10: an image for an order named by its waybill number, as the lists show it', async ({
+    page,
+    context,
+    request,
+  }) => {
+    const token = await loginByCookie(context, request, 'demo');
+    const order = await createOrder(request, token);
+    expect(order.waybillNo).toBeTruthy();
+    await page.goto(`${MAIN}/home/order/idCard`);
+    const jpg = await drawImage(page, 'image/jpeg');
+
+    // A number nobody has is refused with the reason, and nothing is saved.
+    await page.getByTestId('idcard-order-no').fill('NO-SUCH-WAYBILL');
+    const refused = page.waitForResponse((r) => r.url().endsWith('/api/order/idCard/upload'));
+    await page.locator('input[type=file]').setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: jpg });
+    expect((await refused).status()).toBe(422);
+    await expect(page.getByText('没有使用该单号的订单（订单号、运单号或参考号）。')).toBeVisible();
+
+    await page.getByTestId('idcard-order-no').fill(order.waybillNo!);
+    await page.locator('input[type=file]').setInputFiles({ name: 'front.jpg', mimeType: 'image/jpeg', buffer: jpg });
+    await expect(page.locator('.ant-message')).toContainText('已保存');
+    // The card is the order's: listed under its order number, with the order's recipient.
+    const row = page.locator('.ant-table-row', { hasText: order.orderNo });
+    await expect(row).toContainText('张**');
+    await expect(row.getByRole('button', { name: VIEW })).toHaveCount(1);
+    const [card, ...more] = await findCard(request, token, order.orderNo);
+    expect(more).toEqual([]);
+    expect(card).toMatchObject({ hasFront: true, hasBack: false });
   });
 
   test('a file that is not an image, renamed .jpg, is refused by its content and nothing is saved', async ({

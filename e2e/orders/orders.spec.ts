@@ -148,9 +148,7 @@ test.describe('orders workspace', () => {
 
     await page.getByTestId('paste-address').fill('王小明 13912345678 广东省深圳市南山区科技园科苑路15号');
     await page.getByTestId('resolve-address').click();
-    await expect(page.getByTestId('r-province')).toHaveValue('广东省');
-    await expect(page.getByTestId('r-city')).toHaveValue('深圳市');
-    await expect(page.getByTestId('r-district')).toHaveValue('南山区');
+    await expect(page.getByTestId('r-division')).toContainText('广东省 / 深圳市 / 南山区');
     await expect(page.getByTestId('r-name')).toHaveValue('王小明');
     await expect(page.getByTestId('r-phone')).toHaveValue('13912345678');
     await expect(page.getByTestId('r-address')).toHaveValue(/科苑路15号/);
@@ -183,7 +181,7 @@ test.describe('orders workspace', () => {
 
     await page.getByTestId('paste-address').fill('赵六 13712345678 北京市北京市朝阳区建国路88号');
     await page.getByTestId('resolve-address').click();
-    await expect(page.getByTestId('r-district')).toHaveValue('朝阳区');
+    await expect(page.getByTestId('r-division')).toContainText('北京市 / 北京市 / 朝阳区');
     await page.getByTestId('r-idCard').fill(idCard(serial()));
     const orderNo = unique('OP');
     await page.getByTestId('create-orderNo').fill(orderNo);

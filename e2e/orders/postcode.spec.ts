@@ -1,6 +1,7 @@
 /**
  * PostCode page (issue 5): a Japanese code resolves to its places from Japan Post's data
- * (several for some codes), a Chinese one is checked for 6 digits and its province hinted.
+ * (several for some codes), a Chinese one is checked for 6 digits and an existing zone, its province
+ * hinted, and never called verified (issue 11 finding 13).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { MAIN } from '../servers.ts';
@@ -47,9 +48,9 @@ test('PostCode: a Japanese and a Chinese postal code looked up, invalid ones tol
   await expect(page.getByTestId('postcode-valid')).toHaveText('无效');
   await expect(page.getByTestId('postcode-note')).toContainText('日本邮编为 7 位数字');
 
-  // China: six digits, the province hinted from China Post's zoning.
+  // China: six digits, the province hinted from China Post's zoning; plausible, never "verified".
   await lookUp(page, 'CN', '100000');
-  await expect(page.getByTestId('postcode-valid')).toHaveText('有效');
+  await expect(page.getByTestId('postcode-valid')).toHaveText('格式正确，未核实');
   await expect(page.getByTestId('postcode-code')).toHaveText('100000');
   await expect.poll(() => places(page)).toEqual([['北京市', '', '']]);
   await expect(page.getByTestId('postcode-note')).toContainText('仅提示所属省份');
@@ -57,6 +58,14 @@ test('PostCode: a Japanese and a Chinese postal code looked up, invalid ones tol
   await page.getByTestId('postcode-input').fill('310000');
   await page.getByTestId('postcode-lookup').click();
   await expect.poll(() => places(page)).toEqual([['浙江省', '', '']]);
+
+  // Issue 11 finding 13: six digits in a zone that does not exist are not valid (and say why).
+  await page.getByTestId('postcode-input').fill('999999');
+  await page.getByTestId('postcode-lookup').click();
+  await expect(page.getByTestId('postcode-code')).toHaveText('999999');
+  await expect(page.getByTestId('postcode-valid')).toHaveText('无效');
+  await expect(page.getByTestId('postcode-note')).toContainText('没有以 99 开头的中国邮区');
+  await expect(page.getByTestId('postcode-places')).toContainText('没有对应的地区');
 
   await page.getByTestId('postcode-input').fill('31000');
   await page.getByTestId('postcode-lookup').click();

@@ -199,10 +199,51 @@ describe('search', () => {
     const text = `${mine[0]!.order_no}\n${mine[1]!.waybill_no}\r\n  ${mine[1]!.system_no} \nNOPE-1\n${theirs.order_no}`;
     const r = await h.post('order/search', { numbers: text }, demo);
     expect(r.status).toBe(200);
-    expect(r.body.data.found.map((f: any) => f.matched).sort()).toEqual(
-      [mine[0]!.order_no, mine[1]!.waybill_no].sort(),
-    );
+    expect(r.body.data.total).toBe(2);
+    expect(r.body.data.list.map((f: any) => f.matched).sort()).toEqual([mine[0]!.order_no, mine[1]!.waybill_no].sort());
     expect(r.body.data.notFound.sort()).toEqual(['NOPE-1', theirs.order_no].sort());
+  });
+  it('issue 11: search answers are paged on the server, newest first, with the count and every number not found', async () => {
+    const mine = await h.db
+      .selectFrom('orders')
+      .select(['id', 'order_no'])
+      .where('customer_id', '=', ids.demo)
+      .orderBy('id', 'desc')
+      .limit(30)
+      .execute();
+    expect(mine.length).toBe(30);
+    const numbers = [...mine.map((m) => m.order_no), 'NOPE-A', 'NOPE-B'];
+    const page = async (offset: number, limit: number, order = 'desc') =>
+      (await h.post('order/search', { numbers, offset, limit, order }, demo)).body.data;
+    const first = await page(0, 20);
+    expect(first.total).toBe(30);
+    expect(first.list.map((f: any) => f.id)).toEqual(mine.slice(0, 20).map((m) => m.id));
+    expect(first.notFound).toEqual(['NOPE-A', 'NOPE-B']);
+    const second = await page(20, 20);
+    expect(second.list.map((f: any) => f.id)).toEqual(mine.slice(20).map((m) => m.id));
+    expect((await page(10, 5)).list.map((f: any) => f.id)).toEqual(mine.slice(10, 15).map((m) => m.id));
+    expect((await page(0, 3, 'asc')).list.map((f: any) => f.id)).toEqual(
+      mine
+        .slice(-3)
+        .reverse()
+        .map((m) => m.id),
+    );
+    // A batch number names every order of the batch: counted all, paged like the rest.
+    const batch = await h.db
+      .selectFrom('orders as o')
+      .innerJoin('batches as b', 'b.id', 'o.batch_id')
+      .select(['b.batch_no', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('o.customer_id', '=', ids.demo)
+      .groupBy('b.batch_no')
+      .orderBy('n', 'desc')
+      .executeTakeFirst();
+    if (batch) {
+      const r = (await h.post('order/search', { numbers: [batch.batch_no], limit: 2 }, demo)).body.data;
+      expect(r.total).toBe(Number(batch.n));
+      expect(r.list.length).toBe(Math.min(2, Number(batch.n)));
+      expect(r.list.every((f: any) => f.matchedBy === 'batchNo')).toBe(true);
+      expect(r.notFound).toEqual([]);
+    }
   });
   it('batch search reads the first column of an xlsx and returns a result workbook', async () => {
     const mine = await h.db
@@ -219,8 +260,15 @@ describe('search', () => {
     const data = Buffer.from(await wb.xlsx.writeBuffer());
     const r = await upload('order/orderBatchSearch', demo, {}, { name: 'numbers.xlsx', data });
     expect(r.status).toBe(200);
-    expect(r.body.data.found).toHaveLength(3);
+    expect(r.body.data.total).toBe(3);
     expect(r.body.data.notFound).toEqual(['MISSING-9']);
+    // Its orders are paged by the search id, for the user who searched only.
+    const pageOf = (offset: number, token = demo) =>
+      h.post('order/orderBatchSearch/found', { searchId: r.body.data.searchId, offset, limit: 2 }, token);
+    const [p1, p2] = [(await pageOf(0)).body.data, (await pageOf(2)).body.data];
+    expect([p1.total, p1.list.length, p2.list.length]).toEqual([3, 2, 1]);
+    expect([...p1.list, ...p2.list].map((f: any) => f.matched).sort()).toEqual(mine.map((m) => m.waybill_no).sort());
+    expect((await pageOf(0, demo2)).status).toBe(404);
     const dl = await h.app.inject({
       method: 'POST',
       url: '/api/order/orderBatchSearch/download',
@@ -580,6 +628,45 @@ describe('create one order', () => {
   });
 });
 
+describe('issue 11: address resolver and postcodes', () => {
+  it('finding 8: labels are stripped from the name, and a name with leftovers is doubtful, in both languages', async () => {
+    const a = await h.post(
+      'order/resolveAddress',
+      { text: '收货人: 李雷，手机 13912345678，地址：浙江省杭州市西湖区文三路100号' },
+      demo,
+    );
+    expect(a.body.data).toMatchObject({ name: '李雷', phone: '13912345678', districtCode: '330106', sure: true });
+    expect(a.body.data.address).toBe('文三路100号');
+    const text = '李雷 备注 13912345678 浙江省杭州市西湖区文三路100号';
+    const zhDoubt = await h.post('order/resolveAddress', { text }, demo, zh);
+    expect(zhDoubt.body.data.sure).toBe(false);
+    expect(zhDoubt.body.data.problems).toContain('姓名中混有其他内容（标签、称呼、数字或符号），请核对。');
+    const enDoubt = await h.post('order/resolveAddress', { text }, demo, en);
+    expect(enDoubt.body.data.problems.join(' ')).toContain('The name holds more than a name');
+  });
+  it('finding 13: a Chinese code is checked for its zone and never called verified', async () => {
+    const known = await h.post('order/identifyPostalCode', { country: 'CN', code: '310012' }, demo, en);
+    expect(known.body.data).toMatchObject({ valid: true, verified: false, places: [{ province: '浙江省' }] });
+    expect(known.body.data.note).toContain('Not verified');
+    for (const code of ['999999', '000000', '991234', '090000']) {
+      const r = await h.post('order/identifyPostalCode', { country: 'CN', code }, demo, zh);
+      expect(r.body.data, code).toMatchObject({ valid: false, verified: false, places: [] });
+      expect(r.body.data.note).toContain(`没有以 ${code.slice(0, 2)} 开头的中国邮区`);
+    }
+    const hk = await h.post('order/identifyPostalCode', { country: 'CN', code: '999077' }, demo);
+    expect(hk.body.data).toMatchObject({ valid: true, verified: false, places: [{ province: '香港特别行政区' }] });
+    const jp = await h.post('order/identifyPostalCode', { country: 'JP', code: '1000014' }, demo);
+    expect(jp.body.data).toMatchObject({ valid: true, verified: true });
+    // A code with an unknown zone still saves on an order: only six digits are required.
+    const o = await h.post(
+      'order/createImport',
+      createBody({ recipient: { ...recipient, postcode: '999999' }, confirm: ['minorId'] }),
+      demo,
+    );
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+  });
+});
+
 describe('orders that need attention', () => {
   it('error reasons are stored as codes and listed, searched and shown in the caller’s language', async () => {
     const stored = await h.db
@@ -602,7 +689,7 @@ describe('orders that need attention', () => {
       const list = await h.post('order/orderList', { noType: 'orderNo', numbers: stored.order_no }, demo, headers);
       expect(list.body.data.list[0].errorReason).toBe(text[lang]);
       const found = await h.post('order/search', { numbers: stored.order_no }, demo, headers);
-      expect(found.body.data.found[0].errorReason).toBe(text[lang]);
+      expect(found.body.data.list[0].errorReason).toBe(text[lang]);
     }
   });
   it('abnormal rules store codes with parameters; the reasons are listed in the caller’s language', async () => {
@@ -759,7 +846,7 @@ describe('orders that need attention', () => {
       expect(r.body.message).toContain(o.order_no);
       expect((await errorOf(o.id)).error_at).not.toBe(null);
       // An operator's explicit clear is refused on a locked order too.
-      const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true }, operator, en);
+      const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'checked' }, operator, en);
       expect(byOp.status).toBe(409);
       expect((await errorOf(o.id)).error_at).not.toBe(null);
     }
@@ -806,6 +893,17 @@ describe('orders that need attention', () => {
     const o = await errorOrder('created');
     const denied = await h.post('order/error/update2', { ids: [o.id], clear: true }, demo, en);
     expect(denied.status).toBe(403);
+    expect((await errorOf(o.id)).error_at).not.toBe(null);
+    // Issue 11: a customer and an agent cannot clear with a reason either; an operator must give one.
+    for (const token of [demo, agent]) {
+      const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'trust me' }, token, en);
+      expect(r.status).toBe(403);
+    }
+    for (const note of [undefined, '   ']) {
+      const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note }, operator, zh);
+      expect(r.status).toBe(422);
+      expect(r.body.data.note).toEqual(['请填写不修改即清除错误的原因，原因将记录在订单中。']);
+    }
     expect((await errorOf(o.id)).error_at).not.toBe(null);
     const r = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'customs re-checked' }, operator);
     expect(r.body.data).toEqual({ cleared: [o.id], failed: [] });
@@ -975,6 +1073,55 @@ describe('ID cards', () => {
     const list = await h.post('order/idCard', { limit: 10 }, demo);
     expect(list.body.data.total).toBe(1);
     expect((await h.post('order/idCard', { limit: 10 }, demo2)).body.data.total).toBe(0);
+  });
+  it('issue 11 finding 10: an order is named by any of its numbers, in scope, and never guessed', async () => {
+    const made = await h.post('order/createImport', createBody({ confirm: ['minorId'] }), demo);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { id, orderNo, waybillNo } = made.body.data as { id: number; orderNo: string; waybillNo: string };
+    expect(waybillNo).toBeTruthy();
+    const byWaybill = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderNo: waybillNo },
+      { name: 'f.jpg', data: jpeg() },
+    );
+    expect(byWaybill.status, JSON.stringify(byWaybill.body)).toBe(200);
+    expect(byWaybill.body.data).toMatchObject({ orderId: id, orderNo, hasFront: true, hasBack: false });
+    const byOrderNo = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'back', orderNo: ` ${orderNo} ` },
+      { name: 'b.jpg', data: jpeg() },
+    );
+    expect(byOrderNo.body.data).toMatchObject({ id: byWaybill.body.data.id, hasFront: true, hasBack: true });
+    // Another customer's number is not found, exactly like a number nobody has.
+    for (const [token, number] of [
+      [demo2, waybillNo],
+      [demo, 'NO-SUCH-NUMBER'],
+    ] as const) {
+      const r = await upload(
+        'order/idCard/upload',
+        token,
+        { side: 'front', orderNo: number },
+        { name: 'f.jpg', data: jpeg() },
+      );
+      expect(r.status).toBe(422);
+      expect(r.body.data.orderNo).toEqual(['No order of yours has this number (order, waybill or reference number).']);
+    }
+    // A reference number two orders share names neither.
+    const ref = `REF${Math.random().toString(36).slice(2, 8)}`;
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await h.post('order/createImport', createBody({ userRefNo: ref, confirm: ['minorId'] }), demo)).status,
+      ).toBe(200);
+    const both = await upload(
+      'order/idCard/upload',
+      demo,
+      { side: 'front', orderNo: ref },
+      { name: 'f.jpg', data: jpeg() },
+    );
+    expect(both.status).toBe(422);
+    expect(both.body.data.orderNo[0]).toMatch(/Several orders have this number/);
   });
   it('for a recipient without an order, the ID number is checked', async () => {
     const bad = await upload(

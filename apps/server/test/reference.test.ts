@@ -28,6 +28,16 @@ describe('reference calls', () => {
     const areas = (await h.post('cn/address/areas', { city: '330100' }, token)).body.data;
     expect(areas.map((a: any) => a.name)).toContain('西湖区');
   });
+  it('issue 11 finding 9: the whole tree for the cascader agrees with the one-level calls', async () => {
+    const tree = (await h.post('cn/address/tree', {}, token)).body.data;
+    expect(tree.length).toBe(34);
+    const zj = tree.find((p: any) => p.code === '330000');
+    expect(zj.name).toBe('浙江省');
+    const hz = zj.children.find((c: any) => c.code === '330100');
+    const areas = (await h.post('cn/address/areas', { city: '330100' }, token)).body.data;
+    expect(hz.children).toEqual(areas);
+    expect(tree.find((p: any) => p.code === '810000').children.length).toBeGreaterThan(0);
+  });
   it('clearance companies, order types and number kinds', async () => {
     expect((await h.post('customsClearanceCompanies', {}, token)).body.data.length).toBeGreaterThan(0);
     expect((await h.post('orderTypes', {}, token)).body.data.map((x: any) => x.code)).toContain('bc');

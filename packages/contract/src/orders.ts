@@ -141,26 +141,45 @@ export const downloadOrderExcel = defineCall({
   timeout: 0,
 });
 
+/** An order found by one of the numbers searched, and which number kind matched. */
+export const searchFound = orderRow.extend({ matchedBy: numberKind, matched: z.string() });
 export const searchResult = z.object({
-  found: z.array(orderRow.extend({ matchedBy: numberKind, matched: z.string() })),
+  found: z.array(searchFound),
   notFound: z.array(z.string()),
 });
+/**
+ * Search answers are paged on the server (issue 11): a batch number alone can match thousands
+ * of orders. `total` counts the orders found; `notFound` lists every number that matched none.
+ */
 export const search = defineCall({
   path: 'order/search',
-  summary: 'Order Search: pasted numbers of any kind → the orders found and the numbers not found.',
+  summary: 'Order Search: pasted numbers of any kind → a page of the orders found, and the numbers not found.',
   permission: 'order.search',
-  request: z.object({ numbers: pastedNumbers }),
-  response: searchResult,
+  request: paging.extend({ numbers: pastedNumbers }),
+  response: paged(searchFound).extend({ notFound: z.array(z.string()) }),
 });
 export const orderBatchSearch = defineCall({
   path: 'order/orderBatchSearch',
   summary:
-    'Batch Orders Search: an xlsx or BIFF8 xls (told by content) of numbers, first column → found and not found.',
+    'Batch Orders Search: an xlsx or BIFF8 xls (told by content) of numbers, first column → the search id to page ' +
+    'its orders with `order/orderBatchSearch/found`, how many were found, the numbers not found, the result workbook.',
   permission: 'order.orderBatchSearch',
   request: z.object({}),
-  response: searchResult.extend({ resultFileId: z.number().int() }),
+  response: z.object({
+    searchId: z.number().int(),
+    total: z.number().int(),
+    notFound: z.array(z.string()),
+    resultFileId: z.number().int(),
+  }),
   kind: 'multipart',
   timeout: 0,
+});
+export const orderBatchSearchFound = defineCall({
+  path: 'order/orderBatchSearch/found',
+  summary: 'A page of the orders a batch search found (its numbers are kept for the user who uploaded them).',
+  permission: 'order.orderBatchSearch',
+  request: paging.extend({ searchId: idOf }),
+  response: paged(searchFound),
 });
 export const orderBatchSearchResult = defineCall({
   path: 'order/orderBatchSearch/download',
@@ -456,7 +475,10 @@ export const identifyPostalCode = defineCall({
   response: z.object({
     country: z.enum(['CN', 'JP']),
     code: z.string(),
+    /** Passes what can be checked: JP in Japan Post's data; CN six digits in an existing postal zone. */
     valid: z.boolean(),
+    /** The code itself is listed in a postcode dataset (JP only: China has none maintained). */
+    verified: z.boolean(),
     /** Places the code belongs to (JP: several possible); CN: the province hinted by its first digits. */
     places: z.array(z.object({ province: z.string(), city: z.string(), town: z.string() })),
     note: z.string().nullable(),
@@ -529,7 +551,7 @@ export const errorUpdate2 = defineCall({
   summary:
     'Re-check several error orders: an error found downstream stands until a field it names has changed ' +
     '(each change clears it when it is saved). With `clear`, an operator clears the errors as they are (recorded ' +
-    'with the note). Answers 409 when any order is locked (received, shipped…), changing nothing.',
+    'with the note, which `clear` requires). Answers 409 when any order is locked (received, shipped…), changing nothing.',
   permission: 'order.error',
   request: z.object({ ids: z.array(idOf).min(1).max(500), clear: z.boolean().default(false), note: optText(200) }),
   response: z.object({
@@ -590,11 +612,15 @@ export const idCards = defineCall({
 });
 export const idCardUpload = defineCall({
   path: 'order/idCard/upload',
-  summary: 'Upload one side (jpg/png, checked by content and size) for a recipient or an order.',
+  summary:
+    'Upload one side (jpg/png, checked by content and size) for a recipient or an order. The order is named ' +
+    'by any of its numbers (`orderNo`: order, waybill, split waybill, system or reference number) or by `orderId`.',
   permission: 'order.idCard',
   request: z.object({
     side: z.enum(['front', 'back']),
     orderId: idOf.optional(),
+    /** Any number of one order, as the screens show them (a batch number names many: not accepted). */
+    orderNo: text({ max: 64 }).optional(),
     customerId: idOf.optional(),
     name: text({ max: 64 }).optional(),
     idCard: text({ max: 18 }).optional(),
@@ -715,7 +741,7 @@ export const tracking = defineCall({
 
 export type ItemInputOut = z.output<typeof itemInput>;
 export type ConfirmationKind = z.infer<typeof confirmationKind>;
-export type SearchFound = z.infer<typeof searchResult>['found'][number];
+export type SearchFound = z.infer<typeof searchFound>;
 export type AttentionRequest = z.output<typeof errorOrders.request>;
 export type ScanOutcome = z.infer<typeof scanOutcome>;
 export type ReceiveStatus = z.infer<typeof receiveStatus>;

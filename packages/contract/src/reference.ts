@@ -89,3 +89,13 @@ export const areas = defineCall({
   request: z.object({ city: divisionCode }),
   response: z.array(division),
 });
+/**
+ * Every division at once, for a searchable cascader (the console filters across all districts
+ * as the user types, which the one-level calls above cannot give without ~400 calls).
+ */
+export const divisionTree = defineCall({
+  path: 'cn/address/tree',
+  summary: 'Provinces → cities → districts in one answer (same data as the calls above).',
+  request: empty,
+  response: z.array(division.extend({ children: z.array(division.extend({ children: z.array(division) })) })),
+});

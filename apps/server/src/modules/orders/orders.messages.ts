@@ -137,6 +137,18 @@ addMessages({
     en: 'Images in the .zip that no row names: {names}.',
     'zh-CN': '.zip 中有未被任何行引用的图片：{names}。',
   },
+  clearNeedsReason: {
+    en: 'Say why the error is cleared without a change: the reason is recorded with the order.',
+    'zh-CN': '请填写不修改即清除错误的原因，原因将记录在订单中。',
+  },
+  idCardOrderNotFound: {
+    en: 'No order of yours has this number (order, waybill or reference number).',
+    'zh-CN': '没有使用该单号的订单（订单号、运单号或参考号）。',
+  },
+  idCardOrderAmbiguous: {
+    en: 'Several orders have this number: enter the waybill number of the one you mean.',
+    'zh-CN': '多个订单使用该单号，请输入所指订单的运单号。',
+  },
   idCardImageMissing: { en: 'This side has not been uploaded.', 'zh-CN': '该面尚未上传。' },
   scanReceived: { en: 'Received: {orderNo}', 'zh-CN': '收货成功：{orderNo}' },
   scanAlready: { en: 'Already received: {orderNo}', 'zh-CN': '已收货：{orderNo}' },
@@ -144,8 +156,12 @@ addMessages({
   scanCancelled: { en: 'Cancelled order: {orderNo}', 'zh-CN': '订单已取消：{orderNo}' },
   scanNotFound: { en: 'No order with number {code}', 'zh-CN': '没有单号为 {code} 的订单' },
   postcodeCnValid: {
-    en: 'Six digits. China has no maintained public postcode dataset, so only the province is hinted.',
-    'zh-CN': '6 位数字。中国没有公开维护的邮编数据，仅提示所属省份。',
+    en: 'Six digits in an existing postal zone. Not verified: China has no maintained public postcode dataset, so only the province is hinted.',
+    'zh-CN': '6 位数字，邮区存在。未核实：中国没有公开维护的邮编数据，仅提示所属省份。',
+  },
+  postcodeCnUnknownZone: {
+    en: 'No Chinese postal zone begins with {prefix}: check the code. Not verified (China has no public postcode dataset).',
+    'zh-CN': '没有以 {prefix} 开头的中国邮区，请核对邮编。未核实（中国没有公开的邮编数据）。',
   },
   postcodeCnInvalid: { en: 'A Chinese postal code is 6 digits.', 'zh-CN': '中国邮编为 6 位数字。' },
   postcodeJpInvalid: {
@@ -159,6 +175,22 @@ addMessages({
   addressNoCity: { en: 'The city could not be recognised.', 'zh-CN': '无法识别城市。' },
   addressNoDistrict: { en: 'The district could not be recognised.', 'zh-CN': '无法识别区县。' },
   addressNoDetail: { en: 'The street address is missing.', 'zh-CN': '缺少详细地址。' },
+  addressNameLeftovers: {
+    en: 'The name holds more than a name (a label, a title, digits or punctuation): check it.',
+    'zh-CN': '姓名中混有其他内容（标签、称呼、数字或符号），请核对。',
+  },
+  addressPhoneDoubtful: {
+    en: 'The phone number is neither a mobile nor a landline number: check it.',
+    'zh-CN': '电话号码既不是手机号也不是固定电话，请核对。',
+  },
+  addressDetailLeftovers: {
+    en: 'The street address holds a label or a phone number: check it.',
+    'zh-CN': '详细地址中混有标签或电话号码，请核对。',
+  },
+  addressSeveral: {
+    en: 'The text holds more than one recipient or phone number; only one was taken: check it.',
+    'zh-CN': '文本中有多个收件人或电话号码，只识别了其中一个，请核对。',
+  },
   trackingThrottled: {
     en: 'Too many tracking queries from your address. Try again in a minute.',
     'zh-CN': '查询过于频繁，请一分钟后再试。',

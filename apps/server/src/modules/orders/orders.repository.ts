@@ -62,6 +62,19 @@ export const numberColumn = {
   userRefNo: 'o.user_ref_no',
 } as const;
 
+/** Orders that any of the numbers names, whatever its kind (Order Search). */
+function anyNumber(db: Database, numbers: string[]) {
+  return (eb: any): Expression<SqlBool> =>
+    eb.or([
+      eb('o.order_no', 'in', numbers),
+      eb('o.waybill_no', 'in', numbers),
+      eb('o.split_waybill_no', 'in', numbers),
+      eb('o.system_no', 'in', numbers),
+      eb('o.user_ref_no', 'in', numbers),
+      eb('o.batch_id', 'in', db.selectFrom('batches').select('id').where('batch_no', 'in', numbers)),
+    ]);
+}
+
 const SORT_COLUMN = {
   createdAt: 'o.created_at',
   orderNo: 'o.order_no',
@@ -332,22 +345,46 @@ export function createOrdersRepository(db: Database) {
     /** Orders matching any of the numbers under any number kind. */
     async findByAnyNumber(scope: Scope, numbers: string[]) {
       if (numbers.length === 0) return [];
-      const batchIds = db.selectFrom('batches').select('id').where('batch_no', 'in', numbers);
       return orderListQuery(db, scope)
         .select(['o.split_waybill_no', 'o.system_no', 'o.user_ref_no'])
-        .where((eb) =>
-          eb.or([
-            eb('o.order_no', 'in', numbers),
-            eb('o.waybill_no', 'in', numbers),
-            eb('o.split_waybill_no', 'in', numbers),
-            eb('o.system_no', 'in', numbers),
-            eb('o.user_ref_no', 'in', numbers),
-            eb('o.batch_id', 'in', batchIds),
-          ]),
-        )
+        .where(anyNumber(db, numbers))
         .orderBy('o.id')
         .limit(5000)
         .execute();
+    },
+    /**
+     * One page of the orders any of the numbers names (Order Search, batch search), newest first
+     * by default, with the exact count: a search is bounded by its numbers, not the whole table.
+     */
+    async searchPage(scope: Scope, numbers: string[], p: Paging) {
+      const q = orderListQuery(db, scope)
+        .select(['o.split_waybill_no', 'o.system_no', 'o.user_ref_no'])
+        .where(anyNumber(db, numbers));
+      const [{ total }, list] = await Promise.all([
+        orderListQuery(db, scope)
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .where(anyNumber(db, numbers))
+          .executeTakeFirstOrThrow(),
+        q.orderBy('o.id', p.order).offset(p.offset).limit(p.limit).execute(),
+      ]);
+      return { total: Number(total), list };
+    },
+    /** Which of the numbers name at least one order in scope (the rest are "not found"). */
+    async matchedNumbers(scope: Scope, numbers: string[]): Promise<Set<string>> {
+      const columns = ['o.order_no', 'o.waybill_no', 'o.split_waybill_no', 'o.system_no', 'o.user_ref_no'] as const;
+      const hits = await Promise.all([
+        ...columns.map((c) =>
+          orderListQuery(db, scope).clearSelect().select(`${c} as n`).distinct().where(c, 'in', numbers).execute(),
+        ),
+        orderListQuery(db, scope)
+          .clearSelect()
+          .select('b.batch_no as n')
+          .distinct()
+          .where('b.batch_no', 'in', numbers)
+          .execute(),
+      ]);
+      return new Set(hits.flat().map((r) => r.n as string));
     },
     /** Orders in error (kind 'error') or abnormal and unresolved (kind 'abnormal'). */
     async attentionPage(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {

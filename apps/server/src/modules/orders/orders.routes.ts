@@ -26,14 +26,26 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
     const f = await service.exportExcel(await ctx.scope(), ctx.lang, input);
     return new Download(f.filename, XLSX, f.body);
   });
-  r.call(orders.search, async (input, ctx) => service.search(await ctx.scope(), ctx.lang, input.numbers));
+  r.call(orders.search, async ({ numbers, ...paging }, ctx) =>
+    service.searchPage(await ctx.scope(), ctx.lang, numbers, paging),
+  );
   r.call(orders.orderBatchSearch, async (_input, ctx) => {
     const file = ctx.files[0];
     if (!file) throw AppError.field('file', 'fileRequired');
     const numbers = await lookup.readNumbers(ctx.lang, file.data);
-    const result = await service.search(await ctx.scope(), ctx.lang, numbers);
-    const resultFileId = await lookup.resultWorkbook(ctx.actor, ctx.lang, numbers, result);
-    return { ...result, resultFileId };
+    const scope = await ctx.scope();
+    const result = await service.search(scope, ctx.lang, numbers);
+    const [resultFileId, searchId, first] = await Promise.all([
+      lookup.resultWorkbook(ctx.actor, ctx.lang, numbers, result),
+      lookup.keepNumbers(ctx.actor, numbers),
+      service.searchPage(scope, ctx.lang, numbers, { offset: 0, limit: 1, order: 'desc' }),
+    ]);
+    return { searchId, total: first.total, notFound: first.notFound, resultFileId };
+  });
+  r.call(orders.orderBatchSearchFound, async ({ searchId, ...paging }, ctx) => {
+    const numbers = await lookup.keptNumbers(ctx.actor, searchId);
+    const { total, list } = await service.searchPage(await ctx.scope(), ctx.lang, numbers, paging);
+    return { total, list };
   });
   r.call(orders.orderBatchSearchResult, async (input, ctx) => {
     const f = await lookup.resultFile(ctx.actor, input.fileId);

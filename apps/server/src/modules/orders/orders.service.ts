@@ -1,4 +1,4 @@
-import { type ApiLanguage, ErrorCode, isValidJan, orders } from '@console/contract';
+import { type ApiLanguage, ErrorCode, isValidJan, orders, type Paging } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -43,6 +43,32 @@ export function lockKey(o: { status: string; intercepted: number }): string | nu
   if (o.status === 'shipped' || o.status === 'released') return 'orderLockedShipped';
   if (o.status === 'cancelled') return 'orderLockedCancelled';
   return null;
+}
+
+type SearchRow = Parameters<typeof presentOrderRow>[0] & {
+  order_no: string;
+  waybill_no: string | null;
+  split_waybill_no: string | null;
+  system_no: string | null;
+  user_ref_no: string | null;
+  batch_no: string | null;
+};
+const NUMBER_KINDS = ['orderNo', 'waybillNo', 'splitWaybillNo', 'systemNo', 'userRefNo', 'batchNo'] as const;
+/** A row's numbers, in the order of NUMBER_KINDS. */
+const numbersOf = (r: SearchRow) => [
+  r.order_no,
+  r.waybill_no,
+  r.split_waybill_no,
+  r.system_no,
+  r.user_ref_no,
+  r.batch_no,
+];
+/** A search hit with the first number kind that matched, or null when none did. */
+function foundRow(r: SearchRow, wanted: Set<string>, lang: ApiLanguage): orders.SearchFound | null {
+  const values = numbersOf(r);
+  const i = values.findIndex((v) => v !== null && wanted.has(v));
+  if (i < 0) return null;
+  return { ...presentOrderRow(r, lang), matchedBy: NUMBER_KINDS[i]!, matched: values[i]! };
 }
 
 export function createOrdersService(db: Database, clock: () => Date, deps: OrdersDeps) {
@@ -225,26 +251,32 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
       return { filename: `${lang !== 'en' ? '订单' : 'orders'}-${day}.xlsx`, body };
     },
+    /** Every order the numbers name (up to 5,000), for the batch search's result workbook. */
     async search(scope: Scope, lang: ApiLanguage, numbers: string[]) {
       const rows = await repo.findByAnyNumber(scope, numbers);
       const wanted = new Set(numbers);
       const seen = new Set<string>();
       const found: orders.SearchFound[] = [];
       for (const r of rows) {
-        const kinds: [orders.NumberKind, string | null][] = [
-          ['orderNo', r.order_no],
-          ['waybillNo', r.waybill_no],
-          ['splitWaybillNo', r.split_waybill_no],
-          ['systemNo', r.system_no],
-          ['userRefNo', r.user_ref_no],
-          ['batchNo', r.batch_no],
-        ];
-        const hit = kinds.find(([, v]) => v !== null && wanted.has(v));
-        if (!hit) continue;
-        for (const [, v] of kinds) if (v !== null && wanted.has(v)) seen.add(v);
-        found.push({ ...presentOrderRow(r, lang), matchedBy: hit[0], matched: hit[1]! });
+        const f = foundRow(r, wanted, lang);
+        if (!f) continue;
+        for (const v of numbersOf(r)) if (v !== null && wanted.has(v)) seen.add(v);
+        found.push(f);
       }
       return { found, notFound: numbers.filter((n) => !seen.has(n)) };
+    },
+    /** One page of what the numbers name, the count, and the numbers that name nothing. */
+    async searchPage(scope: Scope, lang: ApiLanguage, numbers: string[], p: Paging) {
+      const [page, matched] = await Promise.all([
+        repo.searchPage(scope, numbers, p),
+        repo.matchedNumbers(scope, numbers),
+      ]);
+      const wanted = new Set(numbers);
+      return {
+        total: page.total,
+        list: page.list.map((r) => foundRow(r, wanted, lang)).filter((f) => f !== null),
+        notFound: numbers.filter((n) => !matched.has(n)),
+      };
     },
 
     // ---- one order -----------------------------------------------------
@@ -588,6 +620,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
      */
     async recheckErrors(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate2>) {
       if (p.clear && !OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+      // Clearing by hand overrides a downstream check: the event must say why (issue 11).
+      if (p.clear && !p.note?.trim()) throw AppError.field('note', 'clearNeedsReason');
       const ids = [...new Set(p.ids)];
       const ctx = await validationContext();
       const found = new Map((await repo.idsInScope(scope, ids)).map((r) => [r.id, r]));

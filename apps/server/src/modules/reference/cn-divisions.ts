@@ -56,7 +56,19 @@ const findProvince = nameIndex(provinces, 0);
 const findCity = nameIndex(cities, 2);
 const findArea = nameIndex(areas, 4);
 
+/** Built once on first use: the data does not change while the server runs. */
+let treeCache: (Division & { children: (Division & { children: Division[] })[] })[] | undefined;
+const tree = () =>
+  (treeCache ??= provinces.map((p) => ({
+    ...p,
+    children: (citiesByProvince.get(p.code.slice(0, 2)) ?? []).map((c) => ({
+      ...c,
+      children: areasByCity.get(c.code.slice(0, 4)) ?? [],
+    })),
+  })));
+
 export const cnDivisions = {
+  tree,
   provinces: () => provinces,
   cities: (province: string) => [...(citiesByProvince.get(province.slice(0, 2)) ?? [])],
   areas: (city: string) => [...(areasByCity.get(city.slice(0, 4)) ?? [])],

@@ -54,6 +54,7 @@ export function referenceRoutes(r: Registrar, db: Database) {
     if (list.length === 0) throw AppError.noData();
     return list;
   });
+  r.call(reference.divisionTree, () => cnDivisions.tree());
   r.call(reference.areas, (input) => {
     const list = cnDivisions.areas(input.city);
     if (list.length === 0) throw AppError.noData();

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
 import { ApiError, call, errorText, invalidateCall, localized, t, useI18n, useSession } from '@/lib';
-import { fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
+import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { RecipientFields } from './components/OrderForm.tsx';
 import { OrderTable, reasonColumn } from './components/OrderTable.tsx';
@@ -42,6 +42,8 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   const [fixing, setFixing] = useState<number | null>(null);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
+  const [clearing, setClearing] = useState<Row | null>(null);
+  const [clearForm] = Form.useForm<{ note: string }>();
   const recipientNow = Form.useWatch('recipient', form) as Recipient | undefined;
   const changed = fixChangesNamedField(before, recipientNow);
   const rules = useAbnormalRules();
@@ -76,6 +78,21 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
       if (fields) form.setFields(fields);
       if (fields || !(e instanceof ApiError)) message.error(errorText(e));
     }
+  };
+  /** An operator clears an error as it is (no change): the server records the reason with the order. */
+  const saveClear = async () => {
+    const { note } = await clearForm.validateFields();
+    try {
+      await clearErrors([clearing!.id], note.trim());
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) clearForm.setFields(fields as never);
+      else message.error(errorText(e));
+      return;
+    }
+    message.success(t('orders.errorClearedMsg', { orderNo: clearing!.orderNo }));
+    setClearing(null);
+    await refresh();
   };
   const act = async (send: () => Promise<unknown>) => {
     if ((await attempt(message, send)) !== undefined) await refresh();
@@ -160,9 +177,21 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                   title: t('orders.actions'),
                   render: (_: unknown, r: Row) =>
                     fixable(r) ? (
-                      <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
-                        {t('orders.fix')}
-                      </Button>
+                      <Space size={4}>
+                        <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
+                          {t('orders.fix')}
+                        </Button>
+                        {operator && (
+                          <Button
+                            size="small"
+                            danger
+                            onClick={() => (clearForm.resetFields(), setClearing(r))}
+                            data-testid={`clear-${r.orderNo}`}
+                          >
+                            {t('orders.clearError')}
+                          </Button>
+                        )}
+                      </Space>
                     ) : (
                       <Tooltip
                         title={t('orders.fixLocked', {
@@ -177,6 +206,26 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
             : []),
         ]}
       />
+      <Modal
+        open={clearing !== null}
+        title={t('orders.clearErrorTitle', { orderNo: clearing?.orderNo ?? '' })}
+        onCancel={() => setClearing(null)}
+        onOk={saveClear}
+        okText={t('orders.clearError')}
+        okButtonProps={{ danger: true, 'data-testid': 'clear-confirm' } as never}
+        destroyOnHidden
+      >
+        <Alert type="warning" showIcon message={t('orders.clearErrorWarning')} description={clearing?.errorReason} />
+        <Form form={clearForm} layout="vertical" style={{ marginTop: 12 }}>
+          <Form.Item
+            name="note"
+            label={t('orders.clearErrorReason')}
+            rules={[{ required: true, whitespace: true, message: t('orders.clearErrorReasonRequired') }]}
+          >
+            <Input.TextArea rows={3} maxLength={200} showCount data-testid="clear-note" />
+          </Form.Item>
+        </Form>
+      </Modal>
       <Modal
         open={fixing !== null}
         width={900}

@@ -1,5 +1,5 @@
 import { orders, type CallResponse } from '@console/contract';
-import { App, Button, Form, Image, Input, InputNumber, Modal, Select, Space, Tag, Upload } from 'antd';
+import { App, Button, Form, Image, Input, Modal, Select, Space, Tag, Upload } from 'antd';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
@@ -26,7 +26,7 @@ export default function IdCardPage() {
     const v = form.getFieldsValue();
     try {
       await uploadIdCard(
-        { side: v.side, orderId: v.orderId ? String(v.orderId) : undefined, name: v.name, idCard: v.idCard },
+        { side: v.side, orderNo: v.orderNo?.trim() || undefined, name: v.name, idCard: v.idCard },
         file,
       );
     } catch (e) {
@@ -50,8 +50,9 @@ export default function IdCardPage() {
             ]}
           />
         </Form.Item>
-        <Form.Item name="orderId" label={t('orders.orderId')}>
-          <InputNumber min={1} />
+        {/* Any number the screens show (order, waybill, reference): the internal id is shown nowhere. */}
+        <Form.Item name="orderNo" label={t('orders.idCardOrderNumber')}>
+          <Input style={{ width: 190 }} placeholder={t('orders.idCardOrderNumberHint')} data-testid="idcard-order-no" />
         </Form.Item>
         <Form.Item name="name" label={t('orders.recipient')}>
           <Input style={{ width: 110 }} />

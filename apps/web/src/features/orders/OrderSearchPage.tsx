@@ -1,27 +1,28 @@
-import type { orders } from '@console/contract';
+import { orders } from '@console/contract';
 import { Alert, Button, Card, Input, Space, Tag } from 'antd';
 import { useState } from 'react';
+import { type PagedQuery, usePagedQuery } from '@/components/paged-table';
 import { t, useI18n } from '@/lib';
-import { searchOrders } from './api/orders.ts';
 import { OrderTable } from './components/OrderTable.tsx';
 import './i18n.ts';
 
-type Result = Awaited<ReturnType<typeof searchOrders>>;
-
-/** Order Search: paste many numbers of any kind (one per line) → found and not found. */
+/**
+ * Order Search: paste many numbers of any kind (one per line) → the orders found, paged on the
+ * server (a batch number alone can name thousands), and the numbers that name none.
+ */
 export default function OrderSearchPage() {
   useI18n();
   const [text, setText] = useState('');
-  const [result, setResult] = useState<Result | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async () => {
+  const [submitted, setSubmitted] = useState('');
+  const paged = usePagedQuery<typeof orders.search, { numbers?: string }>(orders.search, {
+    query: { enabled: !!submitted },
+  });
+  const run = () => {
     if (!text.trim()) return;
-    setBusy(true);
-    try {
-      setResult(await searchOrders(text));
-    } finally {
-      setBusy(false);
-    }
+    // The same numbers again: the key is unchanged, so ask again explicitly.
+    if (text === submitted) void paged.query.refetch();
+    setSubmitted(text);
+    paged.setFilters({ numbers: text });
   };
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
@@ -32,22 +33,28 @@ export default function OrderSearchPage() {
         placeholder={t('orders.numbers')}
         data-testid="search-numbers"
       />
-      <Button type="primary" loading={busy} onClick={run} data-testid="search-run">
+      <Button
+        type="primary"
+        loading={paged.query.isFetching}
+        disabled={!text.trim()}
+        onClick={run}
+        data-testid="search-run"
+      >
         {t('orders.search')}
       </Button>
-      {result && <SearchResult result={result} />}
+      {submitted && paged.data && <SearchResult paged={paged} notFound={paged.data.notFound} />}
     </Space>
   );
 }
 
-export function SearchResult({ result }: { result: { found: orders.SearchFound[]; notFound: string[] } }) {
+/** The orders found (a server-paged table with the number that matched each) and the numbers not found. */
+export function SearchResult({ paged, notFound }: { paged: PagedQuery; notFound: string[] }) {
   return (
     <>
-      <Card size="small" title={`${t('orders.found')} (${result.found.length})`}>
+      <Card size="small" title={`${t('orders.found')} (${(paged.data?.total ?? 0).toLocaleString()})`}>
         <OrderTable
           data-testid="search-found"
-          dataSource={result.found}
-          pagination={{ pageSize: 50 }}
+          paged={paged}
           extra={[
             {
               key: 'matchedBy',
@@ -57,12 +64,12 @@ export function SearchResult({ result }: { result: { found: orders.SearchFound[]
           ]}
         />
       </Card>
-      {result.notFound.length > 0 && (
+      {notFound.length > 0 && (
         <Alert
           type="warning"
           data-testid="search-not-found"
-          message={`${t('orders.notFound')} (${result.notFound.length})`}
-          description={result.notFound.join('\n')}
+          message={`${t('orders.notFound')} (${notFound.length})`}
+          description={notFound.join('\n')}
           style={{ whiteSpace: 'pre-wrap' }}
         />
       )}

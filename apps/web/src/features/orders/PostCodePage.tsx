@@ -43,8 +43,9 @@ export default function PostCodePage() {
       {r && (
         <>
           <Space>
-            <Tag color={r.valid ? 'green' : 'red'} data-testid="postcode-valid">
-              {r.valid ? t('orders.valid') : t('orders.invalid')}
+            {/* A Chinese code can only be plausible (no dataset): never shown as simply "valid". */}
+            <Tag color={!r.valid ? 'red' : r.verified ? 'green' : 'orange'} data-testid="postcode-valid">
+              {!r.valid ? t('orders.invalid') : r.verified ? t('orders.valid') : t('orders.postcodePlausible')}
             </Tag>
             <span data-testid="postcode-code">{r.code}</span>
           </Space>

@@ -26,7 +26,6 @@ export const exportOrders = async (body: CallRequest<typeof orders.downloadOrder
   const { blob, filename } = await callBlob(orders.downloadOrderExcel, body);
   saveBlob(blob, filename);
 };
-export const searchOrders = (numbers: string) => call(orders.search, { numbers });
 export const batchSearch = (file: File) => {
   const form = new FormData();
   form.append('file', file);
@@ -51,6 +50,9 @@ export const getOrderNumber = (customerId?: number) => call(orders.getOrderNumbe
 export const fixError = (body: CallRequest<typeof orders.errorUpdate>) =>
   call(orders.errorUpdate, body, { silent: true });
 export const recheckErrors = (ids: number[]) => call(orders.errorUpdate2, { ids });
+/** Operators only: clear errors as they are, with the reason recorded (422 on `note` without one). */
+export const clearErrors = (ids: number[], note: string) =>
+  call(orders.errorUpdate2, { ids, clear: true, note }, { silent: true });
 export const resolveAbnormal = (body: CallRequest<typeof orders.abnormalUpdate>) => call(orders.abnormalUpdate, body);
 export const uploadIdCard = (fields: Record<string, string | undefined>, file: File) => {
   const form = new FormData();

@@ -1,6 +1,7 @@
-import { Alert, App, Button, Card, Col, Form, Input, InputNumber, Row, Space } from 'antd';
+import { reference } from '@console/contract';
+import { Alert, App, Button, Card, Cascader, Col, Form, Input, InputNumber, Row, Space } from 'antd';
 import { useState } from 'react';
-import { t } from '@/lib';
+import { t, useCall } from '@/lib';
 import { getItemByJan, resolveAddress } from '../api/orders.ts';
 
 /** Recipient, sender and items: shared by the create and edit pages. */
@@ -28,20 +29,8 @@ export function RecipientFields({ prefix = ['recipient'] }: { prefix?: string[] 
           <Input />
         </Form.Item>
       </Col>
-      <Col span={6}>
-        <Form.Item name={f('province')} label={t('orders.province')} rules={[{ required: true }]}>
-          <Input data-testid="r-province" />
-        </Form.Item>
-      </Col>
-      <Col span={6}>
-        <Form.Item name={f('city')} label={t('orders.city')} rules={[{ required: true }]}>
-          <Input data-testid="r-city" />
-        </Form.Item>
-      </Col>
-      <Col span={6}>
-        <Form.Item name={f('district')} label={t('orders.district')} rules={[{ required: true }]}>
-          <Input data-testid="r-district" />
-        </Form.Item>
+      <Col span={12}>
+        <DivisionField prefix={prefix} />
       </Col>
       <Col span={6}>
         <Form.Item name={f('postcode')} label={t('orders.postcode')}>
@@ -54,6 +43,52 @@ export function RecipientFields({ prefix = ['recipient'] }: { prefix?: string[] 
         </Form.Item>
       </Col>
     </Row>
+  );
+}
+
+/**
+ * Province, city and district as one searchable cascader over the server's division data
+ * (issue 11 #9: they were free text). The form keeps the three names the contract sends;
+ * the cascader shows and sets them, so the address resolver and a loaded order fill it.
+ * Typing filters every district at once ("西湖" → 浙江省 / 杭州市 / 西湖区); arrows and Enter pick.
+ */
+export function DivisionField({ prefix = ['recipient'] }: { prefix?: string[] }) {
+  const form = Form.useFormInstance();
+  const names = (['province', 'city', 'district'] as const).map((k) => [...prefix, k]);
+  const province = Form.useWatch(names[0], form) as string | undefined;
+  const city = Form.useWatch(names[1], form) as string | undefined;
+  const district = Form.useWatch(names[2], form) as string | undefined;
+  // The same answer for every form and page: fetched once per session.
+  const tree = useCall(reference.divisionTree, {}, { staleTime: Infinity, gcTime: Infinity });
+  const value = [province, city, district].filter((x): x is string => !!x);
+  // One rule for the three (the cascader sets them together): one message under the cascader.
+  const complete = {
+    validator: () =>
+      names.every((n) => form.getFieldValue(n))
+        ? Promise.resolve()
+        : Promise.reject(new Error(t('orders.divisionRequired'))),
+  };
+  return (
+    <Form.Item label={t('orders.division')} required>
+      {names.map((name, i) => (
+        <Form.Item key={name.join('.')} name={name} rules={i === 2 ? [complete] : []} noStyle hidden>
+          <Input />
+        </Form.Item>
+      ))}
+      <Cascader
+        data-testid="r-division"
+        options={tree.data}
+        loading={tree.isLoading}
+        fieldNames={{ label: 'name', value: 'name', children: 'children' }}
+        value={value.length ? value : undefined}
+        placeholder={t('orders.divisionHint')}
+        showSearch={{ limit: 50 }}
+        onChange={(v) => {
+          names.forEach((name, i) => form.setFieldValue(name, (v as string[] | undefined)?.[i]));
+          void form.validateFields(names).catch(() => undefined);
+        }}
+      />
+    </Form.Item>
   );
 }
 
