@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
+import { pattern } from './messages.ts';
 import { channelCode } from './reference.ts';
 
 /**
@@ -157,10 +158,10 @@ export const errorWorkbook = defineCall({
 
 const dateRange = z.object({
   from: text({ max: 10 })
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
     .optional(),
   to: text({ max: 10 })
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
     .optional(),
 });
 

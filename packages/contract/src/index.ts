@@ -15,6 +15,8 @@ export * from './checks.ts';
 export * from './envelope.ts';
 export * from './fields.ts';
 export * from './i18n.ts';
+export * from './messages.ts';
+export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
 export { auth, batches, notifications, orders, reference };
