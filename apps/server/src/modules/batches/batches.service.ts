@@ -83,6 +83,11 @@ export function createBatchesService(deps: BatchesDeps) {
     void p.finally(() => running.delete(p));
   };
 
+  const exportArg = async (lang: ApiLanguage) => ({
+    lang,
+    decimals: Object.fromEntries((await repo.referenceData()).currencies),
+  });
+
   const present = (b: BatchRecord) => ({
     id: b.id,
     batchNo: b.batch_no,
@@ -696,15 +701,16 @@ export function createBatchesService(deps: BatchesDeps) {
       return null;
     },
 
+    // The batch downloads show prices in each currency's units, as the screen does.
     async downloadExcel(scope: Scope, id: number, lang: ApiLanguage) {
       const b = await loadScoped(scope, id);
-      const job = batchOrdersJob(repo.ordersForExport(scope, { batchId: id }), lang);
+      const job = batchOrdersJob(repo.ordersForExport(scope, { batchId: id }), await exportArg(lang));
       return new Download(`${b.batch_no}.xlsx`, XLSX, await buildWorkbookStream(db, job));
     },
     async downloadExcelByTime(scope: Scope, period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths', lang: ApiLanguage) {
       const days = { lastWeek: 7, lastMonth: 30, lastThreeMonths: 91 }[period];
       const since = new Date(clock().getTime() - days * 86_400_000).toISOString();
-      const job = batchOrdersJob(repo.ordersForExport(scope, { since }), lang);
+      const job = batchOrdersJob(repo.ordersForExport(scope, { since }), await exportArg(lang));
       return new Download(`batches-${period}-${chinaDate(clock())}.xlsx`, XLSX, await buildWorkbookStream(db, job));
     },
   };
