@@ -22,6 +22,7 @@ import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
+import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 
 export const VERSION = '1.21.2';
 
@@ -102,6 +103,7 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  exportJobsRoutes(registrar);
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -3,6 +3,7 @@ import { defineCall, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { pattern } from './messages.ts';
+import { progressField } from './export-jobs.ts';
 import { channelCode } from './reference.ts';
 
 /**
@@ -201,7 +202,7 @@ export const downloadExcel = defineCall({
   permission: 'order.batchList',
   kind: 'blob',
   timeout: 0,
-  request: batchId,
+  request: batchId.extend(progressField),
   response: nothing,
 });
 
@@ -212,7 +213,7 @@ export const downloadExcelByTime = defineCall({
   permission: 'order.batchList',
   kind: 'blob',
   timeout: 0,
-  request: z.object({ period: downloadPeriod }),
+  request: z.object({ period: downloadPeriod, ...progressField }),
   response: nothing,
 });
 

@@ -27,6 +27,10 @@ export const ruleMessages = {
     en: 'Enter an amount such as 12 or 12.50 (digits, at most 4 decimal places).',
     'zh-CN': '请输入金额，如 12 或 12.50（数字，最多 4 位小数）。',
   },
+  progressId: {
+    en: 'Not a download name this console gives (8 to 64 letters, digits and dashes).',
+    'zh-CN': '不是本控制台生成的下载标识（8 至 64 个字母、数字或短横线）。',
+  },
   settingTooLarge: {
     en: 'This setting is too large to save (at most 64 KB).',
     'zh-CN': '该设置过大，无法保存（最多 64 KB）。',

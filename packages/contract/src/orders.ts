@@ -3,6 +3,7 @@ import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern } from './messages.ts';
+import { progressField } from './export-jobs.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
 
@@ -136,7 +137,7 @@ export const downloadOrderExcel = defineCall({
   path: 'order/downloadOrderExcel',
   summary: 'The current filter of the order list as an xlsx workbook (masked like the list).',
   permission: 'order.list',
-  request: orderListRequest.omit({ offset: true, limit: true }),
+  request: orderListRequest.omit({ offset: true, limit: true }).extend(progressField),
   response: z.null(),
   kind: 'blob',
   timeout: 0,
