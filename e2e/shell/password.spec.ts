@@ -55,3 +55,67 @@ test('change password: blur checks, the four messages, 422 under old_password an
   await expectError(page, 'password', sameBody.data.password[0]);
   await expect(dialog).toBeVisible();
 });
+
+test('change password: the policy is shown before typing and checked as the user types (zh and en)', async ({
+  page,
+}) => {
+  await page.goto('login');
+  await loginUI(page, 'agent');
+  const open = async (menuName: string) => {
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: menuName }).click();
+  };
+  await open('修改密码');
+  const rules = page.getByTestId('password-rules');
+  const rule = (name: string) => rules.locator(`li[data-rule="${name}"]`);
+  // Before typing: every rule is listed, none judged.
+  await expect(rules).toContainText('新密码须满足');
+  await expect(rules.locator('li')).toHaveText([
+    /8 至 128 个字符/,
+    /至少包含小写字母、大写字母、数字、符号中的三种/,
+    /不包含用户名/,
+    /不是常用密码/,
+  ]);
+  await expect(rules.locator('li[data-state="pending"]')).toHaveCount(4);
+
+  // As the user types, without leaving the field.
+  await page.locator('#password').pressSequentially('password');
+  await expect(rule('tooShort')).toHaveAttribute('data-state', 'met');
+  await expect(rule('kinds')).toHaveAttribute('data-state', 'broken');
+  await expect(rule('common')).toHaveAttribute('data-state', 'broken');
+  await expect(page.locator('#password')).toBeFocused();
+  await expectError(page, 'password', '请至少使用小写字母、大写字母、数字、符号中的三种。');
+
+  await page.locator('#password').fill('Password123!');
+  await expect(rule('kinds')).toHaveAttribute('data-state', 'met');
+  await expect(rule('common')).toHaveAttribute('data-state', 'broken');
+  await expectError(page, 'password', '这是容易被猜到的常用密码，请换一个。');
+
+  await page.locator('#password').fill('MyAgent#2026');
+  await expect(rule('containsName')).toHaveAttribute('data-state', 'broken');
+  await expect(rule('common')).toHaveAttribute('data-state', 'met');
+  await expectError(page, 'password', '密码不能包含用户名。');
+
+  await page.locator('#password').fill('Ab1!');
+  await expect(rule('tooShort')).toHaveAttribute('data-state', 'broken');
+  await expectError(page, 'password', '密码至少需要 8 个字符。');
+
+  await page.locator('#password').fill('Warm#Tea2026');
+  await expect(rules.locator('li[data-state="met"]')).toHaveCount(4);
+  await expectNoError(page, 'password');
+  await page.locator('.ant-modal .ant-btn:not(.ant-btn-primary)').click();
+
+  // The same rule, in English.
+  await page.evaluate(() => localStorage.setItem('1.21.2-locale', '"en"'));
+  await page.reload();
+  await open('Change password');
+  await expect(rules.locator('li')).toHaveText([
+    /8 to 128 characters/,
+    /At least three of: lower-case letters, capitals, digits, symbols/,
+    /Does not contain your user name/,
+    /Not a commonly used password/,
+  ]);
+  await page.locator('#password').pressSequentially('password');
+  await expectError(page, 'password', 'Use at least three of: lower-case letters, capitals, digits, symbols.');
+  await expect(rule('common')).toHaveAttribute('data-state', 'broken');
+});

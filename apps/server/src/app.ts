@@ -24,6 +24,7 @@ import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
+import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 
 export const VERSION = '1.21.2';
 
@@ -105,6 +106,7 @@ export async function buildApp({
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
+  exportJobsRoutes(registrar);
 
   registerConsole(app, config.WEB_DIST);
   return app;

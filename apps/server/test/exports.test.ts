@@ -179,94 +179,167 @@ describe('finding 4: large exports run off the event loop', () => {
       o.recipient_province,
       o.recipient_city,
       o.print_count,
-      // An order not intercepted has an empty cell.
-      o.intercepted ? 'Y' : null,
+      // As on screen: "Yes", and an empty cell for an order not intercepted.
+      o.intercepted ? 'Yes' : null,
       new Date(Date.parse(o.created_at) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
     ]);
     expect(rows.slice(1)).toEqual(want);
   }, 180_000);
 });
 
-describe('finding 4: batch downloads are built by the workbook worker', () => {
-  const COLUMNS = [
-    'batch_no',
-    'order_no',
-    'waybill_no',
-    'system_no',
-    'channel_code',
-    'status',
-    'box_no',
-    'recipient_name',
-    'recipient_phone',
-    'recipient_province',
-    'recipient_city',
-    'recipient_district',
-    'recipient_address',
-    'jan',
-    'item_name',
-    'quantity',
-    'unit_price',
-    'currency',
-    'created_at',
-  ] as const;
-  const itemRows = (batchId?: number) => {
+describe('finding 4, issue 11 #12: batch downloads, built by the workbook worker, say what the screen says', () => {
+  const STATUS_ZH: Record<string, string> = {
+    created: '已创建',
+    printed: '已打印',
+    received: '已收货',
+    shipped: '已发货',
+    released: '已放行',
+    cancelled: '已取消',
+  };
+  const HEADERS = {
+    'zh-CN': [
+      '批次号',
+      '订单号',
+      '运单号',
+      '系统单号',
+      '渠道',
+      '状态',
+      '箱号',
+      '收件人',
+      '电话',
+      '省份',
+      '城市',
+      '区县',
+      '详细地址',
+      'JAN',
+      '商品名称',
+      '数量',
+      '单价',
+      '币种',
+      '创建时间 (UTC+8)',
+    ],
+    en: [
+      'Batch number',
+      'Order number',
+      'Waybill number',
+      'System number',
+      'Channel',
+      'Status',
+      'Box number',
+      'Recipient',
+      'Phone',
+      'Province',
+      'City',
+      'District',
+      'Address',
+      'JAN',
+      'Item',
+      'Quantity',
+      'Unit price',
+      'Currency',
+      'Created (UTC+8)',
+    ],
+  };
+  const width = HEADERS.en.length;
+  /** The rows as the screen would show them, computed here from the tables. */
+  const expectedRows = async (lang: 'zh-CN' | 'en', batchId?: number) => {
+    const decimals = new Map(
+      (await h.db.selectFrom('currencies').select(['code', 'decimals']).execute()).map((c) => [
+        c.code,
+        Number(c.decimals),
+      ]),
+    );
     let q = h.db
       .selectFrom('orders as o')
       .innerJoin('batches as b', 'b.id', 'o.batch_id')
       .leftJoin('order_items as i', 'i.order_id', 'o.id')
+      .selectAll('o')
       .select([
         'b.batch_no',
-        'o.order_no',
-        'o.waybill_no',
-        'o.system_no',
-        'o.channel_code',
-        'o.status',
-        'o.box_no',
-        'o.recipient_name',
-        'o.recipient_phone',
-        'o.recipient_province',
-        'o.recipient_city',
-        'o.recipient_district',
-        'o.recipient_address',
-        'o.created_at',
         'i.jan',
         'i.name as item_name',
         'i.quantity',
         'i.unit_price',
-        'i.currency',
+        'i.currency as item_currency',
       ])
       .where('o.customer_id', '=', demoId);
     if (batchId) q = q.where('o.batch_id', '=', batchId);
-    return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').execute();
+    const rows = await q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').execute();
+    return rows.map((r) => [
+      r.batch_no,
+      r.order_no,
+      r.waybill_no,
+      r.system_no,
+      r.channel_code,
+      (lang === 'en' ? STATUS_EN : STATUS_ZH)[r.status],
+      r.box_no,
+      maskName(r.recipient_name),
+      maskPhone(r.recipient_phone),
+      r.recipient_province,
+      r.recipient_city,
+      r.recipient_district,
+      r.recipient_address,
+      r.jan,
+      r.item_name,
+      r.quantity,
+      r.unit_price === null ? null : Number(r.unit_price) / 10 ** decimals.get(r.item_currency!)!,
+      r.item_currency,
+      new Date(Date.parse(r.created_at) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+    ]);
+  };
+  const checkScreenValues = (ws: ExcelJS.Worksheet, rows: unknown[][]) => {
+    expect(rows.length).toBeGreaterThan(1);
+    const body = rows.slice(1);
+    // No raw status codes, no ISO UTC times, no full phone numbers.
+    expect(
+      body.every(
+        (r) => !['created', 'printed', 'received', 'shipped', 'released', 'cancelled'].includes(r[5] as string),
+      ),
+    ).toBe(true);
+    expect(body.every((r) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(r[18] as string))).toBe(true);
+    expect(body.every((r) => /\*/.test(r[8] as string))).toBe(true);
+    // Prices carry the currency's decimals as their format: JPY whole, the others to the cent.
+    const priced = body.map((r, i) => ({ r, cell: ws.getRow(i + 2).getCell(17) })).filter(({ r }) => r[16] !== null);
+    expect(priced.length).toBeGreaterThan(0);
+    for (const { r, cell } of priced) expect(cell.numFmt).toBe(r[17] === 'JPY' ? '0' : '0.00');
   };
 
-  it("one batch's workbook: a row per item, as stored", async () => {
-    const batch = await h.db
-      .selectFrom('batches')
-      .select(['id', 'batch_no'])
-      .where('customer_id', '=', demoId)
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
-    const res = await post('order/batch/download/excel', { id: batch.id }, 'zh-CN');
-    expect(res.statusCode).toBe(200);
-    const ws = await sheetOf(res.rawPayload);
-    const rows = valuesOf(ws, COLUMNS.length);
-    expect(rows[0]!.slice(0, 3)).toEqual(['批次号', '订单号', '运单号']);
-    const want = (await itemRows(batch.id)).map((r) => COLUMNS.map((k) => r[k] ?? null));
-    expect(want.length).toBeGreaterThan(0);
-    expect(rows.slice(1)).toEqual(want);
-  });
+  it.each(['zh-CN', 'en'] as const)(
+    "one batch's workbook (%s): a row per item, in the screen's words",
+    async (lang) => {
+      const batch = await h.db
+        .selectFrom('batches')
+        .select(['id', 'batch_no'])
+        .where('customer_id', '=', demoId)
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      const res = await post('order/batch/download/excel', { id: batch.id }, lang);
+      expect(res.statusCode).toBe(200);
+      const ws = await sheetOf(res.rawPayload);
+      expect(ws.name).toBe(lang === 'en' ? 'Orders' : '订单');
+      const rows = valuesOf(ws, width);
+      expect(rows[0]).toEqual(HEADERS[lang]);
+      const want = await expectedRows(lang, batch.id);
+      expect(want.length).toBeGreaterThan(0);
+      expect(rows.slice(1)).toEqual(want);
+      checkScreenValues(ws, rows);
+    },
+  );
 
-  it('the workbook of a period: every batch of it, a row per item', async () => {
-    const res = await post('order/batch/download/excelByTime', { period: 'lastMonth' });
-    expect(res.statusCode).toBe(200);
-    const ws = await sheetOf(res.rawPayload);
-    const rows = valuesOf(ws, COLUMNS.length);
-    expect(rows[0]!.slice(0, 3)).toEqual(['Batch No.', 'Order No.', 'Waybill No.']);
-    const want = (await itemRows()).map((r) => COLUMNS.map((k) => r[k] ?? null));
-    expect(want.length).toBeGreaterThan(0);
-    expect(rows.slice(1)).toEqual(want);
-  });
+  it.each(['en', 'zh-CN'] as const)(
+    'the workbook of a period (%s): every batch of it, a row per item',
+    async (lang) => {
+      const res = await post('order/batch/download/excelByTime', { period: 'lastMonth' }, lang);
+      expect(res.statusCode).toBe(200);
+      const ws = await sheetOf(res.rawPayload);
+      const rows = valuesOf(ws, width);
+      expect(rows[0]).toEqual(HEADERS[lang]);
+      const want = await expectedRows(lang);
+      expect(want.length).toBeGreaterThan(0);
+      expect(rows.slice(1)).toEqual(want);
+      checkScreenValues(ws, rows);
+    },
+  );
 });
 
 describe('finding 16: error workbooks hold values only', () => {

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
+import { pattern } from './messages.ts';
+import { progressField } from './export-jobs.ts';
 import { channelCode } from './reference.ts';
 
 /**
@@ -157,10 +159,10 @@ export const errorWorkbook = defineCall({
 
 const dateRange = z.object({
   from: text({ max: 10 })
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
     .optional(),
   to: text({ max: 10 })
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
     .optional(),
 });
 
@@ -200,7 +202,7 @@ export const downloadExcel = defineCall({
   permission: 'order.batchList',
   kind: 'blob',
   timeout: 0,
-  request: batchId,
+  request: batchId.extend(progressField),
   response: nothing,
 });
 
@@ -211,7 +213,7 @@ export const downloadExcelByTime = defineCall({
   permission: 'order.batchList',
   kind: 'blob',
   timeout: 0,
-  request: z.object({ period: downloadPeriod }),
+  request: z.object({ period: downloadPeriod, ...progressField }),
   response: nothing,
 });
 

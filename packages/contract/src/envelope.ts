@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { whole } from './fields.ts';
+import { pattern } from './messages.ts';
 
 /** Every JSON answer is this envelope; the HTTP status equals `code`. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -55,4 +56,4 @@ export const aesBody = z.object({ data: z.string().min(1).max(50_000_000), iv: z
 /** Times travel as ISO-8601 UTC strings; the console shows them at UTC+8. */
 export const isoTime = z.string();
 /** Money travels as a decimal string with its currency beside it, never as a float. */
-export const money = z.string().regex(/^-?\d+(\.\d{1,4})?$/);
+export const money = z.string().regex(pattern(/^-?\d+(\.\d{1,4})?$/, 'money'));

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
+import { pattern } from './messages.ts';
+import { progressField } from './export-jobs.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
 
@@ -77,7 +79,7 @@ export type NumberKind = z.infer<typeof numberKind>;
 /** Sortable columns of the order list. */
 export const orderSort = z.enum(['createdAt', 'orderNo', 'waybillNo', 'status', 'printCount', 'channel']);
 /** A China calendar day (UTC+8), as the console's date pickers give it. */
-export const chinaDay = text({ max: 10 }).regex(/^\d{4}-\d{2}-\d{2}$/);
+export const chinaDay = text({ max: 10 }).regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'));
 const MAX_NUMBERS = 1000;
 
 /** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, duplicates kept once. */
@@ -135,7 +137,7 @@ export const downloadOrderExcel = defineCall({
   path: 'order/downloadOrderExcel',
   summary: 'The current filter of the order list as an xlsx workbook (masked like the list).',
   permission: 'order.list',
-  request: orderListRequest.omit({ offset: true, limit: true }),
+  request: orderListRequest.omit({ offset: true, limit: true }).extend(progressField),
   response: z.null(),
   kind: 'blob',
   timeout: 0,

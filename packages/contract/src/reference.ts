@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty } from './call.ts';
 import { idOf, text } from './fields.ts';
+import { pattern } from './messages.ts';
 import { i18nText } from './i18n.ts';
 
 export const channelCode = z.enum(['JP', 'USA', 'EMS', 'SG', 'AU', 'UK', 'PH', 'TH', 'USD']);
@@ -70,7 +71,7 @@ export const currencies = defineCall({
 });
 
 const division = z.object({ code: z.string(), name: z.string() });
-const divisionCode = text({ max: 6 }).regex(/^\d{6}$/);
+const divisionCode = text({ max: 6 }).regex(pattern(/^\d{6}$/, 'divisionCode'));
 export const provinces = defineCall({
   path: 'cn/address/provinces',
   summary: 'Mainland China provinces (with HK, MO, TW).',

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { auth } from '@console/contract';
+import { passwordMessages, passwordProblems } from '@console/contract';
+import { isCommonPassword } from '@console/contract/common-passwords';
 import { parseConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -8,8 +9,14 @@ import { hashPassword } from '../lib/crypto.ts';
 /** Creates the first admin (role admin-none) of a production database. */
 const { values } = parseArgs({ options: { name: { type: 'string' }, password: { type: 'string' } } });
 const password = values.password ?? process.env.ADMIN_PASSWORD;
-if (!values.name || !password || !auth.newPassword.safeParse(password).success) {
-  console.error('Usage: npm run create-admin -w apps/server -- --name NAME --password PASSWORD (8–128 characters)');
+if (!values.name || !password) {
+  console.error('Usage: npm run create-admin -w apps/server -- --name NAME --password PASSWORD');
+  process.exit(2);
+}
+// The policy every new password meets (the same rules as updatePassWord).
+const problems = passwordProblems(password, { userName: values.name, isCommon: isCommonPassword });
+if (problems.length) {
+  console.error('password: ' + problems.map((p) => passwordMessages[`password_${p}`].en).join(' '));
   process.exit(2);
 }
 const config = parseConfig(process.env);

@@ -1,12 +1,11 @@
 import {
   AES_HEADER,
   aesBody,
-  type ApiLanguage,
   type CallDef,
   type CallResponse,
   ErrorCode,
   type ParsedRequest,
-  TEXT_RULE_PARAM,
+  contractErrorMap,
 } from '@console/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -34,17 +33,8 @@ export interface Registrar {
 }
 
 const CLOSE_BRACE = Buffer.from('}');
-/** zod's messages in the caller's language; the contract's text rule (fields.ts) in ours. */
-const withTextRule =
-  (lang: ApiLanguage, localeError: z.core.$ZodErrorMap): z.core.$ZodErrorMap =>
-  (issue) => {
-    const problem = issue.code === 'custom' ? issue.params?.[TEXT_RULE_PARAM] : undefined;
-    return problem ? translate(lang, `text_${problem}`) : localeError(issue);
-  };
-const zodLocales = {
-  en: withTextRule('en', z.locales.en().localeError),
-  'zh-CN': withTextRule('zh-CN', z.locales.zhCN().localeError),
-};
+/** Refusals in the caller's language, in the contract's words (never zod's own text). */
+const zodLocales = { en: contractErrorMap('en'), 'zh-CN': contractErrorMap('zh-CN') };
 
 export function bearerOf(request: FastifyRequest): string | null {
   const h = request.headers.authorization;

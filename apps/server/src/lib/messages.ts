@@ -1,4 +1,4 @@
-import { type ApiLanguage, textProblemMessages } from '@console/contract';
+import { type ApiLanguage, passwordMessages, textProblemMessages } from '@console/contract';
 
 /**
  * Every message the server sends, in both API languages. Keys are stable; a
@@ -63,6 +63,7 @@ export const messages = {
   tooManyRequests: { en: 'Too many requests. Please slow down.', 'zh-CN': '请求过于频繁，请稍后再试。' },
   // The contract's text rule, shared by request fields and uploaded cells.
   ...textProblemMessages,
+  ...passwordMessages,
 } as const satisfies Record<string, Record<ApiLanguage, string>>;
 
 export type MessageKey = keyof typeof messages;

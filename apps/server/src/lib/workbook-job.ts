@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
 import { connectionOf, type Database } from '../db/database.ts';
+import type { ProgressTracker } from './export-progress.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
 /**
@@ -42,8 +43,16 @@ export interface WorkbookJobData {
     | { query: { sql: string; parameters: readonly unknown[] }; database: Config['database'] };
   mapper?: WorkbookJob['mapper'];
   out: string;
+  /** Count the query's rows first and report them (a progress bar is watching). */
+  count?: boolean;
 }
-export type WorkbookJobReply = { type: 'done'; size: number } | { type: 'failed'; message: string };
+export type WorkbookJobReply =
+  | { type: 'done'; size: number }
+  | { type: 'failed'; message: string }
+  /** Rows written so far (after each page). */
+  | { type: 'progress'; rows: number }
+  /** Rows the workbook will hold (when asked to count). */
+  | { type: 'total'; rows: number };
 
 const WORKER = new URL('./workbook.worker.ts', import.meta.url);
 /**
@@ -89,14 +98,20 @@ function keepWorker(worker: Worker) {
 }
 
 /** Runs one job on a worker of the pool, at most CONCURRENT_JOBS at once. */
-async function runOnWorker(data: WorkbookJobData): Promise<void> {
+async function runOnWorker(data: WorkbookJobData, progress?: ProgressTracker): Promise<void> {
   if (running >= CONCURRENT_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   const worker = takeWorker();
   worker.ref(); // a job in progress keeps the process up
+  progress?.writing();
   try {
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: WorkbookJobReply) => {
+        if (m.type === 'progress' || m.type === 'total') {
+          if (m.type === 'progress') progress?.rows(m.rows);
+          else progress?.total(m.rows);
+          return;
+        }
         cleanup();
         if (m.type === 'done') resolve();
         else reject(new Error(`workbook job failed: ${m.message}`));
@@ -128,7 +143,8 @@ const tempFile = () => path.join(os.tmpdir(), `console-workbook-${randomUUID()}.
 const remove = (file: string) => fs.rm(file, { force: true }, () => {});
 
 /** Runs the job in a worker; resolves with the path of the finished workbook (the caller removes it). */
-export async function buildWorkbookFile(db: Database, job: WorkbookJob): Promise<string> {
+export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress?: ProgressTracker): Promise<string> {
+  if (progress && !job.query) progress.total(job.rows?.length ?? 0);
   let source: WorkbookJobData['source'];
   if (job.query) {
     const database = connectionOf(db);
@@ -139,19 +155,25 @@ export async function buildWorkbookFile(db: Database, job: WorkbookJob): Promise
     else source = { query: { sql: job.query.sql, parameters: job.query.parameters }, database };
   } else source = { rows: job.rows ?? [] };
   const out = tempFile();
-  const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out };
+  const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
-    await runOnWorker(data);
+    await runOnWorker(data, progress);
+    progress?.done();
     return out;
   } catch (e) {
+    progress?.failed();
     remove(out);
     throw e;
   }
 }
 
 /** The finished workbook as a stream for a download; the file goes when the stream closes. */
-export async function buildWorkbookStream(db: Database, job: WorkbookJob): Promise<Readable> {
-  const file = await buildWorkbookFile(db, job);
+export async function buildWorkbookStream(
+  db: Database,
+  job: WorkbookJob,
+  progress?: ProgressTracker,
+): Promise<Readable> {
+  const file = await buildWorkbookFile(db, job, progress);
   const stream = fs.createReadStream(file);
   stream.once('close', () => remove(file));
   return stream;

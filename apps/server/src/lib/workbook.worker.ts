@@ -61,8 +61,36 @@ async function* pgPages(url: string, sql: string, parameters: readonly unknown[]
   }
 }
 
+/**
+ * The rows the query will give, for the progress bar: counted here, on this thread's own
+ * connection, so a count over 100,000 rows does not hold the server's event loop.
+ */
+async function countRows(job: WorkbookJobData): Promise<number> {
+  const { source } = job;
+  if (!('query' in source)) return 'records' in source ? source.records.length : source.rows.length;
+  const sql = `select count(*) as n from (${source.query.sql}) as export_rows`;
+  if (source.database.dialect === 'sqlite') {
+    const db = new DatabaseSync(source.database.file, { readOnly: true });
+    try {
+      db.exec('PRAGMA busy_timeout = 10000');
+      return Number((db.prepare(sql).get(...source.query.parameters.map(toParam)) as { n: number }).n);
+    } finally {
+      db.close();
+    }
+  }
+  const { pg } = await import('../db/pg-types.ts');
+  const client = new pg.Client({ connectionString: source.database.url });
+  await client.connect();
+  try {
+    return Number((await client.query(sql, source.query.parameters as unknown[])).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
 async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
   const { source, mapper, sheet } = job;
+  if (job.count) parentPort!.postMessage({ type: 'total', rows: await countRows(job) } satisfies WorkbookJobReply);
   if ('rows' in source) {
     for (let i = 0; i < source.rows.length; i += PAGE) yield source.rows.slice(i, i + PAGE);
     return;
@@ -80,7 +108,13 @@ async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
       : source.database.dialect === 'sqlite'
         ? sqlitePages(source.database.file, source.query.sql, source.query.parameters)
         : pgPages(source.database.url, source.query.sql, source.query.parameters);
-  for await (const page of read) yield page.map(toRow);
+  let rows = 0;
+  for await (const page of read) {
+    yield page.map(toRow);
+    rows += page.length;
+    // After the page is written: the count the console's progress bar shows.
+    parentPort!.postMessage({ type: 'progress', rows } satisfies WorkbookJobReply);
+  }
 }
 
 async function run(job: WorkbookJobData) {

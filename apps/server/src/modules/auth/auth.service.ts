@@ -1,4 +1,13 @@
-import { ADMIN_ROLE, ErrorCode, type Role, type RouteEntry, routeCatalogue, routeNames } from '@console/contract';
+import {
+  ADMIN_ROLE,
+  ErrorCode,
+  passwordProblems,
+  type Role,
+  type RouteEntry,
+  routeCatalogue,
+  routeNames,
+} from '@console/contract';
+import { isCommonPassword } from '@console/contract/common-passwords';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../../lib/crypto.ts';
@@ -204,6 +213,8 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       }
       await releaseAttempt(attempt);
       if (input.old_password === input.password) throw AppError.field('password', 'samePassword');
+      const problems = passwordProblems(input.password, { userName: user.name, isCommon: isCommonPassword });
+      if (problems.length) throw AppError.validation({ password: problems.map((p) => `password_${p}`) });
       const hash = await hashPassword(input.password);
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);

@@ -1,5 +1,6 @@
 import { batches as b } from '@console/contract';
 import type { CallContext } from '../../http/call-context.ts';
+import { trackExport, tracked } from '../../lib/export-progress.ts';
 import type { Registrar } from '../../http/register-call.ts';
 import type { BatchesService } from './batches.service.ts';
 
@@ -20,10 +21,16 @@ export function batchesRoutes(r: Registrar, service: BatchesService) {
   r.call(b.batches, async (input, ctx) => service.page(await ctx.scope(), input));
   r.call(b.search, async (input, ctx) => service.search(await ctx.scope(), input));
   r.call(b.remove, async (input, ctx) => service.remove(await ctx.scope(), input.id));
-  r.call(b.downloadExcel, async (input, ctx) => service.downloadExcel(await ctx.scope(), input.id, ctx.lang));
-  r.call(b.downloadExcelByTime, async (input, ctx) =>
-    service.downloadExcelByTime(await ctx.scope(), input.period, ctx.lang),
-  );
+  r.call(b.downloadExcel, async (input, ctx) => {
+    const progress = trackExport(ctx.actor.userId, input.progressId);
+    return tracked(progress, async () => service.downloadExcel(await ctx.scope(), input.id, ctx.lang, progress));
+  });
+  r.call(b.downloadExcelByTime, async (input, ctx) => {
+    const progress = trackExport(ctx.actor.userId, input.progressId);
+    return tracked(progress, async () =>
+      service.downloadExcelByTime(await ctx.scope(), input.period, ctx.lang, progress),
+    );
+  });
   for (const [kind, def] of Object.entries(b.templates)) {
     r.call(def, () => service.template(kind as b.TemplateKind));
   }

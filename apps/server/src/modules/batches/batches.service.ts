@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
@@ -82,6 +83,11 @@ export function createBatchesService(deps: BatchesDeps) {
     running.add(p);
     void p.finally(() => running.delete(p));
   };
+
+  const exportArg = async (lang: ApiLanguage) => ({
+    lang,
+    decimals: Object.fromEntries((await repo.referenceData()).currencies),
+  });
 
   const present = (b: BatchRecord) => ({
     id: b.id,
@@ -696,16 +702,26 @@ export function createBatchesService(deps: BatchesDeps) {
       return null;
     },
 
-    async downloadExcel(scope: Scope, id: number, lang: ApiLanguage) {
+    // The batch downloads show prices in each currency's units, as the screen does.
+    async downloadExcel(scope: Scope, id: number, lang: ApiLanguage, progress?: ProgressTracker) {
       const b = await loadScoped(scope, id);
-      const job = batchOrdersJob(repo.ordersForExport(scope, { batchId: id }), lang);
-      return new Download(`${b.batch_no}.xlsx`, XLSX, await buildWorkbookStream(db, job));
+      const job = batchOrdersJob(repo.ordersForExport(scope, { batchId: id }), await exportArg(lang));
+      return new Download(`${b.batch_no}.xlsx`, XLSX, await buildWorkbookStream(db, job, progress));
     },
-    async downloadExcelByTime(scope: Scope, period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths', lang: ApiLanguage) {
+    async downloadExcelByTime(
+      scope: Scope,
+      period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths',
+      lang: ApiLanguage,
+      progress?: ProgressTracker,
+    ) {
       const days = { lastWeek: 7, lastMonth: 30, lastThreeMonths: 91 }[period];
       const since = new Date(clock().getTime() - days * 86_400_000).toISOString();
-      const job = batchOrdersJob(repo.ordersForExport(scope, { since }), lang);
-      return new Download(`batches-${period}-${chinaDate(clock())}.xlsx`, XLSX, await buildWorkbookStream(db, job));
+      const job = batchOrdersJob(repo.ordersForExport(scope, { since }), await exportArg(lang));
+      return new Download(
+        `batches-${period}-${chinaDate(clock())}.xlsx`,
+        XLSX,
+        await buildWorkbookStream(db, job, progress),
+      );
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { ApiLanguage } from '@console/contract';
 import { translate } from '../../lib/messages.ts';
+import { chinaTime, yesCell } from '../../lib/screen-values.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookSheet } from '../../lib/workbook-writer.ts';
 import './orders.messages.ts';
@@ -49,8 +50,8 @@ export function orderExportRow(r: OrderListRow, lang: ApiLanguage): unknown[] {
     p.recipientProvince,
     p.recipientCity,
     p.printCount,
-    p.intercepted ? 'Y' : null,
-    new Date(Date.parse(p.createdAt) + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' '),
+    yesCell(p.intercepted, lang),
+    chinaTime(p.createdAt),
   ];
 }
 

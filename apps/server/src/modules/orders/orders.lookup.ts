@@ -510,9 +510,17 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       const rows: unknown[][] = [];
       for (const n of numbers) {
         const hits = result.found.filter((f) => [f.orderNo, f.waybillNo, f.batchNo, f.matched].includes(n));
-        if (!hits.length) rows.push([n, zh ? '未找到' : 'not found']);
+        if (!hits.length) rows.push([n, zh ? '未找到' : 'Not found']);
         for (const f of hits)
-          rows.push([n, zh ? '找到' : 'found', f.orderNo, f.waybillNo, f.status, f.customerCode, f.recipientName]);
+          rows.push([
+            n,
+            zh ? '找到' : 'Found',
+            f.orderNo,
+            f.waybillNo,
+            translate(lang, `status.${f.status}`),
+            f.customerCode,
+            f.recipientName,
+          ]);
       }
       const data = await buildWorkbookBuffer(db, {
         sheet: {

@@ -9,6 +9,7 @@ import { translate } from '../../lib/messages.ts';
 import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
+import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf, SAME_RECIPIENT_MAX } from './orders.input.ts';
@@ -245,9 +246,14 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const { total, exact, list } = await repo.listPage(scope, p);
       return { total, exact, list: list.map((r) => presentOrderRow(r, lang)) };
     },
-    async exportExcel(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.downloadOrderExcel>) {
+    async exportExcel(
+      scope: Scope,
+      lang: ApiLanguage,
+      p: Req<typeof orders.downloadOrderExcel>,
+      progress?: ProgressTracker,
+    ) {
       const job = orderExportJob(repo.exportQuery(scope, p, EXPORT_MAX_ROWS), lang);
-      const body = await buildWorkbookStream(db, job);
+      const body = await buildWorkbookStream(db, job, progress);
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
       return { filename: `${lang !== 'en' ? '订单' : 'orders'}-${day}.xlsx`, body };
     },

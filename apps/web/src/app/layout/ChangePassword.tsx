@@ -2,12 +2,58 @@
  * Change password (spec §5): checked on blur with the four messages; changing the new
  * password re-checks the confirmation; a server 422 puts the first message of each field
  * under old_password and password.
+ *
+ * The password policy is the contract's (password.ts), the server's own: its rules are
+ * listed before the user types and each is ticked or crossed as they type. The common-
+ * password list (380 KB) is loaded only when the dialog opens.
  */
-import { auth, type CallRequest } from '@console/contract';
+import {
+  auth,
+  type CallRequest,
+  type PasswordProblem,
+  passwordMessages,
+  passwordProblems,
+  passwordRuleList,
+} from '@console/contract';
 import { App, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiError, call } from '@/lib/http.ts';
-import { useI18n } from '@/lib/i18n.ts';
+import { apiLanguage, useI18n } from '@/lib/i18n.ts';
+import { useSession } from '@/lib/session.ts';
+
+type IsCommon = (password: string) => boolean;
+
+/** The policy's rules, each pending (nothing typed), met or broken. */
+function PasswordRules({ password, problems }: { password: string; problems: PasswordProblem[] }) {
+  const { t } = useI18n();
+  const lang = apiLanguage();
+  return (
+    <div data-testid="password-rules" style={{ marginBottom: 16, fontSize: 13 }}>
+      <div style={{ color: 'var(--ant-color-text-secondary)' }}>{t('frame.password.rules')}</div>
+      <ul style={{ margin: '4px 0 0', paddingInlineStart: 4, listStyle: 'none' }}>
+        {passwordRuleList.map(({ rule, text }) => {
+          // Length covers both ends: too short and too long are one rule on screen.
+          const broken = problems.includes(rule) || (rule === 'tooShort' && problems.includes('tooLong'));
+          const state = !password ? 'pending' : broken ? 'broken' : 'met';
+          const color =
+            state === 'met'
+              ? 'var(--ant-color-success)'
+              : state === 'broken'
+                ? 'var(--ant-color-error)'
+                : 'var(--ant-color-text-secondary)';
+          return (
+            <li key={rule} data-rule={rule} data-state={state} style={{ color }}>
+              <span aria-hidden style={{ display: 'inline-block', width: 18 }}>
+                {state === 'met' ? '✓' : state === 'broken' ? '✗' : '•'}
+              </span>
+              {text[lang]}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
 
 type Values = CallRequest<typeof auth.updatePassWord> & { confirm: string };
 
@@ -16,6 +62,25 @@ export default function ChangePassword({ open, onClose }: { open: boolean; onClo
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
+  const userName = useSession().user?.name;
+  const [isCommon, setIsCommon] = useState<IsCommon>();
+  const password = Form.useWatch('password', form) ?? '';
+
+  useEffect(() => {
+    if (!open || isCommon) return;
+    let live = true;
+    void import('@console/contract/common-passwords').then((m) => {
+      if (!live) return;
+      setIsCommon(() => m.isCommonPassword);
+      // A password typed before the list came is checked against it now.
+      if (form.getFieldValue('password')) void form.validateFields(['password']).catch(() => undefined);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, isCommon, form]);
+
+  const problems = password ? passwordProblems(password, { userName, isCommon }) : [];
 
   const submit = async () => {
     const values = await form.validateFields();
@@ -59,10 +124,22 @@ export default function ChangePassword({ open, onClose }: { open: boolean; onClo
         >
           <Input.Password autoComplete="current-password" />
         </Form.Item>
+        <PasswordRules password={password} problems={problems} />
         <Form.Item
           name="password"
           label={t('frame.password.new')}
-          rules={[{ required: true, message: t('frame.password.newEmpty') }]}
+          validateTrigger={['onChange', 'onBlur']}
+          rules={[
+            { required: true, message: t('frame.password.newEmpty') },
+            {
+              validator: (_rule, value: string | undefined) => {
+                const first = value ? passwordProblems(value, { userName, isCommon })[0] : undefined;
+                return first
+                  ? Promise.reject(new Error(passwordMessages[`password_${first}`][apiLanguage()]))
+                  : Promise.resolve();
+              },
+            },
+          ]}
         >
           <Input.Password
             autoComplete="new-password"

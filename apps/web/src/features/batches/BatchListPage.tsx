@@ -1,5 +1,6 @@
 import { batches as calls, type batches } from '@console/contract';
 import { App, Button, DatePicker, Dropdown, Form, Input, Popconfirm, Progress, Select, Space, Tag } from 'antd';
+import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n } from '@/lib';
@@ -18,6 +19,7 @@ const STATUS_COLOR: Record<string, string> = {
 export default function BatchListPage() {
   useI18n();
   const { message } = App.useApp();
+  const download = useDownloadProgress();
   const [form] = Form.useForm();
   // Live progress: while a batch of the page parses or commits, the page is read every second.
   const paged = usePagedQuery<typeof calls.batches, BatchFilters>(calls.batches, {
@@ -79,12 +81,16 @@ export default function BatchListPage() {
               key: p,
               label: t(`batches.${p}`),
             })),
-            onClick: ({ key }) => void attempt(message, () => downloadByTime(key as 'lastWeek')),
+            onClick: ({ key }) =>
+              void attempt(message, () => download.run((id) => downloadByTime(key as 'lastWeek', id))),
           }}
         >
-          <Button data-testid="batch-by-time">{t('batches.byTime')}</Button>
+          <Button data-testid="batch-by-time" loading={download.busy}>
+            {t('batches.byTime')}
+          </Button>
         </Dropdown>
       </Form>
+      {download.panel}
       <PagedTable<batches.BatchRow>
         rowKey="id"
         paged={paged}
@@ -116,7 +122,8 @@ export default function BatchListPage() {
                 {b.status === 'done' && (
                   <Button
                     size="small"
-                    onClick={() => attempt(message, () => downloadBatchExcel(b.id))}
+                    onClick={() => attempt(message, () => download.run((id) => downloadBatchExcel(b.id, id)))}
+                    disabled={download.busy}
                     data-testid={`batch-excel-${b.batchNo}`}
                   >
                     {t('batches.excel')}

@@ -1,6 +1,7 @@
 import { orders } from '@console/contract';
 import { App, Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space } from 'antd';
 import { useState } from 'react';
+import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
 import { t, useI18n } from '@/lib';
@@ -23,6 +24,7 @@ const bool = () => [
 export default function OrderListPage() {
   useI18n();
   const { message } = App.useApp();
+  const download = useDownloadProgress();
   const [form] = Form.useForm();
   const paged = usePagedQuery<typeof orders.orderList, Filters>(orders.orderList, { sort: 'createdAt' });
   const list = paged.query;
@@ -133,7 +135,12 @@ export default function OrderListPage() {
             {t('orders.reset')}
           </Button>
           <Button
-            onClick={() => exportOrders({ ...req, offset: undefined, limit: undefined } as never)}
+            onClick={() =>
+              void attempt(message, () =>
+                download.run((id) => exportOrders({ ...req, offset: undefined, limit: undefined } as never, id)),
+              )
+            }
+            loading={download.busy}
             data-testid="list-export"
           >
             {t('orders.export')}
@@ -173,6 +180,7 @@ export default function OrderListPage() {
           <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
         </Space>
       </Form>
+      {download.panel}
       <OrderTable
         data-testid="order-table"
         sortable

@@ -32,12 +32,12 @@ export const downloadErrors = async (id: number) => {
   const { blob, filename } = await callBlob(batches.errorWorkbook, { id });
   saveBlob(blob, filename);
 };
-export const downloadBatchExcel = async (id: number) => {
-  const { blob, filename } = await callBlob(batches.downloadExcel, { id });
+export const downloadBatchExcel = async (id: number, progressId?: string) => {
+  const { blob, filename } = await callBlob(batches.downloadExcel, { id, progressId });
   saveBlob(blob, filename);
 };
-export const downloadByTime = async (period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths') => {
-  const { blob, filename } = await callBlob(batches.downloadExcelByTime, { period });
+export const downloadByTime = async (period: 'lastWeek' | 'lastMonth' | 'lastThreeMonths', progressId?: string) => {
+  const { blob, filename } = await callBlob(batches.downloadExcelByTime, { period, progressId });
   saveBlob(blob, filename);
 };
 export const deleteBatch = (id: number) => call(batches.remove, { id });

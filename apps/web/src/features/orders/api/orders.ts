@@ -22,8 +22,8 @@ export const saveColumns = (value: string[]) => {
   }));
   return call(auth.saveUserSetting, { key: 'orderColumns', value });
 };
-export const exportOrders = async (body: CallRequest<typeof orders.downloadOrderExcel>) => {
-  const { blob, filename } = await callBlob(orders.downloadOrderExcel, body);
+export const exportOrders = async (body: CallRequest<typeof orders.downloadOrderExcel>, progressId?: string) => {
+  const { blob, filename } = await callBlob(orders.downloadOrderExcel, { ...body, progressId });
   saveBlob(blob, filename);
 };
 export const batchSearch = (file: File) => {
