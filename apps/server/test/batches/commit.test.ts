@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
+import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
 import { createHarness, type Harness } from '../harness.ts';
 import { baseRow, fill, idCard, settle, template, upload } from './helpers.ts';
 
@@ -301,8 +302,8 @@ describe('14. After kill -9 a batch stays committing', () => {
     const b = await batchRow(id);
     if (!pg) {
       // (On PostgreSQL the killed commit's transaction rolls back: nothing is left staged.)
-      const text = fs.readFileSync(storedFile(b.parsed_key!), 'utf8');
-      const orders = (JSON.parse(text.split('\n')[0]!) as unknown[][]).slice(0, 3).map((p) => unpackOrder(p));
+      const stored = decodeParsedOrders(fs.readFileSync(storedFile(b.parsed_key!)));
+      const orders = stored.packs().next().value!.slice(0, 3).map((p) => unpackOrder(p));
       expect(orders.map((o) => o.orderNo)).toEqual(orderNos.slice(0, 3));
       await insertOrders(h.db, orders, { batchId: id, createdBy: 1, now: h.clock.now.toISOString() });
       expect(await ordersOf(id)).toBe(3);
