@@ -37,7 +37,7 @@ export interface ParsedOrders {
   total: number;
   waybills: WaybillGroup[];
   /** The packed orders, one line at a time (each parsed only when it is reached). */
-  packs(): Generator<PackedOrder[]>;
+  packs(): Generator<PackedOrder[], void>;
 }
 
 /** Reads the stored form; a file stored before it had a first line is counted by reading it. */

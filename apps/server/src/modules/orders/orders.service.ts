@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { type OrderInput, orderValueCny, CNY_LIMIT_PER_ORDER_MINOR, validateOrder } from '../../domain/order-input.ts';
-import { insertOrders, itemRow } from '../../domain/order-writer.ts';
+import { insertOrders, itemRow, visibleOrders } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Reason, storedReasonText, storeReasons } from '../../lib/reasons.ts';
@@ -156,7 +156,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-      .where('created_at', '>=', since);
+      .where('created_at', '>=', since)
+      // Orders of a batch still being committed are not there yet (domain/order-writer.ts).
+      .$call(visibleOrders(db, 'orders'));
     if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
     const { n } = await q.executeTakeFirstOrThrow();
     if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
