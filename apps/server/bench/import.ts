@@ -26,6 +26,7 @@ import { readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
 import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
 import { COLUMNS, headerText, TEMPLATES } from '../src/modules/batches/templates.ts';
 import { multipart } from '../test/batches/helpers.ts';
+import { httpClient } from '../test/harness.ts';
 
 // `--generate <rows> <file>`: write one workbook and exit (run in a child process, so the
 // generator's own memory does not count in the peak RSS measured below).
@@ -408,28 +409,10 @@ async function bombs() {
     },
     stdio: 'ignore',
   });
-  const base = `http://127.0.0.1:${port}/api`;
+  const http = httpClient(`http://127.0.0.1:${port}/api`);
   try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 600) throw new Error('bomb server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const token = (
-      (await (
-        await fetch(`${base}/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'demo', password: DEMO_PASSWORD }),
-        })
-      ).json()) as { data: { access_token: string } }
-    ).data.access_token;
+    await http.ready(60_000);
+    const token = await http.login('demo');
     const files = [sheetBomb(), columnBomb()];
     console.log(
       `
@@ -444,15 +427,10 @@ zip bombs: sheet bomb ${(files[0]!.length / 1048576).toFixed(1)} MB (600 MiB inf
     const t0 = performance.now();
     const answers = await Promise.all(
       [0, 1, 0, 1].map(async (k) => {
-        const { payload, contentType } = multipart({ channel: 'JP' }, { name: 'bomb.xlsx', data: files[k]! });
-        const r = await fetch(`${base}/order/batch/createImport`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
-          body: payload,
-          signal: AbortSignal.timeout(60_000),
-        }).catch((e: Error) => ({ status: e.name, json: async () => ({}) }));
-        const body = (await r.json().catch(() => ({}))) as { data?: { id?: number } };
-        return { status: r.status, id: body.data?.id };
+        const r = await http
+          .upload('order/batch/createImport', token, { name: 'bomb.xlsx', data: files[k]! }, { channel: 'JP' })
+          .catch((e: Error) => ({ status: e.name, body: {} as { data?: { id?: number } } }));
+        return { status: r.status, id: (r.body as { data?: { id?: number } }).data?.id };
       }),
     );
     // Batches that were accepted: wait (60 s at most) for their parse to end.
@@ -461,13 +439,9 @@ zip bombs: sheet bomb ${(files[0]!.length / 1048576).toFixed(1)} MB (600 MiB inf
       let state = `HTTP ${a.status}`;
       // Each accepted batch is looked at at least once, even when the 60 s have passed.
       for (let first = true; a.id && (first || performance.now() - t0 < 60_000); first = false) {
-        const p = (await (
-          await fetch(`${base}/order/batch/progress`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ id: a.id }),
-          })
-        ).json()) as { data: { status: string; errorMessage: string | null } };
+        const p = (await http.post('order/batch/progress', { id: a.id }, token)).body as {
+          data: { status: string; errorMessage: string | null };
+        };
         state = `${p.data.status}${p.data.errorMessage ? ` (${p.data.errorMessage.slice(0, 60)})` : ''}`;
         if (p.data.status !== 'parsing') break;
         await new Promise((r) => setTimeout(r, 200));

@@ -7,7 +7,7 @@ import { testConfig } from '../../src/config.ts';
 import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
 import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
-import { createHarness, type Harness } from '../harness.ts';
+import { createHarness, type Harness, listening } from '../harness.ts';
 import { baseRow, fill, idCard, jan, settle, template, upload } from './helpers.ts';
 
 /** Issue 10 findings 5, 12, 14 and #18's "two confirms": the batch preview and commit path. */
@@ -394,15 +394,10 @@ describe('18. Two confirms of one batch commit it once', () => {
   it('parallel confirms against a listening server: one 200, the rest 409, the orders written once', async () => {
     const { id } = await preview(40);
     const app = await anotherApp();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
+    const http = await listening(app);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
-        fetch(`http://127.0.0.1:${port}/api/order/batch/confirm`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${demo}` },
-          body: JSON.stringify({ id, confirmations: [] }),
-        }).then((r) => r.status),
+        http.post('order/batch/confirm', { id, confirmations: [] }, demo).then((r) => r.status),
       ),
     );
     expect(answers.filter((s) => s === 200)).toHaveLength(1);
