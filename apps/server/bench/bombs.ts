@@ -10,11 +10,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEMO_PASSWORD } from '../src/seed/demo.ts';
+import { httpClient } from '../test/harness.ts';
 import { lyingWorkbook, sheetWorkbook } from '../test/support/zip.ts';
 
 const port = Number(process.argv[2] ?? 8104);
-const base = `http://127.0.0.1:${port}/api`;
+const http = httpClient(`http://127.0.0.1:${port}/api`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bombs-'));
 const server = spawn(process.execPath, [path.join(import.meta.dirname, '../src/server.ts')], {
   env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DEMO_SEED: 'true', LOG_LEVEL: 'warn' },
@@ -28,35 +28,14 @@ const rssMiB = () =>
   ) / 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function post(p: string, body: unknown, token?: string) {
-  const r = await fetch(`${base}/${p}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return (await r.json()) as { code: number; message: string; data: any };
-}
-async function send(p: string, token: string, data: Buffer, fields: Record<string, string> = {}) {
-  const fd = new FormData();
-  for (const [k, v] of Object.entries(fields)) fd.set(k, v);
-  fd.set('file', new Blob([new Uint8Array(data)]), 'bomb.xlsx');
-  const r = await fetch(`${base}/${p}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
-  return { path: p, status: r.status, body: (await r.json()) as { message: string; data: any } };
-}
+const send = async (p: string, token: string, data: Buffer, fields: Record<string, string> = {}) => ({
+  path: p,
+  ...(await http.upload(p, token, { name: 'bomb.xlsx', data }, fields)),
+});
 
 try {
-  for (let i = 0; ; i++) {
-    if (i > 600) throw new Error('the server did not start');
-    if (
-      await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await sleep(200);
-  }
-  const token = (await post('login', { name: 'demo', password: DEMO_PASSWORD })).data.access_token as string;
+  await http.ready();
+  const token = await http.login('demo');
   const lying = await lyingWorkbook(1024 ** 3);
   // Cells that differ keep the compression ratio under the guard's, so the declared sizes are honest.
   const cells: string[] = [];
@@ -78,7 +57,7 @@ try {
     let outcome = `${a.status} ${JSON.stringify(a.body.data?.file ?? a.body.message)}`;
     if (a.status === 200) {
       for (;;) {
-        const p = await post('order/batch/progress', { id: a.body.data.id }, token);
+        const p = (await http.post('order/batch/progress', { id: a.body.data.id }, token)).body;
         if (p.data.status !== 'parsing') {
           outcome += ` → batch ${p.data.status}: ${p.data.errorMessage}`;
           break;

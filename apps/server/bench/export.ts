@@ -20,7 +20,8 @@ import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { seedDemo } from '../src/seed/demo.ts';
+import { listening } from '../test/harness.ts';
 
 const N = Number(process.env.BENCH_ORDERS ?? 100_000);
 const BASELINE_SECONDS = Number(process.env.BENCH_BASELINE_SECONDS ?? 5);
@@ -136,13 +137,8 @@ log(
 
 const db = createDatabase(config.database);
 const app = await buildApp({ config, db });
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const login = await fetch(`${address}/api/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'demo', password: DEMO_PASSWORD }),
-});
-const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+const http = await listening(app);
+const token = await http.login('demo');
 
 // The prober: its own process (its own event loop), one health call after another.
 const PROBER = `
@@ -161,7 +157,7 @@ async function loop() {
     lat.push(performance.now() - s);
   }
 }`;
-const prober = spawn(process.execPath, ['-e', PROBER, `${address}/api/health`], { stdio: ['pipe', 'pipe', 'inherit'] });
+const prober = spawn(process.execPath, ['-e', PROBER, `${http.base}/health`], { stdio: ['pipe', 'pipe', 'inherit'] });
 let pending: ((lat: number[]) => void) | null = null;
 let buffered = '';
 prober.stdout.setEncoding('utf8');
@@ -203,7 +199,7 @@ let rssPeak = rssBefore;
 const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
 probe.start();
 const s = performance.now();
-const res = await fetch(`${address}/api/order/downloadOrderExcel`, {
+const res = await fetch(`${http.base}/order/downloadOrderExcel`, {
   method: 'POST',
   headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': 'en' },
   body: JSON.stringify({ sort: 'createdAt', order: 'desc' }),

@@ -6,7 +6,7 @@
  * keywords; bench/orders-mix.ts) while a background writer scans 20 parcels a second (each a
  * commit, which also invalidates SQLite's read caches), against a bare route answering as
  * many bytes as the mix's average answer. Beside it: the same mix with the read caches off,
- * i.e. what the cache gives. Reports p99 and throughput.
+ * i.e. what the cache gives, and how often the list cache answered. Reports p99 and throughput.
  *   npm run bench:orders -w apps/server                 (SQLite, 1,000,000 orders)
  *   BENCH_DATABASE_URL=postgres://… npm run bench:orders -w apps/server
  *   BENCH_ORDERS=200000 BENCH_SECONDS=10 …              (smaller runs)
@@ -23,7 +23,9 @@ import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { responseCacheStats } from '../src/http/response-cache.ts';
+import { seedDemo } from '../src/seed/demo.ts';
+import { listening } from '../test/harness.ts';
 import { mix, type MixConfig } from './orders-mix.ts';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1_000_000);
@@ -196,21 +198,12 @@ const app = await buildApp({ config, db: db2 });
 // The same server without the read caches, on the same database: the list's cold path.
 const db3 = createDatabase(config.database);
 const coldApp = await buildApp({ config: { ...config, READ_CACHE_ENTRIES: 0 }, db: db3 });
-const coldAddress = await coldApp.listen({ port: 0, host: '127.0.0.1' });
+const cold = await listening(coldApp);
 let bare = Buffer.from('{}');
 // The bare route: same bytes, same transport, no auth, no query.
 app.post('/api/bench/bare', (_req, reply) => reply.type('application/json; charset=utf-8').send(bare));
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `${address}/api`;
-
-const loginAs = async (name: string) => {
-  const r = await fetch(`${base}/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, password: DEMO_PASSWORD }),
-  });
-  return ((await r.json()) as any).data.access_token as string;
-};
+const http = await listening(app);
+const base = http.base;
 const users: [string, string][] = [
   ['demo', 'customer'],
   ['demo2', 'customer'],
@@ -219,7 +212,7 @@ const users: [string, string][] = [
   ['operator', 'operator'],
 ];
 const tokens: MixConfig['tokens'] = [];
-for (const [name, role] of users) tokens.push({ role, token: await loginAs(name) });
+for (const [name, role] of users) tokens.push({ role, token: await http.login(name) });
 const operatorToken = tokens.find((t) => t.role === 'operator')!.token;
 const mixConfig: MixConfig = { tokens, customerIds: customers.map((c) => c.id), now, orders: N };
 const mixFile = path.join(dir, 'mix.json');
@@ -234,15 +227,10 @@ let sampledFailed = 0;
 const s0 = performance.now();
 for (let i = 0; i < 300; i++) {
   const { token, body } = sample();
-  const r = await fetch(`${coldAddress}/api/order/orderList`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const buf = Buffer.from(await r.arrayBuffer());
+  const r = await cold.post('order/orderList', body, token);
   if (r.status !== 200) sampledFailed++;
   sampled++;
-  sampledBytes += buf.length;
+  sampledBytes += r.bytes;
 }
 const averageBytes = Math.round(sampledBytes / sampled);
 const filler = '{"code":200,"message":"ok","data":""}';
@@ -292,12 +280,18 @@ const measure = async (label: string, url: string, withMix: boolean, writer?: st
   return r;
 };
 const bareResult = await measure('bare', `${base}/bench/bare`, false);
+const listStats = () => responseCacheStats(db2)['order/orderList']!;
+const statsBefore = listStats();
 const listResult = await measure('mix', `${base}/order/orderList`, true, writerFile(`${base}/order/orderScan`));
+const statsAfter = listStats();
+const hits = statsAfter.hits - statsBefore.hits;
+const lookups = hits + statsAfter.misses - statsBefore.misses;
+const retired = statsAfter.retired - statsBefore.retired;
 const coldResult = await measure(
   'uncached mix',
-  `${coldAddress}/api/order/orderList`,
+  `${cold.base}/order/orderList`,
   true,
-  writerFile(`${coldAddress}/api/order/orderScan`),
+  writerFile(`${cold.base}/order/orderScan`),
 );
 const fmt = (name: string, r: any) =>
   `${name.padEnd(22)} ${String(Math.round(r.rps)).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   max ${r.max} ms   non-2xx ${r.non2xx}   errors ${r.errors}   avg ${Math.round(r.bytes / Math.max(1, r.requests))} B` +
@@ -313,7 +307,9 @@ log(fmt('  read caches off', coldResult));
 log(
   `headline: the mix with a writer at 20 scans/s is ${((listResult.rps / bareResult.rps) * 100).toFixed(0)} % of bare; p99 ${listResult.p99} ms\n` +
     `what the cache gives: ${((coldResult.rps / bareResult.rps) * 100).toFixed(0)} % of bare with the read caches off ` +
-    `(${(listResult.rps / Math.max(1, coldResult.rps)).toFixed(2)}× with them); p99 ${coldResult.p99} ms`,
+    `(${(listResult.rps / Math.max(1, coldResult.rps)).toFixed(2)}× with them); p99 ${coldResult.p99} ms; ` +
+    `the list cache answered ${((hits / Math.max(1, lookups)) * 100).toFixed(1)} % of ${lookups} lookups, ` +
+    `the writer's commits emptied it of ${retired} entries`,
 );
 
 await app.close();

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseRow, fill, settle, template, upload } from './batches/helpers.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
 import { validRecipient } from './support/orders.ts';
 
 /**
@@ -10,7 +9,7 @@ import { validRecipient } from './support/orders.ts';
  * (422 on orderNo, in their language), never a 500 or the database's own text.
  */
 let h: Harness;
-let base: string;
+let http: HttpClient;
 let token: string;
 
 const recipient = validRecipient;
@@ -25,20 +24,14 @@ const body = (orderNo: string) => ({
 beforeAll(async () => {
   h = await createHarness();
   token = await h.login('demo');
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  http = await listening(h.app);
 });
 
 async function createAll(orderNo: string, lang: string, n = 10) {
   // Built first, then sent together: the requests overlap on the server.
   const requests = Array.from(
     { length: n },
-    () => () =>
-      fetch(`${base}/api/order/createImport`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': lang },
-        body: JSON.stringify(body(orderNo)),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any })),
+    () => () => http.post('order/createImport', body(orderNo), token, { 'accept-language': lang }),
   );
   return Promise.all(requests.map((send) => send()));
 }

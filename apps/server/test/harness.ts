@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallDef, CallRequest } from '@console/contract';
@@ -135,4 +136,82 @@ export function multipart(
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** What an HTTP call answered: its status, its JSON (or text when it is not JSON) and its size. */
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  /** Bytes of the answer's body as sent. */
+  bytes: number;
+}
+
+/**
+ * Calls to a server over real HTTP (not app.inject): what concurrency tests need to send requests
+ * truly in parallel, and what benchmarks use against a server in this or another process.
+ * `base` ends in `/api`.
+ */
+export function httpClient(base: string) {
+  const answer = async (r: Response): Promise<HttpAnswer> => {
+    const raw = Buffer.from(await r.arrayBuffer());
+    let body: unknown = raw.toString('utf8');
+    try {
+      body = JSON.parse(body as string);
+    } catch {
+      /* not JSON: the text */
+    }
+    return { status: r.status, body, bytes: raw.length };
+  };
+  const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});
+  /** POST /api/<path> with a JSON body. */
+  const post = async (path: string, body: unknown, token?: string, headers: Record<string, string> = {}) =>
+    answer(
+      await fetch(`${base}/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth(token), ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+  return {
+    base,
+    post,
+    /** POST /api/<path> with a multipart form: text fields and one file. */
+    upload: async (
+      path: string,
+      token: string,
+      file: { name: string; data: Buffer },
+      fields: Record<string, string> = {},
+    ) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      form.set('file', new Blob([new Uint8Array(file.data)]), file.name);
+      return answer(await fetch(`${base}/${path}`, { method: 'POST', headers: auth(token), body: form }));
+    },
+    /** Logs in; the access token. */
+    async login(name: string, password = DEMO_PASSWORD): Promise<string> {
+      const r = await post('login', { name, password });
+      if (r.status !== 200) throw new Error(`login ${name} failed: ${JSON.stringify(r.body)}`);
+      return r.body.data.access_token as string;
+    },
+    /** Waits until GET /api/health answers (a server starting in another process). */
+    async ready(timeoutMs = 120_000) {
+      for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+        if (
+          await fetch(`${base}/health`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
+      }
+      throw new Error(`${base} did not start`);
+    },
+  };
+}
+export type HttpClient = ReturnType<typeof httpClient>;
+
+/** Makes `app` listen on a free loopback port; calls to it over real HTTP. */
+export async function listening(app: FastifyInstance): Promise<HttpClient> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return httpClient(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`);
 }

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './harness.ts';
+import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
 import { validRecipient } from './support/orders.ts';
 
 /**
@@ -11,25 +10,17 @@ import { validRecipient } from './support/orders.ts';
  * (TEST_DATABASE_URL).
  */
 let h: Harness;
-let base: string;
+let http: HttpClient;
 let demo: string;
 let operator: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/api/`;
+  http = await listening(h.app);
   [demo, operator] = await Promise.all(['demo', 'operator'].map((n) => h.login(n)));
 });
 
-async function call(path: string, body: unknown, token: string) {
-  const res = await fetch(base + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': 'en' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+const call = (path: string, body: unknown, token: string) => http.post(path, body, token, { 'accept-language': 'en' });
 
 let n = 0;
 /** A new order of the customer, through the API (so it is exactly what a customer creates). */

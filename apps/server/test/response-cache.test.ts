@@ -2,6 +2,8 @@ import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import { orders } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { versionedCache } from '../src/db/versioned-cache.ts';
+import { responseCacheStats } from '../src/http/response-cache.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -56,3 +58,29 @@ describe('the order list answer cache', () => {
     expect(row.recipientName).toBe('赵*');
   });
 });
+
+// PostgreSQL has no cheap data version: nothing is cached there (db/versioned-cache.ts), so
+// these cases are defined on SQLite only.
+if (!process.env.TEST_DATABASE_URL)
+  describe('the read cache under a writer (issue 10 finding 21)', () => {
+    it('a commit retires every entry at once, not one at a time as new ones push them out', async () => {
+      const cache = versionedCache<string>(h.db, 100);
+      for (const k of ['a', 'b', 'c']) expect(await cache(k, async () => `${k}1`)).toBe(`${k}1`);
+      expect(await cache('a', async () => 'never')).toBe('a1');
+      expect(cache.stats()).toMatchObject({ hits: 1, misses: 3, size: 3 });
+      // Another user's write commits: none of the three may be given out again, and none stays held.
+      await h.db.updateTable('customers').set({ name: 'DEMO Trading' }).where('code', '=', 'DEMO').execute();
+      await new Promise((r) => setImmediate(r));
+      expect(await cache('a', async () => 'a2')).toBe('a2');
+      expect(cache.stats()).toMatchObject({ hits: 1, misses: 4, retired: 3, size: 1 });
+    });
+
+    it('the order list cache counts its hits and misses where a benchmark can read them', async () => {
+      const before = responseCacheStats(h.db)['order/orderList']!;
+      await page(demo, { limit: 7 });
+      await page(demo, { limit: 7 });
+      const after = responseCacheStats(h.db)['order/orderList']!;
+      expect(after.misses - before.misses).toBeGreaterThanOrEqual(1);
+      expect(after.hits + after.misses - before.hits - before.misses).toBe(2);
+    });
+  });

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { auth } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -219,22 +218,14 @@ describe('user settings follow the user', () => {
 // The old code checked every one of 100 passwords: minutes on a busy machine, so a long timeout.
 describe('finding 1: login throttling holds under concurrency', { timeout: 180_000 }, () => {
   let t: Harness;
-  let base: string;
+  let http: HttpClient;
   beforeAll(async () => {
     t = await createHarness({ env: { LOGIN_MAX_FAILURES_PER_ACCOUNT: '5', LOGIN_MAX_FAILURES_PER_ADDRESS: '30' } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api`;
+    http = await listening(t.app);
   });
   // Each case starts in a fresh window.
   const nextWindow = () => (t.clock.now = new Date(t.clock.now.getTime() + 16 * 60_000));
-  const send = async (path: string, body: unknown, token?: string) => {
-    const r = await fetch(`${base}/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return { status: r.status, body: (await r.json()) as any };
-  };
+  const send = (path: string, body: unknown, token?: string) => http.post(path, body, token);
   const tally = (rs: { status: number }[]) => {
     const n: Record<number, number> = {};
     for (const r of rs) n[r.status] = (n[r.status] ?? 0) + 1;

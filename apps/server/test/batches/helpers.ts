@@ -106,6 +106,7 @@ export async function fill(
     remark: 'Remark',
     brand: 'Brand',
     userRefNo: 'User Ref. No.',
+    senderName: 'Sender Name',
   };
   rows.forEach((r, i) => {
     const row = ws.getRow(3 + i);

@@ -3,8 +3,8 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { dialectOf } from '../../db/dialect.ts';
-import { type PackedOrder, unpackOrder } from '../../domain/order-input.ts';
-import { insertOrders, reserveWaybills, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
+import { unpackOrder } from '../../domain/order-input.ts';
+import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -19,6 +19,7 @@ import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
+import { decodeParsedOrders } from './parsed-orders.ts';
 import type { Issue, ParseJob } from './parse.worker.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
@@ -200,13 +201,11 @@ export function createBatchesService(deps: BatchesDeps) {
           })
         ).id;
       }
-      // The parsed orders wait for confirmation in a file, not in this process's memory: one line
-      // of packed orders per worker message, so a commit reads them back a line at a time.
+      // The parsed orders wait for confirmation in a file, not in this process's memory, stored
+      // as the worker made them (parsed-orders.ts), so a commit reads them back a line at a time.
       let parsedKey: string | null = null;
-      if (d.invalidRows === 0 && r.orders.length) {
-        const lines = r.orders.map((pack) => JSON.stringify(pack));
-        r.orders.length = 0;
-        parsedKey = (await files.put(Buffer.from(lines.join('\n')), 'parsed.ndjson')).key;
+      if (d.invalidRows === 0 && r.parsed) {
+        parsedKey = (await files.put(r.parsed.data, 'parsed.ndjson', r.parsed.sha256)).key;
       }
       await repo.updateBatch(db, batchId, {
         parsed_key: parsedKey,
@@ -250,10 +249,7 @@ export function createBatchesService(deps: BatchesDeps) {
     batch: BatchRecord | NonNullable<Awaited<ReturnType<typeof repo.findAny>>>,
     lang: ApiLanguage,
   ) {
-    if (batch.parsed_key) {
-      const text = (await files.get(batch.parsed_key)).toString('utf8');
-      return text ? text.split('\n').map((line) => JSON.parse(line) as PackedOrder[]) : [];
-    }
+    if (batch.parsed_key) return decodeParsedOrders(await files.get(batch.parsed_key));
     const file = await repo.file(batch.file_id!);
     const r = await runWorker(await jobFor(batch, await files.get(file!.storage_key), lang), batch.customer_id, (f) =>
       live.set(batch.id, { progress: Math.floor(f * 30) }),
@@ -261,7 +257,7 @@ export function createBatchesService(deps: BatchesDeps) {
     if (!r.done || r.done.invalidRows > 0) {
       throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
     }
-    return r.orders;
+    return decodeParsedOrders(r.parsed?.data ?? Buffer.alloc(0));
   }
 
   const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
@@ -273,13 +269,13 @@ export function createBatchesService(deps: BatchesDeps) {
     let chunk: ReturnType<typeof unpackOrder>[] = [];
     let waybills: WaybillPlan | undefined;
     try {
-      const packs = await parsedOrders(batch, lang);
-      const total = packs.reduce((n, p) => n + p.length, 0);
+      const parsed = await parsedOrders(batch, lang);
+      const total = parsed.total;
       const createdAt = now();
       let written = 0;
       const progress = () => Math.floor((written / total) * 99);
       async function* chunks() {
-        for (const pack of packs) {
+        for (const pack of parsed.packs()) {
           for (let i = 0; i < pack.length; i += COMMIT_CHUNK) {
             chunk = pack.slice(i, i + COMMIT_CHUNK).map(unpackOrder);
             yield chunk;
@@ -319,15 +315,7 @@ export function createBatchesService(deps: BatchesDeps) {
       };
       // Every waybill number of the batch is reserved first, in one short transaction: the segment
       // is not held for the commit (see reserveWaybills), and a failure gives the range back.
-      waybills = await db.transaction().execute((trx) =>
-        reserveWaybills(
-          trx,
-          (function* () {
-            for (const pack of packs) for (const p of pack) yield unpackOrder(p);
-          })(),
-          createdAt,
-        ),
-      );
+      waybills = await db.transaction().execute((trx) => reserveWaybillGroups(trx, parsed.waybills, createdAt));
       if (pg) {
         // PostgreSQL: one transaction. Its snapshot hides the rows from everyone else and blocks
         // no one's reads or other writes (a create with one of its order numbers waits on the

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { ApiLanguage } from '@console/contract';
-import type { PackedOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import './batches.messages.ts';
 import type { ParseJob, WorkerMessage } from './parse.worker.ts';
@@ -23,8 +22,8 @@ export interface ParsePoolOptions {
 export interface ParseOutcome {
   done: Extract<WorkerMessage, { type: 'done' }> | null;
   fatal: { key: string; params?: Record<string, string | number> } | null;
-  /** The parsed orders as the worker sent them (packed, in messages of up to 2,000). */
-  orders: PackedOrder[][];
+  /** A clean batch's orders as the worker stored them (parsed-orders.ts). */
+  parsed: { data: Buffer; sha256: string } | null;
 }
 
 export interface ParseRun {
@@ -87,7 +86,7 @@ export function createParsePool(opts: ParsePoolOptions) {
   function runOn(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
     return new Promise<ParseOutcome>((resolve, reject) => {
       const worker = takeWorker();
-      const orders: PackedOrder[][] = [];
+      let parsed: ParseOutcome['parsed'] = null;
       let settled = false;
       const finish = (outcome: ParseOutcome | Error) => {
         if (settled) return;
@@ -99,7 +98,7 @@ export function createParsePool(opts: ParsePoolOptions) {
         else resolve(outcome);
         startNext();
       };
-      const fail = (fatal: NonNullable<ParseOutcome['fatal']>) => finish({ done: null, fatal, orders: [] });
+      const fail = (fatal: NonNullable<ParseOutcome['fatal']>) => finish({ done: null, fatal, parsed: null });
       active.set(worker, { key: run.key, end: fail });
       const timer = setTimeout(
         () => fail({ key: 'parseTimeout', params: { seconds: Math.round(opts.timeoutMs / 100) / 10 } }),
@@ -108,13 +107,14 @@ export function createParsePool(opts: ParsePoolOptions) {
       worker.on('message', (m: WorkerMessage) => {
         if (settled) return;
         if (m.type === 'progress') run.onProgress(m.fraction);
-        else if (m.type === 'orders') orders.push(m.orders);
+        else if (m.type === 'parsed')
+          parsed = { data: Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength), sha256: m.sha256 };
         else if (m.type === 'checkOrderNos') {
           run.existingOrderNos(m.orderNos).then(
             (existing) => !settled && worker.postMessage({ existing }),
             (e: Error) => finish(e),
           );
-        } else if (m.type === 'done') finish({ done: m, fatal: null, orders });
+        } else if (m.type === 'done') finish({ done: m, fatal: null, parsed });
         else if (m.type === 'fatal') fail({ key: m.key, params: m.params });
       });
       worker.on('error', (e: Error & { code?: string }) =>
@@ -132,7 +132,7 @@ export function createParsePool(opts: ParsePoolOptions) {
   return {
     /** Parses `job` when a slot is free (at once if one is). */
     run(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
-      const shutdown: ParseOutcome = { done: null, fatal: { key: 'parseShutdown' }, orders: [] };
+      const shutdown: ParseOutcome = { done: null, fatal: { key: 'parseShutdown' }, parsed: null };
       if (closed) return Promise.resolve(shutdown);
       if (active.size < opts.workers && queue.length === 0) return runOn(job, run);
       return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
-import { checkedCell, type OrderInput, type PackedOrder, packOrder, validateOrder } from '../../domain/order-input.ts';
+import { checkedCell, type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import { translate } from '../../lib/messages.ts';
 import {
   type CellValue,
@@ -11,8 +11,15 @@ import {
   XlsxLimitError,
 } from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
-import { type CellStyle, columnNumber, type WorkbookRow, writeWorkbook } from '../../lib/workbook-writer.ts';
-import { colLetter } from './template-workbook.ts';
+// Not template-workbook.ts: it loads ExcelJS, 0.4-0.6 s of CPU for every worker started (one per
+// parse), beside the commit that follows it; the workbook writer loads it only to write.
+import {
+  type CellStyle,
+  columnLetter as colLetter,
+  columnNumber,
+  type WorkbookRow,
+  writeWorkbook,
+} from '../../lib/workbook-writer.ts';
 import {
   COLUMNS,
   type ColumnDef,
@@ -23,13 +30,14 @@ import {
   TEMPLATES,
 } from './templates.ts';
 import './batches.messages.ts';
+import { encodeParsedOrders } from './parsed-orders.ts';
 import { readZipDirectory } from './xlsx-guard.ts';
 
 /**
  * Parses and validates an uploaded workbook off the event loop (DESIGN: parsing runs
  * in worker threads). Streams the first sheet (lib/xlsx-rows.ts), groups rows into orders,
  * runs the domain rules, asks the main thread which order numbers already exist,
- * writes the error workbook when needed and posts the orders back in chunks.
+ * writes the error workbook when needed and hands the orders back in their stored form.
  */
 export interface ParseJob {
   file: Uint8Array;
@@ -59,7 +67,8 @@ export interface Issue {
 export type WorkerMessage =
   | { type: 'progress'; fraction: number; rows: number }
   | { type: 'checkOrderNos'; orderNos: string[] }
-  | { type: 'orders'; orders: PackedOrder[] }
+  /** A clean batch's orders in their stored form (parsed-orders.ts), its bytes transferred. */
+  | { type: 'parsed'; data: Uint8Array; sha256: string }
   | {
       type: 'done';
       totalRows: number;
@@ -440,12 +449,15 @@ async function run(job: ParseJob) {
     errorWorkbook = await writeErrorWorkbook(buf, headerRow, errors, confirmByRow, duplicates, job.lang);
   }
 
-  // 7. Orders back to the main thread in chunks (only a clean batch can be committed).
+  // 7. Orders back to the main thread as the bytes it stores (only a clean batch can be committed).
   const good = orders.filter((o): o is OrderInput => o !== null);
   const orderCount = invalidRows === 0 ? good.length : 0;
-  if (invalidRows === 0) {
-    for (let i = 0; i < good.length; i += 2000)
-      post({ type: 'orders', orders: good.slice(i, i + 2000).map(packOrder) });
+  if (invalidRows === 0 && good.length) {
+    const { data, sha256 } = encodeParsedOrders(good);
+    // A buffer of its own is handed over as it is; one inside Node's shared pool is copied first.
+    const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    const bytes = own ? new Uint8Array(data.buffer) : new Uint8Array(data);
+    port.postMessage({ type: 'parsed', data: bytes, sha256 } satisfies WorkerMessage, [bytes.buffer as ArrayBuffer]);
   }
   post({
     type: 'done',

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { visibleOrders } from '../../domain/order-writer.ts';
 import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from '../../domain/order-input.ts';
 import { type Reason, storeReasons } from '../../lib/reasons.ts';
 import { fromMinor } from './orders.presenter.ts';
@@ -97,7 +98,9 @@ export async function evaluateAbnormal(
     .selectFrom('orders')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-    .where('created_at', '>=', since);
+    .where('created_at', '>=', since)
+    // Orders of a batch still being committed are not there yet (domain/order-writer.ts).
+    .$call(visibleOrders(db, 'orders'));
   if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
   const { n } = await q.executeTakeFirstOrThrow();
   if (Number(n) + 1 >= SAME_RECIPIENT_MAX)

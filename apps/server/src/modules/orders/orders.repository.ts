@@ -469,6 +469,7 @@ export function createOrdersRepository(db: Database) {
         .select(['i.name', 'i.brand', 'i.spec', 'i.unit_price', 'i.currency', 'i.origin', 'i.hazard_code', 'i.jan'])
         .where('o.customer_id', '=', customerId)
         .where('i.jan', '=', jan)
+        .$call(visibleOrders(db, 'o'))
         .orderBy('i.id', 'desc')
         .limit(50)
         .execute();
@@ -479,6 +480,7 @@ export function createOrdersRepository(db: Database) {
         .select(['sender_name', 'sender_address', 'sender_phone'])
         .where('customer_id', '=', customerId)
         .where('sender_name', 'is not', null)
+        .$call(visibleOrders(db, 'orders'))
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
