@@ -15,7 +15,7 @@ export function createBatchesRepository(db: Database) {
         .innerJoin('customers as c', 'c.id', 'b.customer_id')
         .leftJoin('export_nominations as en', 'en.id', 'b.export_nomination_id')
         .selectAll('b')
-        .select(['c.code as customer_code', 'en.name_en as export_nomination_name']),
+        .select(['c.code as customer_code', 'c.name as customer_name', 'en.name_en as export_nomination_name']),
       'b.customer_id',
       scope,
     );
