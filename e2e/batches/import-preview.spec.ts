@@ -135,7 +135,7 @@ test('finding 6: a Japan-parcel sheet uploaded as Singapore is refused, naming t
   context,
   request,
 }) => {
-  await loginByCookie(context, request, 'demo');
+  const token = await loginByCookie(context, request, 'demo');
   const tpl = await jpTemplate(page);
   await page.getByTestId('template-kind').getByText('新加坡', { exact: true }).click();
   await upload(page, await fillTemplate(tpl, [importRow(`E2ES${run}`)]));
@@ -145,6 +145,21 @@ test('finding 6: a Japan-parcel sheet uploaded as Singapore is refused, naming t
   await expect(failed).toContainText('新加坡包裹模板');
   await expect(page.getByTestId('confirm')).toHaveCount(0);
   await expect(page.getByTestId('import-valid')).toHaveCount(0);
+
+  // Batch List says why it failed, not only that it did.
+  const newest = (
+    await api<{ list: { batchNo: string; status: string }[] }>(
+      request,
+      'order/batches',
+      { offset: 0, limit: 1, order: 'desc' },
+      token,
+    )
+  ).body.data.list[0]!;
+  expect(newest.status).toBe('failed');
+  await page.goto(`${MAIN}/home/order/batchList`);
+  await page.getByTestId('filter-batchNo').fill(newest.batchNo);
+  await page.getByTestId('batch-search').click();
+  await expect(page.getByTestId(`batch-reason-${newest.batchNo}`)).toContainText('日本包裹进口订单模板');
 });
 
 test('finding 7: Batch List shows agents the customer, reopens an unexpired preview, links a batch to its orders', async ({

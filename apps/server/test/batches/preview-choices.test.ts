@@ -227,6 +227,30 @@ describe('finding 7: the batch list leads on', () => {
     );
   });
 
+  it('a preview whose every order has errors is not left "to confirm" forever: it expires with the reason', async () => {
+    const p = await previewOf(
+      'order/batch/createImport',
+      { channel: 'JP' },
+      await fill(jpTpl, [baseRow(702, { orderNo: 'P7-BAD', recipientPhone: '' })]),
+    );
+    expect(p).toMatchObject({ status: 'preview', orderCount: 0 });
+    expect(p.previewUntil).toBeTruthy();
+    const before = h.clock.now;
+    h.clock.now = new Date(before.getTime() + 24 * 3_600_000 + 1000);
+    try {
+      // A day later (a new login: the old token has expired), a look at the batch expires it (the
+      // 30-second sweep would too), and its error workbook stays.
+      const token = await h.login('demo');
+      const seen = await h.post('order/batch/progress', { id: p.id }, token, { 'accept-language': 'en' });
+      expect(seen.body.data).toMatchObject({ status: 'failed', previewUntil: null, hasErrorWorkbook: true });
+      expect(seen.body.data.errorMessage).toMatch(/expired 1440 minutes after/);
+      const listed = await h.post('order/batches', { offset: 0, limit: 5, batchNo: p.batchNo }, token);
+      expect(listed.body.data.list[0]).toMatchObject({ status: 'failed', previewUntil: null });
+    } finally {
+      h.clock.now = before;
+    }
+  });
+
   it("the demo seed's batches agree with their orders: customer, channel, count", async () => {
     // Seeded batches have no uploaded file.
     const seeded = await h.db.selectFrom('batches').selectAll().where('file_id', 'is', null).execute();

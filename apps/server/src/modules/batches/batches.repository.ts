@@ -85,6 +85,14 @@ export function createBatchesRepository(db: Database) {
         .where('status', '=', 'preview')
         .where('preview_until', '<=', now)
         .execute(),
+    /** Previews without an end (made with errors before every preview expired) end at `until`. */
+    endlessPreviews: (until: string) =>
+      db
+        .updateTable('batches')
+        .set({ preview_until: until })
+        .where('status', '=', 'preview')
+        .where('preview_until', 'is', null)
+        .execute(),
     /** Moves a batch on only from the status it was seen in: false when someone else moved it first. */
     async updateFrom(id: number, from: string, set: Updateable<DB['batches']>, q: Database | Transaction<DB> = db) {
       const r = await q

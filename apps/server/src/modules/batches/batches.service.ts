@@ -103,8 +103,8 @@ export function createBatchesService(deps: BatchesDeps) {
     invalidRows: b.invalid_rows,
     confirmRows: b.confirm_rows,
     orderCount: b.order_count,
-    // Only a preview that can still be confirmed has a time left.
-    previewUntil: b.status === 'preview' && b.parsed_key ? b.preview_until : null,
+    // Only a preview still open has a time left.
+    previewUntil: b.status === 'preview' ? b.preview_until : null,
     receiveStatus: b.receive_status,
     errorMessage: b.error_message,
     hasErrorWorkbook: b.error_file_id !== null,
@@ -211,7 +211,9 @@ export function createBatchesService(deps: BatchesDeps) {
       }
       await repo.updateBatch(db, batchId, {
         parsed_key: parsedKey,
-        preview_until: parsedKey ? new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString() : null,
+        // Every preview expires, one whose every order has errors too: it is not left "to confirm"
+        // in Batch List forever (its error workbook stays).
+        preview_until: new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString(),
         status: 'preview',
         progress: 100,
         total_rows: d.totalRows,
@@ -508,6 +510,8 @@ export function createBatchesService(deps: BatchesDeps) {
      */
     async recoverAtStart() {
       await recoverRunning(dialectOf(db) === 'postgres' ? new Date(clock().getTime() - STALE_MS).toISOString() : null);
+      // Previews with errors were once made without an end: they get one from now.
+      await repo.endlessPreviews(new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString());
       await expirePreviews();
     },
     /** Resolves when every job started by this process has finished (tests, graceful shutdown). */

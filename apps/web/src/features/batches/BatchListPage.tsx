@@ -11,7 +11,7 @@ import {
   Select,
   Space,
   Tag,
-  Tooltip,
+  Typography,
 } from 'antd';
 import { Link } from 'react-router';
 import { attempt } from '@/components/mutation.ts';
@@ -144,12 +144,17 @@ export default function BatchListPage() {
             title: t('batches.status'),
             render: (_, b) => (
               <Space direction="vertical" size={0}>
-                {b.status === 'failed' && b.errorMessage ? (
-                  <Tooltip title={b.errorMessage}>
-                    <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>
-                  </Tooltip>
-                ) : (
-                  <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>
+                <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>
+                {/* Why it failed (an expired preview says so), whole on hover. */}
+                {b.status === 'failed' && b.errorMessage && (
+                  <Typography.Text
+                    type="secondary"
+                    ellipsis={{ tooltip: b.errorMessage }}
+                    style={{ maxWidth: 240 }}
+                    data-testid={`batch-reason-${b.batchNo}`}
+                  >
+                    {b.errorMessage}
+                  </Typography.Text>
                 )}
                 {/* An unconfirmed preview expires (PREVIEW_TTL_MINUTES): say until when, and reopen it. */}
                 {b.previewUntil && (
