@@ -140,8 +140,10 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
       { customerIdx: 0, channel: 'USA', kind: 'usa' },
     ];
     const batchIds: number[] = [];
-    const batchTally = new Map<number, { orders: number; rows: number; first: string }>();
+    const batchTally = new Map<number, { orders: number; rows: number }>();
+    const batchCreated: Date[] = [];
     for (let b = 0; b < batchOf.length; b++) {
+      batchCreated.push(new Date(now.getTime() - (6 - b) * 86_400_000));
       const customerId = customers[batchOf[b]!.customerIdx]!;
       const r = await trx
         .insertInto('batches')
@@ -153,7 +155,7 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
           status: 'done',
           progress: 100,
           created_by: ids[batchOf[b]!.customerIdx ? 'demo2' : 'demo']!,
-          created_at: new Date(now.getTime() - (6 - b) * 86_400_000).toISOString(),
+          created_at: batchCreated[b]!.toISOString(),
           updated_at: iso,
         })
         .returning('id')
@@ -186,7 +188,9 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         Object.entries(areaList.county_list).find(([c]) => c.startsWith(cityEntry[0].slice(0, 4))) ?? cityEntry;
       const birth = `${1960 + Math.floor(rnd() * 45)}${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`;
       const first17 = `${areaEntry[0]}${birth}${String(Math.floor(rnd() * 1000)).padStart(3, '0')}`;
-      const created = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
+      const drawnAt = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
+      // A batch's orders were made when it was imported.
+      const created = k === null ? drawnAt : batchCreated[k]!;
       const status = pick(STATUSES);
       const errored = i % 23 === 7;
       const abnormal = i % 31 === 11;
@@ -209,10 +213,9 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
       });
       const totalAmount = items.reduce((s, it) => s + it.unit_price * it.quantity, 0);
       if (batchId !== null) {
-        const t = batchTally.get(batchId) ?? { orders: 0, rows: 0, first: created.toISOString() };
+        const t = batchTally.get(batchId) ?? { orders: 0, rows: 0 };
         t.orders++;
         t.rows += items.length;
-        if (created.toISOString() < t.first) t.first = created.toISOString();
         batchTally.set(batchId, t);
       }
       const order = await trx
@@ -277,7 +280,7 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
     for (const [batchId, t] of batchTally) {
       await trx
         .updateTable('batches')
-        .set({ order_count: t.orders, total_rows: t.rows, valid_rows: t.rows, created_at: t.first })
+        .set({ order_count: t.orders, total_rows: t.rows, valid_rows: t.rows })
         .where('id', '=', batchId)
         .execute();
     }
