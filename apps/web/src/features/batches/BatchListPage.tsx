@@ -180,7 +180,7 @@ export default function BatchListPage() {
             render: (_, b) => (
               <Space>
                 {b.previewUntil && (
-                  <Link to={previewPageOf(b)} data-testid={`batch-open-${b.batchNo}`}>
+                  <Link to={previewPageOf(b)} style={{ whiteSpace: 'nowrap' }} data-testid={`batch-open-${b.batchNo}`}>
                     {t('batches.openPreview')}
                   </Link>
                 )}
