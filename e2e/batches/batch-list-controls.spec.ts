@@ -145,9 +145,14 @@ test.describe('Batch List controls', () => {
   }) => {
     const token = await loginByCookie(context, request, 'demo', SHORT_TTL);
     const withErrors = await uploadWithErrors(request);
-    sql(dbFile('short-ttl'), `UPDATE batches SET status = 'parsing', progress = 30 WHERE id = :id`, { id: running });
+    // A heartbeat of now: the server's 30-second sweep fails a parsing batch whose heartbeat stopped
+    // (null or past 60 s), which made this batch fail mid-test whenever the sweep came between.
+    const beat = `heartbeat_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+    sql(dbFile('short-ttl'), `UPDATE batches SET status = 'parsing', progress = 30, ${beat} WHERE id = :id`, {
+      id: running,
+    });
     const all = (await batches(request, token, { limit: 100 })).list;
-    // A seeded batch whose orders the API lists (the seed leaves order_count at 0).
+    // A seeded batch whose orders the API lists.
     let withOrders: Batch | undefined;
     let orderTotal = 0;
     let firstOrderNo = '';
@@ -175,7 +180,7 @@ test.describe('Batch List controls', () => {
     // Live progress: the running batch's bar follows the server without a reload.
     const bar = table(page).locator(`tr[data-row-key="${running}"] .ant-progress`);
     await expect(bar).toHaveAttribute('aria-valuenow', '30');
-    sql(dbFile('short-ttl'), `UPDATE batches SET progress = 70 WHERE id = :id`, { id: running });
+    sql(dbFile('short-ttl'), `UPDATE batches SET progress = 70, ${beat} WHERE id = :id`, { id: running });
     await expect(bar).toHaveAttribute('aria-valuenow', '70', { timeout: 15_000 });
     sql(dbFile('short-ttl'), `UPDATE batches SET status = 'done', progress = 100 WHERE id = :id`, { id: running });
     // At 100 % the bar shows a check mark instead of the figure.

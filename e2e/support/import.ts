@@ -7,7 +7,15 @@ export async function fillTemplate(file: string, rows: Record<string, string | n
   await wb.xlsx.readFile(file);
   const ws = wb.getWorksheet('orders')!;
   const col = new Map<string, number>();
-  ws.getRow(1).eachCell((c, i) => col.set(String(c.value).split(' / ')[1]!, i));
+  // "Unit Price (JPY)": the currency a fixed channel's template names is not part of the name.
+  ws.getRow(1).eachCell((c, i) =>
+    col.set(
+      String(c.value)
+        .split(' / ')[1]!
+        .replace(/ \([A-Z]{3}\)$/, ''),
+      i,
+    ),
+  );
   rows.forEach((r, i) => Object.entries(r).forEach(([k, v]) => (ws.getRow(3 + i).getCell(col.get(k)!).value = v)));
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

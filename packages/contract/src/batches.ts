@@ -56,6 +56,8 @@ export const batchRow = z.object({
   batchNo: z.string(),
   customerId: z.number().int(),
   customerCode: z.string(),
+  /** The customer's name: agents and operators see whose batch it is. */
+  customerName: z.string(),
   channel: channelCode,
   templateKind: z.string(),
   /** The export nomination chosen at upload (its English name), if any. */
@@ -66,7 +68,13 @@ export const batchRow = z.object({
   validRows: z.number().int(),
   invalidRows: z.number().int(),
   confirmRows: z.number().int(),
+  /**
+   * In a preview: the orders "import the valid orders now" makes (orders with errors left out);
+   * once done: the orders made.
+   */
   orderCount: z.number().int(),
+  /** An unconfirmed preview can be confirmed (or reopened) until then; null otherwise. */
+  previewUntil: isoTime.nullable(),
   receiveStatus: z.string(),
   errorMessage: z.string().nullable(),
   hasErrorWorkbook: z.boolean(),
@@ -87,9 +95,22 @@ export const batchIssue = z.object({
 export const batchProgress = batchRow.extend({
   /** The first errors, in row order (the error workbook holds them all). */
   errors: z.array(batchIssue),
-  /** What must be confirmed before the batch can be committed. */
+  /** Orders with errors: left out by "import the valid orders now", made by fixing and uploading again. */
+  invalidOrders: z.number().int(),
+  /**
+   * What must be confirmed before the batch can be committed, per kind, among the orders it would
+   * make: `count` orders, their first rows in `rows`.
+   */
   confirmations: z.array(
     z.object({ kind: confirmationKind, message: z.string(), count: z.number().int(), rows: z.array(z.number().int()) }),
+  ),
+  /** Each order that needs confirmation (the first 200), with its row and the reasons. */
+  confirmOrders: z.array(
+    z.object({
+      row: z.number().int(),
+      orderNo: z.string(),
+      reasons: z.array(z.object({ kind: confirmationKind, message: z.string() })),
+    }),
   ),
   /** Order numbers repeated in the sheet: the last occurrence wins. */
   duplicates: z.array(z.object({ orderNo: z.string(), rows: z.array(z.number().int()), keptRow: z.number().int() })),
@@ -135,9 +156,13 @@ const batchId = z.object({ id: idOf });
 
 export const confirm = defineCall({
   path: 'order/batch/confirm',
-  summary: 'Commit a previewed batch: every order or none. Lists the confirmations the user accepted.',
+  summary:
+    'Commit a previewed batch: every order it makes or none. Lists the confirmations the user accepted; `skipInvalid` makes the valid orders of a batch with errors (the rows with errors stay in its error workbook).',
   timeout: 0,
-  request: batchId.extend({ confirmations: z.array(confirmationKind).max(10).default([]) }),
+  request: batchId.extend({
+    confirmations: z.array(confirmationKind).max(10).default([]),
+    skipInvalid: z.boolean().default(false),
+  }),
   response: batchRow,
 });
 

@@ -129,20 +129,33 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
     const provinces = Object.entries(areaList.province_list);
     const segments = await trx.selectFrom('number_segments').selectAll().execute();
     const nextSeq = new Map(segments.map((s) => [s.channel_code, Number(s.next_seq)]));
+    // Each batch is one customer's upload of one channel's template, as an import makes it; its
+    // counts are set from the orders given to it below (Batch List and Order List agree).
+    const batchOf: { customerIdx: number; channel: string; kind: string }[] = [
+      { customerIdx: 0, channel: 'JP', kind: 'import' },
+      { customerIdx: 1, channel: 'JP', kind: 'import' },
+      { customerIdx: 0, channel: 'EMS', kind: 'ems' },
+      { customerIdx: 0, channel: 'JP', kind: 'import' },
+      { customerIdx: 1, channel: 'EMS', kind: 'ems' },
+      { customerIdx: 0, channel: 'USA', kind: 'usa' },
+    ];
     const batchIds: number[] = [];
-    for (let b = 0; b < 6; b++) {
-      const customerId = customers[b % 2]!;
+    const batchTally = new Map<number, { orders: number; rows: number }>();
+    const batchCreated: Date[] = [];
+    for (let b = 0; b < batchOf.length; b++) {
+      batchCreated.push(new Date(now.getTime() - (6 - b) * 86_400_000));
+      const customerId = customers[batchOf[b]!.customerIdx]!;
       const r = await trx
         .insertInto('batches')
         .values({
           batch_no: `B${iso.slice(0, 10).replaceAll('-', '')}${String(b + 1).padStart(4, '0')}`,
           customer_id: customerId,
-          channel_code: b % 3 === 2 ? 'EMS' : 'JP',
-          template_kind: b % 3 === 2 ? 'ems' : 'import',
+          channel_code: batchOf[b]!.channel,
+          template_kind: batchOf[b]!.kind,
           status: 'done',
           progress: 100,
-          created_by: ids[b % 2 ? 'demo2' : 'demo']!,
-          created_at: new Date(now.getTime() - (6 - b) * 86_400_000).toISOString(),
+          created_by: ids[batchOf[b]!.customerIdx ? 'demo2' : 'demo']!,
+          created_at: batchCreated[b]!.toISOString(),
           updated_at: iso,
         })
         .returning('id')
@@ -152,8 +165,15 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
 
     const total = opts.orders ?? 360;
     for (let i = 0; i < total; i++) {
+      const drawn = pick(['JP', 'JP', 'JP', 'EMS', 'USA', 'SG', 'AU', 'UK', 'PH', 'TH']);
       const customerIdx = i % 6 === 5 ? 1 : 0;
-      const channel = pick(['JP', 'JP', 'JP', 'EMS', 'USA', 'SG', 'AU', 'UK', 'PH', 'TH']);
+      // About a quarter of each customer's orders came in one of its batches, in turn, and are of
+      // the batch's channel (no extra random draw: the rest of the seed stays as it was).
+      const inBatch = customerIdx ? i % 12 === 5 : i % 4 === 0;
+      const mine = batchOf.flatMap((b, k) => (b.customerIdx === customerIdx ? [k] : []));
+      const k = inBatch && mine.length ? mine[Math.floor(i / (customerIdx ? 12 : 4)) % mine.length]! : null;
+      const batchId = k === null ? null : batchIds[k]!;
+      const channel = k === null ? drawn : batchOf[k]!.channel;
       const seq = nextSeq.get(channel)!;
       nextSeq.set(channel, seq + 1);
       const seg = segments.find((s) => s.channel_code === channel)!;
@@ -168,7 +188,9 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         Object.entries(areaList.county_list).find(([c]) => c.startsWith(cityEntry[0].slice(0, 4))) ?? cityEntry;
       const birth = `${1960 + Math.floor(rnd() * 45)}${String(1 + Math.floor(rnd() * 12)).padStart(2, '0')}${String(1 + Math.floor(rnd() * 28)).padStart(2, '0')}`;
       const first17 = `${areaEntry[0]}${birth}${String(Math.floor(rnd() * 1000)).padStart(3, '0')}`;
-      const created = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
+      const drawnAt = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
+      // A batch's orders were made when it was imported.
+      const created = k === null ? drawnAt : batchCreated[k]!;
       const status = pick(STATUSES);
       const errored = i % 23 === 7;
       const abnormal = i % 31 === 11;
@@ -190,11 +212,17 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         };
       });
       const totalAmount = items.reduce((s, it) => s + it.unit_price * it.quantity, 0);
+      if (batchId !== null) {
+        const t = batchTally.get(batchId) ?? { orders: 0, rows: 0 };
+        t.orders++;
+        t.rows += items.length;
+        batchTally.set(batchId, t);
+      }
       const order = await trx
         .insertInto('orders')
         .values({
           customer_id: customers[customerIdx]!,
-          batch_id: i % 4 === 0 ? batchIds[((i / 4) % 6) | 0]! : null,
+          batch_id: batchId,
           channel_code: channel,
           order_no: `${customerIdx ? 'D2' : 'DM'}${String(100000 + i)}`,
           waybill_no: waybill,
@@ -248,6 +276,13 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         location: k + 1 < 3 ? 'Tokyo' : 'Hangzhou',
       }));
       if (later.length) await trx.insertInto('tracking_events').values(later).execute();
+    }
+    for (const [batchId, t] of batchTally) {
+      await trx
+        .updateTable('batches')
+        .set({ order_count: t.orders, total_rows: t.rows, valid_rows: t.rows })
+        .where('id', '=', batchId)
+        .execute();
     }
     for (const [channel, seq] of nextSeq) {
       await trx.updateTable('number_segments').set({ next_seq: seq }).where('channel_code', '=', channel).execute();

@@ -83,7 +83,10 @@ export async function fill(
   const ws = wb.getWorksheet('orders')!;
   const colOf = new Map<string, number>();
   ws.getRow(1).eachCell((cell, col) => {
-    const en = String(cell.value).split(' / ')[1]!;
+    // "Unit Price (JPY)": the currency a fixed channel's template names is not part of the name.
+    const en = String(cell.value)
+      .split(' / ')[1]!
+      .replace(/ \([A-Z]{3}\)$/, '');
     colOf.set(en, col);
   });
   const keyToEn: Record<string, string> = {

@@ -21,6 +21,15 @@ addMessages({
     'zh-CN': '表格中有合并单元格，请取消合并并逐行填写后重新上传。',
   },
   fileMissingColumns: { en: 'Required columns are missing: {columns}', 'zh-CN': '缺少必填列：{columns}' },
+  fileWrongTemplate: {
+    en: 'This sheet looks like the {looksLike}, not the {expected} chosen here. Choose that template on the page, or download the {expected} and copy the rows into it.',
+    'zh-CN':
+      '该表格看起来是「{looksLike}」，而不是此处选择的「{expected}」。请在页面上选择对应的模板，或下载「{expected}」并把数据复制进去。',
+  },
+  fileWrongCurrency: {
+    en: 'The prices of this sheet are in {found}, which the {expected} does not take. Download the {expected} and enter the prices in its currency.',
+    'zh-CN': '该表格的单价币种为 {found}，「{expected}」不使用该币种。请下载「{expected}」并按其币种填写单价。',
+  },
   fileNoHeader: { en: 'No header row of the template was found.', 'zh-CN': '未找到模板的表头行。' },
   fileNoRows: { en: 'The workbook has no order rows.', 'zh-CN': '工作簿中没有订单行。' },
   fileRowsPastLimit: {
@@ -78,6 +87,10 @@ addMessages({
     en: 'Order number {value} appears again at row {row}; the last one wins and this row is dropped.',
     'zh-CN': '订单号 {value} 在第 {row} 行再次出现，以最后一次为准，本行被忽略。',
   },
+  rowOfOrderWithErrors: {
+    en: 'Part of an order with errors (see row {row}): fix that row and this one is made with it.',
+    'zh-CN': '所属订单有错误（见第 {row} 行）：修正该行后本行随订单一起创建。',
+  },
   errorColumnTitle: { en: 'Errors', 'zh-CN': '错误说明' },
   confirmKind_minorId: { en: "Recipients' ID cards show minors.", 'zh-CN': '收件人身份证显示为未成年人。' },
   confirmKind_multiplePricesPerJan: {
@@ -96,6 +109,10 @@ addMessages({
   batchHasErrors: {
     en: 'The batch has rows with errors: download the error workbook, fix them and upload again.',
     'zh-CN': '批次中有错误行：请下载错误文件，修改后重新上传。',
+  },
+  batchNoValidOrders: {
+    en: 'No order of this batch is free of errors: download the error workbook, fix it and upload again.',
+    'zh-CN': '该批次没有无错误的订单：请下载错误文件，修改后重新上传。',
   },
   batchConfirmationsMissing: { en: 'Please confirm: {kinds}', 'zh-CN': '请确认：{kinds}' },
   batchInterrupted: {

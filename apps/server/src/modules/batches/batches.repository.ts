@@ -15,7 +15,7 @@ export function createBatchesRepository(db: Database) {
         .innerJoin('customers as c', 'c.id', 'b.customer_id')
         .leftJoin('export_nominations as en', 'en.id', 'b.export_nomination_id')
         .selectAll('b')
-        .select(['c.code as customer_code', 'en.name_en as export_nomination_name']),
+        .select(['c.code as customer_code', 'c.name as customer_name', 'en.name_en as export_nomination_name']),
       'b.customer_id',
       scope,
     );
@@ -86,6 +86,14 @@ export function createBatchesRepository(db: Database) {
         .select(['id', 'parsed_key'])
         .where('status', '=', 'preview')
         .where('preview_until', '<=', now)
+        .execute(),
+    /** Previews without an end (made with errors before every preview expired) end at `until`. */
+    endlessPreviews: (until: string) =>
+      db
+        .updateTable('batches')
+        .set({ preview_until: until })
+        .where('status', '=', 'preview')
+        .where('preview_until', 'is', null)
         .execute(),
     /** Moves a batch on only from the status it was seen in: false when someone else moved it first. */
     async updateFrom(id: number, from: string, set: Updateable<DB['batches']>, q: Database | Transaction<DB> = db) {

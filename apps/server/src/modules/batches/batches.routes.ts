@@ -14,7 +14,7 @@ export function batchesRoutes(r: Registrar, service: BatchesService) {
   r.call(b.createUsaBoxcImport, upload('createUsaBoxcImport'));
   r.call(b.createEmsImport, upload('createEmsImport'));
   r.call(b.confirm, async (input, ctx) =>
-    service.confirm(ctx.actor, await ctx.scope(), input.id, input.confirmations, ctx.lang),
+    service.confirm(ctx.actor, await ctx.scope(), input.id, input.confirmations, ctx.lang, input.skipInvalid),
   );
   r.call(b.progress, async (input, ctx) => service.progress(await ctx.scope(), input.id, ctx.lang));
   r.call(b.errorWorkbook, async (input, ctx) => service.errorWorkbook(await ctx.scope(), input.id));

@@ -20,7 +20,7 @@ import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders } from './parsed-orders.ts';
-import type { Issue, ParseJob } from './parse.worker.ts';
+import type { ConfirmOrder, Issue, ParseJob } from './parse.worker.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { guardXlsx } from './xlsx-guard.ts';
@@ -48,6 +48,9 @@ type Preview = {
     count: number;
   }[];
   duplicates: { orderNo: string; rows: number[]; keptRow: number }[];
+  /** Orders with errors (absent in previews stored before it was counted). */
+  invalidOrders?: number;
+  confirmOrders?: ConfirmOrder[];
   fatal?: { key: string; params?: Record<string, string | number> };
 };
 type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatchesRepository>['find']>>>;
@@ -95,6 +98,7 @@ export function createBatchesService(deps: BatchesDeps) {
     batchNo: b.batch_no,
     customerId: b.customer_id,
     customerCode: b.customer_code,
+    customerName: b.customer_name,
     channel: b.channel_code as never,
     templateKind: b.template_kind,
     exportNomination:
@@ -106,6 +110,8 @@ export function createBatchesService(deps: BatchesDeps) {
     invalidRows: b.invalid_rows,
     confirmRows: b.confirm_rows,
     orderCount: b.order_count,
+    // Only a preview still open has a time left.
+    previewUntil: b.status === 'preview' ? b.preview_until : null,
     receiveStatus: b.receive_status,
     errorMessage: b.error_message,
     hasErrorWorkbook: b.error_file_id !== null,
@@ -203,13 +209,16 @@ export function createBatchesService(deps: BatchesDeps) {
       }
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
       // as the worker made them (parsed-orders.ts), so a commit reads them back a line at a time.
+      // The orders without errors are kept when others have some: the user may import them now.
       let parsedKey: string | null = null;
-      if (d.invalidRows === 0 && r.parsed) {
+      if (r.parsed) {
         parsedKey = (await files.put(r.parsed.data, 'parsed.ndjson', r.parsed.sha256)).key;
       }
       await repo.updateBatch(db, batchId, {
         parsed_key: parsedKey,
-        preview_until: parsedKey ? new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString() : null,
+        // Every preview expires, one whose every order has errors too: it is not left "to confirm"
+        // in Batch List forever (its error workbook stays).
+        preview_until: new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString(),
         status: 'preview',
         progress: 100,
         total_rows: d.totalRows,
@@ -222,6 +231,8 @@ export function createBatchesService(deps: BatchesDeps) {
           errors: d.errors,
           confirmations: d.confirmations,
           duplicates: d.duplicates,
+          invalidOrders: d.invalidOrders,
+          confirmOrders: d.confirmOrders,
         } satisfies Preview),
         updated_at: now(),
         heartbeat_at: now(),
@@ -254,9 +265,9 @@ export function createBatchesService(deps: BatchesDeps) {
     const r = await runWorker(await jobFor(batch, await files.get(file!.storage_key), lang), batch.customer_id, (f) =>
       live.set(batch.id, { progress: Math.floor(f * 30) }),
     );
-    if (!r.done || r.done.invalidRows > 0) {
-      throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
-    }
+    // Only the orders without errors come back: confirm let a batch with errors through only
+    // when the user chose to import its valid orders.
+    if (!r.done) throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
     return decodeParsedOrders(r.parsed?.data ?? Buffer.alloc(0));
   }
 
@@ -493,6 +504,8 @@ export function createBatchesService(deps: BatchesDeps) {
      */
     async recoverAtStart() {
       await recoverRunning(dialectOf(db) === 'postgres' ? new Date(clock().getTime() - STALE_MS).toISOString() : null);
+      // Previews with errors were once made without an end: they get one from now.
+      await repo.endlessPreviews(new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString());
       await expirePreviews();
     },
     /** Resolves when every job started by this process has finished (tests, graceful shutdown). */
@@ -611,7 +624,14 @@ export function createBatchesService(deps: BatchesDeps) {
       return present((await repo.find(scope, id))!);
     },
 
-    async confirm(actor: Actor, scope: Scope, id: number, confirmations: string[], lang: ApiLanguage) {
+    async confirm(
+      actor: Actor,
+      scope: Scope,
+      id: number,
+      confirmations: string[],
+      lang: ApiLanguage,
+      skipInvalid = false,
+    ) {
       let b = await loadScoped(scope, id);
       if (await checkStale(b)) b = await loadScoped(scope, id);
       if (b.status === 'failed' && b.preview_until && !b.parsed_key) {
@@ -620,7 +640,10 @@ export function createBatchesService(deps: BatchesDeps) {
       if (b.status !== 'preview') {
         throw AppError.conflict('batchNotInPreview', { status: b.status });
       }
-      if (b.invalid_rows > 0) throw AppError.field('id', 'batchHasErrors');
+      // A batch with errors is made whole after fixing, or without the orders with errors when the
+      // user chooses so; those rows stay in its error workbook.
+      if (b.invalid_rows > 0 && !skipInvalid) throw AppError.field('id', 'batchHasErrors');
+      if (b.order_count === 0) throw AppError.field('id', 'batchNoValidOrders');
       const preview = JSON.parse(b.preview ?? '{}') as Preview;
       const missing = (preview.confirmations ?? []).filter((c) => !confirmations.includes(c.kind));
       if (missing.length) {
@@ -647,17 +670,24 @@ export function createBatchesService(deps: BatchesDeps) {
         k ? (lang === 'en' ? COLUMNS[k as 'orderNo'].en : COLUMNS[k as 'orderNo'].zh) : null;
       return {
         ...present(b),
-        errors: (preview.errors ?? []).slice(0, 100).map((e) => ({
+        // All the stored issues (the first 200): the console says when the rows with errors are more.
+        errors: (preview.errors ?? []).map((e) => ({
           row: e.row,
           column: e.letter,
           columnTitle: titleOf(e.col),
           message: translate(lang, e.key, e.params),
         })),
+        invalidOrders: preview.invalidOrders ?? 0,
         confirmations: (preview.confirmations ?? []).map((c) => ({
           kind: c.kind as never,
           message: translate(lang, c.key, c.params),
           count: c.count,
           rows: c.rows,
+        })),
+        confirmOrders: (preview.confirmOrders ?? []).map((o) => ({
+          row: o.row,
+          orderNo: o.orderNo,
+          reasons: o.reasons.map((r) => ({ kind: r.kind as never, message: translate(lang, r.key, r.params) })),
         })),
         duplicates: preview.duplicates ?? [],
         ...queued(b.id),

@@ -25,9 +25,12 @@ import {
   type ColumnDef,
   type ColumnKey,
   EXAMPLE_ORDER_NO,
+  headerCurrency,
   headerText,
   matchHeader,
+  type TemplateDef,
   TEMPLATES,
+  templateMismatch,
 } from './templates.ts';
 import './batches.messages.ts';
 import { encodeParsedOrders } from './parsed-orders.ts';
@@ -76,6 +79,7 @@ export type WorkerMessage =
       invalidRows: number;
       confirmRows: number;
       orderCount: number;
+      invalidOrders: number;
       errors: Issue[];
       confirmations: {
         kind: string;
@@ -85,9 +89,17 @@ export type WorkerMessage =
         count: number;
       }[];
       duplicates: { orderNo: string; rows: number[]; keptRow: number }[];
+      /** Orders that need confirmation (the first 200), each with its reasons. */
+      confirmOrders: ConfirmOrder[];
       errorWorkbook: Uint8Array | null;
     }
   | { type: 'fatal'; key: string; params?: Record<string, string | number> };
+
+export interface ConfirmOrder {
+  row: number;
+  orderNo: string;
+  reasons: { kind: string; key: string; params?: Record<string, string | number> }[];
+}
 
 class Fatal extends Error {
   readonly key: string;
@@ -107,6 +119,16 @@ function limitFatal(e: XlsxLimitError): Fatal {
   if (e.limit === 'rows') return new Fatal('fileRowsPastLimit', { max: MAX_SHEET_ROWS });
   if (e.limit === 'columns') return new Fatal('fileColumnsPastLimit', { max: 'XFD' });
   return new Fatal('fileRowTooLong', { mb: MAX_PENDING_CHARS / 1024 / 1024 });
+}
+
+/** The sheet is another template than the one chosen: say which it looks like, in the uploader's language. */
+function wrongTemplate(def: TemplateDef, wrong: NonNullable<ReturnType<typeof templateMismatch>>, lang: ApiLanguage) {
+  const title = (d: TemplateDef) => (lang === 'en' ? d.title.en : d.title.zh);
+  if ('currency' in wrong) return new Fatal('fileWrongCurrency', { expected: title(def), found: wrong.currency });
+  return new Fatal('fileWrongTemplate', {
+    expected: title(def),
+    looksLike: wrong.like.map(title).join(lang === 'en' ? ' / ' : '、'),
+  });
 }
 
 /** A cell as trimmed text; a problem key when it cannot be read as text. */
@@ -172,6 +194,7 @@ async function run(job: ParseJob) {
     clearanceCompanies: new Set(job.clearanceCompanies),
   };
   const channels = new Map(job.channels.map((c) => [c.code, c]));
+  const currencyOf = (code: string) => channels.get(code)?.currency;
 
   // 1. Stream rows into records (header found on the first non-empty row).
   let header: Map<number, ColumnKey> | null = null;
@@ -184,12 +207,22 @@ async function run(job: ParseJob) {
     (values, rowNo) => {
       if (!header) {
         const h = new Map<number, ColumnKey>();
+        // Every template's columns are looked for, not only this one's: a box column under a
+        // template without boxes tells the sheet is another kind (it was ignored silently).
+        const found = new Set<ColumnKey>();
+        let priceCurrency: string | undefined;
         values.forEach((v, i) => {
           const t = cellText(v, COLUMNS.remark);
-          const key = 'text' in t ? matchHeader(t.text) : undefined;
-          if (key && def.columns.includes(key)) h.set(i, key);
+          if (!('text' in t)) return;
+          const key = matchHeader(t.text);
+          if (!key) return;
+          found.add(key);
+          if (key === 'unitPrice') priceCurrency = headerCurrency(t.text);
+          if (def.columns.includes(key)) h.set(i, key);
         });
         if (h.size === 0) return; // leading blank or title rows
+        const wrong = templateMismatch(def, { keys: found, priceCurrency }, currencyOf);
+        if (wrong) throw wrongTemplate(def, wrong, job.lang);
         const missing = def.columns.filter((k) => (COLUMNS[k] as ColumnDef).required && ![...h.values()].includes(k));
         if (missing.length)
           throw new Fatal('fileMissingColumns', { columns: missing.map((k) => headerText(COLUMNS[k])).join(', ') });
@@ -278,6 +311,8 @@ async function run(job: ParseJob) {
     string,
     { kind: string; key: string; params?: Record<string, string | number>; rows: number[]; count: number }
   >();
+  /** Per kept order: what it needs confirmed (counted once the orders with errors are known). */
+  const orderConfirms: ConfirmOrder['reasons'][] = [];
   const orders: (OrderInput | null)[] = [];
   // A cell that could not be read reports that, not the rule it then fails.
   const unreadable = new Set(cellProblems.map((p) => `${p.row}:${p.col}`));
@@ -328,6 +363,7 @@ async function run(job: ParseJob) {
         { value: channelCode },
       );
       orders.push(null);
+      orderConfirms.push([]);
       continue;
     }
     let bad = false;
@@ -401,15 +437,14 @@ async function run(job: ParseJob) {
       issue(row, col && def.columns.includes(col) ? col : null, e.messageKey, e.params);
       bad = true;
     }
+    const reasons: ConfirmOrder['reasons'] = [];
     for (const c of res.confirmations) {
       const m = /^items\.(\d+)\./.exec(c.field);
       const row = m ? g.rows[Number(m[1])]!.row : first.row;
       (confirmByRow.get(row) ?? confirmByRow.set(row, []).get(row)!).push({ key: c.messageKey, params: c.params });
-      const agg = confirmAgg.get(c.kind) ?? { kind: c.kind, key: `confirmKind_${c.kind}`, rows: [], count: 0 };
-      agg.count++;
-      if (agg.rows.length < 50) agg.rows.push(row);
-      confirmAgg.set(c.kind, agg);
+      reasons.push({ kind: c.kind, key: c.messageKey, ...(c.params ? { params: c.params } : {}) });
     }
+    orderConfirms.push(reasons);
     orders.push(bad ? null : order);
   }
 
@@ -427,11 +462,32 @@ async function run(job: ParseJob) {
   });
 
   // 5. Counts per row.
-  errors.sort((a, b) => a.row - b.row);
   const errorRows = new Set(errors.map((e) => e.row));
-  // An order with an error makes all its rows invalid.
+  // An order with an error makes all its rows invalid; a row that is invalid only so says why,
+  // so the rows counted as errors are the rows listed.
   kept.forEach((g) => {
-    if (g.rows.some((r) => errorRows.has(r.row))) g.rows.forEach((r) => errorRows.add(r.row));
+    const bad = g.rows.find((r) => errorRows.has(r.row));
+    if (!bad) return;
+    for (const r of g.rows) {
+      if (errorRows.has(r.row)) continue;
+      errors.push({ row: r.row, col: null, letter: null, key: 'rowOfOrderWithErrors', params: { row: bad.row } });
+      errorRows.add(r.row);
+    }
+  });
+  errors.sort((a, b) => a.row - b.row);
+  // Confirmations count among the orders that can be made: an order with errors is fixed first.
+  const confirmOrders: ConfirmOrder[] = [];
+  kept.forEach((g, i) => {
+    const reasons = orderConfirms[i] ?? [];
+    if (!orders[i] || !reasons.length) return;
+    const row = g.rows[0]!.row;
+    if (confirmOrders.length < 200) confirmOrders.push({ row, orderNo: g.orderNo, reasons });
+    for (const kind of new Set(reasons.map((r) => r.kind))) {
+      const agg = confirmAgg.get(kind) ?? { kind, key: `confirmKind_${kind}`, rows: [], count: 0 };
+      agg.count++;
+      if (agg.rows.length < 50) agg.rows.push(row);
+      confirmAgg.set(kind, agg);
+    }
   });
   const keptRows = records.filter((r) => !droppedRows.has(r.row));
   const invalidRows = keptRows.filter((r) => errorRows.has(r.row)).length;
@@ -449,10 +505,11 @@ async function run(job: ParseJob) {
     errorWorkbook = await writeErrorWorkbook(buf, headerRow, errors, confirmByRow, duplicates, job.lang);
   }
 
-  // 7. Orders back to the main thread as the bytes it stores (only a clean batch can be committed).
+  // 7. The orders without errors back to the main thread as the bytes it stores: a clean batch is
+  // committed whole, one with errors only when the user chooses to import its valid orders now.
   const good = orders.filter((o): o is OrderInput => o !== null);
-  const orderCount = invalidRows === 0 ? good.length : 0;
-  if (invalidRows === 0 && good.length) {
+  const orderCount = good.length;
+  if (good.length) {
     const { data, sha256 } = encodeParsedOrders(good);
     // A buffer of its own is handed over as it is; one inside Node's shared pool is copied first.
     const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
@@ -466,8 +523,10 @@ async function run(job: ParseJob) {
     invalidRows,
     confirmRows,
     orderCount,
+    invalidOrders: kept.length - good.length,
     errors: errors.slice(0, 200),
     confirmations: [...confirmAgg.values()],
+    confirmOrders,
     duplicates: [...duplicates.values()].slice(0, 200),
     errorWorkbook,
   });

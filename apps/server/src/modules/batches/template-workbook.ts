@@ -26,7 +26,13 @@ export async function buildTemplate(def: TemplateDef, lists: TemplateLists, chan
   const listSheet = wb.addWorksheet('lists', { state: 'hidden' });
 
   const cols = def.columns.map((k) => COLUMNS[k] as ColumnDef);
-  sheet.columns = cols.map((col) => ({ header: headerText(col), key: col.key, width: col.width ?? 14 }));
+  // A fixed channel's price header names its currency: the template is recognised by it on upload.
+  const priceCurrency = def.channel ? channelCurrency : undefined;
+  sheet.columns = cols.map((col) => ({
+    header: headerText(col, priceCurrency),
+    key: col.key,
+    width: col.width ?? 14,
+  }));
   const header = sheet.getRow(1);
   header.font = { bold: true };
   header.height = 30;
@@ -94,7 +100,14 @@ export async function buildTemplate(def: TemplateDef, lists: TemplateLists, chan
         ? '见下拉列表 / see drop-down'
         : lists[col.list].join(', ')
       : '';
-    notes.addRow([headerText(col), col.required ? '是 / yes' : '否 / no', col.type, allowed, col.help.zh, col.help.en]);
+    notes.addRow([
+      headerText(col, priceCurrency),
+      col.required ? '是 / yes' : '否 / no',
+      col.type,
+      allowed,
+      col.help.zh,
+      col.help.en,
+    ]);
   }
   notes.getColumn(5).alignment = { wrapText: true };
   notes.getColumn(6).alignment = { wrapText: true };

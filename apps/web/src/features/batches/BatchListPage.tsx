@@ -1,10 +1,32 @@
 import { batches as calls, type batches } from '@console/contract';
-import { App, Button, DatePicker, Dropdown, Form, Input, Popconfirm, Progress, Select, Space, Tag } from 'antd';
+import {
+  App,
+  Button,
+  DatePicker,
+  Dropdown,
+  Form,
+  Input,
+  Popconfirm,
+  Progress,
+  Select,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
+import { Link } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { formatTime, invalidateCall, t, useI18n } from '@/lib';
-import { type BatchFilters, deleteBatch, downloadBatchExcel, downloadByTime, downloadErrors } from './api/batches.ts';
+import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
+import {
+  type BatchFilters,
+  deleteBatch,
+  downloadBatchExcel,
+  downloadByTime,
+  downloadErrors,
+  ordersOfBatch,
+  previewPageOf,
+} from './api/batches.ts';
 import './i18n.ts';
 
 const STATUS_COLOR: Record<string, string> = {
@@ -21,6 +43,9 @@ export default function BatchListPage() {
   const { message } = App.useApp();
   const download = useDownloadProgress();
   const [form] = Form.useForm();
+  // Agents and operators see several customers' batches: whose each one is.
+  const { user } = useSession();
+  const isCustomer = (user?.roles ?? []).includes('customer');
   // Live progress: while a batch of the page parses or commits, the page is read every second.
   const paged = usePagedQuery<typeof calls.batches, BatchFilters>(calls.batches, {
     query: {
@@ -98,12 +123,53 @@ export default function BatchListPage() {
         loading={paged.query.isLoading}
         data-testid="batch-table"
         columns={[
-          { title: t('batches.batchNo'), dataIndex: 'batchNo' },
+          {
+            title: t('batches.batchNo'),
+            // A batch that made orders links to them: Order List filtered by its number.
+            render: (_, b) =>
+              b.status === 'done' && b.orderCount > 0 ? (
+                <Link to={ordersOfBatch(b.batchNo)} data-testid={`batch-orders-${b.batchNo}`}>
+                  {b.batchNo}
+                </Link>
+              ) : (
+                b.batchNo
+              ),
+          },
+          ...(isCustomer
+            ? []
+            : [
+                {
+                  title: t('batches.customer'),
+                  key: 'customer',
+                  render: (_: unknown, b: batches.BatchRow) => `${b.customerCode} ${b.customerName}`,
+                },
+              ]),
           { title: t('batches.channel'), dataIndex: 'channel', width: 80 },
           { title: t('batches.exportNomination'), render: (_, b) => b.exportNomination?.name ?? '—' },
           {
             title: t('batches.status'),
-            render: (_, b) => <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>,
+            render: (_, b) => (
+              <Space direction="vertical" size={0}>
+                <Tag color={STATUS_COLOR[b.status]}>{t(`batches.statuses.${b.status}`)}</Tag>
+                {/* Why it failed (an expired preview says so), whole on hover. */}
+                {b.status === 'failed' && b.errorMessage && (
+                  <Typography.Text
+                    type="secondary"
+                    ellipsis={{ tooltip: b.errorMessage }}
+                    style={{ maxWidth: 240 }}
+                    data-testid={`batch-reason-${b.batchNo}`}
+                  >
+                    {b.errorMessage}
+                  </Typography.Text>
+                )}
+                {/* An unconfirmed preview expires (PREVIEW_TTL_MINUTES): say until when, and reopen it. */}
+                {b.previewUntil && (
+                  <span data-testid={`batch-preview-until-${b.batchNo}`}>
+                    {t('batches.previewExpires', { time: formatTime(b.previewUntil) })}
+                  </span>
+                )}
+              </Space>
+            ),
           },
           {
             title: t('batches.progress'),
@@ -119,6 +185,11 @@ export default function BatchListPage() {
             title: t('batches.actions'),
             render: (_, b) => (
               <Space>
+                {b.previewUntil && (
+                  <Link to={previewPageOf(b)} style={{ whiteSpace: 'nowrap' }} data-testid={`batch-open-${b.batchNo}`}>
+                    {t('batches.openPreview')}
+                  </Link>
+                )}
                 {b.status === 'done' && (
                   <Button
                     size="small"

@@ -1,6 +1,7 @@
 import { orders } from '@console/contract';
 import { App, Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
@@ -26,7 +27,20 @@ export default function OrderListPage() {
   const { message } = App.useApp();
   const download = useDownloadProgress();
   const [form] = Form.useForm();
-  const paged = usePagedQuery<typeof orders.orderList, Filters>(orders.orderList, { sort: 'createdAt' });
+  // `?batchNo=` (a batch's link in Batch List and after an import): the orders of that batch.
+  const [params] = useSearchParams();
+  const batchNo = params.get('batchNo')?.trim() || undefined;
+  const byBatch = batchNo ? ({ noType: 'batchNo', numbers: batchNo } as Filters) : undefined;
+  const paged = usePagedQuery<typeof orders.orderList, Filters>(orders.orderList, {
+    sort: 'createdAt',
+    filters: byBatch,
+  });
+  // A tab kept open is shown another batch's link: the filter follows the address.
+  useEffect(() => {
+    if (!byBatch) return;
+    form.setFieldsValue(byBatch);
+    paged.setFilters(byBatch);
+  }, [batchNo]); // eslint-disable-line react-hooks/exhaustive-deps -- only when the address names another batch
   const list = paged.query;
   const req = paged.request;
   const [selectedRows, setSelectedRows] = useState<Row[]>([]);
@@ -69,7 +83,13 @@ export default function OrderListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} initialValues={{ noType: 'orderNo' }} style={{ rowGap: 8 }}>
+      <Form
+        form={form}
+        layout="inline"
+        onFinish={onSearch}
+        initialValues={byBatch ?? { noType: 'orderNo' }}
+        style={{ rowGap: 8 }}
+      >
         <Form.Item name="noType">
           <Select
             style={{ width: 130 }}

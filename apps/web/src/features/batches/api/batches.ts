@@ -22,8 +22,19 @@ export function uploadBatch(
   return callUpload(def, form);
 }
 export const fetchProgress = (id: number) => call(batches.progress, { id });
-export const confirmBatch = (id: number, confirmations: batches.ConfirmationKind[]) =>
-  call(batches.confirm, { id, confirmations });
+export const confirmBatch = (id: number, confirmations: batches.ConfirmationKind[], skipInvalid = false) =>
+  call(batches.confirm, { id, confirmations, skipInvalid });
+/** Order List filtered by one batch (the list reads `?batchNo=`). */
+export const ordersOfBatch = (batchNo: string) => `/order/list?batchNo=${encodeURIComponent(batchNo)}`;
+/** The import page that shows a batch's preview again (`?batch=<id>`), by its template kind. */
+export const previewPageOf = (b: { id: number; templateKind: string }) =>
+  `${
+    b.templateKind === 'usa' || b.templateKind === 'usaBoxC'
+      ? '/order/createImportUsa'
+      : b.templateKind === 'ems'
+        ? '/order/createImportEms'
+        : '/order/createImport'
+  }?batch=${b.id}`;
 export const downloadTemplate = async (kind: batches.TemplateKind) => {
   const { blob, filename } = await callBlob(batches.templates[kind], {});
   saveBlob(blob, filename);

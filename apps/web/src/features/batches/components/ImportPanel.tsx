@@ -1,8 +1,16 @@
 import { type batches, reference } from '@console/contract';
 import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { errorText, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
-import { confirmBatch, downloadErrors, downloadTemplate, fetchProgress, uploadBatch } from '../api/batches.ts';
+import { Link, useSearchParams } from 'react-router';
+import { errorText, formatTime, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
+import {
+  confirmBatch,
+  downloadErrors,
+  downloadTemplate,
+  fetchProgress,
+  ordersOfBatch,
+  uploadBatch,
+} from '../api/batches.ts';
 import '../i18n.ts';
 
 type Kind = Exclude<batches.TemplateKind, 'waybillNumber'>;
@@ -35,6 +43,23 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   const [batch, setBatch] = useState<Progress | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [confirmed, setConfirmed] = useState<batches.ConfirmationKind[]>([]);
+
+  // Batch List's "open preview" (?batch=<id>): the unexpired preview of an earlier upload, to
+  // confirm without uploading again.
+  const [params] = useSearchParams();
+  const reopen = Number(params.get('batch')) || null;
+  useEffect(() => {
+    if (!reopen) return;
+    setUploadError(null);
+    setConfirmed([]);
+    fetchProgress(reopen).then(
+      (b) => {
+        setBatch(b);
+        if ((kinds as string[]).includes(b.templateKind)) setKind(b.templateKind as Kind);
+      },
+      (e: unknown) => setUploadError(errorText(e)),
+    );
+  }, [reopen]); // eslint-disable-line react-hooks/exhaustive-deps -- once per batch asked for
 
   const running = batch && (batch.status === 'parsing' || batch.status === 'committing');
   useEffect(() => {
@@ -71,10 +96,10 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
     return false;
   };
 
-  const commit = async () => {
+  const commit = async (skipInvalid: boolean) => {
     if (!batch) return;
     try {
-      await confirmBatch(batch.id, confirmed);
+      await confirmBatch(batch.id, confirmed, skipInvalid);
       setBatch(await fetchProgress(batch.id));
     } catch (e) {
       setUploadError(errorText(e));
@@ -173,7 +198,7 @@ function BatchState({
   batch: Progress;
   confirmed: batches.ConfirmationKind[];
   setConfirmed: (k: batches.ConfirmationKind[]) => void;
-  onCommit: () => void;
+  onCommit: (skipInvalid: boolean) => void;
 }) {
   if (batch.status === 'parsing' || batch.status === 'committing') {
     return (
@@ -213,28 +238,48 @@ function BatchState({
           type="success"
           showIcon
           message={t('batches.done', { count: batch.orderCount, batchNo: batch.batchNo })}
+          description={
+            <Space direction="vertical">
+              {/* The batch's orders: Order List filtered by its batch number. */}
+              <Link to={ordersOfBatch(batch.batchNo)} data-testid="done-orders">
+                {t('batches.viewOrders', { count: batch.orderCount })}
+              </Link>
+              {batch.invalidRows > 0 && (
+                <Typography.Text>
+                  {t('batches.doneLeftOut', { rows: batch.invalidRows })}{' '}
+                  {batch.hasErrorWorkbook && (
+                    <Button size="small" onClick={() => downloadErrors(batch.id)} data-testid="done-errors">
+                      {t('batches.errorWorkbook')}
+                    </Button>
+                  )}
+                </Typography.Text>
+              )}
+            </Space>
+          }
         />
       </div>
     );
   }
   const allConfirmed = batch.confirmations.every((c) => confirmed.includes(c.kind));
+  const errorRows = new Set(batch.errors.map((e) => e.row)).size;
+  const allOrders = batch.orderCount + batch.invalidOrders;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="preview">
       <Alert
         type={batch.invalidRows ? 'error' : batch.confirmRows ? 'warning' : 'success'}
         showIcon
+        data-testid="preview-summary"
         message={t('batches.preview', {
-          valid: batch.validRows,
-          invalid: batch.invalidRows,
-          confirm: batch.confirmRows,
+          rows: batch.totalRows,
           orders: batch.orderCount,
+          confirmOrders: batch.confirmOrders.length,
+          invalidOrders: batch.invalidOrders,
+          invalid: batch.invalidRows,
         })}
+        description={
+          batch.previewUntil ? t('batches.previewUntil', { time: formatTime(batch.previewUntil) }) : undefined
+        }
       />
-      {batch.hasErrorWorkbook && (
-        <Button onClick={() => downloadErrors(batch.id)} data-testid="download-errors">
-          {t('batches.errorWorkbook')}
-        </Button>
-      )}
       {batch.duplicates.length > 0 && (
         <Alert
           type="info"
@@ -242,38 +287,98 @@ function BatchState({
         />
       )}
       {batch.errors.length > 0 && (
-        <Table
-          size="small"
-          rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
-          dataSource={batch.errors}
-          pagination={{ pageSize: 10 }}
-          columns={[
-            { title: t('batches.row'), dataIndex: 'row', width: 70 },
-            {
-              title: t('batches.column'),
-              render: (_, r) => (r.column ? `${r.column} ${r.columnTitle ?? ''}` : ''),
-              width: 180,
-            },
-            { title: t('batches.message'), dataIndex: 'message' },
-          ]}
-        />
+        <>
+          <Typography.Text strong data-testid="errors-title">
+            {t('batches.errorsTitle', { rows: batch.invalidRows })}
+            {errorRows < batch.invalidRows && ` ${t('batches.errorsFirst', { listed: errorRows })}`}
+          </Typography.Text>
+          <Table
+            size="small"
+            rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
+            dataSource={batch.errors}
+            pagination={{ pageSize: 10 }}
+            data-testid="errors-table"
+            columns={[
+              { title: t('batches.row'), dataIndex: 'row', width: 70 },
+              {
+                title: t('batches.column'),
+                render: (_, r) => (r.column ? `${r.column} ${r.columnTitle ?? ''}` : ''),
+                width: 180,
+              },
+              { title: t('batches.message'), dataIndex: 'message' },
+            ]}
+          />
+        </>
       )}
-      {batch.invalidRows === 0 && batch.confirmations.length > 0 && (
+      {batch.confirmations.length > 0 && (
         <Alert
           type="warning"
-          message={t('batches.confirmTitle')}
+          message={t('batches.confirmTitle', { orders: batch.confirmOrders.length })}
+          data-testid="confirmations"
           description={
-            <Checkbox.Group
-              value={confirmed}
-              onChange={(v) => setConfirmed(v as batches.ConfirmationKind[])}
-              options={batch.confirmations.map((c) => ({ value: c.kind, label: `${c.message} (${c.count})` }))}
-            />
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Table
+                size="small"
+                rowKey="row"
+                dataSource={batch.confirmOrders}
+                pagination={{ pageSize: 10 }}
+                data-testid="confirm-table"
+                columns={[
+                  { title: t('batches.row'), dataIndex: 'row', width: 70 },
+                  { title: t('batches.orderNo'), dataIndex: 'orderNo', width: 180 },
+                  {
+                    title: t('batches.reason'),
+                    render: (_, o) => o.reasons.map((r) => r.message).join('; '),
+                  },
+                ]}
+              />
+              {/* One box per kind: the user accepts each reason for the orders it names. */}
+              <Checkbox.Group
+                value={confirmed}
+                onChange={(v) => setConfirmed(v as batches.ConfirmationKind[])}
+                options={batch.confirmations.map((c) => ({
+                  value: c.kind,
+                  label: t('batches.confirmKind', { message: c.message, count: c.count }),
+                }))}
+                data-testid="confirm-kinds"
+              />
+            </Space>
           }
         />
       )}
-      {batch.invalidRows === 0 && (
-        <Button type="primary" disabled={!allConfirmed} onClick={onCommit} data-testid="confirm">
-          {t('batches.confirmCreate')}
+      {batch.invalidRows === 0 ? (
+        <Button type="primary" disabled={!allConfirmed} onClick={() => onCommit(false)} data-testid="confirm">
+          {t('batches.confirmCreate', { count: batch.orderCount })}
+        </Button>
+      ) : (
+        // Two ways on: the valid orders now (one transaction; the rows with errors stay in the
+        // error workbook), or every order after fixing the rows and uploading again.
+        <Space direction="vertical" data-testid="choices">
+          {batch.orderCount > 0 && (
+            <Space wrap>
+              <Button type="primary" disabled={!allConfirmed} onClick={() => onCommit(true)} data-testid="import-valid">
+                {t('batches.importValid', { count: batch.orderCount })}
+              </Button>
+              <Typography.Text type="secondary">
+                {t('batches.importValidNote', { invalidOrders: batch.invalidOrders, rows: batch.invalidRows })}
+              </Typography.Text>
+            </Space>
+          )}
+          <Space wrap>
+            {batch.hasErrorWorkbook && (
+              <Button onClick={() => downloadErrors(batch.id)} data-testid="download-errors">
+                {t('batches.fixAndUpload')}
+              </Button>
+            )}
+            <Typography.Text type="secondary" data-testid="fix-note">
+              {t('batches.fixNote', { count: allOrders })}
+            </Typography.Text>
+          </Space>
+        </Space>
+      )}
+      {batch.invalidRows === 0 && batch.hasErrorWorkbook && (
+        <Button onClick={() => downloadErrors(batch.id)} data-testid="download-errors">
+          {t('batches.errorWorkbook')}
         </Button>
       )}
     </Space>
