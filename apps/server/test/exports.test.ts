@@ -3,7 +3,6 @@ import { idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '../src/lib/mask.ts';
-import { createBatchesRepository } from '../src/modules/batches/batches.repository.ts';
 import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
 import { orderListQuery } from '../src/modules/orders/orders.repository.ts';
 import { baseRow, download, fill, settle, template, upload } from './batches/helpers.ts';
