@@ -14,7 +14,7 @@ import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../.
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
-import { createAuthRepository } from './auth.repository.ts';
+import { type AuthRepository, createAuthRepository } from './auth.repository.ts';
 import './auth.messages.ts';
 
 export interface AuthDeps {
@@ -81,25 +81,32 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       [`acct:${name.toLowerCase()}`, config.LOGIN_MAX_FAILURES_PER_ACCOUNT],
       [`ip:${ip}`, config.LOGIN_MAX_FAILURES_PER_ADDRESS],
     ] as const;
-    const taken: Reservation = [];
-    for (const [key, limit] of limits) {
-      const windowStart = await repo.reserveAttempt(key, now, windowMs, limit);
-      if (windowStart === undefined) {
-        // Nothing is checked: the other key's attempt is not spent.
-        await releaseAttempt(taken);
-        throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'loginThrottled', null, {
-          minutes: Math.ceil(config.LOGIN_THROTTLE_WINDOW_SECONDS / 60),
-        });
+    // Both keys in one transaction: one turn of SQLite's single writer instead of three (a login
+    // during a batch commit waits for the writer at each turn), and a refusal of the second key
+    // rolls back the first, so nothing is spent when nothing is checked.
+    const taken = await db.transaction().execute(async (trx) => {
+      const r = createAuthRepository(trx);
+      const taken: Reservation = [];
+      for (const [key, limit] of limits) {
+        const windowStart = await r.reserveAttempt(key, now, windowMs, limit);
+        if (windowStart === undefined) {
+          throw new AppError(ErrorCode.TOO_MANY_REQUESTS, 'loginThrottled', null, {
+            minutes: Math.ceil(config.LOGIN_THROTTLE_WINDOW_SECONDS / 60),
+          });
+        }
+        taken.push({ key, windowStart });
       }
-      taken.push({ key, windowStart });
-    }
-    // A window begun now: rows of windows that are over go (guessed names would pile up).
+      return taken;
+    });
+    // A window begun now: rows of windows that are over go (guessed names would pile up). After
+    // the commit, not inside it: on PostgreSQL the delete could wait on a row another login's
+    // transaction holds while that one waits on ours.
     if (taken.some((t) => t.windowStart === now)) await repo.deleteAttemptsBefore(now - windowMs);
     return taken;
   }
 
-  async function releaseAttempt(taken: Reservation) {
-    for (const t of taken) await repo.releaseAttempt(t.key, t.windowStart);
+  async function releaseAttempt(taken: Reservation, r: AuthRepository = repo) {
+    for (const t of taken) await r.releaseAttempt(t.key, t.windowStart);
   }
 
   /**
@@ -139,8 +146,9 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH);
       // A failure keeps its attempt: that is what the window counts.
       if (!user || !ok || user.disabled) throw AppError.badRequest('badLogin');
-      await releaseAttempt(attempt);
+      // The success gives its attempt back in the session's own transaction (one writer turn).
       return db.transaction().execute(async (trx) => {
+        await releaseAttempt(attempt, createAuthRepository(trx));
         const sessionId = await createAuthRepository(trx).createSession({
           userId: user.id,
           uuid: input.uuid ?? null,
