@@ -5,6 +5,7 @@
  */
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
+import * as items from './items.ts';
 import type { CallDef } from './call.ts';
 import * as notifications from './notifications.ts';
 import * as orders from './orders.ts';
@@ -17,9 +18,9 @@ export * from './fields.ts';
 export * from './i18n.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, notifications, orders, reference };
+export { auth, batches, items, notifications, orders, reference };
 
-export const calls = { auth, batches, notifications, orders, reference } as const;
+export const calls = { auth, batches, items, notifications, orders, reference } as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;
