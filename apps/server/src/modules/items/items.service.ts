@@ -458,6 +458,27 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
       };
     },
 
+    /** The customer's catalogue entry for a JAN, for order entry (`order/getItemByJan`). */
+    async byJan(customerId: number, jan: string) {
+      const r = await db
+        .selectFrom('items')
+        .select(['id'])
+        .where('customer_id', '=', customerId)
+        .where('jan', '=', jan)
+        .executeTakeFirst();
+      if (!r) return null;
+      const item = (await repo.find(db, { all: true }, r.id))!;
+      const brand = (await reference()).brands.find((b) => b.id === item.brand_id);
+      return {
+        status: item.status as C.ItemStatus,
+        name: item.name_zh,
+        brand: brand?.name_zh ?? null,
+        spec: item.specs,
+        price: item.declaration_price,
+        origin: item.origin,
+      };
+    },
+
     parts: async () => (await reference()).parts.map((p) => ({ id: p.id, name: { zh: p.name_zh, en: p.name_en } })),
     async brands(keyword: string | undefined) {
       const k = keyword?.toLowerCase();
