@@ -227,6 +227,27 @@ describe('adjustments', () => {
     expect(adopt.status).toBe(409);
   });
 
+  it('two operators adjusting one item at the same moment: one adjustment, one 409', async () => {
+    const admin = await h.login('admin');
+    for (let round = 0; round < 3; round++) {
+      const item = await approvedItem();
+      const answers = await Promise.all(
+        [operator, admin].map((token, i) =>
+          aes(h, 'item/adjust', { id: item.id, changes: { specs: `${round}-${i}` } }, token),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.body.message).toMatch(/already has an adjustment waiting/);
+      const open = await h.db
+        .selectFrom('item_adjustments')
+        .select('id')
+        .where('item_id', '=', item.id)
+        .where('status', '=', 'pending')
+        .execute();
+      expect(open).toHaveLength(1);
+    }
+  });
+
   it('an adjustment that changes nothing is refused', async () => {
     const item = await approvedItem();
     const r = await aes(h, 'item/adjust', { id: item.id, changes: { origin: 'JP' } }, operator);
