@@ -23,6 +23,8 @@ import { createOrdersLookup } from './modules/orders/orders.lookup.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
+import { itemsRoutes } from './modules/items/items.routes.ts';
+import { createItemsService } from './modules/items/items.service.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 
@@ -76,7 +78,12 @@ export async function buildApp({
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
-  const orders = createOrdersService(db, clock, { files, assertClear: (actor) => notifications.assertClear(actor) });
+  const items = createItemsService(db, clock, files);
+  const orders = createOrdersService(db, clock, {
+    files,
+    assertClear: (actor) => notifications.assertClear(actor),
+    catalogueByJan: (customerId, jan) => items.byJan(customerId, jan),
+  });
   const ordersLookup = createOrdersLookup(db, clock, files);
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
@@ -107,6 +114,7 @@ export async function buildApp({
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   exportJobsRoutes(registrar);
+  itemsRoutes(registrar, items);
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -41,6 +41,15 @@ export const routeCatalogue = [
   r('item.list', '/item/list', '商品列表', 'Item List', { parent: 'item' }),
   r('item.noPassItem', '/item/noPassItem', '审核未通过商品列表', 'Failed To Pass Item List', { parent: 'item' }),
   r('item.create', '/item/create', '新增商品', 'Create Item', { parent: 'item', hidden: true }),
+  r('item.info', '/item/info', '商品详情', 'Item Detail', { parent: 'item', hidden: true }),
+  r('item.update', '/item/update', '修改商品', 'Edit Item', { parent: 'item', hidden: true }),
+  r('unAdopt', '/unAdopt', '未采纳的调整', 'Unadopted Adjustments', { parent: 'item' }),
+  // Approve, fail and adjust items: a permission, not a page.
+  r('item.review', '', '商品审核', 'Review Items', {
+    parent: 'item',
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('order', '', '订单管理', 'Order Management', { icon: 'ProfileOutlined' }),
   r('order.batchList', '/order/batchList', '批次列表', 'Batch List', { parent: 'order' }),
   r('order.list', '/order/list', '订单列表', 'Order List', { parent: 'order' }),

@@ -81,7 +81,7 @@ export function leavesOf(schema: z.ZodType): Leaf[] {
 /** Picks a value for a field, or undefined for the generator's own choice. */
 export type Pick = (path: Path, leaf: Leaf['kind']) => unknown;
 
-const STRING_CANDIDATES = ['a', 'aaaaaaaa', '1', '2026-11-01', '110000', 'A1'];
+const STRING_CANDIDATES = ['a', 'aaaaaaaa', '1', '2026-11-01', '110000', 'A1', '12345670', 'JP'];
 
 /**
  * A valid body: required fields only, each the simplest value its schema accepts; the
