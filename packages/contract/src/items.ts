@@ -3,6 +3,7 @@ import { defineCall, empty } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { i18nText } from './i18n.ts';
+import { pattern } from './messages.ts';
 import { chinaDay } from './orders.ts';
 
 /**
@@ -21,13 +22,13 @@ export const adjustmentStatus = z.enum(['pending', 'adopted', 'rejected', 'super
 export type AdjustmentStatus = z.infer<typeof adjustmentStatus>;
 
 /** A decimal amount as a string with up to 2 decimals (never a float): "12", "12.5", "12.50". */
-export const decimalAmount = text({ min: 1, max: 16 }).regex(/^\d{1,12}(\.\d{1,2})?$/);
+export const decimalAmount = text({ min: 1, max: 16 }).regex(pattern(/^\d{1,12}(\.\d{1,2})?$/, 'itemPrice'));
 /** JAN as typed: 8 or 13 digits. The check digit (EAN-13/EAN-8, `isValidJan`) is checked by the server (422 `jan`). */
-export const janText = text({ min: 8, max: 13 }).regex(/^(\d{8}|\d{13})$/);
+export const janText = text({ min: 8, max: 13 }).regex(pattern(/^(\d{8}|\d{13})$/, 'jan'));
 /** HS tariff number: 6 to 13 digits (dots and spaces are stripped by the console before sending). */
-export const tariffText = text({ min: 6, max: 13 }).regex(/^\d{6,13}$/);
+export const tariffText = text({ min: 6, max: 13 }).regex(pattern(/^\d{6,13}$/, 'tariff'));
 /** Country of origin: ISO 3166-1 alpha-2, upper case (JP, CN, US…). */
-export const originCode = text({ min: 2, max: 2 }).regex(/^[A-Z]{2}$/);
+export const originCode = text({ min: 2, max: 2 }).regex(pattern(/^[A-Z]{2}$/, 'origin'));
 
 /**
  * The clearance data of an item: what customs sees. Changing any of these on an approved

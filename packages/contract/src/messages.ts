@@ -23,6 +23,22 @@ export const ruleMessages = {
     en: 'Choose a province, city or district from the list.',
     'zh-CN': '请从列表中选择省、市或区。',
   },
+  itemPrice: {
+    en: 'Enter a price such as 12 or 12.50 (at most 12 digits and 2 decimal places).',
+    'zh-CN': '请输入价格，如 12 或 12.50（最多 12 位整数、2 位小数）。',
+  },
+  jan: {
+    en: 'A JAN has 8 or 13 digits.',
+    'zh-CN': 'JAN 码为 8 位或 13 位数字。',
+  },
+  tariff: {
+    en: 'A tariff number has 6 to 13 digits.',
+    'zh-CN': '税号为 6 至 13 位数字。',
+  },
+  origin: {
+    en: 'Enter the country of origin as a two-letter code, such as JP.',
+    'zh-CN': '原产国请填两位字母代码，如 JP。',
+  },
   money: {
     en: 'Enter an amount such as 12 or 12.50 (digits, at most 4 decimal places).',
     'zh-CN': '请输入金额，如 12 或 12.50（数字，最多 4 位小数）。',
