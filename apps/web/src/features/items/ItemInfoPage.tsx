@@ -119,7 +119,7 @@ export default function ItemInfoPage() {
             {
               key: 'decision',
               title: t('items.decision'),
-              render: (_, a) => (role.isCustomer ? <AdjustmentDecision adj={a} onDone={refresh} /> : null),
+              render: (_, a) => (!role.isOperator ? <AdjustmentDecision adj={a} onDone={refresh} /> : null),
             },
           ]}
         />
