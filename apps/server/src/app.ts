@@ -21,6 +21,8 @@ import { createOrdersLookup } from './modules/orders/orders.lookup.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
+import { itemsRoutes } from './modules/items/items.routes.ts';
+import { createItemsService } from './modules/items/items.service.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 
 export const VERSION = '1.21.2';
@@ -102,6 +104,7 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  itemsRoutes(registrar, createItemsService(db, clock, files));
 
   registerConsole(app, config.WEB_DIST);
   return app;

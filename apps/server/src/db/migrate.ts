@@ -8,6 +8,7 @@ import * as createdEvents from './migrations/2026-11-22T0910-created-events.ts';
 import * as loginAttempts from './migrations/2026-11-23T0525-auth-login-attempts.ts';
 import * as agentIdCards from './migrations/2026-11-23T0525-orders-agent-id-cards.ts';
 import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-previews.ts';
+import * as itemsCatalogue from './migrations/2026-11-24T0400-items-catalogue.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T0525-auth-login-attempts': loginAttempts,
   '2026-11-23T0525-orders-agent-id-cards': agentIdCards,
   '2026-11-23T0530-commit-staged-previews': stagedPreviews,
+  '2026-11-24T0400-items-catalogue': itemsCatalogue,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ItemTables } from './schema-items.ts';
 
 /**
  * Table types for Kysely, matching the migrations. Times are ISO-8601 UTC strings
@@ -254,7 +255,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-export interface DB {
+export interface DB extends ItemTables {
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;

@@ -1,0 +1,309 @@
+import type { items as C } from '@console/contract';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { ilike } from '../../db/dialect.ts';
+import type { DB } from '../../db/schema.ts';
+import type { ItemsTable } from '../../db/schema-items.ts';
+import { inScope, type Scope } from '../../lib/scope.ts';
+import { chinaDayStart } from '../orders/orders.repository.ts';
+
+/** SQL of the item catalogue; every query of tenant rows goes through `inScope`. */
+export type Db = Kysely<DB> | Transaction<DB>;
+export type ItemRecord = Omit<ItemsTable, 'id'> & { id: number; customer_code: string; pending_adjustments: number };
+export type ItemValues = Omit<ItemsTable, 'id' | 'created_by' | 'created_at' | 'customer_id' | 'status' | 'reason'>;
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** A user's text inside LIKE: its wildcards are matched literally. */
+const likeText = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** `column LIKE pattern ESCAPE '\'` (ILIKE on PostgreSQL when `op` says so): the same on both engines. */
+const likeSql = (column: string, op: string, pattern: string) =>
+  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
+
+const SORT = {
+  createdAt: 'i.created_at',
+  updatedAt: 'i.updated_at',
+  jan: 'i.jan',
+  nameZh: 'i.name_zh',
+  status: 'i.status',
+} as const;
+
+export function createItemsRepository(db: Database) {
+  const like = ilike(db);
+  const base = (q: Db) =>
+    q
+      .selectFrom('items as i')
+      .innerJoin('customers as c', 'c.id', 'i.customer_id')
+      .selectAll('i')
+      .select('c.code as customer_code')
+      .select((eb) =>
+        eb
+          .selectFrom('item_adjustments as a')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('a.item_id', '=', 'i.id')
+          .where('a.status', '=', 'pending')
+          .as('pending_adjustments'),
+      );
+
+  return {
+    async list(scope: Scope, f: C.ItemListRequest): Promise<{ total: number; rows: ItemRecord[] }> {
+      let q = inScope(db.selectFrom('items as i'), 'i.customer_id', scope);
+      if (f.customerId) q = q.where('i.customer_id', '=', f.customerId);
+      if (f.status) q = q.where('i.status', '=', f.status);
+      if (f.jan) q = q.where(likeSql('i.jan', 'like', `${likeText(f.jan)}%`));
+      if (f.name) {
+        const p = `%${likeText(f.name)}%`;
+        q = q.where((eb) => eb.or(['i.name_zh', 'i.name_en', 'i.name_ja'].map((c) => likeSql(c, like, p))));
+      }
+      if (f.brandId) q = q.where('i.brand_id', '=', f.brandId);
+      if (f.partId) q = q.where('i.part_id', '=', f.partId);
+      if (f.group) q = q.where('i.group_name', '=', f.group);
+      if (f.categoryId) {
+        const categoryId = f.categoryId;
+        q = q.where('i.category_id', 'in', (eb) =>
+          eb
+            .selectFrom('item_categories as k')
+            .select('k.id')
+            .where(
+              'k.path',
+              'like',
+              eb
+                .selectFrom('item_categories as r')
+                .select(sql<string>`r.path || '%'`.as('p'))
+                .where('r.id', '=', categoryId),
+            ),
+        );
+      }
+      if (f.hasPendingAdjustment !== undefined) {
+        const exists = (eb: any) =>
+          eb.exists(
+            eb
+              .selectFrom('item_adjustments as a')
+              .select('a.id')
+              .whereRef('a.item_id', '=', 'i.id')
+              .where('a.status', '=', 'pending'),
+          );
+        q = q.where((eb) => (f.hasPendingAdjustment ? exists(eb) : eb.not(exists(eb))));
+      }
+      if (f.dateFrom) q = q.where('i.created_at', '>=', chinaDayStart(f.dateFrom));
+      if (f.dateTo) q = q.where('i.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
+
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const ids = await q
+        .select('i.id')
+        .orderBy(SORT[f.sort as keyof typeof SORT], f.order)
+        .orderBy('i.id', f.order)
+        .offset(f.offset)
+        .limit(f.limit)
+        .execute();
+      if (ids.length === 0) return { total: Number(n), rows: [] };
+      const rows = (await base(db)
+        .where(
+          'i.id',
+          'in',
+          ids.map((r) => r.id),
+        )
+        .execute()) as ItemRecord[];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
+    },
+
+    async find(q: Db, scope: Scope, id: number): Promise<ItemRecord | undefined> {
+      const row = await inScope(base(q).where('i.id', '=', id), 'i.customer_id', scope).executeTakeFirst();
+      return row ? numeric(row as ItemRecord) : undefined;
+    },
+
+    async insert(q: Db, values: Omit<ItemsTable, 'id'>): Promise<number> {
+      const r = await q.insertInto('items').values(values).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+
+    /** Sets values; with `fromStatus`, only while the item is still in that status (answers whether it was). */
+    async update(q: Db, id: number, values: Partial<Omit<ItemsTable, 'id'>>, fromStatus?: string): Promise<boolean> {
+      let u = q.updateTable('items').set(values).where('id', '=', id);
+      if (fromStatus) u = u.where('status', '=', fromStatus);
+      const r = await u.executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    async addEvent(
+      q: Db,
+      e: {
+        item_id: number;
+        kind: string;
+        user_id: number;
+        note: string | null;
+        status: string;
+        changes: unknown[];
+        at: string;
+      },
+    ) {
+      await q
+        .insertInto('item_events')
+        .values({ ...e, changes: JSON.stringify(e.changes) })
+        .execute();
+    },
+
+    events(itemId: number) {
+      return db
+        .selectFrom('item_events as e')
+        .innerJoin('users as u', 'u.id', 'e.user_id')
+        .select(['e.id', 'e.kind', 'e.note', 'e.status', 'e.changes', 'e.at', 'u.display_name', 'u.role'])
+        .where('e.item_id', '=', itemId)
+        .orderBy('e.id', 'asc')
+        .execute();
+    },
+
+    adjustmentsQuery(q: Db) {
+      return q
+        .selectFrom('item_adjustments as a')
+        .innerJoin('items as i', 'i.id', 'a.item_id')
+        .innerJoin('customers as c', 'c.id', 'a.customer_id')
+        .innerJoin('users as by', 'by.id', 'a.adjusted_by')
+        .leftJoin('users as dec', 'dec.id', 'a.decided_by')
+        .selectAll('a')
+        .select([
+          'c.code as customer_code',
+          'i.jan',
+          'i.name_zh',
+          'by.display_name as adjusted_by_name',
+          'dec.display_name as decided_by_name',
+        ]);
+    },
+
+    async adjustments(
+      scope: Scope,
+      f: {
+        offset: number;
+        limit: number;
+        order: 'asc' | 'desc';
+        status?: string;
+        itemId?: number;
+        customerId?: number;
+        jan?: string;
+      },
+    ) {
+      let q = inScope(
+        db.selectFrom('item_adjustments as a').innerJoin('items as i', 'i.id', 'a.item_id'),
+        'a.customer_id',
+        scope,
+      );
+      if (f.status) q = q.where('a.status', '=', f.status);
+      if (f.itemId) q = q.where('a.item_id', '=', f.itemId);
+      if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
+      if (f.jan) q = q.where(likeSql('i.jan', 'like', `${likeText(f.jan)}%`));
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const ids = (await q.select('a.id').orderBy('a.id', f.order).offset(f.offset).limit(f.limit).execute()).map(
+        (r) => r.id,
+      );
+      const rows = ids.length ? await this.adjustmentsQuery(db).where('a.id', 'in', ids).execute() : [];
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return { total: Number(n), rows: ids.map((id) => byId.get(id)!) };
+    },
+
+    findAdjustment(q: Db, scope: Scope, id: number) {
+      return inScope(this.adjustmentsQuery(q).where('a.id', '=', id), 'a.customer_id', scope).executeTakeFirst();
+    },
+
+    adjustmentsOfItem(itemId: number) {
+      return this.adjustmentsQuery(db).where('a.item_id', '=', itemId).orderBy('a.id', 'asc').execute();
+    },
+
+    async openAdjustment(q: Db, itemId: number) {
+      return q
+        .selectFrom('item_adjustments')
+        .select('id')
+        .where('item_id', '=', itemId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+    },
+
+    async insertAdjustment(
+      q: Db,
+      v: {
+        item_id: number;
+        customer_id: number;
+        changes: unknown[];
+        note: string | null;
+        adjusted_by: number;
+        adjusted_at: string;
+      },
+    ): Promise<number> {
+      const r = await q
+        .insertInto('item_adjustments')
+        .values({ ...v, status: 'pending', changes: JSON.stringify(v.changes) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return r.id;
+    },
+
+    /** Decides a pending adjustment; false when it was no longer pending (someone else decided first). */
+    async decideAdjustment(
+      q: Db,
+      id: number,
+      v: { status: string; decided_by: number; decided_at: string; decision_note: string | null },
+    ): Promise<boolean> {
+      const r = await q
+        .updateTable('item_adjustments')
+        .set(v)
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    async supersedeAdjustments(q: Db, itemId: number, at: string, by: number) {
+      await q
+        .updateTable('item_adjustments')
+        .set({ status: 'superseded', decided_at: at, decided_by: by })
+        .where('item_id', '=', itemId)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+
+    image(id: number) {
+      return db
+        .selectFrom('files')
+        .select(['id', 'customer_id', 'mime', 'storage_key', 'name'])
+        .where('id', '=', id)
+        .where('kind', '=', 'itemImage')
+        .executeTakeFirst();
+    },
+
+    async insertImage(v: {
+      customer_id: number;
+      owner_user_id: number;
+      name: string;
+      mime: string;
+      size: number;
+      sha256: string;
+      storage_key: string;
+      created_at: string;
+    }) {
+      const r = await db
+        .insertInto('files')
+        .values({ ...v, kind: 'itemImage' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return r.id;
+    },
+
+    async reference() {
+      const [parts, brands, categories, exportCategories, taxes] = await Promise.all([
+        db.selectFrom('item_parts').selectAll().orderBy('id').execute(),
+        db.selectFrom('item_brands').selectAll().orderBy('id').execute(),
+        db.selectFrom('item_categories').selectAll().orderBy('id').execute(),
+        db.selectFrom('item_export_categories').selectAll().orderBy('code').execute(),
+        db.selectFrom('item_taxes').selectAll().orderBy('code').execute(),
+      ]);
+      return { parts, brands, categories, exportCategories, taxes };
+    },
+  };
+}
+
+const numeric = (r: ItemRecord): ItemRecord => ({
+  ...r,
+  pending_adjustments: Number(r.pending_adjustments),
+  net_weight_g: Number(r.net_weight_g),
+});
+
+export type ItemsRepository = ReturnType<typeof createItemsRepository>;

@@ -1,0 +1,497 @@
+import { type ApiLanguage, ErrorCode, items as C, isValidJan, type ParsedRequest } from '@console/contract';
+import type { Database } from '../../db/database.ts';
+import { classifyDatabaseError } from '../../http/error-handler.ts';
+import { AppError } from '../../lib/errors.ts';
+import { translate } from '../../lib/messages.ts';
+import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
+import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import { inspectImage, isImageProblem } from './items.images.ts';
+import './items.messages.ts';
+import { createItemsRepository, type Db, type ItemRecord } from './items.repository.ts';
+
+/**
+ * The item catalogue and its review workflow (docs/decisions.md "Items"): create → pending;
+ * operators approve or fail with a reason; a fix of a failed item resubmits it; a change of an
+ * approved item's clearance data sends it back to pending; an operator's adjustment waits for
+ * the customer to adopt (apply) or reject it. Every step is an event of the item's history.
+ */
+
+/** Contract field → column, for the clearance fields (the ones review looks at). */
+const COLUMNS = {
+  jan: 'jan',
+  nameZh: 'name_zh',
+  nameEn: 'name_en',
+  nameJa: 'name_ja',
+  specs: 'specs',
+  essentials: 'essentials',
+  partId: 'part_id',
+  brandId: 'brand_id',
+  categoryId: 'category_id',
+  newCategory: 'new_category',
+  exportCategory: 'export_category',
+  tariff: 'tariff',
+  netWeightG: 'net_weight_g',
+  clearancePrice: 'clearance_price',
+  declarationPrice: 'declaration_price',
+  origin: 'origin',
+  taxCode: 'tax_code',
+  imageId: 'image_file_id',
+} as const satisfies Record<string, keyof ItemRecord>;
+type ClearanceKey = keyof typeof COLUMNS;
+const CLEARANCE_KEYS = Object.keys(COLUMNS) as ClearanceKey[];
+type Change = { field: string; before: unknown; after: unknown };
+
+const OPERATORS = new Set(['operator', 'admin-none']);
+
+/** "12" → "12.00", "012.5" → "12.50": one spelling per amount, so a change is a real change. */
+export function normalizeDecimal(s: string): string {
+  const [int = '0', frac = ''] = s.split('.');
+  return `${BigInt(int).toString()}.${frac.padEnd(2, '0')}`;
+}
+
+export function createItemsService(db: Database, clock: () => Date, files: Storage) {
+  const repo = createItemsRepository(db);
+  const now = () => clock().toISOString();
+  // Reference lists change only by migration: read once per process.
+  let refs: ReturnType<typeof repo.reference> | undefined;
+  const reference = () => (refs ??= repo.reference());
+
+  async function present(r: ItemRecord): Promise<C.ItemRow> {
+    const ref = await reference();
+    const part = ref.parts.find((p) => p.id === r.part_id);
+    const brand = ref.brands.find((p) => p.id === r.brand_id);
+    const category = ref.categories.find((p) => p.id === r.category_id);
+    const exportCategory = ref.exportCategories.find((p) => p.code === r.export_category);
+    const tax = ref.taxes.find((p) => p.code === r.tax_code);
+    const named = (x: { id: number; name_zh: string; name_en: string } | undefined) =>
+      x ? { id: x.id, name: { zh: x.name_zh, en: x.name_en } } : null;
+    return {
+      id: r.id,
+      customerId: r.customer_id,
+      customerCode: r.customer_code,
+      jan: r.jan,
+      nameZh: r.name_zh,
+      nameEn: r.name_en,
+      nameJa: r.name_ja,
+      specs: r.specs,
+      essentials: r.essentials,
+      part: named(part),
+      brand: named(brand),
+      category: category
+        ? {
+            ...named(category)!,
+            path: category.path
+              .split('/')
+              .filter(Boolean)
+              .map((id) => ref.categories.find((c) => c.id === Number(id)))
+              .filter((c) => c !== undefined)
+              .map((c) => ({ zh: c.name_zh, en: c.name_en })),
+          }
+        : null,
+      newCategory: r.new_category,
+      exportCategory: exportCategory
+        ? { code: exportCategory.code, name: { zh: exportCategory.name_zh, en: exportCategory.name_en } }
+        : null,
+      group: r.group_name,
+      tariff: r.tariff,
+      netWeightG: r.net_weight_g,
+      clearancePrice: r.clearance_price,
+      declarationPrice: r.declaration_price,
+      origin: r.origin,
+      tax: tax
+        ? {
+            code: tax.code,
+            name: { zh: tax.name_zh, en: tax.name_en },
+            unit: tax.unit_en,
+            amount: tax.amount,
+            rate: tax.rate,
+          }
+        : null,
+      imageId: r.image_file_id,
+      status: r.status as C.ItemRow['status'],
+      reason: r.reason,
+      pendingAdjustments: r.pending_adjustments,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  }
+  /** The tax unit in the caller's language (the only item text the server words itself). */
+  async function localise(row: C.ItemRow, lang: ApiLanguage): Promise<C.ItemRow> {
+    if (!row.tax || lang === 'en') return row;
+    const tax = (await reference()).taxes.find((t) => t.code === row.tax!.code);
+    return { ...row, tax: { ...row.tax, unit: tax?.unit_zh ?? row.tax.unit } };
+  }
+  const out = async (r: ItemRecord, lang: ApiLanguage) => localise(await present(r), lang);
+
+  function presentAdjustment(a: Awaited<ReturnType<typeof repo.adjustmentsOfItem>>[number]): C.AdjustmentRow {
+    return {
+      id: a.id,
+      itemId: a.item_id,
+      customerId: a.customer_id,
+      customerCode: a.customer_code,
+      jan: a.jan,
+      itemName: a.name_zh,
+      status: a.status as C.AdjustmentRow['status'],
+      changes: JSON.parse(a.changes) as Change[],
+      note: a.note,
+      adjustedBy: a.adjusted_by_name,
+      adjustedAt: a.adjusted_at,
+      decidedBy: a.decided_by_name,
+      decidedAt: a.decided_at,
+      decisionNote: a.decision_note,
+    };
+  }
+
+  /** Checks the references and normalises; answers the column values of the given clearance fields. */
+  async function clearanceColumns(
+    fields: Partial<Record<ClearanceKey, unknown>>,
+    customerId: number,
+  ): Promise<Partial<Record<(typeof COLUMNS)[ClearanceKey], unknown>>> {
+    const ref = await reference();
+    const errors: Record<string, string[]> = {};
+    const v = { ...fields } as Record<string, unknown>;
+    if (typeof v.jan === 'string' && !isValidJan(v.jan)) errors.jan = ['itemJanCheckDigit'];
+    if (v.partId != null && !ref.parts.some((p) => p.id === v.partId)) errors.partId = ['itemPartUnknown'];
+    if (v.brandId != null && !ref.brands.some((p) => p.id === v.brandId)) errors.brandId = ['itemBrandUnknown'];
+    if (v.categoryId != null && !ref.categories.some((p) => p.id === v.categoryId))
+      errors.categoryId = ['itemCategoryUnknown'];
+    if (v.exportCategory != null && !ref.exportCategories.some((p) => p.code === v.exportCategory))
+      errors.exportCategory = ['itemExportCategoryUnknown'];
+    if (v.taxCode != null && !ref.taxes.some((p) => p.code === v.taxCode)) errors.taxCode = ['itemTaxUnknown'];
+    if (v.imageId != null) {
+      const image = await repo.image(v.imageId as number);
+      // Someone else's image id is as unknown as a missing one.
+      if (!image || image.customer_id !== customerId) errors.imageId = ['itemImageUnknown'];
+    }
+    if (Object.keys(errors).length) throw AppError.validation(errors);
+    for (const k of ['clearancePrice', 'declarationPrice'] as const)
+      if (typeof v[k] === 'string') v[k] = normalizeDecimal(v[k]);
+    const cols: Record<string, unknown> = {};
+    for (const [k, val] of Object.entries(v))
+      if (k in COLUMNS && val !== undefined) cols[COLUMNS[k as ClearanceKey]] = val;
+    return cols;
+  }
+
+  const diff = (item: ItemRecord, cols: Record<string, unknown>): Change[] =>
+    CLEARANCE_KEYS.filter((k) => COLUMNS[k] in cols && cols[COLUMNS[k]] !== item[COLUMNS[k]]).map((k) => ({
+      field: k,
+      before: item[COLUMNS[k]],
+      after: cols[COLUMNS[k]],
+    }));
+
+  /** A duplicate JAN, whichever of two simultaneous writes loses, is the same 422 on `jan`. */
+  const janDuplicate = (e: unknown) => {
+    const c = classifyDatabaseError(e);
+    if (c?.kind === 'unique' && c.columns.includes('jan')) return AppError.field('jan', 'itemJanDuplicate');
+    return e;
+  };
+
+  async function loadOr404(q: Db, scope: Scope, id: number) {
+    const item = await repo.find(q, scope, id);
+    if (!item) throw new AppError(ErrorCode.NOT_FOUND, 'catalogueItemNotFound');
+    return item;
+  }
+
+  return {
+    async list(scope: Scope, lang: ApiLanguage, f: C.ItemListRequest) {
+      const { total, rows } = await repo.list(scope, f);
+      return { total, list: await Promise.all(rows.map((r) => out(r, lang))) };
+    },
+
+    async detail(scope: Scope, lang: ApiLanguage, id: number): Promise<C.ItemDetail> {
+      const item = await loadOr404(db, scope, id);
+      const [events, adjustments] = await Promise.all([repo.events(id), repo.adjustmentsOfItem(id)]);
+      return {
+        ...(await out(item, lang)),
+        history: events.map((e) => ({
+          id: e.id,
+          kind: e.kind as C.ItemDetail['history'][number]['kind'],
+          by: e.display_name,
+          byRole: e.role,
+          at: e.at,
+          note: e.note,
+          status: e.status as C.ItemRow['status'],
+          changes: JSON.parse(e.changes) as Change[],
+        })),
+        adjustments: adjustments.map(presentAdjustment),
+      };
+    },
+
+    async create(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.createItem>) {
+      const customerId = customerFor(actor, scope, input.customerId);
+      if (input.categoryId == null && !input.newCategory) throw AppError.field('categoryId', 'itemCategoryOrNew');
+      const cols = await clearanceColumns(pickClearance(input), customerId);
+      const at = now();
+      try {
+        const id = await db.transaction().execute(async (trx) => {
+          const id = await repo.insert(trx, {
+            ...(cols as ItemRecord),
+            customer_id: customerId,
+            group_name: input.group,
+            status: 'pending',
+            reason: null,
+            created_by: actor.userId,
+            created_at: at,
+            updated_at: at,
+          });
+          await repo.addEvent(trx, {
+            item_id: id,
+            kind: 'created',
+            user_id: actor.userId,
+            note: null,
+            status: 'pending',
+            changes: [],
+            at,
+          });
+          return id;
+        });
+        return out((await repo.find(db, { all: true }, id))!, lang);
+      } catch (e) {
+        throw janDuplicate(e);
+      }
+    },
+
+    async update(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.updateItem>) {
+      if (input.categoryId == null && !input.newCategory) throw AppError.field('categoryId', 'itemCategoryOrNew');
+      const at = now();
+      try {
+        await db.transaction().execute(async (trx) => {
+          const item = await loadOr404(trx, scope, input.id);
+          const cols = await clearanceColumns(pickClearance(input), item.customer_id);
+          const changes = diff(item, cols);
+          const groupChanged = input.group !== item.group_name;
+          const resubmit = item.status === 'failed';
+          if (!changes.length && !groupChanged && !resubmit) return;
+          // A fixed failed item is resubmitted; changed clearance data is reviewed again; the group alone is not.
+          const status = resubmit || changes.length ? 'pending' : item.status;
+          const updated = await repo.update(
+            trx,
+            item.id,
+            {
+              ...(cols as Partial<ItemRecord>),
+              group_name: input.group,
+              status,
+              reason: status === 'pending' ? null : item.reason,
+              updated_at: at,
+            },
+            item.status,
+          );
+          // Reviewed meanwhile: the caller saw a state that is gone.
+          if (!updated) throw AppError.conflict('dbConflict');
+          if (changes.length) await repo.supersedeAdjustments(trx, item.id, at, actor.userId);
+          await repo.addEvent(trx, {
+            item_id: item.id,
+            kind: resubmit ? 'resubmitted' : 'updated',
+            user_id: actor.userId,
+            note: null,
+            status,
+            changes: groupChanged
+              ? [...changes, { field: 'group', before: item.group_name, after: input.group }]
+              : changes,
+            at,
+          });
+        });
+      } catch (e) {
+        throw janDuplicate(e);
+      }
+      return out((await repo.find(db, scope, input.id))!, lang);
+    },
+
+    async review(actor: Actor, lang: ApiLanguage, id: number, verdict: 'approved' | 'failed', reason?: string) {
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        const item = await loadOr404(trx, { all: true }, id);
+        const ok = await repo.update(
+          trx,
+          id,
+          { status: verdict, reason: verdict === 'failed' ? reason! : null, updated_at: at },
+          'pending',
+        );
+        if (!ok || item.status !== 'pending') throw AppError.conflict('itemNotPending');
+        await repo.addEvent(trx, {
+          item_id: id,
+          kind: verdict,
+          user_id: actor.userId,
+          note: reason ?? null,
+          status: verdict,
+          changes: [],
+          at,
+        });
+      });
+      return out((await repo.find(db, { all: true }, id))!, lang);
+    },
+
+    async adjust(actor: Actor, id: number, changes: C.AdjustmentChanges, note: string | undefined) {
+      const at = now();
+      const adjustmentId = await db.transaction().execute(async (trx) => {
+        const item = await loadOr404(trx, { all: true }, id);
+        const cols = await clearanceColumns(changes, item.customer_id);
+        const diffs = diff(item, cols);
+        if (!diffs.length) throw AppError.field('changes', 'itemAdjustNoChange');
+        if (await repo.openAdjustment(trx, id)) throw AppError.conflict('itemAdjustmentOpen');
+        const adjustmentId = await repo.insertAdjustment(trx, {
+          item_id: id,
+          customer_id: item.customer_id,
+          changes: diffs,
+          note: note ?? null,
+          adjusted_by: actor.userId,
+          adjusted_at: at,
+        });
+        await repo.addEvent(trx, {
+          item_id: id,
+          kind: 'adjusted',
+          user_id: actor.userId,
+          note: note ?? null,
+          status: item.status,
+          changes: diffs,
+          at,
+        });
+        return adjustmentId;
+      });
+      return presentAdjustment((await repo.findAdjustment(db, { all: true }, adjustmentId))!);
+    },
+
+    async adjustments(scope: Scope, f: ParsedRequest<typeof C.itemAdjustments>) {
+      const { total, rows } = await repo.adjustments(scope, f);
+      return { total, list: rows.map(presentAdjustment) };
+    },
+
+    /** The customer (or its agent) adopts: the adjusted values become the item's, and it is approved. */
+    async adopt(actor: Actor, scope: Scope, lang: ApiLanguage, adjustmentId: number) {
+      if (OPERATORS.has(actor.role)) throw AppError.forbidden('adjustmentOperatorOnlyCustomer');
+      const at = now();
+      const itemId = await db.transaction().execute(async (trx) => {
+        const adj = await repo.findAdjustment(trx, scope, adjustmentId);
+        if (!adj) throw new AppError(ErrorCode.NOT_FOUND, 'adjustmentNotFound');
+        const decided = await repo.decideAdjustment(trx, adjustmentId, {
+          status: 'adopted',
+          decided_by: actor.userId,
+          decided_at: at,
+          decision_note: null,
+        });
+        if (!decided) throw AppError.conflict('adjustmentNotPending');
+        const changes = JSON.parse(adj.changes) as Change[];
+        const cols: Record<string, unknown> = {};
+        for (const c of changes) cols[COLUMNS[c.field as ClearanceKey]] = c.after;
+        await repo.update(trx, adj.item_id, { ...cols, status: 'approved', reason: null, updated_at: at });
+        await repo.addEvent(trx, {
+          item_id: adj.item_id,
+          kind: 'adopted',
+          user_id: actor.userId,
+          note: null,
+          status: 'approved',
+          changes,
+          at,
+        });
+        return adj.item_id;
+      });
+      return out((await repo.find(db, scope, itemId))!, lang);
+    },
+
+    async reject(actor: Actor, scope: Scope, adjustmentId: number, reason: string | undefined) {
+      if (OPERATORS.has(actor.role)) throw AppError.forbidden('adjustmentOperatorOnlyCustomer');
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        const adj = await repo.findAdjustment(trx, scope, adjustmentId);
+        if (!adj) throw new AppError(ErrorCode.NOT_FOUND, 'adjustmentNotFound');
+        const decided = await repo.decideAdjustment(trx, adjustmentId, {
+          status: 'rejected',
+          decided_by: actor.userId,
+          decided_at: at,
+          decision_note: reason ?? null,
+        });
+        if (!decided) throw AppError.conflict('adjustmentNotPending');
+        const item = await loadOr404(trx, scope, adj.item_id);
+        await repo.addEvent(trx, {
+          item_id: adj.item_id,
+          kind: 'rejected',
+          user_id: actor.userId,
+          note: reason ?? null,
+          status: item.status,
+          changes: [],
+          at,
+        });
+      });
+      return presentAdjustment((await repo.findAdjustment(db, scope, adjustmentId))!);
+    },
+
+    async uploadImage(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      customerIdAsked: number | undefined,
+      file: { filename: string; data: Buffer } | undefined,
+    ) {
+      const customerId = customerFor(actor, scope, customerIdAsked);
+      if (!file) throw AppError.field('file', 'fileRequired');
+      const info = inspectImage(file.data);
+      if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
+      let stored: Awaited<ReturnType<Storage['put']>>;
+      try {
+        stored = await files.put(file.data, `item.${info.ext}`);
+      } catch (e) {
+        if (isStorageFull(e)) throw AppError.storageFull(e);
+        throw e;
+      }
+      const imageId = await repo.insertImage({
+        customer_id: customerId,
+        owner_user_id: actor.userId,
+        name: file.filename.slice(0, 200) || `item.${info.ext}`,
+        mime: info.mime,
+        size: stored.size,
+        sha256: stored.sha256,
+        storage_key: stored.key,
+        created_at: now(),
+      });
+      return { imageId, mime: info.mime, width: info.width, height: info.height, size: stored.size };
+    },
+
+    /** The owner, its agent and operators see an image; anyone else gets the same 404 as for no image. */
+    async image(scope: Scope, imageId: number) {
+      const f = await repo.image(imageId);
+      const allowed = f && (scope.all || (f.customer_id !== null && scope.customerIds.includes(f.customer_id)));
+      if (!f || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return {
+        filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
+        mime: f.mime,
+        body: await files.get(f.storage_key),
+      };
+    },
+
+    parts: async () => (await reference()).parts.map((p) => ({ id: p.id, name: { zh: p.name_zh, en: p.name_en } })),
+    async brands(keyword: string | undefined) {
+      const k = keyword?.toLowerCase();
+      return (await reference()).brands
+        .filter((b) => !k || b.name_zh.toLowerCase().includes(k) || b.name_en.toLowerCase().includes(k))
+        .map((p) => ({ id: p.id, name: { zh: p.name_zh, en: p.name_en } }));
+    },
+    async categories(): Promise<C.CategoryNode[]> {
+      const all = (await reference()).categories;
+      const node = (c: (typeof all)[number]): C.CategoryNode => ({
+        id: c.id,
+        name: { zh: c.name_zh, en: c.name_en },
+        children: all.filter((x) => x.parent_id === c.id).map(node),
+      });
+      return all.filter((c) => c.parent_id === null).map(node);
+    },
+    exportCategories: async () =>
+      (await reference()).exportCategories.map((c) => ({ code: c.code, name: { zh: c.name_zh, en: c.name_en } })),
+    async taxes(lang: ApiLanguage) {
+      return (await reference()).taxes.map((t) => ({
+        code: t.code,
+        name: { zh: t.name_zh, en: t.name_en },
+        unit: lang === 'en' ? t.unit_en : t.unit_zh,
+        amount: t.amount,
+        rate: t.rate,
+      }));
+    },
+  };
+}
+
+function pickClearance(input: C.ItemInput): Partial<Record<ClearanceKey, unknown>> {
+  const out: Partial<Record<ClearanceKey, unknown>> = {};
+  for (const k of CLEARANCE_KEYS) out[k] = input[k];
+  return out;
+}
+
+export type ItemsService = ReturnType<typeof createItemsService>;
