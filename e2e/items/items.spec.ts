@@ -7,6 +7,7 @@
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
 import { MAIN } from '../servers.ts';
 import { itemDetail, listItems, png, uniqueJan, wrongDigit } from '../support/items.ts';
+import { choose } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
@@ -40,9 +41,9 @@ test('item review: create with image → fail with reason → fix and resubmit �
   const c = customer.page;
   await c.goto(`${MAIN}/home/item/create`);
   await c.getByTestId('item-jan').fill(wrongDigit(jan));
-  await expect(c.locator('.ant-form-item-explain-error')).toContainText(`最后一位应为 ${jan.at(-1)}`);
+  await expect(c.getByText(`JAN 校验位错误：最后一位应为 ${jan.at(-1)}`)).toBeVisible();
   await c.getByTestId('item-jan').fill(jan.slice(0, 6));
-  await expect(c.locator('.ant-form-item-explain-error')).toContainText('已输入 6 位');
+  await expect(c.getByText('JAN 须为 8 位或 13 位数字（已输入 6 位）')).toBeVisible();
   await c.getByTestId('item-jan').fill(jan);
   await expect(c.locator('.ant-form-item-explain-error')).toHaveCount(0);
   await c.getByTestId('item-nameZh').fill('保湿面霜');
@@ -51,10 +52,24 @@ test('item review: create with image → fail with reason → fix and resubmit �
   await c.getByTestId('item-specs').fill('50g');
   await c.getByTestId('item-netWeight').fill('80');
   await c.getByTestId('item-clearancePrice').fill('12.345');
-  await expect(c.locator('.ant-form-item-explain-error')).toContainText('最多两位小数');
+  await expect(c.getByText('请输入金额，最多两位小数，例如 12.50')).toBeVisible();
   await c.getByTestId('item-clearancePrice').fill('120.50');
   await c.getByTestId('item-declarationPrice').fill('2000');
   await c.getByTestId('item-group').fill('护肤');
+  // No category and no new one: said before the server is asked.
+  await c.getByTestId('item-submit').click();
+  await expect(c.getByText('请选择类别，或填写新类别')).toBeVisible();
+  await choose(c, c.getByTestId('item-brand'), '资生堂');
+  // The category tree: search, then the leaf.
+  await c.getByTestId('item-category').click();
+  await c.keyboard.type('护肤');
+  await c
+    .locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper')
+    .filter({ hasText: '护肤品' })
+    .click();
+  await expect(c.getByText('请选择类别，或填写新类别')).toHaveCount(0);
+  await c.getByTestId('item-taxCode').click();
+  await c.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '04010100' }).click();
 
   // A text file named .png is refused by its content, in words, and no image is kept.
   const chooser = c.waitForEvent('filechooser');
@@ -71,7 +86,7 @@ test('item review: create with image → fail with reason → fix and resubmit �
   await expect(c.getByTestId('image-error')).toHaveCount(0);
   await c.getByTestId('item-submit').click();
   await expect(c.getByTestId('item-info')).toBeVisible();
-  await expect(c.getByTestId('item-status')).toHaveText('待审核');
+  await expect(c.getByTestId('item-info').getByTestId('item-status')).toHaveText('待审核');
 
   const [created] = (await listItems(request, customer.token, { jan })).list;
   expect(created).toMatchObject({
@@ -92,7 +107,7 @@ test('item review: create with image → fail with reason → fix and resubmit �
   await expect(o.getByTestId('item-table').getByTestId('item-thumb').first()).toBeVisible();
   await o.getByTestId(`fail-${created!.id}`).click();
   await o.getByTestId('fail-ok').click();
-  await expect(o.locator('.ant-form-item-explain-error')).toContainText('请填写不通过的原因');
+  await expect(o.getByText('请填写不通过的原因')).toBeVisible();
   await o.getByTestId('fail-reason').fill('申报要素缺少材质');
   await o.getByTestId('fail-ok').click();
   await expect(o.locator('.ant-message')).toContainText('已标记为不通过');
@@ -105,11 +120,12 @@ test('item review: create with image → fail with reason → fix and resubmit �
   await expect(row.getByTestId('item-reason')).toHaveText('申报要素缺少材质');
   await row.getByTestId(`edit-${created!.id}`).click();
   await expect(c.getByTestId('update-reason')).toContainText('申报要素缺少材质');
-  await expect(c.getByTestId('item-jan')).toHaveValue(jan);
-  await c.getByTestId('item-essentials').fill('品牌：DEMO；材质：乳霜；规格：50g');
-  await c.getByTestId('item-submit').click();
+  const upd = c.getByTestId('item-update');
+  await expect(upd.getByTestId('item-jan')).toHaveValue(jan);
+  await upd.getByTestId('item-essentials').fill('品牌：DEMO；材质：乳霜；规格：50g');
+  await upd.getByTestId('item-submit').click();
   await expect(c.getByTestId('item-info')).toBeVisible();
-  await expect(c.getByTestId('item-status')).toHaveText('待审核');
+  await expect(c.getByTestId('item-info').getByTestId('item-status')).toHaveText('待审核');
   const resubmitted = await itemDetail(request, customer.token, created!.id);
   expect(resubmitted).toMatchObject({ status: 'pending', reason: null });
   // No longer in the failed list.

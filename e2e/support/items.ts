@@ -74,6 +74,7 @@ export async function createItem(request: APIRequestContext, token: string, over
       clearancePrice: '35.00',
       declarationPrice: '500',
       origin: 'JP',
+      categoryId: 2,
       ...over,
     },
     token,

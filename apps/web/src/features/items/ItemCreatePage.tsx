@@ -26,8 +26,11 @@ export default function ItemCreatePage() {
       navigate(`/item/info?id=${r.id}`);
     } catch (e) {
       const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else message.error(errorText(e));
+      if (fields) {
+        form.setFields(fields);
+        // The field may be out of sight (a long form): show it.
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else message.error(errorText(e));
     }
   };
   return (

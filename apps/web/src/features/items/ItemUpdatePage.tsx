@@ -40,8 +40,11 @@ export default function ItemUpdatePage() {
       navigate(`/item/info?id=${id}`);
     } catch (e) {
       const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else message.error(errorText(e));
+      if (fields) {
+        form.setFields(fields);
+        // The field may be out of sight (a long form): show it.
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else message.error(errorText(e));
     }
   };
   return (

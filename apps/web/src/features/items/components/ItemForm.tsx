@@ -111,7 +111,20 @@ export function ItemFields({
             </Form.Item>
           </Col>
           <Col span={span}>
-            <Form.Item name="categoryId" label={t('items.category')}>
+            <Form.Item
+              name="categoryId"
+              label={t('items.category')}
+              dependencies={['newCategory']}
+              // The server's rule too: a category, or the customer's words for a new one.
+              rules={[
+                ({ getFieldValue }) => ({
+                  validator: (_, v) =>
+                    adjust || v || String(getFieldValue('newCategory') ?? '').trim()
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t('items.categoryOrNew'))),
+                }),
+              ]}
+            >
               <TreeSelect
                 allowClear
                 showSearch

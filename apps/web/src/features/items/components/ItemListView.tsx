@@ -48,7 +48,10 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   const ready = failedOnly || !settings.isPending;
   const visible = role.isCustomer ? columns.filter((c) => c !== 'customerCode') : columns;
 
-  const onSearch = (v: Record<string, any>) =>
+  const onSearch = (v: Record<string, any>) => {
+    // Search always asks the server again, also when the filters did not change (another
+    // user may have reviewed items since: the cached page would be stale).
+    void invalidateCall(items.items);
     paged.setFilters({
       ...fixed,
       status: failedOnly ? 'failed' : v.status,
@@ -62,6 +65,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
       dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
       dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
     });
+  };
   const afterWrite = async () => {
     await invalidateCall(items.items);
     await invalidateCall(items.item);
