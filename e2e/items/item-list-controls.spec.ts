@@ -34,9 +34,18 @@ test.describe('Item List controls', () => {
     const token = await loginByCookie(context, request, 'demo');
     const operator = await apiLogin(request, 'operator');
     // 45 items of this run's group, a few failed, one with a distinctive name.
+    const parts = (await aesApi<{ id: number }[]>(request, 'item/parts', {}, token)).body.data;
+    expect(parts.length).toBeGreaterThan(0);
     const made: ItemRow[] = [];
+    // Every fifth: brand 明治 (3), category 零食 (8, under 食品), the first part.
     for (let i = 0; i < 45; i++)
-      made.push(await createItem(request, token, { group, nameZh: i === 7 ? '独特名称抹茶' : `控件商品${i}` }));
+      made.push(
+        await createItem(request, token, {
+          group,
+          nameZh: i === 7 ? '独特名称抹茶' : `控件商品${i}`,
+          ...(i % 5 === 0 ? { brandId: 3, categoryId: 8, partId: parts[0]!.id } : {}),
+        }),
+      );
     for (const it of made.slice(0, 3))
       expect((await aesApi(request, 'item/fail', { id: it.id, reason: '缺少图片' }, operator)).status).toBe(200);
 
@@ -109,6 +118,36 @@ test.describe('Item List controls', () => {
     const future = await listItems(request, token, { group, dateFrom: day(-2), dateTo: day(-1) });
     expect(future.total).toBe(0);
 
+    // Brand, category (its subtree) and part: the nine of every fifth.
+    for (const [id, pick, body] of [
+      ['list-brand', '明治', { brandId: 3 }],
+      ['list-part', null, { partId: parts[0]!.id }],
+    ] as const) {
+      await page.getByTestId('list-reset').click();
+      await page.getByTestId('list-group').fill(group);
+      if (pick) await choose(page, page.getByTestId(id), pick);
+      else {
+        await page.getByTestId(id).click();
+        await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+      }
+      await search(page);
+      const expected = await listItems(request, token, { group, ...body });
+      expect(expected.total, JSON.stringify(body)).toBe(9);
+      await expectRows(table(page), ids(expected.list));
+    }
+    await page.getByTestId('list-reset').click();
+    await page.getByTestId('list-group').fill(group);
+    await page.getByTestId('list-category').click();
+    await page.keyboard.type('食品');
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper')
+      .filter({ hasText: /^食品$/ })
+      .click();
+    await search(page);
+    const byCategory = await listItems(request, token, { group, categoryId: 5 });
+    expect(byCategory.total).toBe(9);
+    await expectRows(table(page), ids(byCategory.list));
+
     // The JAN is a link to the item's info.
     const link = page.getByTestId(`item-${made[0]!.jan}`);
     await page.getByTestId('list-reset').click();
@@ -130,5 +169,24 @@ test.describe('Item List controls', () => {
     await page.keyboard.press('Alt+1');
     await expect(page).toHaveURL(/\/home\/item\/list$/);
     await expect(page.locator('[data-tab-view="/item/list"]').getByTestId('item-table')).toBeVisible();
+  });
+
+  test('the chosen columns are saved for the user and survive a reload', async ({ page, context, request }) => {
+    await loginByCookie(context, request, 'agent');
+    await page.goto(`${MAIN}/home/item/list`);
+    const header = table(page).locator('thead');
+    await expect(header).toContainText('英文名称');
+    await page.getByTestId('list-columns').click();
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/settings/save'));
+    await page.getByTestId('list-column-choice').getByText('英文名称').click();
+    expect((await saved).status()).toBe(200);
+    await expect(header).not.toContainText('英文名称');
+    await page.reload();
+    await expect(table(page).locator('thead')).toContainText('JAN');
+    await expect(table(page).locator('thead')).not.toContainText('英文名称');
+    // And back, so other specs see every column.
+    await page.getByTestId('list-columns').click();
+    await page.getByTestId('list-column-choice').getByText('英文名称').click();
+    await expect(table(page).locator('thead')).toContainText('英文名称');
   });
 });
