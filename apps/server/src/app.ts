@@ -75,7 +75,12 @@ export async function buildApp({
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
-  const orders = createOrdersService(db, clock, { files, assertClear: (actor) => notifications.assertClear(actor) });
+  const items = createItemsService(db, clock, files);
+  const orders = createOrdersService(db, clock, {
+    files,
+    assertClear: (actor) => notifications.assertClear(actor),
+    catalogueByJan: (customerId, jan) => items.byJan(customerId, jan),
+  });
   const ordersLookup = createOrdersLookup(db, clock, files);
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
@@ -104,7 +109,7 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
-  itemsRoutes(registrar, createItemsService(db, clock, files));
+  itemsRoutes(registrar, items);
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -21,6 +21,27 @@ beforeAll(async () => {
 const create = async (token: string, over: Record<string, unknown> = {}, lang = 'en') =>
   aes(h, 'item/create', itemBody(over), token, lang);
 
+describe('demo data', () => {
+  it('demo and demo2 each see approved, pending and failed items and an unadopted adjustment at once', async () => {
+    const demo2 = await h.login('demo2');
+    for (const [token, code] of [
+      [demo, 'DEMO'],
+      [demo2, 'DEMO2'],
+    ] as const) {
+      const list = await aes(h, 'items', { limit: 100, sort: 'createdAt', order: 'asc' }, token);
+      const seeded = (list.data.list as C.ItemRow[]).filter((r) => r.jan.startsWith('49'));
+      expect(seeded.length).toBe(5);
+      expect(seeded.every((r) => r.customerCode === code)).toBe(true);
+      expect(new Set(seeded.map((r) => r.status))).toEqual(new Set(['approved', 'pending', 'failed']));
+      expect(seeded.every((r) => isValidJan(r.jan) && r.category && r.tax && r.brand)).toBe(true);
+      expect(seeded.find((r) => r.status === 'failed')?.reason).toMatch(/ingredient/);
+      const open = await aes(h, 'item/adj', { status: 'pending' }, token);
+      expect(open.data.list).toHaveLength(1);
+      expect(open.data.list[0]).toMatchObject({ customerCode: code, adjustedBy: '演示操作员' });
+    }
+  });
+});
+
 describe('create → fail → fix → approve', () => {
   it('walks the review and keeps every step in the history', async () => {
     const c = await create(demo);
@@ -204,6 +225,27 @@ describe('adjustments', () => {
     expect(list.data.list[0]).toMatchObject({ id: adj.data.id, status: 'superseded' });
     const adopt = await aes(h, 'item/adopt', { id: adj.data.id }, demo);
     expect(adopt.status).toBe(409);
+  });
+
+  it('two operators adjusting one item at the same moment: one adjustment, one 409', async () => {
+    const admin = await h.login('admin');
+    for (let round = 0; round < 3; round++) {
+      const item = await approvedItem();
+      const answers = await Promise.all(
+        [operator, admin].map((token, i) =>
+          aes(h, 'item/adjust', { id: item.id, changes: { specs: `${round}-${i}` } }, token),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.body.message).toMatch(/already has an adjustment waiting/);
+      const open = await h.db
+        .selectFrom('item_adjustments')
+        .select('id')
+        .where('item_id', '=', item.id)
+        .where('status', '=', 'pending')
+        .execute();
+      expect(open).toHaveLength(1);
+    }
   });
 
   it('an adjustment that changes nothing is refused', async () => {

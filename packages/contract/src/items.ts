@@ -214,7 +214,10 @@ export const itemFilter = z.object({
   dateFrom: chinaDay.optional(),
   dateTo: chinaDay.optional(),
 });
-export const itemListRequest = paging.extend(itemFilter.shape).extend({ sort: itemSort.default('createdAt') });
+export const itemListRequest = paging
+  .extend(itemFilter.shape)
+  .extend({ sort: itemSort.default('createdAt') })
+  .strict();
 export type ItemListRequest = z.output<typeof itemListRequest>;
 
 export const items = defineCall({
@@ -231,7 +234,7 @@ export const item = defineCall({
   summary: 'One item with its whole history and every adjustment.',
   aes: true,
   permission: 'item.info',
-  request: z.object({ id: idOf }),
+  request: z.object({ id: idOf }).strict(),
   response: itemDetail,
 });
 
@@ -240,7 +243,7 @@ export const createItem = defineCall({
   summary: 'Declare an item (pending review). JAN checked (EAN-13/EAN-8) and unique per customer.',
   aes: true,
   permission: 'item.create',
-  request: itemInput.extend({ customerId: idOf.optional() }),
+  request: itemInput.extend({ customerId: idOf.optional() }).strict(),
   response: itemRow,
 });
 
@@ -250,7 +253,7 @@ export const updateItem = defineCall({
     'Change an item. A failed item is resubmitted (pending); an approved one goes back to pending when clearance data changes.',
   aes: true,
   permission: 'item.update',
-  request: itemInput.extend({ id: idOf }),
+  request: itemInput.extend({ id: idOf }).strict(),
   response: itemRow,
 });
 
@@ -263,7 +266,7 @@ export const approveItem = defineCall({
   summary: 'Operator: approve a pending item.',
   aes: true,
   permission: 'item.review',
-  request: z.object({ id: idOf }),
+  request: z.object({ id: idOf }).strict(),
   response: itemRow,
 });
 
@@ -272,7 +275,7 @@ export const failItem = defineCall({
   summary: 'Operator: fail a pending item with a reason (it joins the Failed To Pass Item List).',
   aes: true,
   permission: 'item.review',
-  request: z.object({ id: idOf, reason: text({ min: 1, max: 500, multiline: true }) }),
+  request: z.object({ id: idOf, reason: text({ min: 1, max: 500, multiline: true }) }).strict(),
   response: itemRow,
 });
 
@@ -282,12 +285,14 @@ export const adjustItem = defineCall({
     'Operator: propose new clearance data for an item; recorded before/after; the customer adopts or rejects it.',
   aes: true,
   permission: 'item.review',
-  request: z.object({
-    id: idOf,
-    /** Only the fields to change (at least one, different from the current value). */
-    changes: adjustmentChanges,
-    note: text({ max: 500, multiline: true }).optional(),
-  }),
+  request: z
+    .object({
+      id: idOf,
+      /** Only the fields to change (at least one, different from the current value). */
+      changes: adjustmentChanges,
+      note: text({ max: 500, multiline: true }).optional(),
+    })
+    .strict(),
   response: adjustmentRow,
 });
 
@@ -300,12 +305,14 @@ export const itemAdjustments = defineCall({
   summary: 'Adjustments of items (before/after, who, when); status "pending" is the unAdopt page.',
   aes: true,
   permission: 'unAdopt',
-  request: paging.extend({
-    status: adjustmentStatus.optional(),
-    itemId: idOf.optional(),
-    customerId: idOf.optional(),
-    jan: text({ min: 1, max: 13 }).optional(),
-  }),
+  request: paging
+    .extend({
+      status: adjustmentStatus.optional(),
+      itemId: idOf.optional(),
+      customerId: idOf.optional(),
+      jan: text({ min: 1, max: 13 }).optional(),
+    })
+    .strict(),
   response: paged(adjustmentRow),
 });
 
@@ -314,7 +321,7 @@ export const adoptAdjustment = defineCall({
   summary: "Customer: adopt an operator's adjustment: its values become the item's and the item is approved.",
   aes: true,
   permission: 'unAdopt',
-  request: z.object({ id: idOf }),
+  request: z.object({ id: idOf }).strict(),
   response: itemRow,
 });
 
@@ -323,7 +330,7 @@ export const rejectAdjustment = defineCall({
   summary: "Customer: reject an operator's adjustment (the item keeps its data), with an optional reason.",
   aes: true,
   permission: 'unAdopt',
-  request: z.object({ id: idOf, reason: text({ max: 500, multiline: true }).optional() }),
+  request: z.object({ id: idOf, reason: text({ max: 500, multiline: true }).optional() }).strict(),
   response: adjustmentRow,
 });
 
@@ -350,7 +357,7 @@ export const uploadItemImage = defineCall({
   permission: 'item.list',
   kind: 'multipart',
   timeout: 0,
-  request: z.object({ customerId: idOf.optional() }),
+  request: z.object({ customerId: idOf.optional() }).strict(),
   response: z.object({
     imageId: z.number().int(),
     mime: z.enum(['image/jpeg', 'image/png']),
@@ -367,7 +374,7 @@ export const itemImage = defineCall({
   aes: true,
   permission: 'item.list',
   kind: 'blob',
-  request: z.object({ imageId: idOf }),
+  request: z.object({ imageId: idOf }).strict(),
   response: z.null(),
 });
 
@@ -389,7 +396,7 @@ export const brands = defineCall({
   summary: 'Brands for the item form.',
   aes: true,
   permission: 'item.list',
-  request: z.object({ keyword: text({ max: 64 }).optional() }),
+  request: z.object({ keyword: text({ max: 64 }).optional() }).strict(),
   response: z.array(named),
 });
 

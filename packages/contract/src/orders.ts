@@ -471,7 +471,8 @@ export const getSendAddress = defineCall({
 });
 export const getItemByJan = defineCall({
   path: 'order/getItemByJan',
-  summary: "An item by JAN from the customer's earlier orders; all prices seen, for the several-prices check.",
+  summary:
+    "An item by JAN: the customer's approved catalogue first, else its earlier orders; all prices seen, for the several-prices check.",
   permission: 'order.create',
   request: z.object({ jan: text({ min: 8, max: 14 }), customerId: idOf.optional() }),
   response: z.object({
@@ -480,6 +481,10 @@ export const getItemByJan = defineCall({
     // Read from stored orders: not held to the input rules, so an old row cannot fail the answer.
     item: orderItem.omit({ id: true, lineNo: true, quantity: true }).nullable(),
     prices: z.array(money),
+    /** Where `item` came from: the approved item catalogue first, else the latest order (issue 12). */
+    source: z.enum(['catalogue', 'orders']).nullable(),
+    /** The JAN's review status in the customer's catalogue; null when it is not declared there. */
+    catalogueStatus: z.enum(['pending', 'approved', 'failed']).nullable(),
   }),
 });
 export const getOrderNumber = defineCall({

@@ -9,6 +9,7 @@ import * as loginAttempts from './migrations/2026-11-23T0525-auth-login-attempts
 import * as agentIdCards from './migrations/2026-11-23T0525-orders-agent-id-cards.ts';
 import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-previews.ts';
 import * as itemsCatalogue from './migrations/2026-11-24T0400-items-catalogue.ts';
+import * as itemsOneOpenAdjustment from './migrations/2026-11-24T0410-items-one-open-adjustment.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T0525-orders-agent-id-cards': agentIdCards,
   '2026-11-23T0530-commit-staged-previews': stagedPreviews,
   '2026-11-24T0400-items-catalogue': itemsCatalogue,
+  '2026-11-24T0410-items-one-open-adjustment': itemsOneOpenAdjustment,
 };
 
 class ListedMigrations implements MigrationProvider {

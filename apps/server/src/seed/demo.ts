@@ -3,6 +3,7 @@ import { areaList } from '@vant/area-data';
 import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
+import { seedDemoItems } from './items.ts';
 
 /**
  * Demo data for the embedded default (never in production): four accounts, two
@@ -291,5 +292,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         .execute();
     }
   });
+  await seedDemoItems(db, now);
   return true;
 }

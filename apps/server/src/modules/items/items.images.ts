@@ -52,7 +52,7 @@ export function inspectImage(buf: Buffer): ImageInfo | ImageProblem {
   if (buf.length === 0) return { key: 'itemImageEmpty' };
   if (buf.length > ITEM_IMAGE_MAX_BYTES)
     return { key: 'itemImageTooLarge', params: { mb: ITEM_IMAGE_MAX_BYTES / 1024 / 1024 } };
-  let info: ImageInfo | null = null;
+  let info: ImageInfo;
   if (buf.length >= 8 && buf.subarray(0, 8).equals(PNG_SIGNATURE)) {
     const s = pngSize(buf);
     if (!s) return { key: 'itemImageUnreadable' };

@@ -323,31 +323,38 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
 
     async adjust(actor: Actor, id: number, changes: C.AdjustmentChanges, note: string | undefined) {
       const at = now();
-      const adjustmentId = await db.transaction().execute(async (trx) => {
-        const item = await loadOr404(trx, { all: true }, id);
-        const cols = await clearanceColumns(changes, item.customer_id);
-        const diffs = diff(item, cols);
-        if (!diffs.length) throw AppError.field('changes', 'itemAdjustNoChange');
-        if (await repo.openAdjustment(trx, id)) throw AppError.conflict('itemAdjustmentOpen');
-        const adjustmentId = await repo.insertAdjustment(trx, {
-          item_id: id,
-          customer_id: item.customer_id,
-          changes: diffs,
-          note: note ?? null,
-          adjusted_by: actor.userId,
-          adjusted_at: at,
+      const adjustmentId = await db
+        .transaction()
+        .execute(async (trx) => {
+          const item = await loadOr404(trx, { all: true }, id);
+          const cols = await clearanceColumns(changes, item.customer_id);
+          const diffs = diff(item, cols);
+          if (!diffs.length) throw AppError.field('changes', 'itemAdjustNoChange');
+          if (await repo.openAdjustment(trx, id)) throw AppError.conflict('itemAdjustmentOpen');
+          const adjustmentId = await repo.insertAdjustment(trx, {
+            item_id: id,
+            customer_id: item.customer_id,
+            changes: diffs,
+            note: note ?? null,
+            adjusted_by: actor.userId,
+            adjusted_at: at,
+          });
+          await repo.addEvent(trx, {
+            item_id: id,
+            kind: 'adjusted',
+            user_id: actor.userId,
+            note: note ?? null,
+            status: item.status,
+            changes: diffs,
+            at,
+          });
+          return adjustmentId;
+        })
+        .catch((e: unknown) => {
+          // Two operators at once: the one-open-adjustment index refuses the second.
+          if (classifyDatabaseError(e)?.kind === 'unique') throw AppError.conflict('itemAdjustmentOpen');
+          throw e;
         });
-        await repo.addEvent(trx, {
-          item_id: id,
-          kind: 'adjusted',
-          user_id: actor.userId,
-          note: note ?? null,
-          status: item.status,
-          changes: diffs,
-          at,
-        });
-        return adjustmentId;
-      });
       return presentAdjustment((await repo.findAdjustment(db, { all: true }, adjustmentId))!);
     },
 
@@ -455,6 +462,27 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
         filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
         mime: f.mime,
         body: await files.get(f.storage_key),
+      };
+    },
+
+    /** The customer's catalogue entry for a JAN, for order entry (`order/getItemByJan`). */
+    async byJan(customerId: number, jan: string) {
+      const r = await db
+        .selectFrom('items')
+        .select(['id'])
+        .where('customer_id', '=', customerId)
+        .where('jan', '=', jan)
+        .executeTakeFirst();
+      if (!r) return null;
+      const item = (await repo.find(db, { all: true }, r.id))!;
+      const brand = (await reference()).brands.find((b) => b.id === item.brand_id);
+      return {
+        status: item.status as C.ItemStatus,
+        name: item.name_zh,
+        brand: brand?.name_zh ?? null,
+        spec: item.specs,
+        price: item.declaration_price,
+        origin: item.origin,
       };
     },
 

@@ -29,6 +29,17 @@ export interface OrdersDeps {
   files: Storage;
   /** Ordering calls first check that no notice is waiting (spec §5). */
   assertClear: (actor: Actor) => Promise<void>;
+  /** The customer's catalogue entry for a JAN (modules/items), asked first by `order/getItemByJan`. */
+  catalogueByJan?: (customerId: number, jan: string) => Promise<CatalogueEntry | null>;
+}
+export interface CatalogueEntry {
+  status: 'pending' | 'approved' | 'failed';
+  name: string;
+  brand: string | null;
+  spec: string;
+  /** Declaration price in JPY, a decimal string. */
+  price: string;
+  origin: string;
 }
 
 const EXPORT_MAX_ROWS = 100_000;
@@ -546,15 +557,42 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     },
     async itemByJan(actor: Actor, scope: Scope, jan: string, requested?: number) {
       const customerId = customerFor(actor, scope, requested);
-      const [rows, ctx] = await Promise.all([repo.itemByJan(customerId, jan), validationContext()]);
+      const [rows, ctx, entry] = await Promise.all([
+        repo.itemByJan(customerId, jan),
+        validationContext(),
+        deps.catalogueByJan?.(customerId, jan.trim()) ?? null,
+      ]);
       const validJan = isValidJan(jan);
-      if (!rows.length) return { found: false, validJan, item: null, prices: [] };
-      const latest = rows[0]!;
+      const catalogueStatus = entry?.status ?? null;
       const d = (c: string) => ctx.currencies.get(c) ?? 2;
       const prices = [...new Set(rows.map((r) => fromMinor(r.unit_price, d(r.currency))))];
+      // An approved catalogue entry is what the operators checked: it wins over what earlier orders said.
+      if (entry?.status === 'approved') {
+        return {
+          found: true,
+          validJan,
+          item: {
+            jan: jan.trim(),
+            name: entry.name,
+            brand: entry.brand,
+            spec: entry.spec || null,
+            unitPrice: entry.price,
+            currency: 'JPY' as const,
+            origin: entry.origin,
+            hazardCode: rows[0]?.hazard_code ?? null,
+          },
+          prices,
+          source: 'catalogue' as const,
+          catalogueStatus,
+        };
+      }
+      if (!rows.length) return { found: false, validJan, item: null, prices: [], source: null, catalogueStatus };
+      const latest = rows[0]!;
       return {
         found: true,
         validJan,
+        source: 'orders' as const,
+        catalogueStatus,
         item: {
           jan: latest.jan,
           name: latest.name,
