@@ -6,9 +6,10 @@
  */
 import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
 import { MAIN } from '../servers.ts';
-import { itemDetail, listItems, png, uniqueJan, wrongDigit } from '../support/items.ts';
+import { aesApi } from '../support/aes.ts';
+import { createItem, itemDetail, listItems, png, uniqueJan, wrongDigit } from '../support/items.ts';
 import { choose } from '../support/orders.ts';
-import { loginByCookie } from '../support/session.ts';
+import { apiLogin, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -184,4 +185,43 @@ test('item review: create with image → fail with reason → fix and resubmit �
   expect(operator.errors).toEqual([]);
   await customer.close();
   await operator.close();
+});
+
+test('an adjustment rejected on the unAdopt page leaves the item as it was, with the reason recorded', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const customer = await as(browser, request, 'demo');
+  const operatorToken = await apiLogin(request, 'operator');
+  const item = await createItem(request, customer.token, { clearancePrice: '50.00' });
+  expect((await aesApi(request, 'item/approve', { id: item.id }, operatorToken)).status).toBe(200);
+  const adjusted = await aesApi<{ id: number }>(
+    request,
+    'item/adjust',
+    { id: item.id, changes: { clearancePrice: '10.00' }, note: '价格偏高' },
+    operatorToken,
+  );
+  expect(adjusted.status, JSON.stringify(adjusted.body)).toBe(200);
+  const adjId = adjusted.body.data.id;
+
+  const c = customer.page;
+  await c.goto(`${MAIN}/home/unAdopt`);
+  const row = c.getByTestId('adj-table').locator(`tr[data-row-key="${adjId}"]`);
+  await expect(row.getByTestId('change-clearancePrice')).toContainText('10.00');
+  await row.getByTestId(`reject-${adjId}`).click();
+  await c.getByTestId('reject-reason').fill('价格有发票为证');
+  await c.getByTestId('reject-ok').click();
+  await expect(c.locator('.ant-message')).toContainText('已拒绝');
+  await expect(row).toHaveCount(0);
+  const after = await itemDetail(request, customer.token, item.id);
+  expect(after.clearancePrice).toBe('50.00');
+  expect(after.status).toBe('approved');
+  expect(after.adjustments.find((a) => a.id === adjId)?.status).toBe('rejected');
+  // The info page names the decision and its reason.
+  await c.goto(`${MAIN}/home/item/info?id=${item.id}`);
+  await expect(c.getByTestId('info-adjustments')).toContainText('价格有发票为证');
+  await expect(c.getByTestId(`adj-status-${adjId}`)).toHaveText('已拒绝');
+  expect(customer.errors).toEqual([]);
+  await customer.close();
 });
