@@ -225,3 +225,38 @@ test('an adjustment rejected on the unAdopt page leaves the item as it was, with
   expect(customer.errors).toEqual([]);
   await customer.close();
 });
+
+test('an agent creates an item for one of its customers, in English', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext();
+  await context.addInitScript(() => localStorage.setItem('1.21.2-locale', JSON.stringify('en')));
+  const token = await loginByCookie(context, request, 'agent');
+  const page = await context.newPage();
+  const errors = watchPageErrors(page);
+  const jan = uniqueJan();
+  await page.goto(`${MAIN}/home/item/create`);
+  const form = page.getByTestId('item-create');
+  await form.getByTestId('item-jan').fill(wrongDigit(jan));
+  await expect(page.getByText(`Wrong JAN check digit: the last digit should be ${jan.at(-1)}`)).toBeVisible();
+  await form.getByTestId('item-jan').fill(jan);
+  await form.getByTestId('item-submit').click();
+  await expect(page.getByText('Customer is required')).toBeVisible();
+  await form.getByTestId('item-customer').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+  await form.getByTestId('item-nameZh').fill('代理商品');
+  await form.getByTestId('item-newCategory').fill('Tea ware');
+  await form.getByTestId('item-netWeight').fill('300');
+  await form.getByTestId('item-clearancePrice').fill('60');
+  await form.getByTestId('item-declarationPrice').fill('1200');
+  const chooser = page.waitForEvent('filechooser');
+  await form.getByTestId('image-upload').click();
+  await (await chooser).setFiles({ name: 'cup.png', mimeType: 'image/png', buffer: png(32, 32) });
+  await expect(form.getByTestId('image-preview')).toBeVisible();
+  await form.getByTestId('item-submit').click();
+  await expect(page.getByTestId('item-info').getByTestId('item-status')).toHaveText('Pending review');
+  const [row] = (await listItems(request, token, { jan })).list;
+  expect(row).toMatchObject({ jan, nameZh: '代理商品', status: 'pending' });
+  expect(row!.imageId).toBeTruthy();
+  expect(errors).toEqual([]);
+  await context.close();
+});
