@@ -29,7 +29,7 @@ async function open(page: Page, path: string) {
 }
 
 // Message keys look like `frame.comingSoon.title` / `orders.list.columns.status`.
-const RAW_KEY = /\b(?:frame|orders|batches|notices|home|log|session|auth|common)\.[a-z][\w]*(?:\.[\w]+)*\b/;
+const RAW_KEY = /\b(?:frame|orders|items|batches|notices|home|log|session|auth|common)\.[a-z][\w]*(?:\.[\w]+)*\b/;
 const CJK = /[\u3400-\u9fff]/;
 // The page's own words: where data never goes.
 const CHROME =

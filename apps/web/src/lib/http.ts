@@ -94,7 +94,18 @@ async function send(
   const headers: Record<string, string> = { 'Accept-Language': apiLanguage() };
   if (token) headers.Authorization = `Bearer ${token}`;
   let payload: BodyInit;
-  if (extra?.form) {
+  if (extra?.form && def.aes) {
+    // An AES upload: the files travel as they are (TLS protects them), the call's fields
+    // sealed as one `{ data, iv }` pair like every AES body.
+    if (!token) throw new ApiError(401, 'no token', null, def.path);
+    headers[AES_HEADER] = '1';
+    const form = new FormData();
+    for (const [k, v] of extra.form.entries()) form.append(k, v);
+    const sealed = await encryptJson(token, body ?? {});
+    form.append('data', sealed.data);
+    form.append('iv', sealed.iv);
+    payload = form;
+  } else if (extra?.form) {
     payload = extra.form;
   } else if (def.aes) {
     if (!token) throw new ApiError(401, 'no token', null, def.path);
@@ -282,9 +293,17 @@ export async function callBlob<C extends CallDef>(def: C, body: CallRequest<C>, 
   return { blob: await response.blob(), filename };
 }
 
-/** Multipart uploads; the form carries the file(s) and fields. */
-export async function callUpload<C extends CallDef>(def: C, form: FormData, opts: CallOptions = {}) {
-  const { envelope } = await run(def, null, opts, { form });
+/**
+ * Multipart uploads; the form carries the file(s) and, for plain calls, the fields. An AES
+ * call's fields go in `body` instead (typed, sealed beside the files).
+ */
+export async function callUpload<C extends CallDef>(
+  def: C,
+  form: FormData,
+  opts: CallOptions = {},
+  body?: CallRequest<C>,
+) {
+  const { envelope } = await run(def, body ?? null, opts, { form });
   return envelope.data as CallResponse<C>;
 }
 

@@ -21,6 +21,11 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'item.create': () => import('@/features/items/ItemCreatePage.tsx'),
+  'item.info': () => import('@/features/items/ItemInfoPage.tsx'),
+  'item.list': () => import('@/features/items/ItemListPage.tsx'),
+  'item.noPassItem': () => import('@/features/items/NoPassItemPage.tsx'),
+  'item.update': () => import('@/features/items/ItemUpdatePage.tsx'),
   'order.abnormal': () => import('@/features/orders/AbnormalOrdersPage.tsx'),
   'order.batchSender': () => import('@/features/orders/BatchSenderPage.tsx'),
   'order.batchList': () => import('@/features/batches/BatchListPage.tsx'),
@@ -39,6 +44,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),
   'order.update': () => import('@/features/orders/OrderUpdatePage.tsx'),
   'order.updates': () => import('@/features/orders/OrderUpdatesPage.tsx'),
+  unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
 
 /**

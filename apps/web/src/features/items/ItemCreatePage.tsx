@@ -1,0 +1,64 @@
+import { items, reference } from '@console/contract';
+import { App, Button, Card, Form, Select } from 'antd';
+import { useNavigate } from 'react-router';
+import { errorText, invalidateCall, t, useCall, useI18n } from '@/lib';
+import { createItem } from './api/createItem.ts';
+import { ItemFields, toItemInput } from './components/ItemForm.tsx';
+import { formErrors } from './components/shared.tsx';
+import { useRole } from './components/useRole.ts';
+import './i18n.ts';
+
+/** Create Item: every field of spec §3 Item; it goes to review (pending). Agents and operators choose the customer. */
+export default function ItemCreatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const role = useRole();
+  const [form] = Form.useForm();
+  const chosen = Form.useWatch('customerId', form) as number | undefined;
+  const customers = useCall(reference.customers, {}, { enabled: !role.isCustomer });
+  const submit = async (v: Record<string, any>) => {
+    try {
+      const r = await createItem({ ...toItemInput(v), customerId: role.isCustomer ? undefined : v.customerId });
+      message.success(t('items.created'));
+      await invalidateCall(items.items);
+      form.resetFields();
+      navigate(`/item/info?id=${r.id}`);
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) {
+        form.setFields(fields);
+        // The field may be out of sight (a long form): show it.
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else message.error(errorText(e));
+    }
+  };
+  return (
+    <Card title={t('items.create')} data-testid="item-create">
+      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ origin: 'JP' }} scrollToFirstError>
+        {!role.isCustomer && (
+          <Form.Item
+            name="customerId"
+            label={t('items.customer')}
+            rules={[{ required: true, message: t('items.required', { label: t('items.customer') }) }]}
+            style={{ maxWidth: 360 }}
+          >
+            <Select
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('items.selectCustomer')}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              // An image belongs to the customer it was uploaded for.
+              onChange={() => form.setFieldValue('imageId', null)}
+              data-testid="item-customer"
+            />
+          </Form.Item>
+        )}
+        <ItemFields customerId={role.isCustomer ? undefined : chosen} />
+        <Button type="primary" htmlType="submit" data-testid="item-submit">
+          {t('items.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

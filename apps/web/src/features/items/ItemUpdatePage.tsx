@@ -1,0 +1,75 @@
+import { items } from '@console/contract';
+import { Alert, App, Button, Card, Empty, Form } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { errorText, invalidateCall, t, useI18n } from '@/lib';
+import { updateItem } from './api/updateItem.ts';
+import { useItem } from './api/useItem.ts';
+import { fromItem, ItemFields, toItemInput } from './components/ItemForm.tsx';
+import { formErrors, StatusTag } from './components/shared.tsx';
+import { useRole } from './components/useRole.ts';
+import './i18n.ts';
+
+/**
+ * Edit Item. A failed item shows its reason and saving resubmits it for review; changing an
+ * approved item's clearance data sends it back to pending (the server decides, the answer says).
+ */
+export default function ItemUpdatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const id = Number(params.get('id') ?? 0);
+  const q = useItem(id);
+  const role = useRole();
+  useTabRecord(q.data?.jan);
+  const [form] = Form.useForm();
+  useEffect(() => {
+    if (q.data) form.setFieldsValue(fromItem(q.data));
+  }, [q.data, form]);
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
+  const failed = q.data?.status === 'failed';
+  const save = async (v: Record<string, any>) => {
+    try {
+      await updateItem({ ...toItemInput(v), id });
+      message.success(failed ? t('items.resubmitted') : t('items.saved'));
+      await invalidateCall(items.items);
+      await invalidateCall(items.item);
+      navigate(`/item/info?id=${id}`);
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) {
+        form.setFields(fields);
+        // The field may be out of sight (a long form): show it.
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else message.error(errorText(e));
+    }
+  };
+  return (
+    <Card
+      loading={!q.data}
+      title={q.data ? `${t('items.edit')} ${q.data.jan}` : ''}
+      extra={q.data && <StatusTag status={q.data.status} />}
+      data-testid="item-update"
+    >
+      {failed && q.data?.reason && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={t('items.failReason')}
+          description={q.data.reason}
+          data-testid="update-reason"
+        />
+      )}
+      <Form form={form} layout="vertical" onFinish={save} scrollToFirstError>
+        <ItemFields customerId={role.isCustomer ? undefined : q.data?.customerId} />
+        <Button type="primary" htmlType="submit" data-testid="item-submit">
+          {failed ? t('items.resubmit') : t('items.save')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}

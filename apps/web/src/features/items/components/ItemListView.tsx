@@ -1,0 +1,192 @@
+import { items, reference } from '@console/contract';
+import { Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space, TreeSelect } from 'antd';
+import { useNavigate } from 'react-router';
+import { usePagedQuery } from '@/components/paged-table';
+import { invalidateCall, t, useCall, useI18n } from '@/lib';
+import { saveItemColumns } from '../api/saveItemColumns.ts';
+import { useBrands } from '../api/useBrands.ts';
+import { useCategories } from '../api/useCategories.ts';
+import { itemsCall } from '../api/useItems.ts';
+import { useParts } from '../api/useParts.ts';
+import { useUserSettings } from '../api/useUserSettings.ts';
+import { categoryTree } from './ItemForm.tsx';
+import { ALL_COLUMNS, columnTitle, ItemTable } from './ItemTable.tsx';
+import { useRole } from './useRole.ts';
+
+type Filters = Omit<items.ItemListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
+const FAILED_COLUMNS = ['image', 'jan', 'nameZh', 'customerCode', 'brand', 'category', 'reason', 'updatedAt'];
+
+/**
+ * Item List and (with `failedOnly`) the Failed To Pass Item List: every filter, sort and
+ * paging on the server. The list's columns are saved per user; the failed list shows the reason.
+ */
+export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
+  const { localized } = useI18n();
+  const navigate = useNavigate();
+  const [form] = Form.useForm();
+  const role = useRole();
+  const fixed: Filters = failedOnly ? { status: 'failed' } : {};
+  const paged = usePagedQuery<typeof items.items, Filters>(itemsCall, {
+    sort: failedOnly ? 'updatedAt' : 'createdAt',
+    filters: fixed,
+  });
+  const brands = useBrands();
+  const parts = useParts();
+  const categories = useCategories();
+  const customers = useCall(reference.customers, {}, { enabled: !role.isCustomer });
+  const settings = useUserSettings();
+  // Saved columns are read during render (no flash of every column after a reload); the
+  // failed list has its own fixed set (the reason is what it is for).
+  const saved = settings.data?.itemColumns;
+  const columns: readonly string[] = failedOnly
+    ? FAILED_COLUMNS
+    : Array.isArray(saved) && saved.length
+      ? (saved as string[])
+      : settings.isPending
+        ? []
+        : ALL_COLUMNS;
+  const ready = failedOnly || !settings.isPending;
+  const visible = role.isCustomer ? columns.filter((c) => c !== 'customerCode') : columns;
+
+  const onSearch = (v: Record<string, any>) => {
+    // Search always asks the server again, also when the filters did not change (another
+    // user may have reviewed items since: the cached page would be stale).
+    void invalidateCall(items.items);
+    paged.setFilters({
+      ...fixed,
+      status: failedOnly ? 'failed' : v.status,
+      jan: v.jan?.trim() || undefined,
+      name: v.name?.trim() || undefined,
+      brandId: v.brandId,
+      categoryId: v.categoryId,
+      partId: v.partId,
+      group: v.group?.trim() || undefined,
+      customerId: v.customerId,
+      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
+      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+    });
+  };
+  const afterWrite = async () => {
+    await invalidateCall(items.items);
+    await invalidateCall(items.item);
+  };
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        {!failedOnly && (
+          <Form.Item name="status" label={t('items.status')}>
+            <Select
+              allowClear
+              style={{ width: 130 }}
+              options={(['pending', 'approved', 'failed'] as const).map((s) => ({
+                value: s,
+                label: t(`items.statuses.${s}`),
+              }))}
+              data-testid="list-status"
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="jan" label={t('items.jan')}>
+          <Input allowClear style={{ width: 150 }} maxLength={13} data-testid="list-jan" />
+        </Form.Item>
+        <Form.Item name="name" label={t('items.name')}>
+          <Input allowClear style={{ width: 160 }} placeholder={t('items.anyName')} data-testid="list-name" />
+        </Form.Item>
+        <Form.Item name="brandId" label={t('items.brand')}>
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            style={{ width: 140 }}
+            options={(brands.data ?? []).map((b) => ({ value: b.id, label: localized(b.name) }))}
+            data-testid="list-brand"
+          />
+        </Form.Item>
+        <Form.Item name="categoryId" label={t('items.category')}>
+          <TreeSelect
+            allowClear
+            showSearch
+            treeNodeFilterProp="title"
+            style={{ width: 180 }}
+            treeData={categoryTree(categories.data ?? [], (n) => localized(n.name))}
+            data-testid="list-category"
+          />
+        </Form.Item>
+        <Form.Item name="partId" label={t('items.part')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={(parts.data ?? []).map((b) => ({ value: b.id, label: localized(b.name) }))}
+            data-testid="list-part"
+          />
+        </Form.Item>
+        <Form.Item name="group" label={t('items.group')}>
+          <Input allowClear style={{ width: 120 }} data-testid="list-group" />
+        </Form.Item>
+        {!role.isCustomer && (
+          <Form.Item name="customerId" label={t('items.customer')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 160 }}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              data-testid="list-customer"
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="range" label={t('items.dateRange')}>
+          <DatePicker.RangePicker data-testid="list-range" />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="list-search">
+            {t('items.search')}
+          </Button>
+          <Button onClick={() => (form.resetFields(), onSearch({}))} data-testid="list-reset">
+            {t('items.reset')}
+          </Button>
+          {!failedOnly && (
+            <Button onClick={() => navigate('/item/create')} data-testid="list-create">
+              {t('items.create')}
+            </Button>
+          )}
+          {!failedOnly && (
+            <Popover
+              trigger="click"
+              content={
+                <Checkbox.Group
+                  value={[...columns]}
+                  // At least one column stays: an empty choice would read as "not chosen".
+                  onChange={(v) => v.length && void saveItemColumns(v as string[])}
+                  style={{ display: 'grid' }}
+                  data-testid="list-column-choice"
+                >
+                  {ALL_COLUMNS.map((k) => (
+                    <Checkbox key={k} value={k}>
+                      {columnTitle(k)}
+                    </Checkbox>
+                  ))}
+                </Checkbox.Group>
+              }
+            >
+              <Button data-testid="list-columns" disabled={!ready}>
+                {t('items.columns')}
+              </Button>
+            </Popover>
+          )}
+        </Space>
+      </Form>
+      <ItemTable
+        data-testid="item-table"
+        paged={paged}
+        visible={visible}
+        ready={ready}
+        loading={paged.query.isFetching || !ready}
+        isOperator={role.isOperator}
+        failedList={failedOnly}
+        onChanged={afterWrite}
+      />
+    </Space>
+  );
+}
