@@ -20,7 +20,7 @@ async function open(page: Page, path: string) {
     dispatchEvent(new PopStateEvent('popstate'));
   }, path);
   // A page the role may not use shows 403 inside the layout, without a tab of its own.
-  const forbidden = page.getByTestId('forbidden');
+  const forbidden = page.locator(`[data-testid="forbidden"][data-path="${path}"]`);
   const view = page.locator(`[data-tab-view="${path}"]`);
   await expect(view.or(forbidden)).toBeVisible();
   if (await forbidden.isVisible()) return null;
@@ -38,7 +38,8 @@ const CHROME =
 for (const user of ['demo', 'agent', 'operator', 'admin']) {
   for (const locale of ['zh-chs', 'en'] as const) {
     test(`${user} opens every page in ${locale}`, async ({ page, context, request }) => {
-      test.setTimeout(120_000);
+      // About 45 pages; a loaded machine needs minutes.
+      test.setTimeout(300_000);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(`${e.message}`));
       await context.addInitScript(
@@ -52,7 +53,7 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
       let rendered = 0;
       for (const route of pagePaths) {
         const view = await open(page, route.path);
-        const text = await (view ?? page.getByTestId('forbidden')).innerText();
+        const text = await (view ?? page.locator(`[data-testid="forbidden"][data-path="${route.path}"]`)).innerText();
         expect(text, `${route.path}: raw message key`).not.toMatch(RAW_KEY);
         if (!view) continue;
         rendered++;

@@ -6,17 +6,19 @@
  */
 import { Button, Result } from 'antd';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useI18n } from '@/lib/i18n.ts';
 
 export function Unavailable({ kind }: { kind: 403 | 404 }) {
   const { t } = useI18n();
   const key = kind === 403 ? 'frame.forbidden' : 'frame.notFound';
+  // Which address it answers: a test (or a user's screenshot) tells one 403 from the one before.
+  const { pathname } = useLocation();
   useEffect(() => {
     document.title = `${t('frame.titlePrefix')} - ${t(`${key}.title`)}`;
   }, [t, key]);
   return (
-    <div className="frame-unavailable" data-testid={kind === 403 ? 'forbidden' : 'not-found'}>
+    <div className="frame-unavailable" data-testid={kind === 403 ? 'forbidden' : 'not-found'} data-path={pathname}>
       <Result
         status={kind === 403 ? '403' : '404'}
         title={t(`${key}.title`)}
