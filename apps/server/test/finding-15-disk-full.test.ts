@@ -166,10 +166,20 @@ describe('finding 15: a full SQLite database (max_page_count) surfaces its real 
       last = r.status;
     }
     expect(last).toBe(507);
-    // Every stored file is one a files row points at: the refused upload's file is gone.
-    const keys = (await h.db.selectFrom('files').select('storage_key').execute()).map((f) =>
-      path.basename(f.storage_key),
-    );
+    // The accepted uploads' parses store their previews: wait until none is still parsing.
+    for (let i = 0; i < 200; i++) {
+      const busy = await h.db.selectFrom('batches').select('id').where('status', '=', 'parsing').execute();
+      if (!busy.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Every stored file is one a row points at (a files row, or a batch's stored preview): the
+    // refused upload's file is gone.
+    const keys = [
+      ...(await h.db.selectFrom('files').select('storage_key').execute()).map((f) => f.storage_key),
+      ...(await h.db.selectFrom('batches').select('parsed_key').where('parsed_key', 'is not', null).execute()).map(
+        (b) => b.parsed_key!,
+      ),
+    ].map((k) => path.basename(k));
     const onDisk = filesOnDisk(path.join(h.dataDir, 'files'));
     expect(onDisk.length).toBeGreaterThan(0);
     expect(onDisk.sort()).toEqual(keys.filter((k) => onDisk.includes(k)).sort());
