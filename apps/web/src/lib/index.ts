@@ -9,5 +9,6 @@ export { callKey, invalidateCall, queryClient, useCall, useCallMutation } from '
 export { getLocale, localized, registerMessages, setLocale, t, useI18n, type Locale, type TParams } from './i18n.ts';
 export { formatDate, formatTime } from './time.ts';
 export { hasRoute, useSession, type Me } from './session.ts';
+export { saveServerSetting, useServerSettings } from './server-settings.ts';
 export { addLog } from './log.ts';
 export { getCookie, readLocal, writeLocal } from './storage.ts';

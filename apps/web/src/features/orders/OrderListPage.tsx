@@ -1,12 +1,13 @@
 import { orders } from '@console/contract';
-import { App, Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space } from 'antd';
+import { App, Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
-import { t, useI18n } from '@/lib';
-import { exportOrders, type ListRequest, saveColumns, setPrintFlag, useUserSettings } from './api/orders.ts';
+import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
+import { exportOrders, type ListRequest, setPrintFlag } from './api/orders.ts';
 import { DeleteOrders } from './components/DeleteOrders.tsx';
 import { ALL_COLUMNS, columnTitle, OrderTable } from './components/OrderTable.tsx';
 import './i18n.ts';
@@ -45,7 +46,7 @@ export default function OrderListPage() {
   const req = paged.request;
   const [selectedRows, setSelectedRows] = useState<Row[]>([]);
   const selected = selectedRows.map((r) => r.id);
-  const settings = useUserSettings();
+  const settings = useServerSettings();
   // The columns come from the saved settings during render (not copied into state by an
   // effect, which paints every column first), and the table shows none until the saved
   // choice is known: a hidden column must not flash up after a reload. A failed settings
@@ -73,9 +74,6 @@ export default function OrderListPage() {
     } as Filters);
   };
   // At least one column stays: an empty choice would read as "not chosen" (every column).
-  const chooseColumns = (next: string[]) => {
-    if (next.length) void saveColumns(next);
-  };
   const afterWrite = async () => {
     setSelectedRows([]);
     await list.refetch();
@@ -165,27 +163,14 @@ export default function OrderListPage() {
           >
             {t('orders.export')}
           </Button>
-          <Popover
-            trigger="click"
-            content={
-              <Checkbox.Group
-                value={[...columns]}
-                onChange={(v) => chooseColumns(v as string[])}
-                style={{ display: 'grid' }}
-                data-testid="list-column-choice"
-              >
-                {ALL_COLUMNS.map((k) => (
-                  <Checkbox key={k} value={k}>
-                    {columnTitle(k)}
-                  </Checkbox>
-                ))}
-              </Checkbox.Group>
-            }
-          >
-            <Button data-testid="list-columns" disabled={!columnsKnown}>
-              {t('orders.columns')}
-            </Button>
-          </Popover>
+          <ColumnChooser
+            all={ALL_COLUMNS}
+            chosen={columns}
+            titleOf={columnTitle}
+            label={t('orders.columns')}
+            disabled={!columnsKnown}
+            onChoose={(next) => void saveServerSetting('orderColumns', next)}
+          />
           <Button
             disabled={!selected.length}
             data-testid="list-mark-printed"

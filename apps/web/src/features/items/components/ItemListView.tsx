@@ -1,14 +1,13 @@
 import { items, reference } from '@console/contract';
-import { Button, Checkbox, DatePicker, Form, Input, Popover, Select, Space, TreeSelect } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
 import { useNavigate } from 'react-router';
+import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { usePagedQuery } from '@/components/paged-table';
-import { invalidateCall, t, useCall, useI18n } from '@/lib';
-import { saveItemColumns } from '../api/saveItemColumns.ts';
+import { invalidateCall, saveServerSetting, t, useCall, useI18n, useServerSettings } from '@/lib';
 import { useBrands } from '../api/useBrands.ts';
 import { useCategories } from '../api/useCategories.ts';
 import { itemsCall } from '../api/useItems.ts';
 import { useParts } from '../api/useParts.ts';
-import { useUserSettings } from '../api/useUserSettings.ts';
 import { categoryTree } from './ItemForm.tsx';
 import { ALL_COLUMNS, columnTitle, ItemTable } from './ItemTable.tsx';
 import { useRole } from './useRole.ts';
@@ -34,7 +33,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   const parts = useParts();
   const categories = useCategories();
   const customers = useCall(reference.customers, {}, { enabled: !role.isCustomer });
-  const settings = useUserSettings();
+  const settings = useServerSettings();
   // Saved columns are read during render (no flash of every column after a reload); the
   // failed list has its own fixed set (the reason is what it is for).
   const saved = settings.data?.itemColumns;
@@ -152,28 +151,14 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
             </Button>
           )}
           {!failedOnly && (
-            <Popover
-              trigger="click"
-              content={
-                <Checkbox.Group
-                  value={[...columns]}
-                  // At least one column stays: an empty choice would read as "not chosen".
-                  onChange={(v) => v.length && void saveItemColumns(v as string[])}
-                  style={{ display: 'grid' }}
-                  data-testid="list-column-choice"
-                >
-                  {ALL_COLUMNS.map((k) => (
-                    <Checkbox key={k} value={k}>
-                      {columnTitle(k)}
-                    </Checkbox>
-                  ))}
-                </Checkbox.Group>
-              }
-            >
-              <Button data-testid="list-columns" disabled={!ready}>
-                {t('items.columns')}
-              </Button>
-            </Popover>
+            <ColumnChooser
+              all={ALL_COLUMNS}
+              chosen={columns}
+              titleOf={columnTitle}
+              label={t('items.columns')}
+              disabled={!ready}
+              onChoose={(next) => void saveServerSetting('itemColumns', next)}
+            />
           )}
         </Space>
       </Form>

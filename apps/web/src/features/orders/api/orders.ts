@@ -1,5 +1,5 @@
-import { auth, orders, type CallRequest } from '@console/contract';
-import { call, callBlob, callKey, callUpload, queryClient, saveBlob, useCall } from '@/lib';
+import { orders, type CallRequest } from '@console/contract';
+import { call, callBlob, callUpload, saveBlob, useCall } from '@/lib';
 
 /** The orders feature's calls: fetchers and query hooks, typed from the contract. */
 export type ListRequest = CallRequest<typeof orders.orderList>;
@@ -9,19 +9,6 @@ export const useAttention = (kind: 'error' | 'abnormal', body: CallRequest<typeo
   useCall(kind === 'error' ? orders.errorOrders : orders.abnormalOrders, body);
 export const useAbnormalRules = () => useCall(orders.abnormalRules, {});
 export const useIdCards = (body: CallRequest<typeof orders.idCards>) => useCall(orders.idCards, body);
-export const useUserSettings = () => useCall(auth.userSettings, {});
-
-/**
- * Saves the Order List's columns, and puts them in the cached settings at once, so a page
- * mounted again (another tab, a kept tab remounted) starts from the new choice.
- */
-export const saveColumns = (value: string[]) => {
-  queryClient.setQueryData<Record<string, unknown>>(callKey(auth.userSettings, {}), (old) => ({
-    ...old,
-    orderColumns: value,
-  }));
-  return call(auth.saveUserSetting, { key: 'orderColumns', value });
-};
 export const exportOrders = async (body: CallRequest<typeof orders.downloadOrderExcel>, progressId?: string) => {
   const { blob, filename } = await callBlob(orders.downloadOrderExcel, { ...body, progressId });
   saveBlob(blob, filename);
