@@ -204,24 +204,40 @@ export function createOrdersRepository(db: Database) {
     sort: keyof typeof SORT_COLUMN;
     order: 'asc' | 'desc';
     limit: number;
+    /** Only intercepted orders: the literal lets the planner use the partial index. */
+    interceptedOnly: boolean;
   };
   // `hidden`: the staged batches' ids, bound like any value (present only while one is staged).
   type ListValues = FilterValues & { customerIds: readonly number[]; offset: number; hidden?: readonly number[] };
   const scopeOfValues = (shape: ListShape, v: ListValues): Scope =>
     shape.all ? { all: true } : { all: false, customerIds: v.customerIds };
+  // A deferred join: the page's ids are found on `orders` alone (an index, often covering),
+  // and only those rows are then read whole and joined. Sorting the joined rows made SQLite
+  // read every matching row before the sort — 1.6 s for an agent's first page at 1M orders,
+  // 0.4 ms this way (bench/orders-probe.ts). The ids are already scoped and visible.
   const pageQuery = reusable(db, (shape: ListShape, v: ListValues) =>
-    orderListQuery(db, scopeOfValues(shape, v), v.hidden ?? null)
-      .where(filterConditions(db, shape.noType, v))
+    orderListQuery(db, { all: true }, null)
+      .where(
+        'o.id',
+        'in',
+        scoped(scopeOfValues(shape, v), v.hidden ?? null)
+          .where(filterConditions(db, shape.noType, v))
+          .$if(shape.interceptedOnly, (q) => q.where(sql<SqlBool>`o.intercepted = 1`))
+          .select('o.id')
+          .orderBy(SORT_COLUMN[shape.sort], shape.order)
+          .orderBy('o.id', shape.order)
+          .limit(sql.lit(shape.limit))
+          .offset(v.offset),
+      )
       .orderBy(SORT_COLUMN[shape.sort], shape.order)
-      .orderBy('o.id', shape.order)
-      .limit(sql.lit(shape.limit))
-      .offset(v.offset),
+      .orderBy('o.id', shape.order),
   );
   const cappedCountQuery = reusable(db, (shape: ListShape, v: ListValues) =>
     db
       .selectFrom(
         scoped(scopeOfValues(shape, v), v.hidden ?? null)
           .where(filterConditions(db, shape.noType, v))
+          .$if(shape.interceptedOnly, (q) => q.where(sql<SqlBool>`o.intercepted = 1`))
           .select(sql<number>`1`.as('one'))
           .limit(sql.lit(shape.limit))
           .as('capped'),
@@ -313,6 +329,7 @@ export function createOrdersRepository(db: Database) {
         sort: p.sort,
         order: p.order,
         limit: p.limit,
+        interceptedOnly: p.intercepted === true,
       };
       const values: ListValues = {
         ...filterValues(p),
