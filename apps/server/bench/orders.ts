@@ -56,7 +56,13 @@ if (pgUrl) {
   };
 }
 
-const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, WEB_DIST: path.join(dir, 'no-web') });
+const config = testConfig({
+  DATABASE_URL: databaseUrl,
+  DATA_DIR: dir,
+  WEB_DIST: path.join(dir, 'no-web'),
+  // BENCH_READER_THREADS=0: the list's reads on the event loop, as before the reader threads.
+  READER_THREADS: process.env.BENCH_READER_THREADS ?? '2',
+});
 const db = createDatabase(config.database);
 await migrateToLatest(db);
 /** Four more customers, each with a user (password as demo's), beside DEMO and DEMO2. */

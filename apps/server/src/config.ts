@@ -65,10 +65,16 @@ const schema = z.object({
     .default(24 * 60),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
+  /**
+   * SQLite: threads that run the heaviest reads (order-list pages and counts) on connections of
+   * their own, so a slow filter does not hold the event loop every other call needs; 0 runs them
+   * on the event loop like every other read.
+   */
+  READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
 });
 
 export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {
-  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  database: { dialect: 'sqlite'; file: string; readerThreads?: number } | { dialect: 'postgres'; url: string };
   demoSeed: boolean;
 };
 
@@ -85,7 +91,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const database =
     url && /^postgres(ql)?:\/\//.test(url)
       ? ({ dialect: 'postgres', url } as const)
-      : ({ dialect: 'sqlite', file: url || path.join(rest.DATA_DIR, 'console.sqlite') } as const);
+      : ({
+          dialect: 'sqlite',
+          file: url || path.join(rest.DATA_DIR, 'console.sqlite'),
+          readerThreads: rest.READER_THREADS,
+        } as const);
   return { ...rest, database, demoSeed: DEMO_SEED ?? database.dialect === 'sqlite' };
 }
 

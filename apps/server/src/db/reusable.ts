@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { readOffLoop } from './database.ts';
 
 /**
  * Building and compiling a Kysely query costs 30–100 µs, more than SQLite takes to run an
@@ -37,6 +38,8 @@ const signature = (values: Record<string, Value>) =>
 export function reusable<S, V extends Record<string, Value>, R>(
   db: Kysely<any>,
   build: (shape: S, values: V) => Compilable<R>,
+  /** `offLoop`: a read that can take long runs where it holds the event loop least (readOffLoop). */
+  opts: { offLoop?: boolean } = {},
 ): Reusable<S, V, R> {
   const compiled = new Map<string, { query: CompiledQuery<R>; slots: (Slot | { constant: unknown })[] }>();
   return {
@@ -60,8 +63,9 @@ export function reusable<S, V extends Record<string, Value>, R>(
         const v = values[s.key];
         return s.index < 0 ? v : (v as unknown[])[s.index];
       });
-      const result = await db.executeQuery<R>(CompiledQuery.raw(entry.query.sql, parameters) as CompiledQuery<R>);
-      return result.rows;
+      const query = CompiledQuery.raw(entry.query.sql, parameters) as CompiledQuery<R>;
+      if (opts.offLoop) return readOffLoop(db, query);
+      return (await db.executeQuery<R>(query)).rows;
     },
   };
 }

@@ -20,9 +20,22 @@ import {
  */
 export class NodeSqliteDialect implements Dialect {
   private readonly file: string;
+  private readonly threads: number;
   private driver?: NodeSqliteDriver;
-  constructor(file: string) {
+  private pool?: ReaderThreads;
+  private closed = false;
+  constructor(file: string, readerThreads = 0) {
     this.file = file;
+    this.threads = readerThreads;
+  }
+  /**
+   * The reader threads (see ReaderThreads), when configured and the database is a file; started
+   * on first use (Kysely starts its driver only with the first query), closed with the driver.
+   */
+  readerThreads(): ReaderThreads | undefined {
+    if (this.threads === 0 || this.file === ':memory:') return undefined;
+    if (!this.pool && !this.closed) this.pool = new ReaderThreads(this.file, this.threads);
+    return this.pool;
   }
   /**
    * SQLite's data_version on the reader connection: it changes whenever any other connection
@@ -36,7 +49,10 @@ export class NodeSqliteDialect implements Dialect {
     return new ConcurrentSqliteAdapter();
   }
   createDriver(): Driver {
-    this.driver = new NodeSqliteDriver(this.file);
+    this.driver = new NodeSqliteDriver(this.file, async () => {
+      this.closed = true;
+      await this.pool?.close();
+    });
     return this.driver;
   }
   createIntrospector(db: Kysely<unknown>) {
@@ -142,9 +158,11 @@ class NodeSqliteDriver implements Driver {
   private reader?: NodeSqliteConnection;
   private readonly writerLock = new Mutex();
   private readonly file: string;
+  private readonly closeThreads: () => Promise<void>;
 
-  constructor(file: string) {
+  constructor(file: string, closeThreads: () => Promise<void>) {
     this.file = file;
+    this.closeThreads = closeThreads;
   }
 
   private dataVersionStmt?: StatementSync;
@@ -204,6 +222,7 @@ class NodeSqliteDriver implements Driver {
     (conn as RoutedConnection).releaseLock();
   }
   async destroy() {
+    await this.closeThreads();
     await this.checkpointer?.close();
     this.writer?.db.close();
     if (this.reader !== this.writer) this.reader?.db.close();
@@ -314,6 +333,104 @@ class Checkpointer {
 }
 
 const CHECKPOINT_DELAY_MS = 1000;
+
+/**
+ * Threads with read-only connections of their own, for the reads that can take long (an order
+ * list's page and count over a million orders). node:sqlite runs a statement synchronously, so
+ * on the event loop a 200 ms filter stalled every other call — logins, scans, the writer's own
+ * commits — for 200 ms. A thread costs a message each way (~0.1 ms) and the rows' copy, so only
+ * such reads come here (database.ts readOffLoop). Each sees the last commit, as the main reader
+ * does (WAL). A read goes to the thread with the fewest waiting.
+ */
+export class ReaderThreads {
+  private readonly workers: { worker: Worker; waiting: number }[] = [];
+  private readonly pending = new Map<
+    number,
+    { resolve: (rows: any[]) => void; reject: (e: Error) => void; slot: object }
+  >();
+  private next = 1;
+  private closed = false;
+  constructor(file: string, n: number) {
+    for (let i = 0; i < n; i++) {
+      const worker = new Worker(READER_THREAD, { eval: true, workerData: { file } });
+      worker.unref();
+      const slot = { worker, waiting: 0 };
+      worker.on(
+        'message',
+        (m: { id: number; rows?: any[]; error?: { message: string; code?: string; errcode?: number } }) => {
+          const p = this.pending.get(m.id);
+          if (!p) return;
+          this.pending.delete(m.id);
+          slot.waiting--;
+          if (this.pending.size === 0 && !this.closed) for (const w of this.workers) w.worker.unref();
+          if (m.error)
+            p.reject(Object.assign(new Error(m.error.message), { code: m.error.code, errcode: m.error.errcode }));
+          else p.resolve(m.rows!);
+        },
+      );
+      worker.on('error', (e) => {
+        // A thread that dies fails what it was running; the next reads go to the others.
+        this.workers.splice(this.workers.indexOf(slot), 1);
+        for (const [id, p] of this.pending) {
+          if (p.slot !== slot) continue;
+          this.pending.delete(id);
+          p.reject(e);
+        }
+      });
+      this.workers.push(slot);
+    }
+  }
+  all<R>(sql: string, parameters: readonly unknown[]): Promise<R[]> {
+    if (this.closed || !this.workers.length) return Promise.reject(new Error('reader threads are closed'));
+    let slot = this.workers[0]!;
+    for (const w of this.workers) if (w.waiting < slot.waiting) slot = w;
+    const id = this.next++;
+    slot.waiting++;
+    // Referenced while a read is out, so the process waits for its answer.
+    slot.worker.ref();
+    return new Promise<R[]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, slot });
+      slot.worker.postMessage({ id, sql, params: parameters.map(toParam) });
+    });
+  }
+  async close() {
+    this.closed = true;
+    await Promise.all(
+      this.workers.map(({ worker }) => {
+        const exited = new Promise((r) => worker.once('exit', r));
+        worker.ref();
+        worker.postMessage({ close: true });
+        return exited;
+      }),
+    );
+  }
+}
+
+const READER_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.file);
+db.exec('PRAGMA busy_timeout = 10000; PRAGMA query_only = 1');
+const statements = new Map();
+parentPort.on('message', (m) => {
+  if (m.close) {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    let stmt = statements.get(m.sql);
+    if (!stmt) {
+      if (statements.size > 200) statements.clear();
+      stmt = db.prepare(m.sql);
+      statements.set(m.sql, stmt);
+    }
+    parentPort.postMessage({ id: m.id, rows: stmt.all(...m.params) });
+  } catch (e) {
+    parentPort.postMessage({ id: m.id, error: { message: String(e && e.message || e), code: e && e.code, errcode: e && e.errcode } });
+  }
+});
+`;
 
 const CHECKPOINT_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
