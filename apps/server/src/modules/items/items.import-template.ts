@@ -75,7 +75,7 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
     '品牌：示例；型号：A1',
     { width: 24 },
   ),
-  col('partId', '部位', 'Part', false, ['从下拉列表选择。', 'Choose from the drop-down.'], '', { list: 'part' }),
+  col('partId', '部件', 'Part', false, ['从下拉列表选择。', 'Choose from the drop-down.'], '', { list: 'part' }),
   col(
     'brandId',
     '品牌',
@@ -124,8 +124,8 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
   ),
   col(
     'tariff',
-    '税则号',
-    'Tariff number',
+    '税号',
+    'Tariff',
     false,
     ['HS 编码，6 至 13 位数字（点和空格会被去掉）。', 'HS code, 6 to 13 digits (dots and spaces are removed).'],
     '3304990099',
@@ -158,7 +158,7 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
   ),
   col(
     'origin',
-    '原产国',
+    '原产地',
     'Origin',
     true,
     ['ISO 两位国家代码，如 JP、CN、US。', 'ISO two-letter country code: JP, CN, US…'],
@@ -166,7 +166,7 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [
   ),
   col(
     'taxCode',
-    '税号',
+    '税码',
     'Tax code',
     false,
     [
