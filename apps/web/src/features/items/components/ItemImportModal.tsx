@@ -98,9 +98,8 @@ export function ItemImportModal({
       width={860}
       destroyOnHidden
       maskClosable={!committing}
-      data-testid="item-import"
     >
-      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+      <Space direction="vertical" style={{ width: '100%' }} size="middle" data-testid="item-import">
         <Space wrap>
           <Button onClick={() => void downloadItemTemplate()} data-testid="import-template">
             {t('items.importing.template')}
