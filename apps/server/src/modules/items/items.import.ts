@@ -140,7 +140,8 @@ export function createItemImportService(deps: ItemImportDeps) {
       customerCode: m.customer_code,
       fileName: m.file_name,
       status: m.status as C.ItemImportStatus,
-      progress: live.get(m.id) ?? m.progress,
+      // The live figure only while committing: once the row says done, it is 100 (the job may not have let go yet).
+      progress: m.status === 'committing' ? (live.get(m.id) ?? m.progress) : m.progress,
       totalRows: m.total_rows,
       validRows: m.valid_rows,
       invalidRows: m.invalid_rows,
