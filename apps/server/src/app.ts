@@ -24,6 +24,7 @@ import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
 import { itemsRoutes } from './modules/items/items.routes.ts';
+import { createItemImportService } from './modules/items/items.import.ts';
 import { createItemsService } from './modules/items/items.service.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
@@ -114,7 +115,17 @@ export async function buildApp({
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   exportJobsRoutes(registrar);
-  itemsRoutes(registrar, items);
+  const itemImports = createItemImportService({
+    db,
+    clock,
+    files,
+    items,
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+  });
+  await itemImports.recoverAtStart();
+  app.addHook('onClose', () => itemImports.close());
+  itemsRoutes(registrar, items, itemImports);
 
   registerConsole(app, config.WEB_DIST);
   return app;

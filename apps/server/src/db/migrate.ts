@@ -12,6 +12,7 @@ import * as orderPages from './migrations/2026-11-24T0300-pages-order-pages.ts';
 import * as itemsCatalogue from './migrations/2026-11-24T0400-items-catalogue.ts';
 import * as itemsOneOpenAdjustment from './migrations/2026-11-24T0410-items-one-open-adjustment.ts';
 import * as ordersInterceptedIndex from './migrations/2026-11-24T0500-orders-intercepted-index.ts';
+import * as itemImports from './migrations/2026-11-24T0500-itemimport-imports.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0400-items-catalogue': itemsCatalogue,
   '2026-11-24T0410-items-one-open-adjustment': itemsOneOpenAdjustment,
   '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
+  '2026-11-24T0500-itemimport-imports': itemImports,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -83,6 +83,27 @@ export interface ItemAdjustmentsTable {
   decision_note: string | null;
 }
 
+export interface ItemImportsTable {
+  id: Generated<number>;
+  customer_id: number;
+  created_by: number;
+  file_name: string;
+  status: string;
+  progress: Generated<number>;
+  total_rows: Generated<number>;
+  valid_rows: Generated<number>;
+  invalid_rows: Generated<number>;
+  created_items: Generated<number>;
+  /** JSON: the first problems as message keys ([{ row, col, key, params }]). */
+  errors: Generated<string>;
+  valid_key: string | null;
+  error_file_id: number | null;
+  error_message: string | null;
+  preview_until: Time | null;
+  created_at: Time;
+  updated_at: Time;
+}
+
 export interface ItemTables {
   item_parts: ItemPartsTable;
   item_brands: ItemPartsTable;
@@ -92,4 +113,5 @@ export interface ItemTables {
   items: ItemsTable;
   item_events: ItemEventsTable;
   item_adjustments: ItemAdjustmentsTable;
+  item_imports: ItemImportsTable;
 }

@@ -65,4 +65,35 @@ addMessages({
     en: 'The image is {width}×{height} pixels; each side must be {min} to {max} pixels.',
     'zh-CN': '图片为 {width}×{height} 像素；每边须在 {min} 至 {max} 像素之间。',
   },
+  itemImportNotFound: { en: 'Item import not found.', 'zh-CN': '商品导入记录不存在。' },
+  itemImportNoRows: { en: 'The workbook has no item rows.', 'zh-CN': '工作簿中没有商品行。' },
+  itemImportMissingColumns: {
+    en: 'Required columns are missing: {columns}. Download the item template and copy the rows into it.',
+    'zh-CN': '缺少必填列：{columns}。请下载商品导入模板并把数据复制进去。',
+  },
+  itemImportJanRepeated: {
+    en: 'This JAN appears more than once in the workbook (rows {rows}): keep one row.',
+    'zh-CN': '该 JAN 码在工作簿中出现多次（第 {rows} 行），请只保留一行。',
+  },
+  itemImportExpired: {
+    en: 'This preview was not confirmed within {minutes} minutes and has expired. Upload the workbook again.',
+    'zh-CN': '该预览未在 {minutes} 分钟内确认，已失效，请重新上传工作簿。',
+  },
+  itemImportNotPreview: {
+    en: 'This import is no longer waiting for confirmation.',
+    'zh-CN': '该导入已不在待确认状态。',
+  },
+  itemImportNothingValid: {
+    en: 'No row of this workbook is valid: fix the rows in the error workbook and upload it again.',
+    'zh-CN': '该工作簿没有有效的行，请修改错误工作簿中的行后重新上传。',
+  },
+  itemImportJansTaken: {
+    en: 'Items with these JANs were added to the catalogue after the preview: {value}. Nothing was imported; upload the workbook again.',
+    'zh-CN': '预览之后商品库中已加入这些 JAN 码的商品：{value}。本次未导入任何商品，请重新上传工作簿。',
+  },
+  itemImportInterrupted: {
+    en: 'The import was interrupted (the server stopped). Nothing was imported; upload the workbook again.',
+    'zh-CN': '导入被中断（服务器已停止），未导入任何商品，请重新上传工作簿。',
+  },
+  itemImportNoErrorWorkbook: { en: 'This import has no failed rows.', 'zh-CN': '该导入没有错误的行。' },
 });

@@ -1,9 +1,10 @@
 import { items as c } from '@console/contract';
 import { Download } from '../../http/call-context.ts';
 import type { Registrar } from '../../http/register-call.ts';
+import type { ItemImportService } from './items.import.ts';
 import type { ItemsService } from './items.service.ts';
 
-export function itemsRoutes(r: Registrar, service: ItemsService) {
+export function itemsRoutes(r: Registrar, service: ItemsService, imports: ItemImportService) {
   r.call(c.items, async (input, ctx) => service.list(await ctx.scope(), ctx.lang, input));
   r.call(c.item, async (input, ctx) => service.detail(await ctx.scope(), ctx.lang, input.id));
   r.call(c.createItem, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), ctx.lang, input));
@@ -28,4 +29,11 @@ export function itemsRoutes(r: Registrar, service: ItemsService) {
   r.call(c.categories, () => service.categories());
   r.call(c.exportCategories, () => service.exportCategories());
   r.call(c.taxes, (_input, ctx) => service.taxes(ctx.lang));
+  r.call(c.itemImportTemplate, () => imports.template());
+  r.call(c.uploadItemImport, async (input, ctx) =>
+    imports.upload(ctx.actor, await ctx.scope(), ctx.lang, input.customerId, ctx.files[0]),
+  );
+  r.call(c.itemImportProgress, async (input, ctx) => imports.progress(await ctx.scope(), ctx.lang, input.id));
+  r.call(c.confirmItemImport, async (input, ctx) => imports.confirm(ctx.actor, await ctx.scope(), ctx.lang, input.id));
+  r.call(c.itemImportErrors, async (input, ctx) => imports.errorWorkbook(await ctx.scope(), input.id));
 }

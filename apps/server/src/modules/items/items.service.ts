@@ -142,11 +142,18 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
     };
   }
 
-  /** Checks the references and normalises; answers the column values of the given clearance fields. */
-  async function clearanceColumns(
+  /**
+   * The rules item/create and item/update add to the contract's schema: JAN check digit, the
+   * references exist, the image is the customer's own. Answers the problems by field (message
+   * keys) or the normalised column values. The item import checks every row with it too.
+   */
+  async function checkClearance(
     fields: Partial<Record<ClearanceKey, unknown>>,
     customerId: number,
-  ): Promise<Partial<Record<(typeof COLUMNS)[ClearanceKey], unknown>>> {
+  ): Promise<
+    | { errors: Record<string, string[]>; cols?: undefined }
+    | { errors?: undefined; cols: Partial<Record<(typeof COLUMNS)[ClearanceKey], unknown>> }
+  > {
     const ref = await reference();
     const errors: Record<string, string[]> = {};
     const v = { ...fields } as Record<string, unknown>;
@@ -163,13 +170,20 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
       // Someone else's image id is as unknown as a missing one.
       if (!image || image.customer_id !== customerId) errors.imageId = ['itemImageUnknown'];
     }
-    if (Object.keys(errors).length) throw AppError.validation(errors);
+    if (Object.keys(errors).length) return { errors };
     for (const k of ['clearancePrice', 'declarationPrice'] as const)
       if (typeof v[k] === 'string') v[k] = normalizeDecimal(v[k]);
     const cols: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v))
       if (k in COLUMNS && val !== undefined) cols[COLUMNS[k as ClearanceKey]] = val;
-    return cols;
+    return { cols };
+  }
+
+  /** Checks the references and normalises; answers the column values of the given clearance fields. */
+  async function clearanceColumns(fields: Partial<Record<ClearanceKey, unknown>>, customerId: number) {
+    const r = await checkClearance(fields, customerId);
+    if (r.errors) throw AppError.validation(r.errors);
+    return r.cols;
   }
 
   const diff = (item: ItemRecord, cols: Record<string, unknown>): Change[] =>
@@ -193,6 +207,25 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
   }
 
   return {
+    /**
+     * Every rule of item/create past the contract's schema, without writing: the problems by
+     * field (message keys), or the row to insert (the item import checks each row with it).
+     */
+    async checkNew(
+      input: C.ItemInput,
+      customerId: number,
+    ): Promise<
+      { errors: Record<string, string[]>; values?: undefined } | { errors?: undefined; values: NewItemValues }
+    > {
+      const r = await checkClearance(pickClearance(input), customerId);
+      const errors = { ...r.errors };
+      if (!hasCategory(input)) (errors.categoryId ??= []).push('itemCategoryOrNew');
+      if (Object.keys(errors).length) return { errors };
+      return { values: { ...(r.cols as NewItemValues), group_name: input.group } };
+    },
+    janDuplicate,
+    reference,
+
     async list(scope: Scope, lang: ApiLanguage, f: C.ItemListRequest) {
       const { total, rows } = await repo.list(scope, f);
       return { total, list: await Promise.all(rows.map((r) => out(r, lang))) };
@@ -219,7 +252,7 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
 
     async create(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.createItem>) {
       const customerId = customerFor(actor, scope, input.customerId);
-      if (input.categoryId == null && !input.newCategory) throw AppError.field('categoryId', 'itemCategoryOrNew');
+      if (!hasCategory(input)) throw AppError.field('categoryId', 'itemCategoryOrNew');
       const cols = await clearanceColumns(pickClearance(input), customerId);
       const at = now();
       try {
@@ -252,7 +285,7 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
     },
 
     async update(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.updateItem>) {
-      if (input.categoryId == null && !input.newCategory) throw AppError.field('categoryId', 'itemCategoryOrNew');
+      if (!hasCategory(input)) throw AppError.field('categoryId', 'itemCategoryOrNew');
       const at = now();
       try {
         await db.transaction().execute(async (trx) => {
@@ -515,6 +548,24 @@ export function createItemsService(db: Database, clock: () => Date, files: Stora
     },
   };
 }
+
+/** Columns of a new item that come from its input (the rest: customer, status, who and when). */
+export type NewItemValues = Omit<
+  ItemRecord,
+  | 'id'
+  | 'customer_id'
+  | 'customer_code'
+  | 'pending_adjustments'
+  | 'status'
+  | 'reason'
+  | 'created_by'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** A new item names a category from the list or describes a new one. */
+const hasCategory = (input: { categoryId: number | null; newCategory: string }) =>
+  input.categoryId != null || !!input.newCategory;
 
 function pickClearance(input: C.ItemInput): Partial<Record<ClearanceKey, unknown>> {
   const out: Partial<Record<ClearanceKey, unknown>> = {};

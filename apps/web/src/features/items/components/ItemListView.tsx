@@ -1,5 +1,6 @@
 import { items, reference } from '@console/contract';
 import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { usePagedQuery } from '@/components/paged-table';
@@ -9,6 +10,7 @@ import { useCategories } from '../api/useCategories.ts';
 import { itemsCall } from '../api/useItems.ts';
 import { useParts } from '../api/useParts.ts';
 import { categoryTree } from './ItemForm.tsx';
+import { ItemImportModal } from './ItemImportModal.tsx';
 import { ALL_COLUMNS, columnTitle, ItemTable } from './ItemTable.tsx';
 import { useRole } from './useRole.ts';
 
@@ -24,6 +26,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   const navigate = useNavigate();
   const [form] = Form.useForm();
   const role = useRole();
+  const [importing, setImporting] = useState(false);
   const fixed: Filters = failedOnly ? { status: 'failed' } : {};
   const paged = usePagedQuery<typeof items.items, Filters>(itemsCall, {
     sort: failedOnly ? 'updatedAt' : 'createdAt',
@@ -151,6 +154,11 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
             </Button>
           )}
           {!failedOnly && (
+            <Button onClick={() => setImporting(true)} data-testid="list-import">
+              {t('items.importing.button')}
+            </Button>
+          )}
+          {!failedOnly && (
             <ColumnChooser
               all={ALL_COLUMNS}
               chosen={columns}
@@ -172,6 +180,9 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
         failedList={failedOnly}
         onChanged={afterWrite}
       />
+      {!failedOnly && (
+        <ItemImportModal open={importing} onClose={() => setImporting(false)} onImported={() => void afterWrite()} />
+      )}
     </Space>
   );
 }
