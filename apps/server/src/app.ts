@@ -88,6 +88,7 @@ export async function buildApp({
   const ordersLookup = createOrdersLookup(db, clock, files);
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
   });
 
   authRoutes(registrar, auth);

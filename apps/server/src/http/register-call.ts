@@ -62,7 +62,7 @@ export function createRegistrar(
   app: FastifyInstance,
   db: Database,
   authenticate: Authenticate,
-  opts: { readCacheEntries: number },
+  opts: { readCacheEntries: number; uploadLimitBytes: number },
 ): Registrar {
   return {
     responseCache: (def) => responseCache(db, def, opts.readCacheEntries),
@@ -78,7 +78,7 @@ export function createRegistrar(
         let body: unknown = request.body === undefined ? {} : request.body;
         let files: UploadedFile[] = [];
         if (def.kind === 'multipart') {
-          ({ fields: body, files } = await readMultipart(request));
+          ({ fields: body, files } = await readMultipart(request, opts.uploadLimitBytes));
         }
         const encrypted = def.aes;
         if (encrypted) {
@@ -147,6 +147,7 @@ export function createRegistrar(
 
 async function readMultipart(
   request: FastifyRequest,
+  uploadLimitBytes: number,
 ): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
   if (!request.isMultipart()) throw new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType');
   const fields: Record<string, unknown> = {};
@@ -164,6 +165,8 @@ async function readMultipart(
   } catch (e) {
     // Limits and our own refusals have codes the error handler knows; busboy's errors for a
     // truncated body or a missing boundary have none, and are the client's, not a 500.
+    // A file past the limit is the user's to fix: say which field and the limit, in their language.
+    if ((e as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw AppError.fileTooLarge(uploadLimitBytes);
     if (e instanceof AppError || (e as { code?: unknown }).code !== undefined) throw e;
     throw AppError.badRequest('badMultipart');
   }

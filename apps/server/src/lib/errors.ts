@@ -31,8 +31,13 @@ export class AppError extends Error {
   static validation(fields: Record<string, string[]>): AppError {
     return new AppError(ErrorCode.VALIDATION, 'validationFailed', null, undefined, fields);
   }
-  static field(field: string, key: string): AppError {
-    return AppError.validation({ [field]: [key] });
+  /** A 422 on one field; `params` fill the message's placeholders (`{max}`). */
+  static field(field: string, key: string, params?: Record<string, string | number>): AppError {
+    return new AppError(ErrorCode.VALIDATION, 'validationFailed', null, params, { [field]: [key] });
+  }
+  /** An upload past the limit, which the message names in MB. */
+  static fileTooLarge(limitBytes: number): AppError {
+    return AppError.field('file', 'fileTooLarge', { max: Math.round((limitBytes / 1048576) * 10) / 10 });
   }
   static noData(): AppError {
     return new AppError(ErrorCode.BAD_REQUEST, 'noData');

@@ -544,7 +544,7 @@ export function createBatchesService(deps: BatchesDeps) {
     ) {
       if (!upload) throw AppError.field('file', 'fileRequired');
       if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
-      if (upload.data.length > deps.uploadLimitBytes) throw AppError.field('file', 'fileTooLarge');
+      if (upload.data.length > deps.uploadLimitBytes) throw AppError.fileTooLarge(deps.uploadLimitBytes);
       const guard = guardXlsx(upload.data);
       if (!guard.ok) {
         const key = {

@@ -310,7 +310,7 @@ export function createItemImportService(deps: ItemImportDeps) {
       const customerId = customerFor(actor, scope, customerIdAsked);
       if (!upload) throw AppError.field('file', 'fileRequired');
       if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
-      if (upload.data.length > deps.uploadLimitBytes) throw AppError.field('file', 'fileTooLarge');
+      if (upload.data.length > deps.uploadLimitBytes) throw AppError.fileTooLarge(deps.uploadLimitBytes);
       // The container is checked here, before a worker is started for it (xlsx-guard.ts, lib/zip.ts).
       const guard = guardXlsx(upload.data);
       if (!guard.ok) {
