@@ -27,6 +27,8 @@ import { itemsRoutes } from './modules/items/items.routes.ts';
 import { createItemsService } from './modules/items/items.service.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
+import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 
 export const VERSION = '1.21.2';
 
@@ -115,6 +117,20 @@ export async function buildApp({
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   exportJobsRoutes(registrar);
   itemsRoutes(registrar, items);
+  const orderReviews = createOrderReviewsService({
+    db,
+    clock,
+    files,
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    parse: {
+      workers: config.PARSE_WORKERS,
+      timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
+      memoryMb: config.PARSE_MEMORY_MB,
+    },
+    template: () => batches.template('order'),
+  });
+  orderReviewsRoutes(registrar, orderReviews);
+  app.addHook('onClose', () => orderReviews.close());
 
   registerConsole(app, config.WEB_DIST);
   return app;
