@@ -77,26 +77,27 @@ export default function OrderReviewCreatePage() {
             />
           </Form.Item>
         )}
-        <Upload.Dragger
-          accept=".xlsx"
-          maxCount={1}
-          multiple={false}
-          disabled={busy}
-          fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-          beforeUpload={(f) => {
-            if (!/\.xlsx$/i.test(f.name)) {
-              setError(t('orderReviews.onlyXlsx'));
-              return Upload.LIST_IGNORE;
-            }
-            setError(null);
-            setFile(f);
-            return false;
-          }}
-          onRemove={() => setFile(null)}
-          data-testid="review-file"
-        >
-          <p>{t('orderReviews.chooseFile')}</p>
-        </Upload.Dragger>
+        <div data-testid="review-file">
+          <Upload.Dragger
+            accept=".xlsx"
+            maxCount={1}
+            multiple={false}
+            disabled={busy}
+            fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
+            beforeUpload={(f) => {
+              if (!/\.xlsx$/i.test(f.name)) {
+                setError(t('orderReviews.onlyXlsx'));
+                return Upload.LIST_IGNORE;
+              }
+              setError(null);
+              setFile(f);
+              return false;
+            }}
+            onRemove={() => setFile(null)}
+          >
+            <p>{t('orderReviews.chooseFile')}</p>
+          </Upload.Dragger>
+        </div>
         {busy && file && (
           <div data-testid="review-progress">
             <Typography.Text type="secondary">

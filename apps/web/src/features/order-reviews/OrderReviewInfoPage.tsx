@@ -61,7 +61,10 @@ function ReviewInfo({ id }: { id: number }) {
   if (!review) return <Card loading />;
 
   const complete = async () => {
-    const { remarks } = await form.validateFields();
+    // An empty field shows its own message; the rejection is that, not an error.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { remarks } = values;
     try {
       await completeReview(id, remarks.trim());
       void message.success(t('orderReviews.completed'));
