@@ -202,6 +202,20 @@ describe('workflow', () => {
     expect(data.every((d) => d[14] === '价格与申报不符 / fix RVT-PRICE' && d[1] === 'Completed')).toBe(true);
   });
 
+  it('two operators completing at once complete once; the other hears 409', async () => {
+    const r = await submit(demo, await sheet([row(51, { orderNo: 'RVT-TWICE', jan: demoJan(1), unitPrice: 58 })]));
+    expect(r.status).toBe(200);
+    const answers = await Promise.all(
+      ['first', 'second', 'third'].map((remarks) =>
+        aes(h, 'orderReview/complete', { id: r.data.id, remarks }, operator),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const winner = answers.find((a) => a.status === 200)!.data.remarks;
+    const now = await aes(h, 'orderReview/orders', { id: r.data.id }, demo);
+    expect(now.data.review).toMatchObject({ status: 1, remarks: winner });
+  });
+
   it('delBatch: a completed review is refused (409) and stays', async () => {
     const r = await aes(h, 'orderReview/delBatch', { id: review.id }, demo);
     expect(r.status).toBe(409);
