@@ -28,6 +28,8 @@ import { createItemImportService } from './modules/items/items.import.ts';
 import { createItemsService } from './modules/items/items.service.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
+import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 
 export const VERSION = '1.21.2';
 
@@ -127,6 +129,20 @@ export async function buildApp({
   await itemImports.recoverAtStart();
   app.addHook('onClose', () => itemImports.close());
   itemsRoutes(registrar, items, itemImports);
+  const orderReviews = createOrderReviewsService({
+    db,
+    clock,
+    files,
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    parse: {
+      workers: config.PARSE_WORKERS,
+      timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
+      memoryMb: config.PARSE_MEMORY_MB,
+    },
+    template: () => batches.template('order'),
+  });
+  orderReviewsRoutes(registrar, orderReviews);
+  app.addHook('onClose', () => orderReviews.close());
 
   registerConsole(app, config.WEB_DIST);
   return app;

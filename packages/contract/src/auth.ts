@@ -81,7 +81,7 @@ export const setUserDisabled = defineCall({
 });
 
 /** Console settings that follow the user across browsers (tabs, appearance). */
-export const settingKey = z.enum(['tabs', 'appearance', 'orderColumns', 'itemColumns']);
+export const settingKey = z.enum(['tabs', 'appearance', 'orderColumns', 'itemColumns', 'orderReviewColumns']);
 export const userSettings = defineCall({
   path: 'user/settings',
   summary: 'The saved console settings of the current user.',

@@ -9,6 +9,7 @@ import * as exportJobs from './export-jobs.ts';
 import * as items from './items.ts';
 import type { CallDef } from './call.ts';
 import * as notifications from './notifications.ts';
+import * as orderReviews from './order-reviews.ts';
 import * as orders from './orders.ts';
 import * as reference from './reference.ts';
 
@@ -21,9 +22,9 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, notifications, orders, reference };
+export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference };
 
-export const calls = { auth, batches, exportJobs, items, notifications, orders, reference } as const;
+export const calls = { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference } as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;

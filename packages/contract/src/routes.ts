@@ -95,6 +95,20 @@ export const routeCatalogue = [
     icon: 'PrinterOutlined',
   }),
   r('orderReview.list', '/orderReview/list', '订单审核', 'Order Review', { icon: 'AuditOutlined' }),
+  r('orderReview.create', '/orderReview/create', '提交订单审核', 'Submit Orders For Review', {
+    hidden: true,
+  }),
+  r('orderReview.info', '/orderReview/info', '订单审核详情', 'Order Review Detail', {
+    hidden: true,
+  }),
+  r('orderReview.item', '/orderReview/item', '订单审核商品', 'Order Review Items', {
+    hidden: true,
+  }),
+  // Complete a review with remarks: a permission, not a page.
+  r('orderReview.complete', '', '完成订单审核', 'Complete Order Reviews', {
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('bill', '/bill', '账单', 'Bills', { icon: 'AccountBookOutlined' }),
   r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
   r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ItemTables } from './schema-items.ts';
+import type { OrderReviewTables } from './schema-order-reviews.ts';
 
 /**
  * Table types for Kysely, matching the migrations. Times are ISO-8601 UTC strings
@@ -255,7 +256,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-export interface DB extends ItemTables {
+export interface DB extends ItemTables, OrderReviewTables {
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;

@@ -44,6 +44,10 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),
   'order.update': () => import('@/features/orders/OrderUpdatePage.tsx'),
   'order.updates': () => import('@/features/orders/OrderUpdatesPage.tsx'),
+  'orderReview.create': () => import('@/features/order-reviews/OrderReviewCreatePage.tsx'),
+  'orderReview.info': () => import('@/features/order-reviews/OrderReviewInfoPage.tsx'),
+  'orderReview.item': () => import('@/features/order-reviews/OrderReviewItemPage.tsx'),
+  'orderReview.list': () => import('@/features/order-reviews/OrderReviewListPage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
 

@@ -1,0 +1,240 @@
+import type { orderReviews as C } from '@console/contract';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type {
+  OrderReviewItemsTable,
+  OrderReviewOrdersTable,
+  OrderReviewsTable,
+} from '../../db/schema-order-reviews.ts';
+import { inScope, type Scope } from '../../lib/scope.ts';
+import { chinaDayStart } from '../orders/orders.repository.ts';
+import type { CatalogueEntry } from './order-reviews.checks.ts';
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** Rows per INSERT: under SQLite's 32,766 bound parameters with 14 columns. */
+const INSERT_CHUNK = 500;
+
+const SORT = {
+  createdAt: 'r.created_at',
+  status: 'r.status',
+  orderCount: 'r.order_count',
+  flaggedOrders: 'r.flagged_orders',
+} as const;
+
+type Insert<T> = { [K in keyof T as K extends 'id' ? never : K]: T[K] };
+export type ReviewInsert = Insert<OrderReviewsTable>;
+export type ReviewOrderInsert = Omit<Insert<OrderReviewOrdersTable>, 'review_id'>;
+export type ReviewItemInsert = Omit<Insert<OrderReviewItemsTable>, 'review_id' | 'order_id'> & { order_seq: number };
+
+/** Every query of order review; every read and write of a review goes through the caller's scope. */
+export function createOrderReviewsRepository(db: Database) {
+  const base = (q: Database | Transaction<DB>) =>
+    q
+      .selectFrom('order_reviews as r')
+      .innerJoin('customers as c', 'c.id', 'r.customer_id')
+      .innerJoin('users as cu', 'cu.id', 'r.created_by')
+      .leftJoin('users as ou', 'ou.id', 'r.completed_by')
+      .selectAll('r')
+      .select([
+        'c.code as customer_code',
+        'cu.display_name as created_by_name',
+        'ou.display_name as completed_by_name',
+      ]);
+
+  return {
+    /** Small reference tables the parse and the rules read (each call, so edits apply at once). */
+    async referenceData() {
+      const [channels, currencies, orderTypes, clearance] = await Promise.all([
+        db.selectFrom('channels').select(['code', 'currency', 'origin']).orderBy('sort').execute(),
+        db.selectFrom('currencies').select(['code', 'decimals']).orderBy('code').execute(),
+        db.selectFrom('order_types').select('code').orderBy('code').execute(),
+        db.selectFrom('clearance_companies').select('code').orderBy('code').execute(),
+      ]);
+      return {
+        channels,
+        currencies: currencies.map((c) => [c.code, Number(c.decimals)] as [string, number]),
+        orderTypes: orderTypes.map((o) => o.code),
+        clearanceCompanies: clearance.map((c) => c.code),
+      };
+    },
+
+    /** The customer's catalogue entries for these JANs (the items table of modules/items, read only). */
+    async catalogue(customerId: number, jans: readonly string[]): Promise<Map<string, CatalogueEntry>> {
+      const out = new Map<string, CatalogueEntry>();
+      const unique = [...new Set(jans)];
+      for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
+        const rows = await db
+          .selectFrom('items')
+          .select(['id', 'jan', 'status', 'clearance_price', 'reason'])
+          .where('customer_id', '=', customerId)
+          .where('jan', 'in', unique.slice(i, i + INSERT_CHUNK))
+          .execute();
+        for (const r of rows)
+          out.set(r.jan, {
+            id: r.id,
+            status: r.status as CatalogueEntry['status'],
+            clearancePrice: r.clearance_price,
+            reason: r.reason,
+          });
+      }
+      return out;
+    },
+
+    insertFile: (row: {
+      customer_id: number;
+      owner_user_id: number;
+      kind: string;
+      name: string;
+      mime: string;
+      size: number;
+      sha256: string;
+      storage_key: string;
+      created_at: string;
+    }) => db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
+
+    /** The review, its orders and their items: one transaction, all or nothing. */
+    async insertReview(review: ReviewInsert, orders: ReviewOrderInsert[], items: ReviewItemInsert[]) {
+      return db.transaction().execute(async (trx) => {
+        const { id } = await trx.insertInto('order_reviews').values(review).returning('id').executeTakeFirstOrThrow();
+        for (let i = 0; i < orders.length; i += INSERT_CHUNK) {
+          await trx
+            .insertInto('order_review_orders')
+            .values(orders.slice(i, i + INSERT_CHUNK).map((o) => ({ ...o, review_id: id })))
+            .execute();
+        }
+        const idOfSeq = new Map(
+          (await trx.selectFrom('order_review_orders').select(['id', 'seq']).where('review_id', '=', id).execute()).map(
+            (r) => [Number(r.seq), r.id],
+          ),
+        );
+        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+          await trx
+            .insertInto('order_review_items')
+            .values(
+              items.slice(i, i + INSERT_CHUNK).map(({ order_seq, ...it }) => ({
+                ...it,
+                review_id: id,
+                order_id: idOfSeq.get(order_seq)!,
+              })),
+            )
+            .execute();
+        }
+        return id;
+      });
+    },
+
+    find: (scope: Scope, id: number) =>
+      inScope(base(db), 'r.customer_id', scope).where('r.id', '=', id).executeTakeFirst(),
+
+    async page(scope: Scope, f: C.OrderReviewListRequest) {
+      let q = inScope(db.selectFrom('order_reviews as r'), 'r.customer_id', scope);
+      if (f.status !== undefined) q = q.where('r.status', '=', f.status);
+      if (f.reviewNo) q = q.where('r.review_no', '=', f.reviewNo);
+      if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
+      if (f.dateFrom) q = q.where('r.created_at', '>=', chinaDayStart(f.dateFrom));
+      if (f.dateTo) q = q.where('r.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const ids = await q
+        .select('r.id')
+        .orderBy(SORT[f.sort], f.order)
+        .orderBy('r.id', f.order)
+        .offset(f.offset)
+        .limit(f.limit)
+        .execute();
+      if (!ids.length) return { total: Number(n), rows: [] };
+      const rows = await base(db)
+        .where(
+          'r.id',
+          'in',
+          ids.map((r) => r.id),
+        )
+        .execute();
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!) };
+    },
+
+    /** A page of the review's orders, in sheet order. */
+    async orders(reviewId: number, f: { offset: number; limit: number; flaggedOnly: boolean; orderNo?: string }) {
+      let q = db.selectFrom('order_review_orders').where('review_id', '=', reviewId);
+      if (f.flaggedOnly) q = q.where('finding_count', '>', 0);
+      if (f.orderNo) q = q.where('order_no', '=', f.orderNo);
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await q.selectAll().orderBy('seq').offset(f.offset).limit(f.limit).execute();
+      return { total: Number(n), rows };
+    },
+
+    async items(
+      reviewId: number,
+      f: { offset: number; limit: number; orderId?: number; catalogue?: string; flaggedOnly: boolean },
+    ) {
+      let q = db
+        .selectFrom('order_review_items as i')
+        .innerJoin('order_review_orders as o', 'o.id', 'i.order_id')
+        .where('i.review_id', '=', reviewId);
+      if (f.orderId) q = q.where('i.order_id', '=', f.orderId);
+      if (f.catalogue) q = q.where('i.catalogue', '=', f.catalogue);
+      if (f.flaggedOnly) q = q.where('i.findings', '!=', '[]');
+      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const rows = await q
+        .selectAll('i')
+        .select('o.order_no')
+        .orderBy('o.seq')
+        .orderBy('i.seq')
+        .offset(f.offset)
+        .limit(f.limit)
+        .execute();
+      return { total: Number(n), rows };
+    },
+
+    /** Deletes a pending review in scope: the status guard is in the statement, so two deletes delete once. */
+    async deletePending(scope: Scope, id: number): Promise<boolean> {
+      const r = await inScope(db.deleteFrom('order_reviews'), 'customer_id', scope)
+        .where('id', '=', id)
+        .where('status', '=', 0)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+
+    /** Completes a pending review (status 0 → 1) with remarks; false when it was not pending. */
+    async complete(id: number, userId: number, remarks: string, at: string): Promise<boolean> {
+      const r = await db
+        .updateTable('order_reviews')
+        .set({ status: 1, remarks, completed_by: userId, completed_at: at, updated_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 0)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /** The compiled query of the review's workbook: one row per item, with its order's findings. */
+    itemsForExport: (reviewId: number) =>
+      db
+        .selectFrom('order_review_items as i')
+        .innerJoin('order_review_orders as o', 'o.id', 'i.order_id')
+        .innerJoin('order_reviews as r', 'r.id', 'i.review_id')
+        .where('i.review_id', '=', reviewId)
+        .select([
+          'r.review_no',
+          'r.status',
+          'r.remarks',
+          'o.order_no',
+          'o.channel',
+          'o.recipient_name',
+          'o.findings as order_findings',
+          'i.jan',
+          'i.name',
+          'i.quantity',
+          'i.unit_price',
+          'i.currency',
+          'i.catalogue',
+          'i.clearance_price',
+          'i.findings as item_findings',
+        ])
+        .orderBy('o.seq')
+        .orderBy('i.seq')
+        .compile(),
+  };
+}
+export type OrderReviewsRepository = ReturnType<typeof createOrderReviewsRepository>;
+export type ReviewRecord = NonNullable<Awaited<ReturnType<OrderReviewsRepository['find']>>>;

@@ -1,0 +1,116 @@
+import { orderReviews, reference } from '@console/contract';
+import { Alert, App, Button, Card, Form, Progress, Select, Space, Typography, Upload } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { downloadTemplate, submitReview } from './api/orderReviews.ts';
+import { fileSize } from './components/shared.tsx';
+import './i18n.ts';
+
+/**
+ * Submit orders for review (spec §2 orderReview.create): the order template, one xlsx at a
+ * time; the call has no timeout and answers when the review is made, so the bar moves while
+ * the file uploads and is checked (its time grows with the file), then the review opens.
+ */
+export default function OrderReviewCreatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [file, setFile] = useState<File | null>(null);
+  const [customerId, setCustomerId] = useState<number | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [percent, setPercent] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setInterval>>(undefined);
+  useEffect(() => () => clearInterval(timer.current), []);
+
+  const submit = async () => {
+    if (!file) return setError(t('orderReviews.fileRequired'));
+    if (!isCustomer && !customerId) return setError(t('orderReviews.customerRequired'));
+    setError(null);
+    setBusy(true);
+    setPercent(1);
+    // An estimate that slows as it nears the end (the answer, not the bar, says it is done):
+    // about 1 s per MB of sheet on the server, the upload included.
+    const expectedMs = 1500 + (file.size / 1024 / 1024) * 1000;
+    const started = Date.now();
+    timer.current = setInterval(() => {
+      const f = (Date.now() - started) / expectedMs;
+      setPercent(Math.min(95, Math.round(95 * (1 - Math.exp(-2 * f)))));
+    }, 200);
+    try {
+      const review = await submitReview(file, isCustomer ? undefined : customerId);
+      setPercent(100);
+      void message.success(t('orderReviews.submitted', { no: review.reviewNo }));
+      await invalidateCall(orderReviews.orderReviews);
+      navigate(`/orderReview/info?id=${review.id}`);
+    } catch (e) {
+      setError(errorText(e));
+      setPercent(0);
+    } finally {
+      clearInterval(timer.current);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title={t('orderReviews.create')} data-testid="review-create-page">
+      <Space direction="vertical" style={{ width: '100%', maxWidth: 640 }}>
+        <Typography.Paragraph type="secondary">{t('orderReviews.templateHint')}</Typography.Paragraph>
+        <Button onClick={() => void downloadTemplate()} data-testid="review-template">
+          {t('orderReviews.template')}
+        </Button>
+        {!isCustomer && (
+          <Form.Item label={t('orderReviews.customer')} required style={{ marginBottom: 0 }}>
+            <Select
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('orderReviews.selectCustomer')}
+              style={{ width: 240 }}
+              value={customerId}
+              onChange={setCustomerId}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              data-testid="review-customer"
+            />
+          </Form.Item>
+        )}
+        <div data-testid="review-file">
+          <Upload.Dragger
+            accept=".xlsx"
+            maxCount={1}
+            multiple={false}
+            disabled={busy}
+            fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
+            beforeUpload={(f) => {
+              if (!/\.xlsx$/i.test(f.name)) {
+                setError(t('orderReviews.onlyXlsx'));
+                return Upload.LIST_IGNORE;
+              }
+              setError(null);
+              setFile(f);
+              return false;
+            }}
+            onRemove={() => setFile(null)}
+          >
+            <p>{t('orderReviews.chooseFile')}</p>
+          </Upload.Dragger>
+        </div>
+        {busy && file && (
+          <div data-testid="review-progress">
+            <Typography.Text type="secondary">
+              {t('orderReviews.uploading', { name: file.name, size: fileSize(file.size) })}
+            </Typography.Text>
+            <Progress percent={percent} status="active" />
+          </div>
+        )}
+        {error && <Alert type="error" showIcon message={error} data-testid="review-error" />}
+        <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="review-submit">
+          {t('orderReviews.submit')}
+        </Button>
+      </Space>
+    </Card>
+  );
+}

@@ -1,0 +1,202 @@
+import { orderReviews, reference } from '@console/contract';
+import { App, Button, DatePicker, Form, Input, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
+import { useNavigate } from 'react-router';
+import { ColumnChooser } from '@/components/ColumnChooser.tsx';
+import { useDownloadProgress } from '@/components/download-progress.tsx';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import {
+  formatTime,
+  invalidateCall,
+  saveServerSetting,
+  t,
+  useCall,
+  useI18n,
+  useServerSettings,
+  useSession,
+} from '@/lib';
+import { deleteReview, downloadReview, reviewsCall } from './api/orderReviews.ts';
+import { ReviewStatusTag } from './components/shared.tsx';
+import './i18n.ts';
+
+type Row = orderReviews.OrderReviewRow;
+type Filters = Omit<orderReviews.OrderReviewListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
+
+export const ALL_COLUMNS = [
+  'reviewNo',
+  'customerCode',
+  'status',
+  'fileName',
+  'orderCount',
+  'itemCount',
+  'flaggedOrders',
+  'rowErrorCount',
+  'createdBy',
+  'createdAt',
+  'completedBy',
+  'completedAt',
+  'remarks',
+];
+const SORTABLE = new Set(['createdAt', 'status', 'orderCount', 'flaggedOrders']);
+const title = (k: string) => t(`orderReviews.${k === 'customerCode' ? 'customer' : k}`);
+
+/**
+ * Order Review list (spec §2 orderReview.list): review batches with server-side filters, sort
+ * and paging; columns saved per user; a pending review can be deleted (after confirming); the
+ * result workbook downloads with progress.
+ */
+export default function OrderReviewListPage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [form] = Form.useForm();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const paged = usePagedQuery<typeof reviewsCall, Filters>(reviewsCall, { sort: 'createdAt' });
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const settings = useServerSettings();
+  const saved = settings.data?.orderReviewColumns;
+  const chosen: readonly string[] =
+    Array.isArray(saved) && saved.length ? (saved as string[]) : settings.isPending ? [] : ALL_COLUMNS;
+  const ready = !settings.isPending;
+  const visible = isCustomer ? chosen.filter((c) => c !== 'customerCode') : chosen;
+  const download = useDownloadProgress();
+
+  const onSearch = (v: Record<string, any>) => {
+    void invalidateCall(orderReviews.orderReviews);
+    paged.setFilters({
+      status: v.status,
+      reviewNo: v.reviewNo?.trim() || undefined,
+      customerId: v.customerId,
+      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
+      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+    });
+  };
+  const remove = async (r: Row) => {
+    await deleteReview(r.id);
+    void message.success(t('orderReviews.deleted'));
+    await invalidateCall(orderReviews.orderReviews);
+  };
+
+  const cell = (k: string, r: Row): React.ReactNode => {
+    switch (k) {
+      case 'status':
+        return <ReviewStatusTag status={r.status} />;
+      case 'createdAt':
+      case 'completedAt':
+        return formatTime(r[k]);
+      case 'reviewNo':
+        return <a onClick={() => navigate(`/orderReview/info?id=${r.id}`)}>{r.reviewNo}</a>;
+      default:
+        return (r as any)[k] as React.ReactNode;
+    }
+  };
+  const columns: TableColumnsType<Row> = [
+    ...visible.map((k) => ({
+      key: k,
+      title: title(k),
+      sorter: SORTABLE.has(k),
+      render: (_: unknown, r: Row) => cell(k, r),
+    })),
+    {
+      key: 'actions',
+      title: t('orderReviews.actions'),
+      fixed: 'right' as const,
+      render: (_: unknown, r: Row) => (
+        <Space size="small">
+          <Button size="small" type="link" onClick={() => navigate(`/orderReview/info?id=${r.id}`)}>
+            {t('orderReviews.view')}
+          </Button>
+          <Button size="small" type="link" onClick={() => navigate(`/orderReview/item?id=${r.id}`)}>
+            {t('orderReviews.items')}
+          </Button>
+          <Button
+            size="small"
+            type="link"
+            disabled={download.busy}
+            onClick={() => void download.run((pid) => downloadReview(r.id, pid))}
+            data-testid="review-download"
+          >
+            {t('orderReviews.download')}
+          </Button>
+          <Popconfirm
+            title={t('orderReviews.deleteConfirm', { no: r.reviewNo })}
+            onConfirm={() => remove(r)}
+            disabled={r.status !== 0}
+          >
+            <Button
+              size="small"
+              type="link"
+              danger
+              disabled={r.status !== 0}
+              title={r.status !== 0 ? t('orderReviews.onlyPending') : undefined}
+              data-testid="review-delete"
+            >
+              {t('orderReviews.delete')}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        <Form.Item name="status" label={t('orderReviews.status')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={([0, 1] as const).map((s) => ({ value: s, label: t(`orderReviews.statuses.${s}`) }))}
+            data-testid="review-filter-status"
+          />
+        </Form.Item>
+        <Form.Item name="reviewNo" label={t('orderReviews.reviewNo')}>
+          <Input allowClear style={{ width: 200 }} maxLength={32} data-testid="review-filter-no" />
+        </Form.Item>
+        {!isCustomer && (
+          <Form.Item name="customerId" label={t('orderReviews.customer')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 160 }}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="range" label={t('orderReviews.dateRange')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="review-search">
+            {t('orderReviews.search')}
+          </Button>
+          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('orderReviews.reset')}</Button>
+          <Button onClick={() => navigate('/orderReview/create')} data-testid="review-create">
+            {t('orderReviews.create')}
+          </Button>
+          <ColumnChooser
+            all={ALL_COLUMNS}
+            chosen={chosen}
+            titleOf={title}
+            label={t('orderReviews.columns')}
+            disabled={!ready}
+            onChoose={(next) => void saveServerSetting('orderReviewColumns', next)}
+          />
+        </Space>
+      </Form>
+      {download.panel}
+      <PagedTable<Row>
+        rowKey="id"
+        size="small"
+        paged={paged}
+        ready={ready}
+        loading={paged.query.isFetching || !ready}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="review-table"
+        onRow={(r) => ({ 'data-review-no': r.reviewNo }) as never}
+      />
+    </Space>
+  );
+}
