@@ -20,7 +20,9 @@ import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders } from './parsed-orders.ts';
-import type { ConfirmOrder, Issue, ParseJob } from './parse.worker.ts';
+import type { ConfirmOrder, Issue, NotesSummary, OrderNote, ParseJob } from './parse.worker.ts';
+import { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { guardXlsx } from './xlsx-guard.ts';
@@ -51,6 +53,9 @@ type Preview = {
   /** Orders with errors (absent in previews stored before it was counted). */
   invalidOrders?: number;
   confirmOrders?: ConfirmOrder[];
+  /** Absent in previews stored before issue 12. */
+  orderNotes?: OrderNote[];
+  notesSummary?: NotesSummary;
   fatal?: { key: string; params?: Record<string, string | number> };
 };
 type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatchesRepository>['find']>>>;
@@ -67,6 +72,8 @@ export interface BatchesDeps {
   previewTtlMinutes: number;
   /** Tests only: runs after each staged chunk of a commit is written (to act while orders are staged). */
   afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
+  /** The customer's catalogue status and tax data of many JANs (modules/items/items.catalogue.ts). */
+  catalogueEntries?: CatalogueEntries;
 }
 
 /**
@@ -131,6 +138,13 @@ export function createBatchesService(deps: BatchesDeps) {
       key,
       onProgress,
       existingOrderNos: (orderNos) => repo.existingOrderNos(db, customerId, orderNos),
+      lookup: async (jans, idCards) => {
+        const [entries, yearly] = await Promise.all([
+          deps.catalogueEntries?.(customerId, jans) ?? new Map(),
+          yearlyTotals(db, idCards, clock(), new Map(job.channelTax), new Map(job.currencies)),
+        ]);
+        return { entries: [...entries], yearly: [...yearly] };
+      },
     });
   }
 
@@ -145,8 +159,9 @@ export function createBatchesService(deps: BatchesDeps) {
     file: Buffer,
     lang: ApiLanguage,
   ): Promise<ParseJob> {
-    const ref = await repo.referenceData();
+    const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
     return {
+      channelTax: [...channelTax],
       file: new Uint8Array(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)),
       kind: batch.template_kind as ParseJob['kind'],
       channel: batch.channel_code,
@@ -233,6 +248,8 @@ export function createBatchesService(deps: BatchesDeps) {
           duplicates: d.duplicates,
           invalidOrders: d.invalidOrders,
           confirmOrders: d.confirmOrders,
+          orderNotes: d.orderNotes,
+          notesSummary: d.notesSummary,
         } satisfies Preview),
         updated_at: now(),
         heartbeat_at: now(),
@@ -689,6 +706,20 @@ export function createBatchesService(deps: BatchesDeps) {
           orderNo: o.orderNo,
           reasons: o.reasons.map((r) => ({ kind: r.kind as never, message: translate(lang, r.key, r.params) })),
         })),
+        orderNotes: (preview.orderNotes ?? []).map((n) => ({
+          row: n.row,
+          orderNo: n.orderNo,
+          items: n.items,
+          taxEstimate: presentTax(n.tax),
+          yearlyLimit: n.yearlyLimit,
+          messages: n.reasons.map((r) => translate(lang, r.key, r.params)),
+        })),
+        notesSummary: {
+          unregisteredItems: preview.notesSummary?.unregisteredItems ?? 0,
+          yearlyLimitOrders: preview.notesSummary?.yearlyLimitOrders ?? 0,
+          taxTotal: fenText(preview.notesSummary?.taxTotalFen ?? 0),
+          taxedOrders: preview.notesSummary?.taxedOrders ?? 0,
+        },
         duplicates: preview.duplicates ?? [],
         ...queued(b.id),
       };
