@@ -43,7 +43,12 @@ beforeAll(async () => {
 
 describe('single create and order detail', () => {
   it('marks unknown, pending and failed items with a warning and makes the order; detail shows each status', async () => {
-    const r = await h.post('order/createImport', body('JP', [J.approved, J.pending, J.failed, J.unknown, J.demo2]), demo, en);
+    const r = await h.post(
+      'order/createImport',
+      body('JP', [J.approved, J.pending, J.failed, J.unknown, J.demo2]),
+      demo,
+      en,
+    );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const warnings = r.body.data.warnings as { kind: string; field: string; message: string }[];
     expect(warnings.map((w) => [w.kind, w.field])).toEqual([
@@ -84,8 +89,16 @@ describe('single create and order detail', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.data.taxEstimate).toMatchObject({ regime: 'postal' });
 
-    const before = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const r = await h.post('order/createImport', body('EMS', [J.approved, J.unknown, J.pending, J.failed, J.demo2]), demo, en);
+    const before = await h.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const r = await h.post(
+      'order/createImport',
+      body('EMS', [J.approved, J.unknown, J.pending, J.failed, J.demo2]),
+      demo,
+      en,
+    );
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.data).sort()).toEqual(['items.1.jan', 'items.2.jan', 'items.3.jan', 'items.4.jan']);
     expect(r.body.data['items.1.jan'][0]).toBe(
@@ -97,18 +110,29 @@ describe('single create and order detail', () => {
     const z = await h.post('order/createImport', body('EMS', [J.demo2]), demo, zh);
     expect(z.status).toBe(422);
     expect(z.body.data['items.0.jan'][0]).toBe(`该渠道只接受已备案通过的商品：JAN ${J.demo2} 不在商品备案中。`);
-    const after = await h.db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await h.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it('the setting is data: turned off, the same order is made with warnings', async () => {
-    await h.db.updateTable('channel_tax_settings').set({ requires_registered_items: 0 }).where('channel_code', '=', 'EMS').execute();
+    await h.db
+      .updateTable('channel_tax_settings')
+      .set({ requires_registered_items: 0 })
+      .where('channel_code', '=', 'EMS')
+      .execute();
     try {
       const r = await h.post('order/createImport', body('EMS', [J.unknown]), demo, en);
       expect(r.status).toBe(200);
       expect(r.body.data.warnings.map((w: any) => w.field)).toEqual(['items.0.jan']);
     } finally {
-      await h.db.updateTable('channel_tax_settings').set({ requires_registered_items: 1 }).where('channel_code', '=', 'EMS').execute();
+      await h.db
+        .updateTable('channel_tax_settings')
+        .set({ requires_registered_items: 1 })
+        .where('channel_code', '=', 'EMS')
+        .execute();
     }
   });
 });
@@ -127,7 +151,11 @@ describe('order update', () => {
     expect(u.body.data.warnings.map((w: any) => [w.field, w.message])).toEqual([
       ['items.1.jan', `JAN ${J.failed} failed review in the item catalogue.`],
     ]);
-    const stored = await h.db.selectFrom('orders').select('tax_estimate').where('id', '=', c.body.data.id).executeTakeFirstOrThrow();
+    const stored = await h.db
+      .selectFrom('orders')
+      .select('tax_estimate')
+      .where('id', '=', c.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(stored.tax_estimate).toMatch(/^\d+\.\d{2}$/);
 
     const e = await h.post('order/createImport', body('EMS', [J.approved]), demo, en);
@@ -149,7 +177,13 @@ describe('batch preview', () => {
       baseRow(811_004, { jan: J.unknown, orderNo: 'CATB4', boxNo: 'BOX-4' }),
       baseRow(811_005, { jan: J.demo2, orderNo: 'CATB5', boxNo: 'BOX-5' }),
     ];
-    const up = await upload(h, 'order/batch/createImport', demo, { channel: 'JP' }, { name: 'o.xlsx', data: await fill(tpl, rows) });
+    const up = await upload(
+      h,
+      'order/batch/createImport',
+      demo,
+      { channel: 'JP' },
+      { name: 'o.xlsx', data: await fill(tpl, rows) },
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const p = await settle(h, demo, up.body.data.id);
     expect(p).toMatchObject({ status: 'preview', invalidRows: 0, orderCount: 5 });
@@ -176,7 +210,13 @@ describe('batch preview', () => {
       baseRow(812_002, { jan: J.unknown, orderNo: 'CATE2', unitPrice: 1250 }),
       baseRow(812_003, { jan: J.demo2, orderNo: 'CATE3', unitPrice: 1250 }),
     ];
-    const up = await upload(h, 'order/batch/createEmsImport', demo, {}, { name: 'e.xlsx', data: await fill(tpl, rows) });
+    const up = await upload(
+      h,
+      'order/batch/createEmsImport',
+      demo,
+      {},
+      { name: 'e.xlsx', data: await fill(tpl, rows) },
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     const p = await settle(h, demo, up.body.data.id);
     expect(p).toMatchObject({ status: 'preview', invalidRows: 2, orderCount: 1 });

@@ -99,11 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .execute();
   // High-end cosmetics carry consumption tax (15 %); the categories are found by name, as the
   // catalogue migration gave them ids in insertion order.
-  const makeUp = await db
-    .selectFrom('item_categories')
-    .select('id')
-    .where('name_en', 'in', ['Make-up'])
-    .execute();
+  const makeUp = await db.selectFrom('item_categories').select('id').where('name_en', 'in', ['Make-up']).execute();
   if (makeUp.length)
     await db
       .insertInto('tax_consumption_rates')

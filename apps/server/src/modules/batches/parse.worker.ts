@@ -496,12 +496,10 @@ async function run(job: ParseJob) {
     for (const it of o.items) if (it.jan) jans.add(it.jan);
     if (channelTax.get(o.channel)?.regime?.yearlyLimit) idCards.add(o.recipient.idCard);
   }
-  const looked = await new Promise<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>(
-    (resolve) => {
-      port.once('message', resolve);
-      post({ type: 'lookup', jans: [...jans], idCards: [...idCards] });
-    },
-  );
+  const looked = await new Promise<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>((resolve) => {
+    port.once('message', resolve);
+    post({ type: 'lookup', jans: [...jans], idCards: [...idCards] });
+  });
   const entries = new Map(looked.entries);
   const yearly = new Map(looked.yearly);
   const unregistered: OrderNote['items'][] = [];
