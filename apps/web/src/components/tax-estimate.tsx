@@ -4,7 +4,7 @@
  * parts and its regime's notes (waived, over the per-order limit, incomplete data).
  */
 import type { orders } from '@console/contract';
-import { Space, Tag, Tooltip, Typography } from 'antd';
+import { type App, Space, Tag, Tooltip, Typography } from 'antd';
 import { registerMessages, t } from '@/lib';
 
 registerMessages('taxEstimate', {
@@ -29,6 +29,8 @@ registerMessages('taxEstimate', {
     yearlyLimit: '超过年度限值',
     yearlyLimitHint: '该订单将使收件人超过跨境电商个人年度交易限值 26,000 元',
     estimateNote: '按参考汇率估算，以海关核定为准',
+    warningsTitle: '订单已保存，请注意',
+    totalLine: '预估税费：CNY {total}',
   },
   en: {
     catalogue: 'Catalogue',
@@ -51,6 +53,8 @@ registerMessages('taxEstimate', {
     yearlyLimit: 'Past the yearly limit',
     yearlyLimitHint: 'This order would take the recipient past the CNY 26,000 yearly cross-border shopping limit',
     estimateNote: 'Estimated by reference exchange rates; customs decides the tax',
+    warningsTitle: 'The order is saved; please note',
+    totalLine: 'Tax estimate: CNY {total}',
   },
 });
 
@@ -150,4 +154,28 @@ export function TaxEstimateBlock({ estimate: e }: { estimate: orders.TaxEstimate
       <Typography.Text type="secondary">{t('taxEstimate.estimateNote')}</Typography.Text>
     </Space>
   );
+}
+
+/**
+ * After a create or update: the warnings it went through with (items not approved in the
+ * catalogue, the recipient past the yearly limit) in a dialog the user closes, with the estimate.
+ */
+export function showOrderWarnings(
+  modal: ReturnType<typeof App.useApp>['modal'],
+  r: { warnings: orders.OrderWarning[]; taxEstimate: orders.TaxEstimate | null },
+) {
+  if (!r.warnings.length) return;
+  modal.warning({
+    title: t('taxEstimate.warningsTitle'),
+    content: (
+      <div data-testid="order-warnings">
+        <ul style={{ paddingLeft: 18, margin: 0 }}>
+          {r.warnings.map((w) => (
+            <li key={`${w.field}-${w.message}`}>{w.message}</li>
+          ))}
+        </ul>
+        {r.taxEstimate && <p style={{ marginTop: 8 }}>{t('taxEstimate.totalLine', { total: r.taxEstimate.total })}</p>}
+      </div>
+    ),
+  });
 }
