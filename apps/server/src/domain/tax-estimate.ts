@@ -69,8 +69,16 @@ export function scaledDecimal(text: string, scale: number): number {
   if (frac.length > scale && /[1-9]/.test(frac.slice(scale))) throw new Error(`too many decimals: ${text}`);
   return Number(m[1]) * 10 ** scale + Number(frac.slice(0, scale) || '0');
 }
-const bp = (rate: string) => scaledDecimal(rate, 4);
-export const fenOf = (cny: string) => scaledDecimal(cny, 2);
+/** Parsed once per distinct text: a 100,000-order preview reads the same few rates again and again. */
+const parsed = new Map<string, number>();
+function cached(text: string, scale: number) {
+  const key = `${scale}:${text}`;
+  let v = parsed.get(key);
+  if (v === undefined) parsed.set(key, (v = scaledDecimal(text, scale)));
+  return v;
+}
+const bp = (rate: string) => cached(rate, 4);
+export const fenOf = (cny: string) => cached(cny, 2);
 
 /** round(a × b / c), half up, exact: Numbers while the product is safe, BigInt beyond. */
 export function mulDiv(a: number, b: number, c: number): number {
@@ -119,18 +127,21 @@ export function estimateTax(
   currencies: ReadonlyMap<string, number>,
 ): TaxEstimate | null {
   if (!regime) return null;
-  const values: number[] = [];
-  for (const it of order.items) {
+  const n = order.items.length;
+  const values = new Array<number>(n);
+  const approved = new Array<CatalogueEntry | undefined>(n);
+  let valueFen = 0;
+  let incomplete = false;
+  for (let i = 0; i < n; i++) {
+    const it = order.items[i]!;
     const v = itemValueFen(it, currencies);
     if (v === null) return null;
-    values.push(v);
-  }
-  const valueFen = values.reduce((s, v) => s + v, 0);
-  const approved = order.items.map((it) => {
+    values[i] = v;
+    valueFen += v;
     const e = it.jan ? entries.get(it.jan) : undefined;
-    return e?.status === 'approved' ? e : undefined;
-  });
-  const incomplete = approved.some((e) => !e);
+    if (e?.status === 'approved') approved[i] = e;
+    else incomplete = true;
+  }
   const out: TaxEstimate = {
     regime: regime.code,
     valueFen,
@@ -144,10 +155,10 @@ export function estimateTax(
     incomplete,
   };
   if (regime.code === 'postal') {
-    values.forEach((v, i) => {
+    for (let i = 0; i < n; i++) {
       const rate = approved[i]?.postalRate;
-      if (rate) out.postalFen += mulDiv(v, bp(rate), 10_000);
-    });
+      if (rate) out.postalFen += mulDiv(values[i]!, bp(rate), 10_000);
+    }
     out.waived = regime.waiver !== null && out.postalFen <= fenOf(regime.waiver);
     out.totalFen = out.waived ? 0 : out.postalFen;
     return out;
@@ -155,13 +166,16 @@ export function estimateTax(
   out.overOrderLimit = regime.orderLimit !== null && valueFen > fenOf(regime.orderLimit);
   const share = out.overOrderLimit ? 10_000 : bp(regime.levyShare);
   const vat = bp(regime.vatRate);
-  values.forEach((v, i) => {
-    const c = approved[i]?.consumptionRate ? bp(approved[i]!.consumptionRate!) : 0;
+  const duty = bp(regime.dutyRate);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const rate = approved[i]?.consumptionRate;
+    const c = rate ? bp(rate) : 0;
     const ct = c > 0 ? mulDiv(v, c, 10_000 - c) : 0;
-    out.dutyFen += mulDiv(v, bp(regime.dutyRate), 10_000);
-    out.consumptionFen += mulDiv(ct, share, 10_000);
+    if (duty) out.dutyFen += mulDiv(v, duty, 10_000);
+    if (ct) out.consumptionFen += mulDiv(ct, share, 10_000);
     out.vatFen += mulDiv(mulDiv(v + ct, vat, 10_000), share, 10_000);
-  });
+  }
   out.totalFen = out.dutyFen + out.consumptionFen + out.vatFen;
   return out;
 }
