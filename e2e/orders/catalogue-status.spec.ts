@@ -40,13 +40,11 @@ test('an approved JAN is not flagged, an unknown one is; order detail shows stat
     { ...importRow(no('NEW')), 'Box No.': 'B2', 'Recipient ID Card': recipient, JAN: unknown },
   ];
   const tpl = await jpTemplate(page);
-  await page
-    .locator('input[type=file]')
-    .setInputFiles({
-      name: 'orders.xlsx',
-      mimeType: 'application/octet-stream',
-      buffer: await fillTemplate(tpl, rows),
-    });
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'orders.xlsx',
+    mimeType: 'application/octet-stream',
+    buffer: await fillTemplate(tpl, rows),
+  });
 
   const notes = page.getByTestId('order-notes');
   await expect(notes).toBeVisible();
