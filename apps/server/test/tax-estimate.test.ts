@@ -202,6 +202,21 @@ const order = (channel: string, idCardNo: string, unitPrice: string, jans: strin
   confirm: ['crossBorderLimit'],
 });
 
+describe('demo seed', () => {
+  it('demo and demo2 orders carry the estimate of their channel; a channel without a regime none', async () => {
+    const rows = await h.db
+      .selectFrom('orders as o')
+      .innerJoin('customers as c', 'c.id', 'o.customer_id')
+      .select(['c.code', 'o.channel_code', 'o.tax_estimate'])
+      .where('c.code', 'in', ['DEMO', 'DEMO2'])
+      .execute();
+    const jp = rows.filter((r) => r.channel_code === 'JP');
+    expect(new Set(jp.map((r) => r.code))).toEqual(new Set(['DEMO', 'DEMO2']));
+    for (const r of jp) expect(r.tax_estimate).toMatch(/^\d+\.\d{2}$/);
+    for (const r of rows.filter((x) => x.channel_code === 'USD')) expect(r.tax_estimate).toBeNull();
+  });
+});
+
 describe('through the API', () => {
   it('single create, order detail and the order list export carry the estimate; rates changed in data apply', async () => {
     const makeUp = jan(820_010);

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
 import { seedDemoItems } from './items.ts';
+import { seedDemoTaxEstimates } from './tax.ts';
 
 /**
  * Demo data for the embedded default (never in production): four accounts, two
@@ -328,5 +329,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
     }
   });
   await seedDemoItems(db, now);
+  await seedDemoTaxEstimates(db);
   return true;
 }
