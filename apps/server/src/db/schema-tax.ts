@@ -19,7 +19,13 @@ export interface TaxConsumptionRatesTable {
   category_id: number;
   rate: string;
 }
+export interface BatchOrderNotesTable {
+  batch_id: number;
+  /** JSON: { orderNotes, notesSummary } of the parse worker. */
+  notes: string;
+}
 export interface TaxTables {
+  batch_order_notes: BatchOrderNotesTable;
   tax_regimes: TaxRegimesTable;
   channel_tax_settings: ChannelTaxSettingsTable;
   tax_consumption_rates: TaxConsumptionRatesTable;

@@ -38,6 +38,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('rate', 'text', (c) => c.notNull())
     .execute();
   await db.schema.alterTable('orders').addColumn('tax_estimate', 'text').execute();
+  // A preview's notes (items not approved, tax, yearly limit: up to 200 orders) beside the
+  // batch, not in its `preview` text: every status change rewrites the batch row, and a row
+  // tens of KB long would need fresh pages for it (a full database then refused the confirm
+  // instead of the commit failing with its real cause).
+  await db.schema
+    .createTable('batch_order_notes')
+    .addColumn('batch_id', 'integer', (c) => c.primaryKey().references('batches.id').onDelete('cascade'))
+    .addColumn('notes', 'text', (c) => c.notNull())
+    .execute();
   // The yearly limit sums a recipient's orders by ID number over a year; the 7-day
   // same-recipient rule read the same rows with a scan.
   await db.schema
@@ -110,6 +119,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('orders_recipient_id_card_created').execute();
   await db.schema.alterTable('orders').dropColumn('tax_estimate').execute();
-  for (const table of ['tax_consumption_rates', 'channel_tax_settings', 'tax_regimes'])
+  for (const table of ['batch_order_notes', 'tax_consumption_rates', 'channel_tax_settings', 'tax_regimes'])
     await db.schema.dropTable(table).execute();
 }

@@ -53,9 +53,6 @@ type Preview = {
   /** Orders with errors (absent in previews stored before it was counted). */
   invalidOrders?: number;
   confirmOrders?: ConfirmOrder[];
-  /** Absent in previews stored before issue 12. */
-  orderNotes?: OrderNote[];
-  notesSummary?: NotesSummary;
   fatal?: { key: string; params?: Record<string, string | number> };
 };
 type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatchesRepository>['find']>>>;
@@ -225,6 +222,9 @@ export function createBatchesService(deps: BatchesDeps) {
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
       // as the worker made them (parsed-orders.ts), so a commit reads them back a line at a time.
       // The orders without errors are kept when others have some: the user may import them now.
+      // Before the batch shows as a preview (a poll never sees one without its notes), and before
+      // the parsed orders are stored (a database too full for the notes leaves no file behind).
+      await repo.saveNotes(batchId, JSON.stringify({ orderNotes: d.orderNotes, notesSummary: d.notesSummary }));
       let parsedKey: string | null = null;
       if (r.parsed) {
         parsedKey = (await files.put(r.parsed.data, 'parsed.ndjson', r.parsed.sha256)).key;
@@ -248,8 +248,6 @@ export function createBatchesService(deps: BatchesDeps) {
           duplicates: d.duplicates,
           invalidOrders: d.invalidOrders,
           confirmOrders: d.confirmOrders,
-          orderNotes: d.orderNotes,
-          notesSummary: d.notesSummary,
         } satisfies Preview),
         updated_at: now(),
         heartbeat_at: now(),
@@ -683,6 +681,11 @@ export function createBatchesService(deps: BatchesDeps) {
       let b = await loadScoped(scope, id);
       if (await checkStale(b)) b = await loadScoped(scope, id);
       const preview = JSON.parse(b.preview ?? '{}') as Partial<Preview>;
+      // Absent for batches parsed before issue 12 and for failed parses.
+      const notes = JSON.parse((await repo.notes(b.id)) ?? '{}') as {
+        orderNotes?: OrderNote[];
+        notesSummary?: NotesSummary;
+      };
       const titleOf = (k: string | null) =>
         k ? (lang === 'en' ? COLUMNS[k as 'orderNo'].en : COLUMNS[k as 'orderNo'].zh) : null;
       return {
@@ -706,7 +709,7 @@ export function createBatchesService(deps: BatchesDeps) {
           orderNo: o.orderNo,
           reasons: o.reasons.map((r) => ({ kind: r.kind as never, message: translate(lang, r.key, r.params) })),
         })),
-        orderNotes: (preview.orderNotes ?? []).map((n) => ({
+        orderNotes: (notes.orderNotes ?? []).map((n) => ({
           row: n.row,
           orderNo: n.orderNo,
           items: n.items,
@@ -715,10 +718,10 @@ export function createBatchesService(deps: BatchesDeps) {
           messages: n.reasons.map((r) => translate(lang, r.key, r.params)),
         })),
         notesSummary: {
-          unregisteredItems: preview.notesSummary?.unregisteredItems ?? 0,
-          yearlyLimitOrders: preview.notesSummary?.yearlyLimitOrders ?? 0,
-          taxTotal: fenText(preview.notesSummary?.taxTotalFen ?? 0),
-          taxedOrders: preview.notesSummary?.taxedOrders ?? 0,
+          unregisteredItems: notes.notesSummary?.unregisteredItems ?? 0,
+          yearlyLimitOrders: notes.notesSummary?.yearlyLimitOrders ?? 0,
+          taxTotal: fenText(notes.notesSummary?.taxTotalFen ?? 0),
+          taxedOrders: notes.notesSummary?.taxedOrders ?? 0,
         },
         duplicates: preview.duplicates ?? [],
         ...queued(b.id),
