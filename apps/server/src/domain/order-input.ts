@@ -136,7 +136,8 @@ export function unpackOrder(p: PackedOrder): OrderInput {
     remark,
   };
   if (numberSegmentId !== undefined) order.numberSegmentId = numberSegmentId;
-  if (taxEstimate !== undefined) order.taxEstimate = taxEstimate;
+  // Absent and null are the same (JSON writes an absent one as null).
+  if (taxEstimate !== undefined && taxEstimate !== null) order.taxEstimate = taxEstimate;
   return order;
 }
 
