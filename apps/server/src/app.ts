@@ -26,6 +26,7 @@ import { batchesRoutes } from './modules/batches/batches.routes.ts';
 import { itemsRoutes } from './modules/items/items.routes.ts';
 import { createItemImportService } from './modules/items/items.import.ts';
 import { createItemsService } from './modules/items/items.service.ts';
+import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
@@ -82,10 +83,12 @@ export async function buildApp({
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
   const items = createItemsService(db, clock, files);
+  const catalogue = createCatalogueLookup(db);
   const orders = createOrdersService(db, clock, {
     files,
     assertClear: (actor) => notifications.assertClear(actor),
     catalogueByJan: (customerId, jan) => items.byJan(customerId, jan),
+    catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
   });
   const ordersLookup = createOrdersLookup(db, clock, files);
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
@@ -108,6 +111,7 @@ export async function buildApp({
     },
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
     afterStagedChunk,
+    catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
   });
   // Before serving: a batch the last process left running is failed and its staged orders removed.
   await batches.recoverAtStart();

@@ -154,6 +154,27 @@ describe('workflow', () => {
     expect(items[0].findings.map((f: C.ReviewFinding) => f.code)).toEqual(['mismatch']);
   });
 
+  it('the tax rules: an order that would take its recipient past the yearly limit is an error, and only that is said', async () => {
+    // Six orders of CNY 4,800 to one new recipient: the sixth takes the year to 28,800 > 26,000.
+    const recipient = idCard('19850505', '110105', '917');
+    const file = await sheet(
+      Array.from({ length: 6 }, (_, k) =>
+        row(21 + k, { orderNo: `RVT-YEAR-${k + 1}`, jan: demoJan(1), unitPrice: 4800, recipientIdCard: recipient }),
+      ),
+    );
+    const r = await submit(demo, file);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const list = (await aes(h, 'orderReview/orders', { id: r.data.id, limit: 100 }, demo)).data
+      .list as C.ReviewOrderRow[];
+    expect(list).toHaveLength(6);
+    const flagged = list.filter((o) => o.findings.some((f) => f.check === 'tax')).map((o) => o.orderNo);
+    expect(flagged).toEqual(['RVT-YEAR-6']);
+    const f = list.find((o) => o.orderNo === 'RVT-YEAR-6')!.findings.find((x) => x.check === 'tax')!;
+    expect(f).toMatchObject({ code: 'yearlyLimit', severity: 'error' });
+    expect(f.message).toContain('26,000');
+    expect(f.message).not.toMatch(/28,?800|24,?000/);
+  });
+
   it('customers and agents cannot complete; the operator completes with remarks, once', async () => {
     for (const t of [demo, agent]) {
       const r = await aes(h, 'orderReview/complete', { id: review.id, remarks: 'self-approved' }, t);

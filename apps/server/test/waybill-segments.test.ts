@@ -1,6 +1,7 @@
 import { idCardCheckChar, isValidS10 } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
+import { catalogueItem } from './support/catalogue.ts';
 
 /** order/createImport with a chosen number segment: the waybill comes from that segment, or a 422 says why not. */
 let h: Harness;
@@ -101,6 +102,8 @@ describe('chosen number segment on single create', () => {
   });
 
   it('EMS: a chosen S10 segment gives a number with a valid check digit', async () => {
+    // EMS takes approved catalogue items only (channel_tax_settings).
+    await catalogueItem(h, 'DEMO', '4901234567894', 'approved');
     const r = await h.post('order/createImport', body({ channel: 'EMS', numberSegmentId: seg.emsOwn }), demo);
     expect(r.status).toBe(200);
     expect(r.body.data.waybillNo).toMatch(/^EA12345670\dJP$/);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { pattern } from './messages.ts';
 import { progressField } from './export-jobs.ts';
 import { channelCode } from './reference.ts';
+import { catalogueMark, taxEstimate } from './orders.ts';
 
 /**
  * Orders from spreadsheets (issue 4): template downloads, batch upload with a
@@ -112,6 +113,34 @@ export const batchProgress = batchRow.extend({
       reasons: z.array(z.object({ kind: confirmationKind, message: z.string() })),
     }),
   ),
+  /**
+   * What the orders to be made should be known for (issue 12), the first 200 orders: items not
+   * approved in the customer's catalogue, the tax estimate, a recipient the order would take past
+   * the yearly cross-border limit. Warnings: they do not stop the import.
+   */
+  orderNotes: z.array(
+    z.object({
+      row: z.number().int(),
+      orderNo: z.string(),
+      /** Items not approved in the catalogue (row of the item, its JAN and status). */
+      items: z.array(z.object({ row: z.number().int(), jan: z.string(), status: catalogueMark })),
+      taxEstimate: taxEstimate.nullable(),
+      yearlyLimit: z.boolean(),
+      /** The warnings in the caller's language. */
+      messages: z.array(z.string()),
+    }),
+  ),
+  /** Over every order to be made. */
+  notesSummary: z.object({
+    /** Items not approved in the catalogue. */
+    unregisteredItems: z.number().int(),
+    /** Orders that would take their recipient past the yearly limit. */
+    yearlyLimitOrders: z.number().int(),
+    /** Sum of the orders' tax estimates, CNY. */
+    taxTotal: money,
+    /** Orders with an estimate (their channel has a regime). */
+    taxedOrders: z.number().int(),
+  }),
   /** Order numbers repeated in the sheet: the last occurrence wins. */
   duplicates: z.array(z.object({ orderNo: z.string(), rows: z.array(z.number().int()), keptRow: z.number().int() })),
   /** While parsing: 0 when its parse runs, n when n-th in line for a parse worker; absent otherwise. */

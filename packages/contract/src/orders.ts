@@ -212,6 +212,45 @@ export const orderItem = z.object({
 });
 export type OrderItem = z.infer<typeof orderItem>;
 
+/**
+ * An order item's standing in the customer's item catalogue (issue 12): not declared, waiting
+ * for review, failed review, or approved; null for an item without a JAN.
+ */
+export const catalogueMark = z.enum(['unknown', 'pending', 'failed', 'approved']);
+export type CatalogueMark = z.infer<typeof catalogueMark>;
+/** cbec: cross-border e-commerce retail import; postal: postal articles tax. */
+export const taxRegime = z.enum(['cbec', 'postal']);
+/**
+ * The tax an order would pay under its channel's regime, in CNY (decimal strings), estimated
+ * from the items' catalogue tax data by the reference exchange rates; customs decides the real one.
+ */
+export const taxEstimate = z.object({
+  regime: taxRegime,
+  /** Dutiable value. */
+  value: money,
+  duty: money,
+  vat: money,
+  consumption: money,
+  postal: money,
+  /** What would be collected (0 when waived). */
+  total: money,
+  /** Postal: at or below CNY 50 the tax is waived. */
+  waived: z.boolean(),
+  /** Cross-border: over CNY 5,000 per order, so taxed at full rates. */
+  overOrderLimit: z.boolean(),
+  /** Some item has no approved catalogue entry: its tax data is missing from the estimate. */
+  incomplete: z.boolean(),
+});
+export type TaxEstimate = z.infer<typeof taxEstimate>;
+/** What a create or update went through with but the user should know (translated). */
+export const orderWarning = z.object({
+  kind: z.enum(['catalogue', 'yearlyLimit']),
+  /** The input path it concerns: `items.0.jan`, `recipient.idCard`. */
+  field: z.string(),
+  message: z.string(),
+});
+export type OrderWarning = z.infer<typeof orderWarning>;
+
 export const trackingKind = z.enum([
   'created',
   'printed',
@@ -291,8 +330,11 @@ export const orderDetail = z.object({
   shippedAt: isoTime.nullable(),
   /** Why it cannot be deleted or changed, when it cannot (translated). */
   locked: z.string().nullable(),
-  items: z.array(orderItem),
+  /** Each item with its catalogue status as the catalogue stands now. */
+  items: z.array(orderItem.extend({ catalogueStatus: catalogueMark.nullable() })),
   events: z.array(trackingEvent),
+  /** The tax estimate by the channel's regime and the catalogue now; null when the channel has no regime. */
+  taxEstimate: taxEstimate.nullable(),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 
@@ -373,7 +415,7 @@ export const orderUpdate = defineCall({
     items: z.array(itemInput).min(1).max(100).optional(),
     confirm: confirmations,
   }),
-  response: z.object({ id: z.number().int() }),
+  response: z.object({ id: z.number().int(), warnings: z.array(orderWarning), taxEstimate: taxEstimate.nullable() }),
 });
 export const orderDelete = defineCall({
   path: 'order/order/delete',
@@ -444,7 +486,14 @@ export const createImport = defineCall({
     items: z.array(itemInput).min(1).max(100),
     confirm: confirmations,
   }),
-  response: z.object({ id: z.number().int(), orderNo: z.string(), waybillNo: z.string().nullable() }),
+  response: z.object({
+    id: z.number().int(),
+    orderNo: z.string(),
+    waybillNo: z.string().nullable(),
+    /** Items not approved in the catalogue, a recipient past the yearly limit: made, but said. */
+    warnings: z.array(orderWarning),
+    taxEstimate: taxEstimate.nullable(),
+  }),
 });
 
 export const resolvedAddress = z.object({

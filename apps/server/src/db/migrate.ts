@@ -11,6 +11,7 @@ import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-prev
 import * as orderPages from './migrations/2026-11-24T0300-pages-order-pages.ts';
 import * as itemsCatalogue from './migrations/2026-11-24T0400-items-catalogue.ts';
 import * as itemsOneOpenAdjustment from './migrations/2026-11-24T0410-items-one-open-adjustment.ts';
+import * as catordersTax from './migrations/2026-11-24T0420-catorders-tax.ts';
 import * as orderReviews from './migrations/2026-11-24T0420-review-order-reviews.ts';
 import * as ordersInterceptedIndex from './migrations/2026-11-24T0500-orders-intercepted-index.ts';
 import * as itemImports from './migrations/2026-11-24T0500-itemimport-imports.ts';
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0300-pages-order-pages': orderPages,
   '2026-11-24T0400-items-catalogue': itemsCatalogue,
   '2026-11-24T0410-items-one-open-adjustment': itemsOneOpenAdjustment,
+  '2026-11-24T0420-catorders-tax': catordersTax,
   '2026-11-24T0420-review-order-reviews': orderReviews,
   '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
   '2026-11-24T0500-itemimport-imports': itemImports,

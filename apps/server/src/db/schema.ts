@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ItemTables } from './schema-items.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
+import type { TaxTables } from './schema-tax.ts';
 
 /**
  * Table types for Kysely, matching the migrations. Times are ISO-8601 UTC strings
@@ -188,6 +189,8 @@ export interface OrdersTable {
   total_amount: Generated<number>;
   insured_amount: Generated<number>;
   remark: string | null;
+  /** CNY decimal: the tax estimated when the order was made or last changed (migration 2026-11-24T0420). */
+  tax_estimate: string | null;
   gns_updated: Generated<Flag>;
   push_s: Generated<Flag>;
   push_price: Generated<Flag>;
@@ -256,7 +259,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-export interface DB extends ItemTables, OrderReviewTables {
+export interface DB extends ItemTables, OrderReviewTables, TaxTables {
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;

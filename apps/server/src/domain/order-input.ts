@@ -54,6 +54,8 @@ export interface OrderInput {
   items: OrderItemInput[];
   insuredAmount: number;
   remark: string | null;
+  /** CNY decimal: the tax estimated for the order (domain/tax-estimate.ts), stored with it. */
+  taxEstimate?: string | null;
 }
 
 /**
@@ -90,12 +92,13 @@ export function packOrder(o: OrderInput): PackedOrder {
       it.origin,
       it.hazardCode,
     ]),
+    o.taxEstimate ?? null,
   ];
 }
 
 export function unpackOrder(p: PackedOrder): OrderInput {
   const [customerId, channel, orderNo, boxNo, userRefNo, orderType, exportNominationId, numberSegmentId] = p as any[];
-  const [clearanceCompanyCode, insuredAmount, remark, r, sender, items] = (p as any[]).slice(8);
+  const [clearanceCompanyCode, insuredAmount, remark, r, sender, items, taxEstimate] = (p as any[]).slice(8);
   const order: OrderInput = {
     customerId,
     channel,
@@ -133,6 +136,8 @@ export function unpackOrder(p: PackedOrder): OrderInput {
     remark,
   };
   if (numberSegmentId !== undefined) order.numberSegmentId = numberSegmentId;
+  // Absent and null are the same (JSON writes an absent one as null).
+  if (taxEstimate !== undefined && taxEstimate !== null) order.taxEstimate = taxEstimate;
   return order;
 }
 

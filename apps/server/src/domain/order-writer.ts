@@ -250,6 +250,7 @@ export async function insertOrders(
         total_amount: total,
         insured_amount: o.insuredAmount,
         remark: o.remark,
+        tax_estimate: o.taxEstimate ?? null,
         created_by: meta.createdBy,
         created_at: meta.now,
         updated_at: meta.now,

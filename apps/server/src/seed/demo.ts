@@ -5,6 +5,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
 import { seedDemoItems } from './items.ts';
 import { seedDemoOrderReviews } from './order-reviews.ts';
+import { seedDemoTaxEstimates } from './tax.ts';
 
 /**
  * Demo data for the embedded default (never in production): four accounts, two
@@ -330,5 +331,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
   });
   await seedDemoItems(db, now);
   await seedDemoOrderReviews(db, now);
+  await seedDemoTaxEstimates(db);
   return true;
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { batches } from '@console/contract';
 import { createHarness, type Harness } from '../harness.ts';
 import { baseRow, download, fill, settle, template, upload } from './helpers.ts';
+import { catalogueItem } from '../support/catalogue.ts';
 
 let h: Harness;
 let demo: string;
@@ -225,6 +226,8 @@ describe('batch import', () => {
       const tpl = await template(h, demo, batches.templates[kind].path);
       const row = baseRow(n++, { unitPrice: '12.5' as never });
       if (kind === 'ems' || kind === 'importBoxC') row.unitPrice = 1250;
+      // EMS takes approved catalogue items only (channel_tax_settings).
+      if (kind === 'ems') await catalogueItem(h, 'DEMO', row.jan as string, 'approved');
       const up = await upload(h, path, demo, fields, { name: `${kind}.xlsx`, data: await fill(tpl, [row]) });
       expect(up.status, `${kind} ${JSON.stringify(up.body)}`).toBe(200);
       const p = await settle(h, demo, up.body.data.id);

@@ -192,6 +192,15 @@ export function createBatchesRepository(db: Database) {
         .where('status', '<>', 'created')
         .limit(1)
         .executeTakeFirst(),
+    /** A preview's notes (issue 12), kept beside the batch row (migration 2026-11-24T0420). */
+    saveNotes: (batchId: number, notes: string) =>
+      db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('batch_order_notes').where('batch_id', '=', batchId).execute();
+        await trx.insertInto('batch_order_notes').values({ batch_id: batchId, notes }).execute();
+      }),
+    notes: async (batchId: number): Promise<string | null> =>
+      (await db.selectFrom('batch_order_notes').select('notes').where('batch_id', '=', batchId).executeTakeFirst())
+        ?.notes ?? null,
     deleteBatch: (batchId: number) =>
       db.transaction().execute(async (trx) => {
         // Re-checked inside the transaction: an order printed meanwhile keeps the batch.

@@ -20,7 +20,9 @@ import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders } from './parsed-orders.ts';
-import type { ConfirmOrder, Issue, ParseJob } from './parse.worker.ts';
+import type { ConfirmOrder, Issue, NotesSummary, OrderNote, ParseJob } from './parse.worker.ts';
+import { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { guardXlsx } from './xlsx-guard.ts';
@@ -67,6 +69,8 @@ export interface BatchesDeps {
   previewTtlMinutes: number;
   /** Tests only: runs after each staged chunk of a commit is written (to act while orders are staged). */
   afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
+  /** The customer's catalogue status and tax data of many JANs (modules/items/items.catalogue.ts). */
+  catalogueEntries?: CatalogueEntries;
 }
 
 /**
@@ -131,6 +135,13 @@ export function createBatchesService(deps: BatchesDeps) {
       key,
       onProgress,
       existingOrderNos: (orderNos) => repo.existingOrderNos(db, customerId, orderNos),
+      lookup: async (jans, idCards) => {
+        const [entries, yearly] = await Promise.all([
+          deps.catalogueEntries?.(customerId, jans) ?? new Map(),
+          yearlyTotals(db, idCards, clock(), new Map(job.channelTax), new Map(job.currencies)),
+        ]);
+        return { entries: [...entries], yearly: [...yearly] };
+      },
     });
   }
 
@@ -145,8 +156,9 @@ export function createBatchesService(deps: BatchesDeps) {
     file: Buffer,
     lang: ApiLanguage,
   ): Promise<ParseJob> {
-    const ref = await repo.referenceData();
+    const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
     return {
+      channelTax: [...channelTax],
       file: new Uint8Array(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)),
       kind: batch.template_kind as ParseJob['kind'],
       channel: batch.channel_code,
@@ -210,6 +222,9 @@ export function createBatchesService(deps: BatchesDeps) {
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
       // as the worker made them (parsed-orders.ts), so a commit reads them back a line at a time.
       // The orders without errors are kept when others have some: the user may import them now.
+      // Before the batch shows as a preview (a poll never sees one without its notes), and before
+      // the parsed orders are stored (a database too full for the notes leaves no file behind).
+      await repo.saveNotes(batchId, JSON.stringify({ orderNotes: d.orderNotes, notesSummary: d.notesSummary }));
       let parsedKey: string | null = null;
       if (r.parsed) {
         parsedKey = (await files.put(r.parsed.data, 'parsed.ndjson', r.parsed.sha256)).key;
@@ -666,6 +681,11 @@ export function createBatchesService(deps: BatchesDeps) {
       let b = await loadScoped(scope, id);
       if (await checkStale(b)) b = await loadScoped(scope, id);
       const preview = JSON.parse(b.preview ?? '{}') as Partial<Preview>;
+      // Absent for batches parsed before issue 12 and for failed parses.
+      const notes = JSON.parse((await repo.notes(b.id)) ?? '{}') as {
+        orderNotes?: OrderNote[];
+        notesSummary?: NotesSummary;
+      };
       const titleOf = (k: string | null) =>
         k ? (lang === 'en' ? COLUMNS[k as 'orderNo'].en : COLUMNS[k as 'orderNo'].zh) : null;
       return {
@@ -689,6 +709,20 @@ export function createBatchesService(deps: BatchesDeps) {
           orderNo: o.orderNo,
           reasons: o.reasons.map((r) => ({ kind: r.kind as never, message: translate(lang, r.key, r.params) })),
         })),
+        orderNotes: (notes.orderNotes ?? []).map((n) => ({
+          row: n.row,
+          orderNo: n.orderNo,
+          items: n.items,
+          taxEstimate: presentTax(n.tax),
+          yearlyLimit: n.yearlyLimit,
+          messages: n.reasons.map((r) => translate(lang, r.key, r.params)),
+        })),
+        notesSummary: {
+          unregisteredItems: notes.notesSummary?.unregisteredItems ?? 0,
+          yearlyLimitOrders: notes.notesSummary?.yearlyLimitOrders ?? 0,
+          taxTotal: fenText(notes.notesSummary?.taxTotalFen ?? 0),
+          taxedOrders: notes.notesSummary?.taxedOrders ?? 0,
+        },
         duplicates: preview.duplicates ?? [],
         ...queued(b.id),
       };

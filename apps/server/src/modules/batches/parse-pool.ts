@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ApiLanguage } from '@console/contract';
 import { translate } from '../../lib/messages.ts';
 import './batches.messages.ts';
+import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
 import type { ParseJob, WorkerMessage } from './parse.worker.ts';
 
 /**
@@ -32,6 +33,11 @@ export interface ParseRun {
   onProgress: (fraction: number) => void;
   /** The worker asks which of the file's order numbers the customer already has. */
   existingOrderNos: (orderNos: string[]) => Promise<string[]>;
+  /** The customer's catalogue entries of these JANs and the recipients' yearly totals (fen). */
+  lookup: (
+    jans: string[],
+    idCards: string[],
+  ) => Promise<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>;
 }
 
 /** Failures the pool itself decides (not the file's content): recorded in both languages. */
@@ -112,6 +118,11 @@ export function createParsePool(opts: ParsePoolOptions) {
         else if (m.type === 'checkOrderNos') {
           run.existingOrderNos(m.orderNos).then(
             (existing) => !settled && worker.postMessage({ existing }),
+            (e: Error) => finish(e),
+          );
+        } else if (m.type === 'lookup') {
+          run.lookup(m.jans, m.idCards).then(
+            (answer) => !settled && worker.postMessage(answer),
             (e: Error) => finish(e),
           );
         } else if (m.type === 'done') finish({ done: m, fatal: null, parsed });

@@ -2,6 +2,17 @@ import { PassThrough } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
 import { checkedCell, type OrderInput, validateOrder } from '../../domain/order-input.ts';
+import {
+  type CatalogueEntry,
+  catalogueIssues,
+  catalogueMarks,
+  type ChannelTax,
+  cnyWhole,
+  estimateTax,
+  fenText,
+  passesYearlyLimit,
+  type TaxEstimate,
+} from '../../domain/tax-estimate.ts';
 import { translate } from '../../lib/messages.ts';
 import {
   type CellValue,
@@ -57,6 +68,24 @@ export interface ParseJob {
   channels: { code: string; currency: string; origin: string }[];
   orderTypes: string[];
   clearanceCompanies: string[];
+  /** Each channel's tax regime and whether it takes registered items only (orders.tax.ts). */
+  channelTax: [string, ChannelTax][];
+}
+
+/** What one order to be made should be known for (issue 12): the first 200 go to the preview. */
+export interface OrderNote {
+  row: number;
+  orderNo: string;
+  items: { row: number; jan: string; status: 'unknown' | 'pending' | 'failed' }[];
+  tax: TaxEstimate | null;
+  yearlyLimit: boolean;
+  reasons: { key: string; params?: Record<string, string | number> }[];
+}
+export interface NotesSummary {
+  unregisteredItems: number;
+  yearlyLimitOrders: number;
+  taxTotalFen: number;
+  taxedOrders: number;
 }
 
 export interface Issue {
@@ -70,6 +99,8 @@ export interface Issue {
 export type WorkerMessage =
   | { type: 'progress'; fraction: number; rows: number }
   | { type: 'checkOrderNos'; orderNos: string[] }
+  /** The customer's catalogue entries of these JANs and these recipients' yearly totals (fen). */
+  | { type: 'lookup'; jans: string[]; idCards: string[] }
   /** A clean batch's orders in their stored form (parsed-orders.ts), its bytes transferred. */
   | { type: 'parsed'; data: Uint8Array; sha256: string }
   | {
@@ -91,6 +122,8 @@ export type WorkerMessage =
       duplicates: { orderNo: string; rows: number[]; keptRow: number }[];
       /** Orders that need confirmation (the first 200), each with its reasons. */
       confirmOrders: ConfirmOrder[];
+      orderNotes: OrderNote[];
+      notesSummary: NotesSummary;
       errorWorkbook: Uint8Array | null;
     }
   | { type: 'fatal'; key: string; params?: Record<string, string | number> };
@@ -314,6 +347,8 @@ async function run(job: ParseJob) {
   /** Per kept order: what it needs confirmed (counted once the orders with errors are known). */
   const orderConfirms: ConfirmOrder['reasons'][] = [];
   const orders: (OrderInput | null)[] = [];
+  /** Every order built from its rows, with errors or not: its items are checked against the catalogue. */
+  const built: (OrderInput | null)[] = [];
   // A cell that could not be read reports that, not the rule it then fails.
   const unreadable = new Set(cellProblems.map((p) => `${p.row}:${p.col}`));
   const issue = (row: number, col: ColumnKey | null, key: string, params?: Record<string, string | number>) => {
@@ -363,6 +398,7 @@ async function run(job: ParseJob) {
         { value: channelCode },
       );
       orders.push(null);
+      built.push(null);
       orderConfirms.push([]);
       continue;
     }
@@ -446,7 +482,40 @@ async function run(job: ParseJob) {
     }
     orderConfirms.push(reasons);
     orders.push(bad ? null : order);
+    built.push(order);
   }
+
+  // 3b. The customer's catalogue (the main thread asks the database, a chunk of distinct JANs
+  // per query) and the recipients' yearly cross-border totals (over every customer's orders:
+  // only "would exceed" comes out of here).
+  const channelTax = new Map(job.channelTax);
+  const jans = new Set<string>();
+  const idCards = new Set<string>();
+  for (const o of built) {
+    if (!o) continue;
+    for (const it of o.items) if (it.jan) jans.add(it.jan);
+    if (channelTax.get(o.channel)?.regime?.yearlyLimit) idCards.add(o.recipient.idCard);
+  }
+  const looked = await new Promise<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>((resolve) => {
+    port.once('message', resolve);
+    post({ type: 'lookup', jans: [...jans], idCards: [...idCards] });
+  });
+  const entries = new Map(looked.entries);
+  const yearly = new Map(looked.yearly);
+  const unregistered: OrderNote['items'][] = [];
+  kept.forEach((g, i) => {
+    const o = built[i];
+    unregistered.push([]);
+    if (!o) return;
+    const marks = catalogueMarks(o, entries);
+    for (const c of catalogueIssues(o, marks, channelTax.get(o.channel))) {
+      const row = g.rows[c.item]!.row;
+      if (c.refused) {
+        issue(row, def.columns.includes('jan') ? 'jan' : null, c.messageKey, c.params);
+        orders[i] = null;
+      } else if (c.mark !== 'noJan') unregistered[i]!.push({ row, jan: c.params['jan']!, status: c.mark });
+    }
+  });
 
   // 4. Order numbers that already exist for the customer (the main thread asks the database).
   const orderNos = kept.map((g) => g.orderNo).filter(Boolean);
@@ -460,6 +529,42 @@ async function run(job: ParseJob) {
       orders[i] = null;
     }
   });
+
+  // 4b. The tax estimate of each order to be made (stored with it) and the yearly limit, the
+  // sheet's own earlier orders to the same recipient counted.
+  const orderNotes: OrderNote[] = [];
+  const flaggedNotes: OrderNote[] = [];
+  const notesSummary: NotesSummary = { unregisteredItems: 0, yearlyLimitOrders: 0, taxTotalFen: 0, taxedOrders: 0 };
+  kept.forEach((g, i) => {
+    const o = orders[i];
+    if (!o) return;
+    const regime = channelTax.get(o.channel)?.regime ?? null;
+    const tax = estimateTax(o, regime, entries, currencies);
+    const reasons: OrderNote['reasons'] = [];
+    let passes = false;
+    if (tax) {
+      o.taxEstimate = fenText(tax.totalFen);
+      notesSummary.taxedOrders++;
+      notesSummary.taxTotalFen += tax.totalFen;
+      if (regime?.yearlyLimit) {
+        const earlier = yearly.get(o.recipient.idCard) ?? 0;
+        passes = passesYearlyLimit(regime, earlier, tax.valueFen);
+        yearly.set(o.recipient.idCard, earlier + tax.valueFen);
+        if (passes) {
+          notesSummary.yearlyLimitOrders++;
+          reasons.push({ key: 'yearlyLimitExceeded', params: { limit: cnyWhole(regime.yearlyLimit) } });
+        }
+      }
+    }
+    const items = unregistered[i]!;
+    notesSummary.unregisteredItems += items.length;
+    reasons.unshift(...items.map((it) => ({ key: `itemNotRegistered_${it.status}`, params: { jan: it.jan } })));
+    // Orders with warnings first: the first 200 of a large sheet should not hide them.
+    const list = reasons.length ? flaggedNotes : orderNotes;
+    if (list.length < 200)
+      list.push({ row: g.rows[0]!.row, orderNo: g.orderNo, items, tax, yearlyLimit: passes, reasons });
+  });
+  const notes = [...flaggedNotes, ...orderNotes].slice(0, 200).sort((a, b) => a.row - b.row);
 
   // 5. Counts per row.
   const errorRows = new Set(errors.map((e) => e.row));
@@ -527,6 +632,8 @@ async function run(job: ParseJob) {
     errors: errors.slice(0, 200),
     confirmations: [...confirmAgg.values()],
     confirmOrders,
+    orderNotes: notes,
+    notesSummary,
     duplicates: [...duplicates.values()].slice(0, 200),
     errorWorkbook,
   });

@@ -3,6 +3,13 @@ import { CNY_REFERENCE_RATES, type OrderInput, type OrderItemInput, validateOrde
 import { readReasons } from '../../lib/reasons.ts';
 import { evaluateAbnormal, type ValidationContext } from '../orders/orders.input.ts';
 import { fromMinor } from '../orders/orders.presenter.ts';
+import {
+  type CatalogueEntry as TaxCatalogueEntry,
+  type ChannelTax,
+  cnyWhole,
+  estimateTax,
+  passesYearlyLimit,
+} from '../../domain/tax-estimate.ts';
 
 /**
  * The checks an order review runs, as a list: each looks at one order (and its items) and
@@ -33,6 +40,16 @@ export interface CheckContext {
   now: Date;
   validation: ValidationContext;
   catalogue: ReadonlyMap<string, CatalogueEntry>;
+  /**
+   * The tax check's data: each channel's regime, the catalogue's tax data of the JANs, and each
+   * recipient's cross-border total this year in fen (every customer's orders; this review's
+   * earlier orders are added as they are checked). Never shown: only "would pass the limit".
+   */
+  tax?: {
+    channelTax: ReadonlyMap<string, ChannelTax>;
+    entries: ReadonlyMap<string, TaxCatalogueEntry>;
+    yearly: Map<string, number>;
+  };
 }
 
 export interface CheckOutput {
@@ -148,7 +165,33 @@ export const abnormalCheck: ReviewCheck = {
   },
 };
 
-export const REVIEW_CHECKS: readonly ReviewCheck[] = [catalogueCheck, priceCheck, orderRulesCheck, abnormalCheck];
+/**
+ * The tax rules: an order that would take its recipient past the regime's yearly cross-border
+ * limit (CNY 26,000 a calendar year, by ID number over every customer's orders) fails at customs:
+ * found here first, with the same estimate the order import makes (domain/tax-estimate.ts).
+ */
+export const taxCheck: ReviewCheck = {
+  name: 'tax',
+  run(order, ctx, out) {
+    if (!ctx.tax) return;
+    const regime = ctx.tax.channelTax.get(order.channel)?.regime ?? null;
+    const tax = estimateTax(order, regime, ctx.tax.entries, ctx.validation.currencies);
+    if (!tax || !regime?.yearlyLimit) return;
+    const id = order.recipient.idCard.toUpperCase();
+    const earlier = ctx.tax.yearly.get(id) ?? 0;
+    ctx.tax.yearly.set(id, earlier + tax.valueFen);
+    if (passesYearlyLimit(regime, earlier, tax.valueFen))
+      out.order(finding('tax', 'yearlyLimit', 'error', { limit: cnyWhole(regime.yearlyLimit) }));
+  },
+};
+
+export const REVIEW_CHECKS: readonly ReviewCheck[] = [
+  catalogueCheck,
+  priceCheck,
+  orderRulesCheck,
+  abnormalCheck,
+  taxCheck,
+];
 
 /** Every check on one order: its own findings and each item's. */
 export async function reviewOrder(order: OrderInput, ctx: CheckContext, checks = REVIEW_CHECKS) {

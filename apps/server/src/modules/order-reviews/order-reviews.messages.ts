@@ -31,6 +31,10 @@ addMessages({
     en: 'JAN {jan} failed item review: {reason}',
     'zh-CN': 'JAN {jan} 的商品审核未通过：{reason}',
   },
+  review_tax_yearlyLimit: {
+    en: 'This order would take the recipient past the yearly cross-border limit of CNY {limit}: customs would refuse it.',
+    'zh-CN': '该订单将使收件人超过每年 {limit} 元的跨境电商年度限额，海关将不予通过。',
+  },
   review_price_mismatch: {
     en: 'Unit price {actual} CNY differs from the declared clearance price {declared} CNY.',
     'zh-CN': '单价 {actual} 元与商品库申报的清关价格 {declared} 元不一致。',

@@ -19,6 +19,8 @@ import { COLUMNS } from '../batches/templates.ts';
 import { guardXlsx } from '../batches/xlsx-guard.ts';
 import { loadValidationContext } from '../orders/orders.input.ts';
 import { fromMinor } from '../orders/orders.presenter.ts';
+import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { createCatalogueLookup } from '../items/items.catalogue.ts';
 import { type CheckContext, reviewOrder, type StoredFinding } from './order-reviews.checks.ts';
 import { reviewItemsJob } from './order-reviews.export.ts';
 import './order-reviews.messages.ts';
@@ -133,8 +135,9 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
         throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
       });
       const customerId = customerFor(actor, scope, input.customerId);
-      const ref = await repo.referenceData();
+      const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
       const job: ParseJob = {
+        channelTax: [...channelTax],
         file: new Uint8Array(file.data.buffer.slice(file.data.byteOffset, file.data.byteOffset + file.data.byteLength)),
         kind: 'order',
         channel: null,
@@ -147,7 +150,20 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
         ...ref,
       };
       // Order numbers the customer already used are no concern of a review: nothing is created.
-      const r = await pool.run(job, { onProgress: () => {}, existingOrderNos: async () => [] });
+      // The parse marks items as the order import does (a channel that takes registered items
+      // only refuses the others' rows); the review's own checks then read the catalogue again.
+      const catalogueLookup = createCatalogueLookup(db);
+      const r = await pool.run(job, {
+        onProgress: () => {},
+        existingOrderNos: async () => [],
+        lookup: async (jans, idCards) => {
+          const [entries, yearly] = await Promise.all([
+            catalogueLookup.entries(customerId, jans),
+            yearlyTotals(db, idCards, clock(), channelTax, new Map(ref.currencies)),
+          ]);
+          return { entries: [...entries], yearly: [...yearly] };
+        },
+      });
       if (r.fatal || !r.done) {
         const fatal = r.fatal ?? { key: 'fileCorrupt' };
         throw new AppError(ErrorCode.VALIDATION, 'validationFailed', null, fatal.params, { file: [fatal.key] });
@@ -305,12 +321,19 @@ export async function buildReviewRows(db: Database, customerId: number, groups: 
   const orders: ReviewOrderInsert[] = [];
   const items: ReviewItemInsert[] = [];
   let flagged = 0;
+  const channelTax = await loadChannelTax(db);
+  const taxCatalogue = createCatalogueLookup(db);
+  const yearly = new Map<string, number>();
   for (const batch of groups) {
-    const catalogue = await repo.catalogue(
-      customerId,
-      batch.flatMap((o) => o.items.map((it) => it.jan).filter((j): j is string => !!j)),
-    );
-    const ctx: CheckContext = { db, now: at, validation, catalogue };
+    const jans = batch.flatMap((o) => o.items.map((it) => it.jan).filter((j): j is string => !!j));
+    const newIds = [...new Set(batch.map((o) => o.recipient.idCard.toUpperCase()))].filter((id) => !yearly.has(id));
+    const [catalogue, entries, totals] = await Promise.all([
+      repo.catalogue(customerId, jans),
+      taxCatalogue.entries(customerId, jans),
+      yearlyTotals(db, newIds, at, channelTax, validation.currencies),
+    ]);
+    for (const id of newIds) yearly.set(id, totals.get(id) ?? 0);
+    const ctx: CheckContext = { db, now: at, validation, catalogue, tax: { channelTax, entries, yearly } };
     for (const order of batch) {
       const seq = orders.length + 1;
       const { orderFindings, itemFindings } = await reviewOrder(order, ctx);

@@ -2,7 +2,7 @@ import type { ApiLanguage } from '@console/contract';
 import { translate } from '../../lib/messages.ts';
 import { chinaTime, yesCell } from '../../lib/screen-values.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
-import type { WorkbookSheet } from '../../lib/workbook-writer.ts';
+import type { WorkbookRow, WorkbookSheet } from '../../lib/workbook-writer.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import type { OrderListRow } from './orders.repository.ts';
@@ -31,14 +31,22 @@ function sheet(lang: ApiLanguage): WorkbookSheet {
       { header: zh ? '打印次数' : 'Print count', width: 8 },
       { header: zh ? '已拦截' : 'Intercepted', width: 8 },
       { header: zh ? '创建时间 (UTC+8)' : 'Created (UTC+8)', width: 20 },
+      { header: zh ? '预估税费 (CNY)' : 'Tax estimate (CNY)', width: 14 },
     ],
   };
 }
 
-/** One list row → its cells (run in the worker). */
-export function orderExportRow(r: OrderListRow, lang: ApiLanguage): unknown[] {
+/** The tax estimate's column (0-based): a number Excel can add up, shown with 2 decimals. */
+const TAX_COLUMN = 13;
+
+/**
+ * One list row → its cells (run in the worker). The tax estimate is the one stored when the
+ * order was made or last changed (the order detail shows it as the catalogue stands now).
+ */
+export function orderExportRow(r: OrderListRow & { tax_estimate?: string | null }, lang: ApiLanguage): WorkbookRow {
   const p = presentOrderRow(r, lang);
-  return [
+  const tax = r.tax_estimate ? Number(r.tax_estimate) : null;
+  const values = [
     p.orderNo,
     p.waybillNo,
     p.channel,
@@ -52,7 +60,9 @@ export function orderExportRow(r: OrderListRow, lang: ApiLanguage): unknown[] {
     p.printCount,
     yesCell(p.intercepted, lang),
     chinaTime(p.createdAt),
+    tax,
   ];
+  return tax === null ? values : { values, styles: { [TAX_COLUMN]: { numFmt: '0.00' } } };
 }
 
 /** The export job of a compiled list query (`OrdersRepository.exportQuery`). */

@@ -1,7 +1,9 @@
 import type { ApiLanguage, orders } from '@console/contract';
 import { maskName, maskPhone } from '../../lib/mask.ts';
 import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
+import type { TaxEstimate } from '../../domain/tax-estimate.ts';
 import type { OrderListRow, OrderRecord } from './orders.repository.ts';
+import { presentTax } from './orders.tax.ts';
 
 type OrderRow = orders.OrderRow;
 type OrderItem = orders.OrderItem;
@@ -101,6 +103,7 @@ export function presentDetail(
   decimals: ReadonlyMap<string, number>,
   locked: string | null,
   lang: ApiLanguage,
+  tax: { marks: (orders.CatalogueMark | null)[]; estimate: TaxEstimate | null },
 ): orders.OrderDetail {
   const d = decimals.get(o.currency) ?? 2;
   return {
@@ -158,7 +161,8 @@ export function presentDetail(
     receivedAt: o.received_at,
     shippedAt: o.shipped_at,
     locked,
-    items: items.map((i) => presentItem(i, decimals)),
+    items: items.map((i, k) => ({ ...presentItem(i, decimals), catalogueStatus: tax.marks[k] ?? null })),
     events,
+    taxEstimate: presentTax(tax.estimate),
   };
 }

@@ -359,6 +359,7 @@ export function createOrdersRepository(db: Database) {
      */
     exportQuery(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' }, max: number) {
       return orderListQuery(db, scope)
+        .select('o.tax_estimate')
         .where(filterConditions(db, f.numbers?.length ? f.noType : undefined, filterValues(f)))
         .orderBy(SORT_COLUMN[f.sort], f.order)
         .orderBy('o.id', f.order)

@@ -13,6 +13,7 @@ import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf, SAME_RECIPIENT_MAX } from './orders.input.ts';
+import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
@@ -33,6 +34,8 @@ export interface OrdersDeps {
   assertClear: (actor: Actor) => Promise<void>;
   /** The customer's catalogue entry for a JAN (modules/items), asked first by `order/getItemByJan`. */
   catalogueByJan?: (customerId: number, jan: string) => Promise<CatalogueEntry | null>;
+  /** The customer's catalogue status and tax data of many JANs (modules/items/items.catalogue.ts). */
+  catalogueEntries?: CatalogueEntries;
 }
 export interface CatalogueEntry {
   status: 'pending' | 'approved' | 'failed';
@@ -88,6 +91,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   const now = () => clock().toISOString();
 
   const validationContext = () => loadValidationContext(db, clock());
+  const orderTax = createOrderTax(db, deps.catalogueEntries);
   type Ctx = Awaited<ReturnType<typeof validationContext>>;
 
   async function load(scope: Scope, id: number) {
@@ -135,7 +139,14 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   }
 
   /** The domain's validation → 422 (errors, translated with their parameters) or 409 (confirmations not given). */
-  function check(input: OrderInput, ctx: Ctx, lang: ApiLanguage, confirm: Confirm) {
+  async function check(
+    input: OrderInput,
+    ctx: Ctx,
+    lang: ApiLanguage,
+    confirm: Confirm,
+    /** Runs when the order has no errors, before confirmations are asked (a refusal comes first). */
+    afterErrors?: () => Promise<void>,
+  ) {
     const v = validateOrder(input, ctx);
     if (v.errors.length) {
       const fields: Record<string, string[]> = {};
@@ -145,6 +156,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       }
       throw AppError.validation(fields);
     }
+    await afterErrors?.();
     const missing = v.confirmations.filter((c) => !confirm.includes(c.kind));
     if (missing.length) {
       throw AppError.conflict('confirmationRequired', undefined, {
@@ -202,8 +214,17 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     confirm: Confirm,
     ctx: Ctx,
     opts: { replaceItems?: boolean; itemsWrite?: (trx: Transaction<DB>) => Promise<void> } = {},
-  ): Promise<{ errorCleared: boolean }> {
-    check(next, ctx, lang, confirm);
+  ) {
+    // Items given are checked against the catalogue (refused on a channel that needs registered
+    // items); the tax estimate follows every change.
+    let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
+    await check(next, ctx, lang, confirm, async () => {
+      assessed = await orderTax.assess(next, ctx.currencies, clock(), lang, {
+        excludeOrderId: o.id,
+        yearly: false,
+        refuse: !!(opts.replaceItems || opts.itemsWrite),
+      });
+    });
     const abnormal = o.abnormal_at ? {} : await abnormalOf(next, ctx, o.id);
     const standing = o.error_at ? standingErrors(o.error_reason, current, next) : null;
     const errorCleared = o.error_at !== null && standing === null;
@@ -229,6 +250,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           insured_amount: next.insuredAmount,
           remark: next.remark,
           total_amount: total,
+          tax_estimate: assessed!.taxEstimate,
           updated_at: now(),
           ...abnormal,
           ...errors,
@@ -248,7 +270,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         .values(event(o.id, errorCleared ? 'errorFixed' : 'updated', actor))
         .execute();
     });
-    return { errorCleared };
+    return { errorCleared, warnings: assessed!.warnings, taxEstimate: presentTax(assessed!.estimate) };
   }
 
   return {
@@ -301,6 +323,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const o = await load(scope, id);
       const [items, events, ctx] = await Promise.all([repo.items(id), repo.events(id), validationContext()]);
       const key = lockKey(o);
+      const tax = await orderTax.current(
+        o,
+        items.map((i) => ({ jan: i.jan, quantity: i.quantity, unitPrice: Number(i.unit_price), currency: i.currency })),
+        ctx.currencies,
+      );
       return presentDetail(
         o,
         items,
@@ -308,6 +335,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         ctx.currencies,
         key ? translate(lang, key, { orderNo: o.order_no }) : null,
         lang,
+        tax,
       );
     },
     async items(scope: Scope, orderId: number) {
@@ -331,8 +359,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         remark: p.remark,
         items: p.items ? toItems(p.items, o.currency, ctx) : current.items,
       };
-      await writeChanged(actor, lang, o, current, next, p.confirm, ctx, { replaceItems: !!p.items });
-      return { id: o.id };
+      const w = await writeChanged(actor, lang, o, current, next, p.confirm, ctx, { replaceItems: !!p.items });
+      return { id: o.id, warnings: w.warnings, taxEstimate: w.taxEstimate };
     },
     async remove(scope: Scope, requested: number[]) {
       const ids = [...new Set(requested)];
@@ -502,7 +530,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         insuredAmount: money(p.insuredAmount, channel.currency, ctx, 'insuredAmount'),
         remark: p.remark,
       };
-      check(input, ctx, lang, p.confirm);
+      let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
+      await check(input, ctx, lang, p.confirm, async () => {
+        assessed = await orderTax.assess(input, ctx.currencies, clock(), lang, { yearly: true, refuse: true });
+      });
+      input.taxEstimate = assessed!.taxEstimate;
       if (await repo.orderNoExists(customerId, p.orderNo)) {
         throw AppError.field('orderNo', translate(lang, 'orderNoExists', { value: p.orderNo }));
       }
@@ -512,7 +544,13 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         if (abnormal.abnormal_at) await trx.updateTable('orders').set(abnormal).where('id', '=', out[0]!.id).execute();
         return out;
       });
-      return { id: created!.id, orderNo: created!.orderNo, waybillNo: created!.waybillNo };
+      return {
+        id: created!.id,
+        orderNo: created!.orderNo,
+        waybillNo: created!.waybillNo,
+        warnings: assessed!.warnings,
+        taxEstimate: presentTax(assessed!.estimate),
+      };
     },
     async sendAddress(actor: Actor, scope: Scope, requested?: number) {
       const customerId = customerFor(actor, scope, requested);

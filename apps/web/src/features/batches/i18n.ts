@@ -24,6 +24,11 @@ registerMessages('batches', {
     errorsFirst: '（此处列出前 {listed} 行，全部见错误文件）',
     errorWorkbook: '下载错误文件',
     confirmTitle: '以下 {orders} 个订单需要确认',
+    notesTitle:
+      '商品备案与税费：{unregistered} 个商品未备案通过，{yearly} 个订单将超过个人年度限值；预估税费合计 CNY {tax}（{taxed} 个订单）。以下为提醒，不影响导入（列出前 200 个订单，有提醒的优先）。',
+    notesCatalogue: '未备案通过的商品',
+    notesAllApproved: '均已备案',
+    notesYearly: '年度限值',
     confirmKind: '确认：{message}（{count} 个订单）',
     orderNo: '订单号',
     reason: '原因',
@@ -100,6 +105,11 @@ registerMessages('batches', {
     errorsFirst: '(the first {listed} rows are listed here; the error workbook has them all)',
     errorWorkbook: 'Download error workbook',
     confirmTitle: 'Orders that need confirmation: {orders}',
+    notesTitle:
+      'Catalogue and tax: {unregistered} items not approved in the catalogue, {yearly} orders would take their recipient past the yearly limit; tax estimate CNY {tax} over {taxed} orders. Warnings only: they do not stop the import (the first 200 orders are listed, those with warnings first).',
+    notesCatalogue: 'Items not approved',
+    notesAllApproved: 'All approved',
+    notesYearly: 'Yearly limit',
     confirmKind: 'Confirm: {message} (orders: {count})',
     orderNo: 'Order No.',
     reason: 'Reason',

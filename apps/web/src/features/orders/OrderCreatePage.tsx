@@ -6,6 +6,7 @@ import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
 import './i18n.ts';
+import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 
 /** Create importer order alone: customer (agents and operators choose), channel, recipient from a pasted address, items. */
 export default function OrderCreatePage() {
@@ -59,6 +60,7 @@ export default function OrderCreatePage() {
       );
       if (!r) return;
       message.success(t('orders.created', { orderNo: r.orderNo }));
+      showOrderWarnings(modal, r);
       await invalidateCall(orders.orderList);
       form.resetFields(['orderNo', 'userRefNo', 'remark', 'recipient', 'items']);
       form.setFieldValue('items', [{ quantity: 1 }]);

@@ -4,6 +4,7 @@ import { reference } from '@console/contract';
 import { formatTime, t, useCall, useI18n } from '@/lib';
 import { useOrderDetail } from './api/orders.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.tsx';
 import './i18n.ts';
 import './pages-i18n.ts';
 
@@ -103,6 +104,9 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.pushPrice')}>{yn(o.pushPrice)}</Descriptions.Item>
           <Descriptions.Item label={t('orders.wholeSet')}>{yn(o.wholeSet)}</Descriptions.Item>
           <Descriptions.Item label={t('orders.createdAt')}>{formatTime(o.createdAt)}</Descriptions.Item>
+          <Descriptions.Item label={t('taxEstimate.tax')} span={3}>
+            <TaxEstimateBlock estimate={o.taxEstimate} />
+          </Descriptions.Item>
         </Descriptions>
       </Card>
       <Card
@@ -120,21 +124,28 @@ export default function OrderDetailPage() {
           pagination={false}
           dataSource={o.items}
           columns={[
-            'lineNo',
-            'jan',
-            'name',
-            'brand',
-            'spec',
-            'quantity',
-            'unitPrice',
-            'currency',
-            'origin',
-            'hazardCode',
-          ].map((k) => ({
-            key: k,
-            dataIndex: k,
-            title: k === 'lineNo' ? '#' : t(`orders.${k}`),
-          }))}
+            ...[
+              'lineNo',
+              'jan',
+              'name',
+              'brand',
+              'spec',
+              'quantity',
+              'unitPrice',
+              'currency',
+              'origin',
+              'hazardCode',
+            ].map((k) => ({
+              key: k,
+              dataIndex: k,
+              title: k === 'lineNo' ? '#' : t(`orders.${k}`),
+            })),
+            {
+              key: 'catalogueStatus',
+              title: t('taxEstimate.catalogue'),
+              render: (_: unknown, r: (typeof o.items)[number]) => <CatalogueStatusTag status={r.catalogueStatus} />,
+            },
+          ]}
         />
       </Card>
       <Card size="small" title={t('orders.events')} data-testid="order-events">

@@ -8,6 +8,7 @@ import { formErrors, withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
+import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 
 /** Edit an order with the import's validation; locked orders cannot be edited. */
 export default function OrderUpdatePage() {
@@ -42,6 +43,7 @@ export default function OrderUpdatePage() {
       );
       if (!r) return;
       message.success(t('orders.saved'));
+      showOrderWarnings(modal, r);
       await invalidateCall(orders.order);
       await invalidateCall(orders.orderList);
       navigate(`/order/info?id=${id}`);

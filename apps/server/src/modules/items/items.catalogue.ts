@@ -1,0 +1,55 @@
+import type { Database } from '../../db/database.ts';
+import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
+
+/** JANs per query: far below SQLite's and PostgreSQL's bound-parameter limits. */
+const JANS_PER_QUERY = 500;
+
+/**
+ * The customer's catalogue as orders see it (issue 12): status and tax data of many JANs at
+ * once, one query per chunk of distinct JANs — a 100,000-row import asks for its JANs in a few
+ * hundred queries, never one per row. Only the customer's own items count: another customer's
+ * approved item says nothing about this one's.
+ */
+export function createCatalogueLookup(db: Database) {
+  return {
+    async entries(customerId: number, jans: Iterable<string>): Promise<Map<string, CatalogueEntry>> {
+      const distinct = [...new Set(jans)];
+      const out = new Map<string, CatalogueEntry>();
+      if (!distinct.length) return out;
+      // Consumption tax is set on a category and holds for its subtree: the nearest one wins.
+      const rates = new Map(
+        (await db.selectFrom('tax_consumption_rates').select(['category_id', 'rate']).execute()).map((r) => [
+          r.category_id,
+          r.rate,
+        ]),
+      );
+      const rateOfPath = (path: string | null) => {
+        if (!path || !rates.size) return null;
+        const ids = path.split('/').filter(Boolean).map(Number).reverse();
+        for (const id of ids) {
+          const r = rates.get(id);
+          if (r) return r;
+        }
+        return null;
+      };
+      for (let i = 0; i < distinct.length; i += JANS_PER_QUERY) {
+        const rows = await db
+          .selectFrom('items as i')
+          .leftJoin('item_taxes as t', 't.code', 'i.tax_code')
+          .leftJoin('item_categories as c', 'c.id', 'i.category_id')
+          .select(['i.jan', 'i.status', 't.rate as postal_rate', 'c.path'])
+          .where('i.customer_id', '=', customerId)
+          .where('i.jan', 'in', distinct.slice(i, i + JANS_PER_QUERY))
+          .execute();
+        for (const r of rows)
+          out.set(r.jan, {
+            status: r.status as CatalogueEntry['status'],
+            postalRate: r.postal_rate,
+            consumptionRate: rateOfPath(r.path),
+          });
+      }
+      return out;
+    },
+  };
+}
+export type CatalogueLookup = ReturnType<typeof createCatalogueLookup>;

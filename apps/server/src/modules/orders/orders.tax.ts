@@ -1,0 +1,179 @@
+import type { ApiLanguage, orders } from '@console/contract';
+import type { Database } from '../../db/database.ts';
+import { visibleOrders } from '../../domain/order-writer.ts';
+import type { OrderInput } from '../../domain/order-input.ts';
+import {
+  type CatalogueEntry,
+  type CatalogueMark,
+  catalogueIssues,
+  catalogueMarks,
+  type ChannelTax,
+  chinaYear,
+  cnyWhole,
+  estimateTax,
+  fenText,
+  itemValueFen,
+  passesYearlyLimit,
+  type RegimeCode,
+  type TaxEstimate,
+  type TaxItem,
+} from '../../domain/tax-estimate.ts';
+import { AppError } from '../../lib/errors.ts';
+import { translate } from '../../lib/messages.ts';
+
+/** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */
+export type CatalogueEntries = (customerId: number, jans: Iterable<string>) => Promise<Map<string, CatalogueEntry>>;
+
+/** Each channel's regime and setting (small tables, read per call so edits apply at once). */
+export async function loadChannelTax(db: Database): Promise<Map<string, ChannelTax>> {
+  const [regimes, settings] = await Promise.all([
+    db.selectFrom('tax_regimes').selectAll().execute(),
+    db.selectFrom('channel_tax_settings').selectAll().execute(),
+  ]);
+  const byCode = new Map(
+    regimes.map((r) => [
+      r.code,
+      {
+        code: r.code as RegimeCode,
+        dutyRate: r.duty_rate,
+        vatRate: r.vat_rate,
+        levyShare: r.levy_share,
+        orderLimit: r.order_limit,
+        yearlyLimit: r.yearly_limit,
+        waiver: r.waiver,
+      },
+    ]),
+  );
+  return new Map(
+    settings.map((s) => [
+      s.channel_code,
+      {
+        regime: (s.regime_code && byCode.get(s.regime_code)) || null,
+        requiresRegisteredItems: Number(s.requires_registered_items) === 1,
+      },
+    ]),
+  );
+}
+
+const ID_CARDS_PER_QUERY = 500;
+
+/**
+ * Each recipient's cross-border total this calendar year (China time), in fen, summed by ID
+ * number over every customer's orders on the channels whose regime has a yearly limit. The sum
+ * never leaves the server: callers answer only whether an order would pass the limit.
+ */
+export async function yearlyTotals(
+  db: Database,
+  idCards: Iterable<string>,
+  now: Date,
+  channelTax: ReadonlyMap<string, ChannelTax>,
+  currencies: ReadonlyMap<string, number>,
+  excludeOrderId?: number,
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const channels = [...channelTax].filter(([, c]) => c.regime?.yearlyLimit).map(([code]) => code);
+  const ids = [...new Set([...idCards].map((s) => s.toUpperCase()))];
+  if (!channels.length || !ids.length) return out;
+  const { from, to } = chinaYear(now);
+  for (let i = 0; i < ids.length; i += ID_CARDS_PER_QUERY) {
+    let q = db
+      .selectFrom('orders')
+      .select(['recipient_id_card', 'currency', (eb) => eb.fn.sum<string | number>('total_amount').as('total')])
+      .where('recipient_id_card', 'in', ids.slice(i, i + ID_CARDS_PER_QUERY))
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .where('channel_code', 'in', channels)
+      .where('status', '!=', 'cancelled')
+      .$call(visibleOrders(db, 'orders'))
+      .groupBy(['recipient_id_card', 'currency']);
+    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
+    for (const r of await q.execute()) {
+      const fen = itemValueFen({ unitPrice: Number(r.total), quantity: 1, currency: r.currency }, currencies) ?? 0;
+      out.set(r.recipient_id_card, (out.get(r.recipient_id_card) ?? 0) + fen);
+    }
+  }
+  return out;
+}
+
+export function presentTax(e: TaxEstimate | null): orders.TaxEstimate | null {
+  if (!e) return null;
+  return {
+    regime: e.regime,
+    value: fenText(e.valueFen),
+    duty: fenText(e.dutyFen),
+    vat: fenText(e.vatFen),
+    consumption: fenText(e.consumptionFen),
+    postal: fenText(e.postalFen),
+    total: fenText(e.totalFen),
+    waived: e.waived,
+    overOrderLimit: e.overOrderLimit,
+    incomplete: e.incomplete,
+  };
+}
+
+/**
+ * What one order (single create, update) is told about its items and tax (issue 12): each
+ * item's catalogue status, a refusal (422, per item field) on a channel that takes registered
+ * items only, warnings otherwise, the tax estimate, and whether the order would take its
+ * recipient past the yearly limit.
+ */
+export function createOrderTax(db: Database, catalogue: CatalogueEntries | undefined) {
+  async function entriesOf(customerId: number, items: readonly { jan: string | null }[]) {
+    const jans = items.map((i) => i.jan).filter((j): j is string => !!j);
+    return catalogue && jans.length ? catalogue(customerId, jans) : new Map<string, CatalogueEntry>();
+  }
+  return {
+    async assess(
+      input: OrderInput,
+      currencies: ReadonlyMap<string, number>,
+      now: Date,
+      lang: ApiLanguage,
+      opts: { excludeOrderId?: number; yearly: boolean; refuse: boolean },
+    ) {
+      const channelTax = await loadChannelTax(db);
+      const channel = channelTax.get(input.channel);
+      const entries = await entriesOf(input.customerId, input.items);
+      const marks = catalogueMarks(input, entries);
+      const issues = catalogueIssues(input, marks, channel);
+      const refused = opts.refuse ? issues.filter((i) => i.refused) : [];
+      if (refused.length) {
+        const fields: Record<string, string[]> = {};
+        for (const i of refused) (fields[`items.${i.item}.jan`] ??= []).push(translate(lang, i.messageKey, i.params));
+        throw AppError.validation(fields);
+      }
+      // Left as it was (items not changed): an unregistered item warns, as on any other channel.
+      const warnings: orders.OrderWarning[] = issues.map((i) => ({
+        kind: 'catalogue',
+        field: `items.${i.item}.jan`,
+        message: translate(lang, i.messageKey, i.params),
+      }));
+      const estimate = estimateTax(input, channel?.regime ?? null, entries, currencies);
+      const regime = channel?.regime ?? null;
+      if (opts.yearly && estimate && regime?.yearlyLimit) {
+        const id = input.recipient.idCard.toUpperCase();
+        const totals = await yearlyTotals(db, [id], now, channelTax, currencies, opts.excludeOrderId);
+        if (passesYearlyLimit(regime, totals.get(id) ?? 0, estimate.valueFen))
+          warnings.push({
+            kind: 'yearlyLimit',
+            field: 'recipient.idCard',
+            message: translate(lang, 'yearlyLimitExceeded', { limit: cnyWhole(regime.yearlyLimit) }),
+          });
+      }
+      return { marks, warnings, estimate, taxEstimate: estimate ? fenText(estimate.totalFen) : null };
+    },
+
+    /** An order's items' statuses and tax estimate as the catalogue stands now (order detail). */
+    async current(
+      o: { customer_id: number; channel_code: string },
+      items: readonly TaxItem[],
+      currencies: ReadonlyMap<string, number>,
+    ): Promise<{ marks: (CatalogueMark | null)[]; estimate: TaxEstimate | null }> {
+      const [channelTax, entries] = await Promise.all([loadChannelTax(db), entriesOf(o.customer_id, items)]);
+      const order = { items };
+      return {
+        marks: catalogueMarks(order, entries),
+        estimate: estimateTax(order, channelTax.get(o.channel_code)?.regime ?? null, entries, currencies),
+      };
+    },
+  };
+}
