@@ -10,6 +10,7 @@
  *   npm run bench:items -w apps/server                 (SQLite, 100,000 items)
  *   BENCH_DATABASE_URL=postgres://… npm run bench:items -w apps/server
  *   BENCH_ITEMS=20000 BENCH_SECONDS=5 …                 (smaller runs)
+ *   BENCH_SQLITE_FILE=/tmp/items.sqlite …                 (keep the seeded SQLite file and reuse it next time)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,17 +41,19 @@ const pgUrl = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-items-'));
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
-const { url: databaseUrl, drop } = await benchDatabase(pgUrl, path.join(dir, 'bench.sqlite'));
+const keptFile = pgUrl ? undefined : process.env.BENCH_SQLITE_FILE;
+const reuse = keptFile !== undefined && fs.existsSync(keptFile);
+const { url: databaseUrl, drop } = await benchDatabase(pgUrl, keptFile ?? path.join(dir, 'bench.sqlite'));
 const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, WEB_DIST: path.join(dir, 'no-web') });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
-await seedDemo(db, { orders: 0 });
+if (!reuse) await seedDemo(db, { orders: 0 });
 
 /** Four more customers, each with a user (password as demo's), beside DEMO and DEMO2. */
 const EXTRA = ['BENCH3', 'BENCH4', 'BENCH5', 'BENCH6'];
 const demoUser = await db.selectFrom('users').selectAll().where('name', '=', 'demo').executeTakeFirstOrThrow();
 const at = new Date().toISOString();
-for (const code of EXTRA) {
+for (const code of reuse ? [] : EXTRA) {
   const c = await db
     .insertInto('customers')
     .values({ code, name: code, agent_user_id: null, created_at: at })
@@ -80,72 +83,82 @@ const operatorId = users.find((u) => u.name === 'operator')!.id;
 // days; 70 % approved, 20 % pending, 10 % failed; customer index k (1–6) is the JAN's third digit.
 const SHARE = [0.4, 0.2, 0.1, 0.1, 0.1, 0.1];
 const perCustomer = [0, ...SHARE.map((s) => Math.round(N * s))];
-const now = Date.now();
+// A reused file keeps its creation times: `now` is the newest one.
+const newest = reuse
+  ? await db
+      .selectFrom('items')
+      .select((eb) => eb.fn.max('created_at').as('t'))
+      .executeTakeFirst()
+  : null;
+const now = newest?.t ? Date.parse(String(newest.t)) : Date.now();
 const t0 = performance.now();
 const ROWS = 500;
-await db.transaction().execute(async (trx) => {
-  let batch: Record<string, unknown>[] = [];
-  let i = 0;
-  for (let k = 1; k <= 6; k++) {
-    const customerId = customerIds[k - 1]!;
-    const createdBy = creatorOf(customerId);
-    for (let seq = 0; seq < perCustomer[k]!; seq++, i++) {
-      const [brandId, brandZh, brandEn, brandJa] = BRANDS[(i * 7) % BRANDS.length]!;
-      const [kindZh, kindEn, kindJa, categoryId, taxCode, exportCategory, sizes] = KINDS[(i * 13) % KINDS.length]!;
-      const size = sizes[i % sizes.length]!;
-      const status = i % 10 < 7 ? 'approved' : i % 10 < 9 ? 'pending' : 'failed';
-      const created = new Date(now - Math.floor((((i * 7919) % N) / N) * 365 * 86_400_000));
-      const updated = new Date(Math.min(now, created.getTime() + (i % 5) * 86_400_000));
-      const body = janBody(k, seq);
-      batch.push({
-        customer_id: customerId,
-        jan: body + eanCheckDigit(body),
-        name_zh: `${brandZh} ${kindZh} ${size}`,
-        name_en: `${brandEn} ${kindEn} ${size}`,
-        name_ja: `${brandJa} ${kindJa} ${size}`,
-        specs: size,
-        essentials: `品牌：${brandEn}；用途：个人使用；规格：${size}`,
-        part_id: 1 + (i % 3),
-        brand_id: brandId,
-        category_id: categoryId,
-        new_category: '',
-        export_category: exportCategory,
-        group_name: i % 4 === 0 ? `G${i % 7}` : '',
-        tariff: i % 3 === 0 ? '3304990000' : null,
-        net_weight_g: 30 + (i % 1500),
-        clearance_price: `${20 + (i % 300)}.00`,
-        declaration_price: `${300 + (i % 5000)}.00`,
-        origin: 'JP',
-        tax_code: taxCode,
-        image_file_id: null,
-        status,
-        reason: status === 'failed' ? '成分说明不全 / Ingredient list incomplete' : null,
-        created_by: createdBy,
-        created_at: created.toISOString(),
-        updated_at: updated.toISOString(),
-      });
-      if (batch.length === ROWS) {
-        await trx
-          .insertInto('items')
-          .values(batch as never)
-          .execute();
-        batch = [];
+if (!reuse)
+  await db.transaction().execute(async (trx) => {
+    let batch: Record<string, unknown>[] = [];
+    let i = 0;
+    for (let k = 1; k <= 6; k++) {
+      const customerId = customerIds[k - 1]!;
+      const createdBy = creatorOf(customerId);
+      for (let seq = 0; seq < perCustomer[k]!; seq++, i++) {
+        const [brandId, brandZh, brandEn, brandJa] = BRANDS[(i * 7) % BRANDS.length]!;
+        const [kindZh, kindEn, kindJa, categoryId, taxCode, exportCategory, sizes] = KINDS[(i * 13) % KINDS.length]!;
+        const size = sizes[i % sizes.length]!;
+        const status = i % 10 < 7 ? 'approved' : i % 10 < 9 ? 'pending' : 'failed';
+        const created = new Date(now - Math.floor((((i * 7919) % N) / N) * 365 * 86_400_000));
+        const updated = new Date(Math.min(now, created.getTime() + (i % 5) * 86_400_000));
+        const body = janBody(k, seq);
+        batch.push({
+          customer_id: customerId,
+          jan: body + eanCheckDigit(body),
+          name_zh: `${brandZh} ${kindZh} ${size}`,
+          name_en: `${brandEn} ${kindEn} ${size}`,
+          name_ja: `${brandJa} ${kindJa} ${size}`,
+          specs: size,
+          essentials: `品牌：${brandEn}；用途：个人使用；规格：${size}`,
+          part_id: 1 + (i % 3),
+          brand_id: brandId,
+          category_id: categoryId,
+          new_category: '',
+          export_category: exportCategory,
+          group_name: i % 4 === 0 ? `G${i % 7}` : '',
+          tariff: i % 3 === 0 ? '3304990000' : null,
+          net_weight_g: 30 + (i % 1500),
+          clearance_price: `${20 + (i % 300)}.00`,
+          declaration_price: `${300 + (i % 5000)}.00`,
+          origin: 'JP',
+          tax_code: taxCode,
+          image_file_id: null,
+          status,
+          reason: status === 'failed' ? '成分说明不全 / Ingredient list incomplete' : null,
+          created_by: createdBy,
+          created_at: created.toISOString(),
+          updated_at: updated.toISOString(),
+        });
+        if (batch.length === ROWS) {
+          await trx
+            .insertInto('items')
+            .values(batch as never)
+            .execute();
+          batch = [];
+        }
       }
     }
-  }
-  if (batch.length)
-    await trx
-      .insertInto('items')
-      .values(batch as never)
-      .execute();
-  // One item in fifty has an operator's adjustment waiting for the customer.
-  await sql`insert into item_adjustments (item_id, customer_id, status, changes, note, adjusted_by, adjusted_at)
+    if (batch.length)
+      await trx
+        .insertInto('items')
+        .values(batch as never)
+        .execute();
+    // One item in fifty has an operator's adjustment waiting for the customer.
+    await sql`insert into item_adjustments (item_id, customer_id, status, changes, note, adjusted_by, adjusted_at)
     select id, customer_id, 'pending', '[]', null, ${operatorId}, updated_at from items where id % 50 = 0`.execute(trx);
-});
+  });
 await sql`analyze`.execute(db);
 await db.destroy();
 log(
-  `seeded ${N.toLocaleString()} items on ${pgUrl ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  reuse
+    ? `reused ${databaseUrl}`
+    : `seeded ${N.toLocaleString()} items on ${pgUrl ? 'PostgreSQL' : 'SQLite'} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
 );
 
 /**
