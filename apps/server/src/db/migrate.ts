@@ -11,6 +11,7 @@ import * as stagedPreviews from './migrations/2026-11-23T0530-commit-staged-prev
 import * as orderPages from './migrations/2026-11-24T0300-pages-order-pages.ts';
 import * as itemsCatalogue from './migrations/2026-11-24T0400-items-catalogue.ts';
 import * as itemsOneOpenAdjustment from './migrations/2026-11-24T0410-items-one-open-adjustment.ts';
+import * as itemListIndexes from './migrations/2026-11-24T0600-benchitems-item-list-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0300-pages-order-pages': orderPages,
   '2026-11-24T0400-items-catalogue': itemsCatalogue,
   '2026-11-24T0410-items-one-open-adjustment': itemsOneOpenAdjustment,
+  '2026-11-24T0600-benchitems-item-list-indexes': itemListIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {
