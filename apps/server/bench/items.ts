@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { eanCheckDigit, items as itemCalls } from '@console/contract';
+import { type CallDef, eanCheckDigit, items as itemCalls } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
@@ -171,13 +171,14 @@ function plainItems(app: FastifyInstance, appDb: Database, appConfig: Config) {
   const registrar = createRegistrar(app, appDb, (token) => auth.authenticate(token), {
     readCacheEntries: appConfig.READ_CACHE_ENTRIES,
   });
+  const list: CallDef = itemCalls.items;
   const plain = { ...itemCalls.items, path: 'bench/items', aes: false } as typeof itemCalls.items;
   const only: Registrar = {
     call: (def, handler) => {
-      if (def === itemCalls.items) registrar.call(plain, handler as never);
+      if ((def as CallDef) === list) registrar.call(plain, handler as never);
     },
-    responseCache: ((def: typeof itemCalls.items) =>
-      registrar.responseCache(def === itemCalls.items ? plain : def)) as Registrar['responseCache'],
+    responseCache: ((def: CallDef) =>
+      registrar.responseCache(def === list ? plain : def)) as Registrar['responseCache'],
   };
   itemsRoutes(
     only,

@@ -45,10 +45,12 @@ export function aesKey(token: string): Buffer {
   return Buffer.from(hkdfSync('sha256', Buffer.from(token, 'utf8'), Buffer.alloc(0), AES_INFO, 32));
 }
 
-export function aesEncrypt(key: Buffer, plaintext: string): { data: string; iv: string } {
+/** `plaintext`: the JSON text, or its UTF-8 bytes as a cached answer holds them (no decode and re-encode). */
+export function aesEncrypt(key: Buffer, plaintext: string | Buffer): { data: string; iv: string } {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const text = typeof plaintext === 'string' ? cipher.update(plaintext, 'utf8') : cipher.update(plaintext);
+  const body = Buffer.concat([text, cipher.final(), cipher.getAuthTag()]);
   return { data: body.toString('base64'), iv: iv.toString('base64') };
 }
 

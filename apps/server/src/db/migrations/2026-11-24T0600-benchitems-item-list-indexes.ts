@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
  * index entries, in order, and stop after the page:
  * - status filter (count and page, newest first); sort by status reads it too;
  * - an operator's or agent's list across customers, newest first;
- * - sort by update time; sort by name, and the name filter's count (the three names are in
+ * - sort by update time (a customer's, and across customers: an operator's 'approved, last
+ *   changed first' sorted 70,000 rows, 740 ms); sort by name, and the name filter's count (the three names are in
  *   the index, so the LIKE reads index entries instead of 40,000 rows);
  * - brand and category filters (count and page, newest first).
  */
@@ -17,6 +18,7 @@ const INDEXES: [string, string[]][] = [
   ['items_customer_status_created', ['customer_id', 'status', 'created_at']],
   ['items_created', ['created_at']],
   ['items_customer_updated', ['customer_id', 'updated_at']],
+  ['items_updated', ['updated_at']],
   ['items_customer_names', ['customer_id', 'name_zh', 'name_en', 'name_ja']],
   ['items_customer_brand_created', ['customer_id', 'brand_id', 'created_at']],
   ['items_customer_category_created', ['customer_id', 'category_id', 'created_at']],
