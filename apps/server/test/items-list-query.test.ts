@@ -125,7 +125,7 @@ type Filter = {
 };
 
 /** What the list must answer, computed from the rows: ids of the page and the total. */
-function expected(scope: number[] | 'all', f: Filter) {
+function expected(scope: readonly number[] | 'all', f: Filter) {
   const sub = f.categoryId
     ? new Set(
         categories

@@ -47,9 +47,18 @@ export function createItemsRepository(db: Database) {
 
   return {
     async list(scope: Scope, f: C.ItemListRequest): Promise<{ total: number; rows: ItemRecord[] }> {
-      let q = inScope(db.selectFrom('items as i'), 'i.customer_id', scope);
+      // On SQLite, the scope of several customers and the status are marked likely (true for
+      // most rows): otherwise the planner trusts their indexes, fetches every matching row
+      // (70,000 approved items) and sorts them, 50–90 ms, where reading the sort's or the
+      // other filter's index and checking each row stops after the page (bench:items).
+      let q = inScope(db.selectFrom('items as i'), 'i.customer_id', scope, sqlite);
       if (f.customerId) q = q.where('i.customer_id', '=', f.customerId);
-      if (f.status) q = q.where('i.status', '=', f.status);
+      if (f.status) {
+        const status = f.status;
+        q = q.where((eb) =>
+          sqlite ? sql<boolean>`likely(${eb.ref('i.status')} = ${status})` : eb('i.status', '=', status),
+        );
+      }
       if (f.jan) {
         q = q.where(likeSql('i.jan', 'like', `${likeText(f.jan)}%`));
         // SQLite's LIKE is case-insensitive, so it never reads an index: a JAN prefix read the
