@@ -182,7 +182,9 @@ function plainItems(app: FastifyInstance, appDb: Database, appConfig: Config) {
   };
   itemsRoutes(
     only,
-    createItemsService(appDb, () => new Date(), localStorage(path.join(dir, 'files'))),
+    createItemsService(appDb, () => new Date(), localStorage(path.join(dir, 'files')), {
+      readCacheEntries: appConfig.READ_CACHE_ENTRIES,
+    }),
   );
 }
 

@@ -78,7 +78,7 @@ export async function buildApp({
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
-  const items = createItemsService(db, clock, files);
+  const items = createItemsService(db, clock, files, { readCacheEntries: config.READ_CACHE_ENTRIES });
   const orders = createOrdersService(db, clock, {
     files,
     assertClear: (actor) => notifications.assertClear(actor),

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { dialectOf, ilike } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
+import { versionedCache } from '../../db/versioned-cache.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
 
@@ -27,8 +28,12 @@ const SORT = {
   status: 'i.status',
 } as const;
 
-export function createItemsRepository(db: Database) {
+export function createItemsRepository(db: Database, opts: { readCacheEntries?: number } = {}) {
   const like = ilike(db);
+  // A filter's total is the same for its every page, sort and page size, and counting is most
+  // of a list call (a customer's 40,000 items: 1 ms bare, 5–10 ms with a name or a category):
+  // kept per scope and filter while nothing is committed (db/versioned-cache.ts).
+  const counts = versionedCache<number>(db, opts.readCacheEntries ?? 0);
   const sqlite = dialectOf(db) === 'sqlite';
   const base = (q: Db) =>
     q
@@ -105,7 +110,11 @@ export function createItemsRepository(db: Database) {
       if (f.dateFrom) q = q.where('i.created_at', '>=', chinaDayStart(f.dateFrom));
       if (f.dateTo) q = q.where('i.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
 
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { offset: _o, limit: _l, sort: _s, order: _d, ...filter } = f;
+      const n = await counts(JSON.stringify([scope, filter]), async () => {
+        const r = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        return Number(r.n);
+      });
       const ids = await q
         .select('i.id')
         .orderBy(SORT[f.sort as keyof typeof SORT], f.order)
@@ -113,7 +122,7 @@ export function createItemsRepository(db: Database) {
         .offset(f.offset)
         .limit(f.limit)
         .execute();
-      if (ids.length === 0) return { total: Number(n), rows: [] };
+      if (ids.length === 0) return { total: n, rows: [] };
       const rows = (await base(db)
         .where(
           'i.id',
@@ -122,7 +131,7 @@ export function createItemsRepository(db: Database) {
         )
         .execute()) as ItemRecord[];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
+      return { total: n, rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
     },
 
     async find(q: Db, scope: Scope, id: number): Promise<ItemRecord | undefined> {
