@@ -62,17 +62,21 @@ export function runLoad(url: string, seconds: number, mixFile: string | null, wr
   });
 }
 
-/** runLoad, and the server's own CPU per request (this process's main thread) logged beside it. */
+/**
+ * runLoad, and the server's own CPU per request (this process's main thread) logged beside it
+ * and returned: unlike throughput it hardly moves with what else runs on the machine.
+ */
 export async function measureLoad(
   log: (s: string) => void,
   label: string,
   ...args: Parameters<typeof runLoad>
-): Promise<LoadResult> {
+): Promise<LoadResult & { cpuMicros: number }> {
   const c0 = process.threadCpuUsage();
   const r = await runLoad(...args);
   const c = process.threadCpuUsage(c0);
-  log(`server CPU per ${label} request: ${((c.user + c.system) / Math.max(1, r.requests)).toFixed(0)} µs`);
-  return r;
+  const cpuMicros = (c.user + c.system) / Math.max(1, r.requests);
+  log(`server CPU per ${label} request: ${cpuMicros.toFixed(0)} µs`);
+  return { ...r, cpuMicros };
 }
 
 /** One result as a line: throughput, latency, failures, average answer size. */
