@@ -7,6 +7,7 @@ import {
   type ParsedRequest,
   contractErrorMap,
 } from '@console/contract';
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
@@ -82,7 +83,7 @@ export function createRegistrar(
         }
         const encrypted = def.aes;
         // Derived once per call: the request is opened and the answer sealed with the same key.
-        let key: Buffer | undefined;
+        let key: KeyObject | undefined;
         if (encrypted) {
           if (request.headers[AES_HEADER] !== '1') throw AppError.badRequest('aesRequired');
           const env = aesBody.safeParse(body);
