@@ -1,17 +1,29 @@
 /**
- * Load generator for bench/orders.ts, run in its own process so it does not share the
- * server's event loop: autocannon with 50 connections. With a mix file each request is a
- * generated user and filter (bench/orders-mix.ts); with a writer file it also scans parcels
- * at a fixed rate meanwhile (each scan is a commit, as on a warehouse floor), and reports them.
+ * Load generator for bench/orders.ts and bench/items.ts, run in its own process so it does
+ * not share the server's event loop: autocannon with 50 connections. With a mix file each
+ * request is a generated user and filter (bench/orders-mix.ts, or the module the file names
+ * as `generator`, e.g. bench/items-mix.ts; sealed in the AES envelope when it says `aes`, as
+ * the console sends it); with a writer file it also scans parcels at a fixed rate meanwhile
+ * (each scan is a commit, as on a warehouse floor), and reports them.
  *   node bench/orders-load.ts <url> <seconds> <mix.json | -> [writer.json]
  */
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { mix, type MixConfig } from './orders-mix.ts';
+import { sealRequest } from '../test/aes-client.ts';
+import { mix as ordersMix } from './orders-mix.ts';
 
 const [url, seconds, mixFile, writerFile] = process.argv.slice(2) as [string, string, string, string | undefined];
-const next = mixFile === '-' ? null : mix(JSON.parse(fs.readFileSync(mixFile, 'utf8')) as MixConfig);
+type Generator = (cfg: any) => () => { token: string; body: unknown };
+const mixConfig =
+  mixFile === '-' ? null : (JSON.parse(fs.readFileSync(mixFile, 'utf8')) as { generator?: string; aes?: boolean });
+const generator: Generator | null = !mixConfig
+  ? null
+  : mixConfig.generator
+    ? ((await import(`./${mixConfig.generator}`)) as { mix: Generator }).mix
+    : ordersMix;
+const next = mixConfig && generator ? generator(mixConfig) : null;
+const aes = mixConfig?.aes === true;
 
 interface Writer {
   url: string;
@@ -59,8 +71,8 @@ const result = await autocannon({
         const r = next();
         return {
           ...req,
-          headers: { ...req.headers, authorization: `Bearer ${r.token}` },
-          body: JSON.stringify(r.body),
+          headers: { ...req.headers, authorization: `Bearer ${r.token}`, ...(aes ? { aes: '1' } : {}) },
+          body: JSON.stringify(aes ? sealRequest(r.token, r.body) : r.body),
         };
       },
     },

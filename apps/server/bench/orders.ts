@@ -12,7 +12,6 @@
  *   BENCH_ORDERS=200000 BENCH_SECONDS=10 …              (smaller runs)
  *   BENCH_SQLITE_FILE=/tmp/orders.sqlite …                (keep the seeded SQLite file and reuse it next time)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,35 +25,18 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { responseCacheStats } from '../src/http/response-cache.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 import { listening } from '../test/harness.ts';
+import { benchDatabase, formatLoad as fmt, measureLoad } from './load.ts';
 import { mix, type MixConfig } from './orders-mix.ts';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const pgUrl = process.env.BENCH_DATABASE_URL;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-orders-'));
-const node = process.execPath;
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const keptFile = pgUrl ? undefined : process.env.BENCH_SQLITE_FILE;
 const reuse = keptFile !== undefined && fs.existsSync(keptFile);
-let databaseUrl = keptFile ?? path.join(dir, 'bench.sqlite');
-let dropPg: (() => Promise<void>) | undefined;
-if (pgUrl) {
-  const name = `bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(pgUrl);
-  u.pathname = `/${name}`;
-  databaseUrl = u.toString();
-  dropPg = async () => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  };
-}
+const { url: databaseUrl, drop: dropPg } = await benchDatabase(pgUrl, keptFile ?? path.join(dir, 'bench.sqlite'));
 
 const config = testConfig({
   DATABASE_URL: databaseUrl,
@@ -263,28 +245,9 @@ const writerFile = (scanUrl: string) => {
   return f;
 };
 
-const run = async (url: string, withMix: boolean, writer?: string) => {
-  // The load generator runs as its own process, asynchronously, so the server keeps its event loop.
-  return new Promise<any>((resolve, reject) => {
-    const args = [path.join(import.meta.dirname, 'orders-load.ts'), url, String(SECONDS), withMix ? mixFile : '-'];
-    if (writer) args.push(writer);
-    const p = spawn(node, args);
-    let out = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', () => undefined);
-    p.on('close', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`)),
-    );
-  });
-};
-// The server's own CPU per request (its main thread), beside the load generator's figures.
-const measure = async (label: string, url: string, withMix: boolean, writer?: string) => {
-  const c0 = process.threadCpuUsage();
-  const r = await run(url, withMix, writer);
-  const c = process.threadCpuUsage(c0);
-  log(`server CPU per ${label} request: ${((c.user + c.system) / r.requests).toFixed(0)} µs`);
-  return r;
-};
+// The load generator and the server's CPU per request: bench/load.ts.
+const measure = (label: string, url: string, withMix: boolean, writer?: string) =>
+  measureLoad(log, label, url, SECONDS, withMix ? mixFile : null, writer);
 const bareResult = await measure('bare', `${base}/bench/bare`, false);
 const listStats = () => responseCacheStats(db2)['order/orderList']!;
 const statsBefore = listStats();
@@ -299,11 +262,6 @@ const coldResult = await measure(
   true,
   writerFile(`${cold.base}/order/orderScan`),
 );
-const fmt = (name: string, r: any) =>
-  `${name.padEnd(22)} ${String(Math.round(r.rps)).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   max ${r.max} ms   non-2xx ${r.non2xx}   errors ${r.errors}   avg ${Math.round(r.bytes / Math.max(1, r.requests))} B` +
-  (r.writes
-    ? `\n${''.padEnd(22)} writer: ${r.writes.done} scans (${r.writes.received} received, ${r.writes.failed} failed), p99 ${r.writes.p99} ms`
-    : '');
 log(
   `\n50 connections, ${SECONDS} s each, ${os.cpus().length} CPUs, Node ${process.version}, ${pgUrl ? 'PostgreSQL' : 'SQLite'}, ${N.toLocaleString()} orders`,
 );
@@ -322,5 +280,5 @@ await app.close();
 await coldApp.close();
 await db2.destroy();
 await db3.destroy();
-await dropPg?.();
+await dropPg();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -82,7 +82,7 @@ export async function buildApp({
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
-  const items = createItemsService(db, clock, files);
+  const items = createItemsService(db, clock, files, { readCacheEntries: config.READ_CACHE_ENTRIES });
   const catalogue = createCatalogueLookup(db);
   const orders = createOrdersService(db, clock, {
     files,

@@ -15,6 +15,7 @@ import * as catordersTax from './migrations/2026-11-24T0420-catorders-tax.ts';
 import * as orderReviews from './migrations/2026-11-24T0420-review-order-reviews.ts';
 import * as ordersInterceptedIndex from './migrations/2026-11-24T0500-orders-intercepted-index.ts';
 import * as itemImports from './migrations/2026-11-24T0500-itemimport-imports.ts';
+import * as itemListIndexes from './migrations/2026-11-24T0600-benchitems-item-list-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0420-review-order-reviews': orderReviews,
   '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
   '2026-11-24T0500-itemimport-imports': itemImports,
+  '2026-11-24T0600-benchitems-item-list-indexes': itemListIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -7,6 +7,7 @@ import {
   type ParsedRequest,
   contractErrorMap,
 } from '@console/contract';
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
@@ -81,12 +82,15 @@ export function createRegistrar(
           ({ fields: body, files } = await readMultipart(request, opts.uploadLimitBytes));
         }
         const encrypted = def.aes;
+        // Derived once per call: the request is opened and the answer sealed with the same key.
+        let key: KeyObject | undefined;
         if (encrypted) {
           if (request.headers[AES_HEADER] !== '1') throw AppError.badRequest('aesRequired');
           const env = aesBody.safeParse(body);
           if (!env.success) throw AppError.badRequest('aesRequired');
           try {
-            body = JSON.parse(aesDecrypt(aesKey(bearer!), env.data.data, env.data.iv));
+            key = aesKey(bearer!);
+            body = JSON.parse(aesDecrypt(key, env.data.data, env.data.iv));
           } catch {
             throw AppError.badRequest('aesInvalid');
           }
@@ -129,16 +133,17 @@ export function createRegistrar(
               ]),
             );
         }
-        // Serialising through the schema drops anything the contract does not name.
-        const data =
-          result instanceof Prepared ? JSON.parse(result.json.toString()) : def.response.parse(result ?? null);
         if (encrypted) {
-          const sealed = aesEncrypt(aesKey(bearer!), JSON.stringify(data));
+          // A prepared answer is already checked and serialised: its bytes are sealed as they are.
+          // Serialising through the schema drops anything the contract does not name.
+          const plain = result instanceof Prepared ? result.json : JSON.stringify(def.response.parse(result ?? null));
+          const sealed = aesEncrypt(key!, plain);
           return reply
             .status(200)
             .header('AES', '1')
             .send({ code: ErrorCode.OK, message, data: sealed.data, iv: sealed.iv });
         }
+        const data = def.response.parse(result ?? null);
         return reply.status(200).send({ code: ErrorCode.OK, message, data });
       });
     },

@@ -1,9 +1,10 @@
 import type { items as C } from '@console/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { dialectOf, ilike } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
+import { versionedCache } from '../../db/versioned-cache.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
 
@@ -27,8 +28,13 @@ const SORT = {
   status: 'i.status',
 } as const;
 
-export function createItemsRepository(db: Database) {
+export function createItemsRepository(db: Database, opts: { readCacheEntries?: number } = {}) {
   const like = ilike(db);
+  // A filter's total is the same for its every page, sort and page size, and counting is most
+  // of a list call (a customer's 40,000 items: 1 ms bare, 5–10 ms with a name or a category):
+  // kept per scope and filter while nothing is committed (db/versioned-cache.ts).
+  const counts = versionedCache<number>(db, opts.readCacheEntries ?? 0);
+  const sqlite = dialectOf(db) === 'sqlite';
   const base = (q: Db) =>
     q
       .selectFrom('items as i')
@@ -46,10 +52,27 @@ export function createItemsRepository(db: Database) {
 
   return {
     async list(scope: Scope, f: C.ItemListRequest): Promise<{ total: number; rows: ItemRecord[] }> {
-      let q = inScope(db.selectFrom('items as i'), 'i.customer_id', scope);
+      // On SQLite, the scope of several customers and the status are marked likely (true for
+      // most rows): otherwise the planner trusts their indexes, fetches every matching row
+      // (70,000 approved items) and sorts them, 50–90 ms, where reading the sort's or the
+      // other filter's index and checking each row stops after the page (bench:items).
+      let q = inScope(db.selectFrom('items as i'), 'i.customer_id', scope, sqlite);
       if (f.customerId) q = q.where('i.customer_id', '=', f.customerId);
-      if (f.status) q = q.where('i.status', '=', f.status);
-      if (f.jan) q = q.where(likeSql('i.jan', 'like', `${likeText(f.jan)}%`));
+      if (f.status) {
+        const status = f.status;
+        q = q.where((eb) =>
+          sqlite ? sql<boolean>`likely(${eb.ref('i.status')} = ${status})` : eb('i.status', '=', status),
+        );
+      }
+      if (f.jan) {
+        q = q.where(likeSql('i.jan', 'like', `${likeText(f.jan)}%`));
+        // SQLite's LIKE is case-insensitive, so it never reads an index: a JAN prefix read the
+        // customer's every item (170 ms at 40,000). JANs are digits, and a prefix of digits is
+        // also the range [prefix, prefix + ':') (':' follows '9') in SQLite's byte order, which
+        // the (customer_id, jan) index serves; the LIKE stays and decides. Not on PostgreSQL,
+        // whose collation may order ':' otherwise.
+        if (sqlite && /^\d+$/.test(f.jan)) q = q.where('i.jan', '>=', f.jan).where('i.jan', '<', `${f.jan}:`);
+      }
       if (f.name) {
         const p = `%${likeText(f.name)}%`;
         q = q.where((eb) => eb.or(['i.name_zh', 'i.name_en', 'i.name_ja'].map((c) => likeSql(c, like, p))));
@@ -87,7 +110,11 @@ export function createItemsRepository(db: Database) {
       if (f.dateFrom) q = q.where('i.created_at', '>=', chinaDayStart(f.dateFrom));
       if (f.dateTo) q = q.where('i.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
 
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { offset: _o, limit: _l, sort: _s, order: _d, ...filter } = f;
+      const n = await counts(JSON.stringify([scope, filter]), async () => {
+        const r = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        return Number(r.n);
+      });
       const ids = await q
         .select('i.id')
         .orderBy(SORT[f.sort as keyof typeof SORT], f.order)
@@ -95,7 +122,7 @@ export function createItemsRepository(db: Database) {
         .offset(f.offset)
         .limit(f.limit)
         .execute();
-      if (ids.length === 0) return { total: Number(n), rows: [] };
+      if (ids.length === 0) return { total: n, rows: [] };
       const rows = (await base(db)
         .where(
           'i.id',
@@ -104,7 +131,7 @@ export function createItemsRepository(db: Database) {
         )
         .execute()) as ItemRecord[];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
+      return { total: n, rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
     },
 
     async find(q: Db, scope: Scope, id: number): Promise<ItemRecord | undefined> {

@@ -5,7 +5,14 @@ import type { ItemImportService } from './items.import.ts';
 import type { ItemsService } from './items.service.ts';
 
 export function itemsRoutes(r: Registrar, service: ItemsService, imports: ItemImportService) {
-  r.call(c.items, async (input, ctx) => service.list(await ctx.scope(), ctx.lang, input));
+  // Checked and serialised answers kept while nothing is committed (http/response-cache.ts): a
+  // page of the list costs several times its AES sealing. The tax unit is in the caller's
+  // language, so the language is part of the key.
+  const listCache = r.responseCache(c.items);
+  r.call(c.items, async (input, ctx) => {
+    const scope = await ctx.scope();
+    return listCache(JSON.stringify([scope, ctx.lang, input]), () => service.list(scope, ctx.lang, input));
+  });
   r.call(c.item, async (input, ctx) => service.detail(await ctx.scope(), ctx.lang, input.id));
   r.call(c.createItem, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(c.updateItem, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), ctx.lang, input));

@@ -49,8 +49,13 @@ export function normalizeDecimal(s: string): string {
   return `${BigInt(int).toString()}.${frac.padEnd(2, '0')}`;
 }
 
-export function createItemsService(db: Database, clock: () => Date, files: Storage) {
-  const repo = createItemsRepository(db);
+export function createItemsService(
+  db: Database,
+  clock: () => Date,
+  files: Storage,
+  opts: { readCacheEntries?: number } = {},
+) {
+  const repo = createItemsRepository(db, opts);
   const now = () => clock().toISOString();
   // Reference lists change only by migration: read once per process.
   let refs: ReturnType<typeof repo.reference> | undefined;
