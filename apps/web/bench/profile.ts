@@ -70,7 +70,8 @@ async function traced(cdp: CDPSession, step: () => Promise<void>) {
   const collect = (e: { value: unknown[] }) => events.push(...(e.value as TraceEvent[]));
   cdp.on('Tracing.dataCollected', collect);
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing,loading',
+    categories:
+      'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,v8,disabled-by-default-v8.compile,blink.user_timing,loading',
     transferMode: 'ReportEvents',
   });
   await cdp.send('Profiler.enable');
