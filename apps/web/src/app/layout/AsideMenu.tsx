@@ -14,24 +14,14 @@ type Item = Required<MenuProps>['items'][number];
  */
 function MenuLabel({ text }: { text: string }) {
   const [cut, setCut] = useState(false);
-  // The tooltip is mounted at the first hover, open at once if the text is cut: a tooltip per
-  // entry rendered with the frame cost more than the aside's own menu after login.
-  const [armed, setArmed] = useState(false);
-  const label = (
-    <span
-      className="menu-label"
-      onMouseEnter={(e) => {
-        setCut(e.currentTarget.scrollWidth > e.currentTarget.clientWidth);
-        setArmed(true);
-      }}
-    >
-      {text}
-    </span>
-  );
-  if (!armed) return label;
   return (
-    <Tooltip title={cut ? text : undefined} placement="right" defaultOpen={cut}>
-      {label}
+    <Tooltip title={cut ? text : undefined} placement="right">
+      <span
+        className="menu-label"
+        onMouseEnter={(e) => setCut(e.currentTarget.scrollWidth > e.currentTarget.clientWidth)}
+      >
+        {text}
+      </span>
     </Tooltip>
   );
 }
