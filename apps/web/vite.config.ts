@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compileHints } from './build/compile-hints.ts';
 import { precompress } from './build/precompress.ts';
 
 const rootPkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
   base: '/home/',
-  plugins: [react(), precompress()],
+  plugins: [react(), compileHints(), precompress()],
   define: { __APP_VERSION__: JSON.stringify(rootPkg.version) },
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy: { '/api': 'http://localhost:8080' } },

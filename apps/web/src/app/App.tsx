@@ -10,11 +10,13 @@ import { loginPath } from './paths.ts';
 import { PageSpinner } from './PageSpinner.tsx';
 import { FrameVars } from './theme/FrameVars.tsx';
 import { forgetAppearanceUser } from './theme/appearance.ts';
-import { withChunkTimeout } from './routes/lazyPage.tsx';
+import { loadShell } from './prefetch.ts';
+import { lazyLoaded, withChunkTimeout } from './routes/lazyPage.tsx';
 
 // The login route must stay small (no antd, no React Query): the shell is its own chunk.
 const LoginPage = lazy(() => withChunkTimeout(() => import('./login/LoginPage.tsx')));
-const Shell = lazy(() => withChunkTimeout(() => import('./layout/ShellRoot.tsx')));
+// Usually preloaded on the login page: then it renders without a spinner pass.
+const Shell = lazyLoaded(loadShell);
 // Public (no login): the logistics-trajectory button opens it in a new window.
 const TrackingPage = lazy(() => withChunkTimeout(() => import('@/features/orders/TrackingPage.tsx')));
 

@@ -12,7 +12,7 @@ import { getToken } from '@/lib/storage.ts';
 import { PageSpinner } from './PageSpinner.tsx';
 import { loginPath } from './paths.ts';
 import { loadTabsFor } from './layout/tabs/store.ts';
-import { prefetchShell } from './prefetch.ts';
+import { prefetchCalls, prefetchShell } from './prefetch.ts';
 import { loadAppearanceFor } from './theme/appearance.ts';
 import { fetchServerSettings, pickUserSetting } from './userSettings.ts';
 
@@ -26,7 +26,9 @@ export function bootstrapSession(path?: string): Promise<void> {
   loading ??= (async () => {
     try {
       prefetchShell(path);
-      const [me, server] = await Promise.all([loadUser(), fetchServerSettings()]);
+      const user = loadUser();
+      prefetchCalls(path, user);
+      const [me, server] = await Promise.all([user, fetchServerSettings()]);
       loadAppearanceFor(me.name, pickUserSetting(me.name, 'appearance', server.appearance));
       loadTabsFor(me.name, pickUserSetting(me.name, 'tabs', server.tabs));
     } finally {

@@ -5,7 +5,7 @@
 import './messages.ts';
 
 export { ApiError, errorText, call, callBlob, callUpload, reportError, saveBlob, type CallOptions } from './http.ts';
-export { callKey, invalidateCall, queryClient, useCall, useCallMutation } from './query.ts';
+export { callKey, invalidateCall, prefetchCall, queryClient, useCall, useCallMutation } from './query.ts';
 export { getLocale, localized, registerMessages, setLocale, t, useI18n, type Locale, type TParams } from './i18n.ts';
 export { formatDate, formatTime } from './time.ts';
 export { hasRoute, useSession, type Me } from './session.ts';

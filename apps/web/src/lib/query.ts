@@ -46,6 +46,18 @@ export function useCall<C extends CallDef>(
   });
 }
 
+/**
+ * Starts a call ahead of the component that will `useCall` it (same key, same answer), e.g. a
+ * landing page's data while the frame is still rendering. Silent: if it fails, the page's own
+ * query asks again on mount and reports the failure as usual.
+ */
+export function prefetchCall<C extends CallDef>(def: C, body: CallRequest<C>): void {
+  void queryClient.prefetchQuery<CallResponse<C>, Error>({
+    queryKey: callKey(def, body),
+    queryFn: ({ signal }) => call(def, body, { signal, silent: true }),
+  });
+}
+
 export function useCallMutation<C extends CallDef>(
   def: C,
   options: Omit<UseMutationOptions<CallResponse<C>, Error, CallRequest<C>>, 'mutationFn'> & CallOptions = {},

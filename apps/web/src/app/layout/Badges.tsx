@@ -8,11 +8,11 @@ import { Badge, Button, Tooltip } from 'antd';
 import { usePermission } from '@/components/Permission.tsx';
 import { useI18n } from '@/lib/i18n.ts';
 import { useCall } from '@/lib/query.ts';
+import { onePage } from './badgeCalls.ts';
 import { useOpenRoute } from './useMenuClick.ts';
 
 export const BADGE_MAX = 999;
 const REFRESH_MS = 60_000;
-const onePage = { offset: 0, limit: 1, order: 'desc' } as const;
 
 function CountBadge({
   route,

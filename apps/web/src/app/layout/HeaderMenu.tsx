@@ -40,7 +40,8 @@ export function HeaderMenu({ menu, activeName }: { menu: MenuNode[]; activeName:
     const el = viewport.current;
     if (!el) return;
     const check = throttle(() => setOverflow(el.scrollWidth > el.clientWidth + 1), MENU_SCROLL_THROTTLE_MS);
-    check();
+    // No first check here: it would force a layout of the whole new frame inside the commit.
+    // A ResizeObserver reports every element it starts observing once, after the next layout.
     const ro = new ResizeObserver(check);
     ro.observe(el);
     if (el.firstElementChild) ro.observe(el.firstElementChild);

@@ -13,6 +13,7 @@ import { AsideMenu } from './AsideMenu.tsx';
 import { Header } from './Header.tsx';
 import { buildMenu, flattenMenu, routeIndex } from './menu.ts';
 import { prefetchPages, whenIdle } from '../prefetch.ts';
+import { afterFirstScreen } from './afterFirstScreen.ts';
 import { pages, type PageLoader } from '../routes/registry.tsx';
 import { TabBar } from './tabs/TabBar.tsx';
 import { Unavailable } from './Unavailable.tsx';
@@ -60,7 +61,9 @@ export default function Shell() {
       .map((r) => pages[r.name as keyof typeof pages])
       .filter((x): x is PageLoader => Boolean(x))
       .slice(0, PREFETCHED_PAGES);
-    whenIdle(() => prefetchPages(loaders), 5000);
+    // Not before the first screen has its data: evaluating six pages' chunks competed with
+    // home's render, and their bytes with home's calls.
+    return afterFirstScreen(() => whenIdle(() => prefetchPages(loaders), 5000));
   }, [menu]);
 
   useEffect(() => {

@@ -48,6 +48,9 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
         algorithm: def.dark ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
         token: { colorPrimary: appearance.themeColor, colorInfo: appearance.themeColor, ...def.token },
         components: def.dark ? undefined : { Menu: { itemBg: 'transparent' } },
+        // Components' styles come from antd's prebuilt stylesheet (imported by ShellRoot), not
+        // from CSS-in-JS at render time; the tokens above still apply as CSS variables.
+        zeroRuntime: true,
       }}
     >
       <AntApp>

@@ -1,5 +1,6 @@
 import { notifications } from '@console/contract';
-import { call, useCall } from '@/lib';
+import { call, prefetchCall, useCall } from '@/lib';
 
 export const fetchMessage = () => call(notifications.message, {});
 export const useMessage = () => useCall(notifications.message, {});
+export const prefetchMessage = () => prefetchCall(notifications.message, {});

@@ -1,5 +1,6 @@
 import { orders } from '@console/contract';
-import { call, useCall } from '@/lib';
+import { call, prefetchCall, useCall } from '@/lib';
 
 export const fetchOrderStats = () => call(orders.orderStats, {});
 export const useOrderStats = () => useCall(orders.orderStats, {});
+export const prefetchOrderStats = () => prefetchCall(orders.orderStats, {});
