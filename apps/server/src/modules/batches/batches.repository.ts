@@ -21,20 +21,7 @@ export function createBatchesRepository(db: Database) {
     );
   return {
     db,
-    referenceData: async () => {
-      const [channels, currencies, orderTypes, clearance] = await Promise.all([
-        db.selectFrom('channels').select(['code', 'currency', 'origin']).orderBy('sort').execute(),
-        db.selectFrom('currencies').select(['code', 'decimals']).orderBy('code').execute(),
-        db.selectFrom('order_types').select('code').orderBy('code').execute(),
-        db.selectFrom('clearance_companies').select('code').orderBy('code').execute(),
-      ]);
-      return {
-        channels,
-        currencies: currencies.map((c) => [c.code, Number(c.decimals)] as [string, number]),
-        orderTypes: orderTypes.map((o) => o.code),
-        clearanceCompanies: clearance.map((c) => c.code),
-      };
-    },
+    referenceData: () => parseReferenceData(db),
     exportNominationOf: (id: number, customerId: number) =>
       db
         .selectFrom('export_nominations')
@@ -257,3 +244,22 @@ export function createBatchesRepository(db: Database) {
   };
 }
 export type BatchesRepository = ReturnType<typeof createBatchesRepository>;
+
+/**
+ * The small reference tables an order parse and the order rules read (each call, so edits apply
+ * at once): the batch import's and the order review's parses alike.
+ */
+export async function parseReferenceData(db: Database) {
+  const [channels, currencies, orderTypes, clearance] = await Promise.all([
+    db.selectFrom('channels').select(['code', 'currency', 'origin']).orderBy('sort').execute(),
+    db.selectFrom('currencies').select(['code', 'decimals']).orderBy('code').execute(),
+    db.selectFrom('order_types').select('code').orderBy('code').execute(),
+    db.selectFrom('clearance_companies').select('code').orderBy('code').execute(),
+  ]);
+  return {
+    channels,
+    currencies: currencies.map((c) => [c.code, Number(c.decimals)] as [string, number]),
+    orderTypes: orderTypes.map((o) => o.code),
+    clearanceCompanies: clearance.map((c) => c.code),
+  };
+}

@@ -13,7 +13,6 @@ import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
-import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
@@ -25,7 +24,7 @@ import { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from 
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
-import { guardXlsx } from './xlsx-guard.ts';
+import { checkXlsxUpload } from './xlsx-guard.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const MAX_ROWS = 100_000;
@@ -557,23 +556,8 @@ export function createBatchesService(deps: BatchesDeps) {
       upload: { filename: string; data: Buffer } | undefined,
       lang: ApiLanguage,
     ) {
-      if (!upload) throw AppError.field('file', 'fileRequired');
-      if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
-      if (upload.data.length > deps.uploadLimitBytes) throw AppError.fileTooLarge(deps.uploadLimitBytes);
-      const guard = guardXlsx(upload.data);
-      if (!guard.ok) {
-        const key = {
-          notXlsx: 'fileNotXlsx',
-          encryptedOrXls: 'fileEncryptedOrXls',
-          zipBomb: 'fileZipBomb',
-          corruptFile: 'fileCorrupt',
-        }[guard.problem];
-        throw AppError.field('file', key);
-      }
-      // The declared sizes passed; now the real ones, before a batch exists (lib/zip.ts).
-      await assertRealSizes(upload.data, guard.entries).catch((e: unknown) => {
-        throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
-      });
+      // Checked before a batch exists (xlsx-guard.ts, lib/zip.ts).
+      const sheet = await checkXlsxUpload(upload, deps.uploadLimitBytes);
       const customerId = customerFor(actor, scope, input.customerId);
       const kind = templateFor(call, input.channel);
       if (!kind) throw AppError.field('channel', input.channel ? 'channelNotForCall' : 'channelRequired');
@@ -592,7 +576,7 @@ export function createBatchesService(deps: BatchesDeps) {
       await deps.assertNoticesClear(actor);
 
       const t = now();
-      const stored = await files.put(upload.data, upload.filename);
+      const stored = await files.put(sheet.data, sheet.filename);
       // A failed insert (a full database) leaves no stored file behind that nothing points at.
       const forget = (e: unknown) =>
         files.remove(stored.key).then(
@@ -604,7 +588,7 @@ export function createBatchesService(deps: BatchesDeps) {
           customer_id: customerId,
           owner_user_id: actor.userId,
           kind: 'batchUpload',
-          name: upload.filename.slice(0, 200),
+          name: sheet.filename.slice(0, 200),
           mime: XLSX,
           size: stored.size,
           sha256: stored.sha256,
@@ -632,7 +616,7 @@ export function createBatchesService(deps: BatchesDeps) {
         heartbeat_at: t,
       };
       const { id } = await repo.insertBatch(batch);
-      const job = await jobFor(batch, upload.data, lang);
+      const job = await jobFor(batch, sheet.data, lang);
       // The order template may name the channel per row; the page's choice is the default.
       job.channel = channel;
       track(parseJob(id, job).catch((e: unknown) => failParse(id, job.lang, e)));

@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/errors.ts';
 import { assertRealSizes, readZipDirectory, ZipBombError, type ZipEntry } from '../../lib/zip.ts';
 
 /**
@@ -58,4 +59,32 @@ export async function guardWholeWorkbook(
     return { ok: false, problem: e instanceof ZipBombError ? 'zipBomb' : 'corruptFile' };
   }
   return { ok: true };
+}
+
+const PROBLEM_MESSAGE: Record<GuardProblem, string> = {
+  notXlsx: 'fileNotXlsx',
+  encryptedOrXls: 'fileEncryptedOrXls',
+  zipBomb: 'fileZipBomb',
+  corruptFile: 'fileCorrupt',
+};
+
+/**
+ * An uploaded workbook checked before anything reads it, the same way for every import (orders,
+ * items, order reviews): present, named .xlsx, under the upload limit, an xlsx by its content,
+ * no bomb by the sizes it declares, then none by the bytes it really inflates to. Otherwise a
+ * 422 on `file` in the user's language.
+ */
+export async function checkXlsxUpload(
+  upload: { filename: string; data: Buffer } | undefined,
+  limitBytes: number,
+): Promise<{ filename: string; data: Buffer; entries: ZipEntry[] }> {
+  if (!upload) throw AppError.field('file', 'fileRequired');
+  if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
+  if (upload.data.length > limitBytes) throw AppError.fileTooLarge(limitBytes);
+  const guard = guardXlsx(upload.data);
+  if (!guard.ok) throw AppError.field('file', PROBLEM_MESSAGE[guard.problem]);
+  await assertRealSizes(upload.data, guard.entries).catch((e: unknown) => {
+    throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
+  });
+  return { ...upload, entries: guard.entries };
 }

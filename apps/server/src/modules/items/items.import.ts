@@ -11,11 +11,10 @@ import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
-import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 // The upload refusals (fileNotXlsx, fileZipBomb…) and the sheet reader's (workbookZipBomb,
 // sheetTooManyRows…) are worded once, by the order imports that use them first.
 import '../batches/batches.messages.ts';
-import { guardXlsx } from '../batches/xlsx-guard.ts';
+import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../orders/orders.messages.ts';
 import {
   buildItemTemplate,
@@ -308,25 +307,10 @@ export function createItemImportService(deps: ItemImportDeps) {
       upload: { filename: string; data: Buffer } | undefined,
     ): Promise<C.ItemImport> {
       const customerId = customerFor(actor, scope, customerIdAsked);
-      if (!upload) throw AppError.field('file', 'fileRequired');
-      if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
-      if (upload.data.length > deps.uploadLimitBytes) throw AppError.fileTooLarge(deps.uploadLimitBytes);
       // The container is checked here, before a worker is started for it (xlsx-guard.ts, lib/zip.ts).
-      const guard = guardXlsx(upload.data);
-      if (!guard.ok) {
-        const key = {
-          notXlsx: 'fileNotXlsx',
-          encryptedOrXls: 'fileEncryptedOrXls',
-          zipBomb: 'fileZipBomb',
-          corruptFile: 'fileCorrupt',
-        }[guard.problem];
-        throw AppError.field('file', key);
-      }
-      await assertRealSizes(upload.data, guard.entries).catch((e: unknown) => {
-        throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
-      });
+      const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
       // Read in a worker with heap and time limits; the rows come back as text.
-      const read = await readSheetRows(upload.data, C.ITEM_IMPORT_MAX_ROWS);
+      const read = await readSheetRows(file.data, C.ITEM_IMPORT_MAX_ROWS);
       if (read.type === 'problem') throw AppError.validation({ file: [translate(lang, read.key, read.params)] });
       const [head, ...body] = read.rows;
       if (!head) throw AppError.field('file', 'itemImportNoRows');
@@ -418,7 +402,7 @@ export function createItemImportService(deps: ItemImportDeps) {
             customer_id: customerId,
             owner_user_id: actor.userId,
             kind: 'itemImportErrors',
-            name: `${upload.filename.replace(/\.xlsx$/i, '').slice(0, 150)}-errors.xlsx`,
+            name: `${file.filename.replace(/\.xlsx$/i, '').slice(0, 150)}-errors.xlsx`,
             mime: XLSX,
             size: stored.size,
             sha256: stored.sha256,
@@ -436,7 +420,7 @@ export function createItemImportService(deps: ItemImportDeps) {
       const id = await repo.insert({
         customer_id: customerId,
         created_by: actor.userId,
-        file_name: upload.filename.slice(0, 200),
+        file_name: file.filename.slice(0, 200),
         status: 'preview',
         progress: 100,
         total_rows: body.length,

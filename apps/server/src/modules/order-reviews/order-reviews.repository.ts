@@ -1,5 +1,6 @@
 import type { orderReviews as C } from '@console/contract';
 import type { Transaction } from 'kysely';
+import { parseReferenceData } from '../batches/batches.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type {
@@ -43,21 +44,8 @@ export function createOrderReviewsRepository(db: Database) {
       ]);
 
   return {
-    /** Small reference tables the parse and the rules read (each call, so edits apply at once). */
-    async referenceData() {
-      const [channels, currencies, orderTypes, clearance] = await Promise.all([
-        db.selectFrom('channels').select(['code', 'currency', 'origin']).orderBy('sort').execute(),
-        db.selectFrom('currencies').select(['code', 'decimals']).orderBy('code').execute(),
-        db.selectFrom('order_types').select('code').orderBy('code').execute(),
-        db.selectFrom('clearance_companies').select('code').orderBy('code').execute(),
-      ]);
-      return {
-        channels,
-        currencies: currencies.map((c) => [c.code, Number(c.decimals)] as [string, number]),
-        orderTypes: orderTypes.map((o) => o.code),
-        clearanceCompanies: clearance.map((c) => c.code),
-      };
-    },
+    /** Small reference tables the parse and the rules read (the batch import's own). */
+    referenceData: () => parseReferenceData(db),
 
     /** The customer's catalogue entries for these JANs (the items table of modules/items, read only). */
     async catalogue(customerId: number, jans: readonly string[]): Promise<Map<string, CatalogueEntry>> {

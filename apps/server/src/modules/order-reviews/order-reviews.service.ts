@@ -10,13 +10,12 @@ import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
-import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
 import { createParsePool } from '../batches/parse-pool.ts';
 import type { Issue, ParseJob } from '../batches/parse.worker.ts';
 import { decodeParsedOrders } from '../batches/parsed-orders.ts';
 import { COLUMNS } from '../batches/templates.ts';
-import { guardXlsx } from '../batches/xlsx-guard.ts';
+import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import { loadValidationContext } from '../orders/orders.input.ts';
 import { fromMinor } from '../orders/orders.presenter.ts';
 import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
@@ -96,25 +95,6 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
     return r;
   }
 
-  function checkFile(upload: { filename: string; data: Buffer } | undefined) {
-    if (!upload) throw AppError.field('file', 'fileRequired');
-    if (!/\.xlsx$/i.test(upload.filename)) throw AppError.field('file', 'fileNotXlsx');
-    if (upload.data.length > deps.uploadLimitBytes) throw AppError.field('file', 'fileTooLarge');
-    const guard = guardXlsx(upload.data);
-    if (!guard.ok) {
-      throw AppError.field(
-        'file',
-        {
-          notXlsx: 'fileNotXlsx',
-          encryptedOrXls: 'fileEncryptedOrXls',
-          zipBomb: 'fileZipBomb',
-          corruptFile: 'fileCorrupt',
-        }[guard.problem],
-      );
-    }
-    return guard.entries;
-  }
-
   return {
     async close() {
       await pool.close();
@@ -129,11 +109,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       input: { customerId?: number },
       upload: { filename: string; data: Buffer } | undefined,
     ) {
-      const entries = checkFile(upload);
-      const file = upload!;
-      await assertRealSizes(file.data, entries).catch((e: unknown) => {
-        throw AppError.field('file', e instanceof ZipBombError ? 'fileZipBomb' : 'fileCorrupt');
-      });
+      const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
       const customerId = customerFor(actor, scope, input.customerId);
       const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
       const job: ParseJob = {
