@@ -1,6 +1,6 @@
 import type { items as C } from '@console/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, readOffLoop } from '../../db/database.ts';
 import { dialectOf, ilike } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
@@ -111,17 +111,22 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
       if (f.dateTo) q = q.where('i.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
 
       const { offset: _o, limit: _l, sort: _s, order: _d, ...filter } = f;
+      // The count and the page's ids are the reads a filter can make long (a name search scans
+      // the scope): on SQLite they run on a reader thread, not on the event loop (readOffLoop).
       const n = await counts(JSON.stringify([scope, filter]), async () => {
-        const r = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-        return Number(r.n);
+        const [r] = await readOffLoop(db, q.select((eb) => eb.fn.countAll<number>().as('n')).compile());
+        return Number(r!.n);
       });
-      const ids = await q
-        .select('i.id')
-        .orderBy(SORT[f.sort as keyof typeof SORT], f.order)
-        .orderBy('i.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
+      const ids = await readOffLoop(
+        db,
+        q
+          .select('i.id')
+          .orderBy(SORT[f.sort as keyof typeof SORT], f.order)
+          .orderBy('i.id', f.order)
+          .offset(f.offset)
+          .limit(f.limit)
+          .compile(),
+      );
       if (ids.length === 0) return { total: n, rows: [] };
       const rows = (await base(db)
         .where(
