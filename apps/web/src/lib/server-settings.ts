@@ -12,9 +12,12 @@ type SettingKey = CallRequest<typeof auth.saveUserSetting>['key'];
 export const useServerSettings = () => useCall(auth.userSettings, {});
 
 export function saveServerSetting(key: SettingKey, value: unknown) {
-  queryClient.setQueryData<Record<string, unknown>>(callKey(auth.userSettings, {}), (old) => ({
-    ...old,
-    [key]: value,
-  }));
+  const queryKey = callKey(auth.userSettings, {});
+  // At once, in the click's own render (the checkbox clears as it is clicked)...
+  queryClient.setQueryData<Record<string, unknown>>(queryKey, (old) => ({ ...old, [key]: value }));
+  // ...and a read of the settings still in flight (the first screen's prefetch, a refetch on
+  // mount) must not land after it and put the old value back: a column just hidden came back.
+  // Cancelled, it reverts to the state set just above (a manual set is what it reverts to).
+  void queryClient.cancelQueries({ queryKey });
   return call(auth.saveUserSetting, { key, value });
 }

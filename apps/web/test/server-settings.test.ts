@@ -1,0 +1,28 @@
+/** A saved setting is not undone by a read of the settings that was in flight when it was saved. */
+import { auth } from '@console/contract';
+import { describe, expect, it } from 'vitest';
+import { saveServerSetting } from '../src/lib/server-settings.ts';
+import { callKey, queryClient } from '../src/lib/query.ts';
+
+const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
+
+describe('saveServerSetting', () => {
+  it('keeps the new value when an older read answers after it', async () => {
+    const key = callKey(auth.userSettings, {});
+    queryClient.setQueryData(key, { orderColumns: ['orderNo', 'recipientPhone'] });
+    let answer!: (v: unknown) => void;
+    const inFlight = queryClient.fetchQuery({
+      queryKey: key,
+      queryFn: () => new Promise((r) => (answer = r)),
+      staleTime: 0,
+    });
+    inFlight.catch(() => undefined);
+    // The save's own call has no server here: only the cache matters.
+    const saving = saveServerSetting('orderColumns', ['orderNo']).catch(() => undefined);
+    await tick(5);
+    answer({ orderColumns: ['orderNo', 'recipientPhone'] });
+    await saving;
+    await tick(20);
+    expect(queryClient.getQueryData<{ orderColumns: string[] }>(key)?.orderColumns).toEqual(['orderNo']);
+  });
+});
