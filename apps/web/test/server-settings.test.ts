@@ -17,12 +17,20 @@ describe('saveServerSetting', () => {
       staleTime: 0,
     });
     inFlight.catch(() => undefined);
-    // The save's own call has no server here: only the cache matters.
-    const saving = saveServerSetting('orderColumns', ['orderNo']).catch(() => undefined);
+    // The save's own call answers as the server does (a failed call would report itself).
+    const saves: unknown[] = [];
+    globalThis.fetch = (async (_url: string, init: RequestInit) => {
+      saves.push(JSON.parse(String(init.body)));
+      return new Response(JSON.stringify({ code: 200, message: 'ok', data: null }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    const saving = saveServerSetting('orderColumns', ['orderNo']);
     await tick(5);
     answer({ orderColumns: ['orderNo', 'recipientPhone'] });
     await saving;
     await tick(20);
     expect(queryClient.getQueryData<{ orderColumns: string[] }>(key)?.orderColumns).toEqual(['orderNo']);
+    expect(saves).toEqual([{ key: 'orderColumns', value: ['orderNo'] }]);
   });
 });
