@@ -107,7 +107,16 @@ test.describe('multi-tab bar', () => {
     await context.clearCookies();
     await loginUI(page, 'demo');
     await closeAllTabs(page);
+    // Tabs reach the server a moment after they change: wait for demo's last change to land
+    // before the next user logs in here (a switch sooner leaves two saves of demo's racing).
+    const billSaved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith('/api/user/settings/save') &&
+        r.status() === 200 &&
+        JSON.stringify(r.request().postDataJSON()).includes('/bill'),
+    );
     await openViaUrl(page, ['/seeMore', '/bill']);
+    await billSaved;
     await context.clearCookies();
     await loginUI(page, 'demo2');
     expect(await tabPaths(page)).toEqual(['/index']);
