@@ -29,11 +29,17 @@ import { localStorage } from '../src/lib/storage.ts';
 import { createAuthService } from '../src/modules/auth/auth.service.ts';
 import { itemsRoutes } from '../src/modules/items/items.routes.ts';
 import { createItemsService } from '../src/modules/items/items.service.ts';
-import { seedDemo } from '../src/seed/demo.ts';
 import { openResponse, sealRequest } from '../test/aes-client.ts';
 import { listening } from '../test/harness.ts';
 import { type ItemsMixConfig, BRANDS, janBody, KINDS, mix } from './items-mix.ts';
-import { benchDatabase, formatLoad, type LoadResult, measureLoad } from './load.ts';
+import {
+  benchDatabase,
+  EXTRA_CUSTOMERS,
+  formatLoad,
+  type LoadResult,
+  measureLoad,
+  seedBenchCustomers,
+} from './load.ts';
 
 const N = Number(process.env.BENCH_ITEMS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -47,31 +53,8 @@ const { url: databaseUrl, drop } = await benchDatabase(pgUrl, keptFile ?? path.j
 const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dir, WEB_DIST: path.join(dir, 'no-web') });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
-if (!reuse) await seedDemo(db, { orders: 0 });
-
-/** Four more customers, each with a user (password as demo's), beside DEMO and DEMO2. */
-const EXTRA = ['BENCH3', 'BENCH4', 'BENCH5', 'BENCH6'];
-const demoUser = await db.selectFrom('users').selectAll().where('name', '=', 'demo').executeTakeFirstOrThrow();
-const at = new Date().toISOString();
-for (const code of reuse ? [] : EXTRA) {
-  const c = await db
-    .insertInto('customers')
-    .values({ code, name: code, agent_user_id: null, created_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({
-      name: code.toLowerCase(),
-      display_name: code,
-      password_hash: demoUser.password_hash,
-      role: 'customer',
-      customer_id: c.id,
-      created_at: at,
-      password_changed_at: at,
-    })
-    .execute();
-}
+if (!reuse) await seedBenchCustomers(db);
+const EXTRA = EXTRA_CUSTOMERS;
 const codes = ['DEMO', 'DEMO2', ...EXTRA];
 const customers = await db.selectFrom('customers').select(['id', 'code']).execute();
 const users = await db.selectFrom('users').select(['id', 'name', 'customer_id']).execute();

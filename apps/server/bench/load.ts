@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
+import type { Database } from '../src/db/database.ts';
+import { seedDemo } from '../src/seed/demo.ts';
 
 /** What bench/orders-load.ts reports of one run. */
 export interface LoadResult {
@@ -85,3 +87,32 @@ export const formatLoad = (name: string, r: LoadResult, width = 22) =>
   (r.writes
     ? `\n${''.padEnd(width)} writer: ${r.writes.done} scans (${r.writes.received} received, ${r.writes.failed} failed), p99 ${r.writes.p99} ms`
     : '');
+
+/** Four more customers, each with a user (password as demo's), beside DEMO and DEMO2. */
+export const EXTRA_CUSTOMERS = ['BENCH3', 'BENCH4', 'BENCH5', 'BENCH6'];
+
+/** The demo accounts (no orders) and the extra customers the benchmarks' mixes log in as. */
+export async function seedBenchCustomers(db: Database) {
+  await seedDemo(db, { orders: 0 });
+  const demoUser = await db.selectFrom('users').selectAll().where('name', '=', 'demo').executeTakeFirstOrThrow();
+  const at = new Date().toISOString();
+  for (const code of EXTRA_CUSTOMERS) {
+    const c = await db
+      .insertInto('customers')
+      .values({ code, name: code, agent_user_id: null, created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('users')
+      .values({
+        name: code.toLowerCase(),
+        display_name: code,
+        password_hash: demoUser.password_hash,
+        role: 'customer',
+        customer_id: c.id,
+        created_at: at,
+        password_changed_at: at,
+      })
+      .execute();
+  }
+}

@@ -23,9 +23,8 @@ import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { responseCacheStats } from '../src/http/response-cache.ts';
-import { seedDemo } from '../src/seed/demo.ts';
 import { listening } from '../test/harness.ts';
-import { benchDatabase, formatLoad as fmt, measureLoad } from './load.ts';
+import { benchDatabase, EXTRA_CUSTOMERS, formatLoad as fmt, measureLoad, seedBenchCustomers } from './load.ts';
 import { mix, type MixConfig } from './orders-mix.ts';
 
 const N = Number(process.env.BENCH_ORDERS ?? 1_000_000);
@@ -47,32 +46,8 @@ const config = testConfig({
 });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
-/** Four more customers, each with a user (password as demo's), beside DEMO and DEMO2. */
-const EXTRA = ['BENCH3', 'BENCH4', 'BENCH5', 'BENCH6'];
-if (!reuse) {
-  await seedDemo(db, { orders: 0 });
-  const demoUser = await db.selectFrom('users').selectAll().where('name', '=', 'demo').executeTakeFirstOrThrow();
-  const at = new Date().toISOString();
-  for (const code of EXTRA) {
-    const c = await db
-      .insertInto('customers')
-      .values({ code, name: code, agent_user_id: null, created_at: at })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('users')
-      .values({
-        name: code.toLowerCase(),
-        display_name: code,
-        password_hash: demoUser.password_hash,
-        role: 'customer',
-        customer_id: c.id,
-        created_at: at,
-        password_changed_at: at,
-      })
-      .execute();
-  }
-}
+const EXTRA = EXTRA_CUSTOMERS;
+if (!reuse) await seedBenchCustomers(db);
 const customers = await db.selectFrom('customers').select(['id', 'code']).orderBy('id').execute();
 const idOf = (code: string) => customers.find((c) => c.code === code)!.id;
 // Half the orders are DEMO's, a sixth DEMO2's, a twelfth each of the four others.
