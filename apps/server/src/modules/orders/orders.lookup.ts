@@ -18,6 +18,7 @@ import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
+import { transition } from '../../domain/order-life.ts';
 
 /** Batch search: distinct numbers per file. */
 const MAX_SEARCH_NUMBERS = 5000;
@@ -214,39 +215,14 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       const early = refusal(o);
       if (early || !o) return early!;
       const at = now();
-      const status = await db.transaction().execute(async (trx) => {
-        // The whole guard is in the UPDATE (repo.markReceived): two scanners record a parcel
-        // once, and a delete, cancel or interception sent at the same moment wins or loses whole.
-        if (!(await repo.markReceived(trx, o.id, at))) return 'refused' as const;
-        await trx
-          .insertInto('tracking_events')
-          .values({
-            order_id: o.id,
-            kind: 'received',
-            at,
-            location: location || 'Warehouse',
-            note: null,
-            created_by: actor.userId,
-          })
-          .execute();
-        if (!o.batch_id) return null;
-        const counts = await trx
-          .selectFrom('orders')
-          .select([
-            (eb) => eb.fn.countAll<number>().as('total'),
-            (eb) => eb.fn.count<number>('received_at').as('received'),
-          ])
-          .where('batch_id', '=', o.batch_id)
-          .executeTakeFirstOrThrow();
-        const received = Number(counts.received);
-        const rs: orders.ReceiveStatus = received === 0 ? 'none' : received >= Number(counts.total) ? 'all' : 'partial';
-        await trx
-          .updateTable('batches')
-          .set({ receive_status: rs, updated_at: at })
-          .where('id', '=', o.batch_id)
-          .execute();
-        return rs;
-      });
+      // The order-life module guards the move in its UPDATE: two scanners record a parcel once,
+      // and a delete, cancel or interception sent at the same moment wins or loses whole.
+      const moved = await db
+        .transaction()
+        .execute((trx) =>
+          transition(trx, 'receive', [o.id], { at, by: actor.userId, location: location || 'Warehouse' }),
+        );
+      const status = moved.done.length ? (moved.batches[0]?.receiveStatus ?? null) : ('refused' as const);
       if (status === 'refused') {
         const again = await repo.forScan(c);
         return refusal(again?.id === o.id ? again : undefined) ?? answer('already', 'scanAlready');

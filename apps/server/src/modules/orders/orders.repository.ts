@@ -287,21 +287,6 @@ export function createOrdersRepository(db: Database) {
         .execute();
     },
     /**
-     * Marks a parcel received when it still can be: not yet received, not cancelled, shipped
-     * or intercepted (in the statement: a concurrent delete or interception wins or loses whole).
-     */
-    async markReceived(trx: Transaction<DB>, id: number, at: string) {
-      const r = await trx
-        .updateTable('orders')
-        .set({ status: 'received', received_at: at, updated_at: at })
-        .where('id', '=', id)
-        .where('received_at', 'is', null)
-        .where('status', 'in', [...CHANGEABLE_STATUSES])
-        .where('intercepted', '=', 0)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    },
-    /**
      * Resolves or releases abnormal orders; only rows that were abnormal change, and only their
      * ids are returned, so events are written for exactly those (finding 10 of issue 10).
      */
