@@ -208,6 +208,24 @@ describe('user settings follow the user', () => {
     expect((await h.post('user/settings', {}, b)).body.data).toEqual({});
     expect((await h.post('user/settings/save', { key: 'nope', value: 1 }, a)).status).toBe(422);
   });
+
+  it("a browser's older save arriving last is ignored; another browser's save always lands", async () => {
+    const a = await h.login('demo2');
+    const save = (value: unknown, seq: number, token = a) =>
+      h.post('user/settings/save', { key: 'tabs', value, seq }, token);
+    const read = async () => (await h.post('user/settings', {}, a)).body.data.tabs;
+    // The next page's save (newer stamp) lands before the previous page's keepalive flush.
+    expect((await save(['index', 'bill'], 2_000)).status).toBe(200);
+    expect((await save(['index'], 1_000)).status).toBe(200);
+    expect(await read()).toEqual(['index', 'bill']);
+    // In parallel, many stamps from one browser: the newest wins whatever lands last.
+    await Promise.all([5_000, 3_000, 4_000, 3_500, 4_500].map((s) => save([`s${s}`], s)));
+    expect(await read()).toEqual(['s5000']);
+    // Another browser whose clock is behind still saves (stamps compare within one session).
+    const other = await h.login('demo2');
+    expect((await save(['other'], 10, other)).status).toBe(200);
+    expect(await read()).toEqual(['other']);
+  });
 });
 
 /**

@@ -1,7 +1,8 @@
 /** A saved setting is not undone by a read of the settings that was in flight when it was saved. */
 import { auth } from '@console/contract';
 import { describe, expect, it } from 'vitest';
-import { saveServerSetting } from '../src/lib/server-settings.ts';
+import { flushUserSettings, saveUserSetting } from '../src/app/userSettings.ts';
+import { nextSettingSeq, saveServerSetting } from '../src/lib/server-settings.ts';
 import { callKey, queryClient } from '../src/lib/query.ts';
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
@@ -31,6 +32,31 @@ describe('saveServerSetting', () => {
     await saving;
     await tick(20);
     expect(queryClient.getQueryData<{ orderColumns: string[] }>(key)?.orderColumns).toEqual(['orderNo']);
-    expect(saves).toEqual([{ key: 'orderColumns', value: ['orderNo'] }]);
+    expect(saves).toEqual([{ key: 'orderColumns', value: ['orderNo'], seq: expect.any(Number) }]);
+  });
+});
+
+describe('save stamps', () => {
+  it("grow with each change, and a flushed save carries its change's stamp, not the send time's", async () => {
+    const sent: { key: string; seq: number; keepalive: boolean }[] = [];
+    globalThis.fetch = (async (_url: string, init: RequestInit) => {
+      const b = JSON.parse(String(init.body));
+      sent.push({ key: b.key, seq: b.seq, keepalive: !!init.keepalive });
+      return new Response(JSON.stringify({ code: 200, message: 'ok', data: null }), {
+        headers: { 'content-type': 'application/json' },
+      });
+    }) as typeof fetch;
+    const first = nextSettingSeq();
+    saveUserSetting('demo', 'tabs', ['index']);
+    const later = nextSettingSeq();
+    flushUserSettings();
+    await tick(5);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.keepalive).toBe(true);
+    // The change came between the two stamps; the next page's saves stamp higher still.
+    expect(sent[0]!.seq).toBeGreaterThan(first);
+    expect(sent[0]!.seq).toBeLessThan(later);
+    expect(nextSettingSeq()).toBeGreaterThan(later);
+    expect(first).toBeGreaterThanOrEqual(Date.now() * 1000 - 60_000_000);
   });
 });

@@ -97,6 +97,11 @@ export const saveUserSetting = defineCall({
       if (ctx.value === undefined || JSON.stringify(ctx.value).length > 65_536)
         ctx.issues.push(ruleIssue(ctx.value, 'settingTooLarge'));
     }),
+    /**
+     * The save's stamp (the browser's microsecond clock, growing across reloads): a save older
+     * than the stored one is ignored, so a late save cannot put an old value back.
+     */
+    seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   }),
   response: nothing,
 });

@@ -61,6 +61,10 @@ export interface UserSettingsTable {
   key: string;
   value: string;
   updated_at: Time;
+  /** The save's sequence stamp: an older save arriving late is ignored (migration 2026-11-24T0855). */
+  seq: Generated<number>;
+  /** The session (browser) whose save wrote it: stamps compare within one browser only. */
+  session_id: number | null;
 }
 export interface ChannelsTable {
   code: string;

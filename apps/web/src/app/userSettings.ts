@@ -5,11 +5,15 @@
  */
 import { auth, type CallRequest } from '@console/contract';
 import { call } from '@/lib/http.ts';
+import { nextSettingSeq } from '@/lib/server-settings.ts';
 import { readLocal, removeLocal, writeLocal } from '@/lib/storage.ts';
 
 export type SettingKey = CallRequest<typeof auth.saveUserSetting>['key'];
 
-const pending = new Map<SettingKey, { timer: ReturnType<typeof setTimeout>; user: string; value: unknown }>();
+const pending = new Map<
+  SettingKey,
+  { timer: ReturnType<typeof setTimeout>; user: string; value: unknown; seq: number }
+>();
 
 export const localKey = (user: string, key: SettingKey) => `settings:${user}:${key}`;
 /** Set while a change has not reached the server; the local copy then wins on the next load. */
@@ -19,8 +23,9 @@ export function readUserSetting<T>(user: string, key: SettingKey, fallback: T): 
   return readLocal<T>(localKey(user, key), fallback);
 }
 
-function push(user: string, key: SettingKey, value: unknown, keepalive = false) {
-  void call(auth.saveUserSetting, { key, value }, { silent: true, keepalive })
+/** `seq` is taken when the change is made, not when it is sent: the order of changes is what counts. */
+function push(user: string, key: SettingKey, value: unknown, seq: number, keepalive = false) {
+  void call(auth.saveUserSetting, { key, value, seq }, { silent: true, keepalive })
     .then(() => removeLocal(dirtyKey(user, key)))
     .catch(() => undefined);
 }
@@ -30,12 +35,14 @@ export function saveUserSetting(user: string, key: SettingKey, value: unknown): 
   writeLocal(localKey(user, key), value);
   writeLocal(dirtyKey(user, key), true);
   clearTimeout(pending.get(key)?.timer);
+  const seq = nextSettingSeq();
   pending.set(key, {
     user,
     value,
+    seq,
     timer: setTimeout(() => {
       pending.delete(key);
-      push(user, key, value);
+      push(user, key, value, seq);
     }, 400),
   });
 }
@@ -44,7 +51,7 @@ export function saveUserSetting(user: string, key: SettingKey, value: unknown): 
 export function flushUserSettings(): void {
   for (const [key, p] of pending) {
     clearTimeout(p.timer);
-    push(p.user, key, p.value, true);
+    push(p.user, key, p.value, p.seq, true);
   }
   pending.clear();
 }
@@ -58,7 +65,7 @@ export function pickUserSetting(user: string, key: SettingKey, serverValue: unkn
   if (readLocal(dirtyKey(user, key), false)) {
     const local = readLocal<unknown>(localKey(user, key), undefined);
     if (local !== undefined) {
-      push(user, key, local);
+      push(user, key, local, nextSettingSeq());
       return local;
     }
   }

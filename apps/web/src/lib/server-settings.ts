@@ -11,6 +11,17 @@ type SettingKey = CallRequest<typeof auth.saveUserSetting>['key'];
 
 export const useServerSettings = () => useCall(auth.userSettings, {});
 
+let lastSeq = 0;
+/**
+ * A stamp for each save, growing within a page and across reloads (the microsecond clock): the
+ * server keeps the newest, so the previous page's keepalive save arriving after this page's
+ * first save is ignored instead of putting the old value back.
+ */
+export function nextSettingSeq(): number {
+  lastSeq = Math.max(lastSeq + 1, Date.now() * 1000);
+  return lastSeq;
+}
+
 export function saveServerSetting(key: SettingKey, value: unknown) {
   const queryKey = callKey(auth.userSettings, {});
   // At once, in the click's own render (the checkbox clears as it is clicked)...
@@ -19,5 +30,5 @@ export function saveServerSetting(key: SettingKey, value: unknown) {
   // mount) must not land after it and put the old value back: a column just hidden came back.
   // Cancelled, it reverts to the state set just above (a manual set is what it reverts to).
   void queryClient.cancelQueries({ queryKey });
-  return call(auth.saveUserSetting, { key, value });
+  return call(auth.saveUserSetting, { key, value, seq: nextSettingSeq() });
 }

@@ -158,11 +158,33 @@ export function createAuthRepository(db: Database) {
     settingsOf(userId: number) {
       return db.selectFrom('user_settings').select(['key', 'value']).where('user_id', '=', userId).execute();
     },
-    async saveSetting(userId: number, key: string, value: string, now: string) {
+    /**
+     * Upserts one setting. With a sequence stamp, a save older than the one stored by the same
+     * session (browser) is ignored, in the statement: two saves in flight at once cannot both
+     * pass a read-then-write check. Another browser's save always wins (its clock may be behind).
+     */
+    async saveSetting(
+      userId: number,
+      key: string,
+      value: string,
+      now: string,
+      stamp?: { seq: number; sessionId: number },
+    ) {
+      const row = { value, updated_at: now, seq: stamp?.seq ?? 0, session_id: stamp?.sessionId ?? null };
       await db
         .insertInto('user_settings')
-        .values({ user_id: userId, key, value, updated_at: now })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doUpdateSet({ value, updated_at: now }))
+        .values({ user_id: userId, key, ...row })
+        .onConflict((oc) => {
+          const set = oc.columns(['user_id', 'key']).doUpdateSet(row);
+          if (!stamp) return set;
+          return set.where((eb) =>
+            eb.or([
+              eb('user_settings.session_id', 'is', null),
+              eb('user_settings.session_id', '!=', stamp.sessionId),
+              eb('user_settings.seq', '<', stamp.seq),
+            ]),
+          );
+        })
         .execute();
     },
   };

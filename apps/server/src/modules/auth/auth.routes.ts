@@ -13,5 +13,5 @@ export function authRoutes(r: Registrar, service: AuthService) {
   r.call(auth.endSession, (input, ctx) => service.endSessionsOf(ctx.actor, input.userName));
   r.call(auth.setUserDisabled, (input, ctx) => service.setDisabled(ctx.actor, input.userName, input.disabled));
   r.call(auth.userSettings, (_input, ctx) => service.settings(ctx.actor));
-  r.call(auth.saveUserSetting, (input, ctx) => service.saveSetting(ctx.actor, input.key, input.value));
+  r.call(auth.saveUserSetting, (input, ctx) => service.saveSetting(ctx.actor, input.key, input.value, input.seq));
 }
