@@ -10,6 +10,7 @@ import {
   HOME_PATH,
   loadTabsFor,
   moveTab,
+  OPEN_TABS_MAX,
   openTab,
   retainTabs,
 } from '../src/app/layout/tabs/store.ts';
@@ -71,5 +72,25 @@ describe('finding 23: tab store', () => {
     expect(paths()).toEqual([HOME_PATH]);
     loadTabsFor('demo');
     expect(paths()).toEqual([HOME_PATH, '/a']);
+  });
+
+  it('opening one tab past the cap closes the least recently used, never home or the new one', () => {
+    const restored = Array.from({ length: OPEN_TABS_MAX - 1 }, (_, i) => `/r${i}`);
+    loadTabsFor('demo', restored);
+    expect(paths()).toHaveLength(OPEN_TABS_MAX);
+    // Used this session: /r0 then /r1. Never used since loading: the others, leftmost oldest.
+    openTab('/r0');
+    openTab('/r1');
+    openTab('/new1');
+    expect(paths()).toHaveLength(OPEN_TABS_MAX);
+    expect(paths()).not.toContain('/r2');
+    expect(paths()).toContain('/r0');
+    expect(paths().at(-1)).toBe('/new1');
+    // Once every restored one is gone, the least recent of the used ones goes.
+    for (let i = 2; i < 40; i++) openTab(`/more${i}`);
+    expect(paths()).toHaveLength(OPEN_TABS_MAX);
+    expect(paths()[0]).toBe(HOME_PATH);
+    expect(paths()).not.toContain('/r0');
+    expect(paths()).toContain('/more39');
   });
 });

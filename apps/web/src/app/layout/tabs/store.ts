@@ -10,6 +10,12 @@ import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.t
 export const HOME_PATH = '/index';
 /** Mounted (state-keeping) tabs at most; older hidden ones are unmounted, their tab stays. */
 export const KEEP_ALIVE_MAX = 12;
+/**
+ * Open tabs at most: opening one more closes the least recently used (home and the new tab
+ * stay). Without a cap, a day's order details piled up to the saved limit and every first
+ * screen drew them all.
+ */
+export const OPEN_TABS_MAX = 30;
 
 interface TabsState {
   user: string | null;
@@ -47,7 +53,7 @@ const sanitize = (v: unknown): string[] =>
   Array.isArray(v)
     ? [
         ...new Set(v.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.startsWith('//'))),
-      ].slice(0, 50)
+      ].slice(0, OPEN_TABS_MAX)
     : [];
 
 export function loadTabsFor(user: string, serverValue?: unknown) {
@@ -82,7 +88,15 @@ export function openTab(path: string) {
     set({ recent }, false);
     return;
   }
-  set({ paths: [...state.paths, path], recent });
+  let paths = [...state.paths, path];
+  if (paths.length > OPEN_TABS_MAX) {
+    // Tabs not used since the page loaded go first (leftmost first), then the least recent.
+    const rank = (p: string) =>
+      recent.includes(p) ? recent.indexOf(p) : recent.length + paths.length - paths.indexOf(p);
+    const victim = paths.filter((p) => p !== HOME_PATH && p !== path).reduce((a, b) => (rank(b) > rank(a) ? b : a));
+    paths = paths.filter((p) => p !== victim);
+  }
+  set({ paths, recent });
 }
 
 /** Closes tabs; returns where to go when the active one was among them. */
