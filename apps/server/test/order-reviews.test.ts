@@ -257,6 +257,42 @@ describe('workflow', () => {
   });
 });
 
+describe('progress', () => {
+  it('a create named by a progressId reports its check through export/progress, to its user only', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) =>
+      row(i + 1, { orderNo: `RVP-${i}`, jan: demoJan(1), unitPrice: 58 }),
+    );
+    const file = await sheet(rows);
+    const id = 'review-progress-1';
+    const seen: { phase: string; rows: number; total: number | null }[] = [];
+    let finished = false;
+    const poll = (async () => {
+      while (!finished) {
+        const p = await h.post('export/progress', { id }, demo);
+        seen.push(p.body.data);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const r = await submit(demo, file, { progressId: id });
+    finished = true;
+    await poll;
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.data.orderCount).toBe(3000);
+    const writing = seen.filter((p) => p.phase === 'writing');
+    expect(writing.length, JSON.stringify(seen.slice(0, 5))).toBeGreaterThan(0);
+    expect(writing.every((p) => p.total === 100 && p.rows >= 0 && p.rows < 100)).toBe(true);
+    // Never goes back.
+    const figures = writing.map((p) => p.rows);
+    expect(figures).toEqual([...figures].sort((a, b) => a - b));
+    expect(
+      figures.some((f) => f > 0),
+      JSON.stringify(figures),
+    ).toBe(true);
+    expect((await h.post('export/progress', { id }, demo)).body.data).toEqual({ phase: 'done', rows: 100, total: 100 });
+    expect((await h.post('export/progress', { id }, demo2)).body.data.phase).toBe('unknown');
+  });
+});
+
 describe('tenant matrix', () => {
   it("demo2 and an outsider read, delete, complete and download nothing of demo's; the agent and operator do read", async () => {
     const r = await submit(demo, await sheet([row(31, { orderNo: 'RVT-TEN', jan: demoJan(1), unitPrice: 58 })]));

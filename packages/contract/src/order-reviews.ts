@@ -130,12 +130,18 @@ export const orderReviews = defineCall({
  */
 export const createOrderReview = defineCall({
   path: 'orderReview/create',
-  summary: 'Upload an order-template xlsx for review (one file); answers the review with its findings counted.',
+  summary:
+    'Upload an order-template xlsx for review (one file); answers the review with its findings counted. With a progressId, `export/progress` reports the check (total 100: percent done).',
   aes: true,
   permission: 'orderReview.create',
   kind: 'multipart',
   timeout: 0,
-  request: z.object({ customerId: z.preprocess((v) => (v === '' ? undefined : v), idOf.optional()) }).strict(),
+  request: z
+    .object({
+      customerId: z.preprocess((v) => (v === '' ? undefined : v), idOf.optional()),
+      ...progressField,
+    })
+    .strict(),
   response: orderReviewRow,
 });
 

@@ -34,7 +34,7 @@ const POLL_MS = 400;
 const DONE_MS = 4000;
 
 /** A download name: random, and made without `crypto.randomUUID` (missing outside HTTPS and localhost). */
-function newProgressId(): string {
+export function newProgressId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `dl-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -7,9 +7,12 @@ import type { OrderReviewsService } from './order-reviews.service.ts';
 export function orderReviewsRoutes(r: Registrar, service: OrderReviewsService) {
   const file = (ctx: CallContext) => ctx.files.find((f) => f.field === 'file') ?? ctx.files[0];
   r.call(c.orderReviews, async (input, ctx) => service.page(await ctx.scope(), input));
-  r.call(c.createOrderReview, async (input, ctx) =>
-    service.create(ctx.actor, await ctx.scope(), ctx.lang, input, file(ctx)),
-  );
+  r.call(c.createOrderReview, async (input, ctx) => {
+    const progress = trackExport(ctx.actor.userId, input.progressId);
+    return tracked(progress, async () =>
+      service.create(ctx.actor, await ctx.scope(), ctx.lang, input, file(ctx), progress),
+    );
+  });
   r.call(c.orderReviewOrders, async (input, ctx) => service.orders(await ctx.scope(), ctx.lang, input));
   r.call(c.orderReviewOrderItems, async (input, ctx) => service.items(await ctx.scope(), ctx.lang, input));
   r.call(c.deleteOrderReview, async (input, ctx) => service.remove(await ctx.scope(), input.id));

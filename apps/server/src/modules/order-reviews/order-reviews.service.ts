@@ -108,8 +108,13 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       lang: ApiLanguage,
       input: { customerId?: number },
       upload: { filename: string; data: Buffer } | undefined,
+      progress?: ProgressTracker,
     ) {
       const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
+      // Percent done, for the console's bar: the sheet's check is most of the time, then the
+      // review's rows are written.
+      progress?.total(100);
+      progress?.writing();
       const customerId = customerFor(actor, scope, input.customerId);
       const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
       const job: ParseJob = {
@@ -130,7 +135,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       // only refuses the others' rows); the review's own checks then read the catalogue again.
       const catalogueLookup = createCatalogueLookup(db);
       const r = await pool.run(job, {
-        onProgress: () => {},
+        onProgress: (f) => progress?.rows(Math.floor(f * 85)),
         existingOrderNos: async () => [],
         lookup: async (jans, idCards) => {
           const [entries, yearly] = await Promise.all([
@@ -156,6 +161,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
         })(),
         at,
       );
+      progress?.rows(90);
 
       const stored = await files.put(file.data, file.filename);
       const t = at.toISOString();
@@ -193,6 +199,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
           orders,
           items,
         );
+        progress?.done();
         return present((await repo.find(scope, id))!);
       } catch (e) {
         await files.remove(stored.key).catch(() => {});

@@ -7,10 +7,10 @@ export const reviewOrdersCall = orderReviews.orderReviewOrders;
 export const reviewItemsCall = orderReviews.orderReviewOrderItems;
 
 /** `orderReview/create`: the file plain, the customer sealed beside it; silent, the page shows the refusal. */
-export const submitReview = (file: File, customerId?: number) => {
+export const submitReview = (file: File, customerId: number | undefined, progressId: string) => {
   const form = new FormData();
   form.append('file', file);
-  return callUpload(orderReviews.createOrderReview, form, { silent: true }, { customerId });
+  return callUpload(orderReviews.createOrderReview, form, { silent: true }, { customerId, progressId });
 };
 
 export const deleteReview = (id: number) => call(orderReviews.deleteOrderReview, { id });
