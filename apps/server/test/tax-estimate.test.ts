@@ -298,6 +298,23 @@ describe('through the API', () => {
         message: 'This order would take the recipient past the CNY 26,000 yearly cross-border shopping limit.',
       },
     ]);
+    // An update that moves an order onto this recipient is told as well (it was not checked).
+    const other = idCard('19830303', '110105', '403');
+    const moved = await h.post('order/createImport', order('JP', other, '1000'), demo);
+    expect(moved.body.data.warnings).toEqual([]);
+    const { confirm: _c, orderNo: _n, channel: _ch, ...body } = order('JP', id, '1000');
+    const upd = await h.post('order/order/update', { id: moved.body.data.id, ...body }, demo, {
+      'accept-language': 'en',
+    });
+    expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+    expect(upd.body.data.warnings.map((w: { kind: string }) => w.kind)).toEqual(['yearlyLimit']);
+    // Its own value is not counted twice: back to the other recipient, no warning.
+    const back = await h.post(
+      'order/order/update',
+      { id: moved.body.data.id, ...body, recipient: { ...body.recipient, idCard: other } },
+      demo,
+    );
+    expect(back.body.data.warnings).toEqual([]);
     const zh = await h.post('order/createImport', order('JP', id, '1000'), demo, { 'accept-language': 'zh-CN' });
     expect(zh.body.data.warnings[0].message).toBe('该订单将使收件人超过跨境电商个人年度交易限值 26,000 元。');
     // Nothing of the others' orders leaks: no sum, no order number.

@@ -219,9 +219,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     // items); the tax estimate follows every change.
     let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
     await check(next, ctx, lang, confirm, async () => {
+      // The yearly limit too: an update can move an order onto a recipient near it (a warning,
+      // as on create; the order's own value is left out of the recipient's sum).
       assessed = await orderTax.assess(next, ctx.currencies, clock(), lang, {
         excludeOrderId: o.id,
-        yearly: false,
+        yearly: true,
         refuse: !!(opts.replaceItems || opts.itemsWrite),
       });
     });
