@@ -89,6 +89,14 @@ test('order review: customer submits → operator completes with remarks → cus
   await expect(items.getByText(`JAN ${unknownJan} 不在您的商品库中。`)).toBeVisible();
   // The customer holds no completion button.
   await expect(c.getByTestId('review-complete')).toHaveCount(0);
+  // Its item page's tab names the review by its number, as the info page's does.
+  const reviewNo = (await c.locator(`[data-testid="tab"][data-path="/orderReview/info?id=${id}"]`).innerText()).match(
+    /R\d+/,
+  )?.[0];
+  expect(reviewNo).toBeTruthy();
+  await c.goto(`${MAIN}/home/orderReview/item?id=${id}`);
+  await expect(c.locator(`[data-testid="tab"][data-path="/orderReview/item?id=${id}"]`)).toContainText(reviewNo!);
+  await c.goto(`${MAIN}/home/orderReview/info?id=${id}`);
 
   // The operator completes it with remarks.
   const o = operator.page;

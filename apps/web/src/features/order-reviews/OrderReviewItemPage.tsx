@@ -1,8 +1,9 @@
-import type { orderReviews } from '@console/contract';
+import { orderReviews as calls, type orderReviews } from '@console/contract';
 import { Empty, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { t, useI18n } from '@/lib';
+import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { t, useCall, useI18n } from '@/lib';
 import { ReviewItemsTable } from './components/ReviewItemsTable.tsx';
 import './i18n.ts';
 
@@ -13,6 +14,9 @@ export default function OrderReviewItemPage() {
   const id = Number(params.get('id') ?? 0);
   const [catalogue, setCatalogue] = useState<orderReviews.CatalogueMatch | undefined>();
   const [flaggedOnly, setFlaggedOnly] = useState(false);
+  // The tab names the review by its number, as its info page does (not "#12").
+  const header = useCall(calls.orderReviewOrders, { id, offset: 0, limit: 1, order: 'asc' }, { enabled: id > 0 });
+  useTabRecord(header.data?.review.reviewNo);
   if (!id) return <Empty />;
   const filters = { id, catalogue, flaggedOnly: flaggedOnly || undefined };
   return (
