@@ -210,9 +210,9 @@ describe('user settings follow the user', () => {
   });
 
   it("a browser's older save arriving last is ignored; another browser's save always lands", async () => {
-    const a = await h.login('demo2');
+    const a = await h.login('demo');
     const save = (value: unknown, seq: number, token = a) =>
-      h.post('user/settings/save', { key: 'tabs', value, seq }, token);
+      h.post('user/settings/save', { key: 'tabs', value, seq: String(seq) }, token);
     const read = async () => (await h.post('user/settings', {}, a)).body.data.tabs;
     // The next page's save (newer stamp) lands before the previous page's keepalive flush.
     expect((await save(['index', 'bill'], 2_000)).status).toBe(200);
@@ -222,8 +222,12 @@ describe('user settings follow the user', () => {
     await Promise.all([5_000, 3_000, 4_000, 3_500, 4_500].map((s) => save([`s${s}`], s)));
     expect(await read()).toEqual(['s5000']);
     // Another browser whose clock is behind still saves (stamps compare within one session).
-    const other = await h.login('demo2');
+    const other = await h.login('demo');
     expect((await save(['other'], 10, other)).status).toBe(200);
+    expect(await read()).toEqual(['other']);
+    // A stamp is digits only, at most 15 (so the server's number holds it exactly).
+    expect((await h.post('user/settings/save', { key: 'tabs', value: [], seq: '1'.repeat(16) }, a)).status).toBe(422);
+    expect((await h.post('user/settings/save', { key: 'tabs', value: [], seq: '-5' }, a)).status).toBe(422);
     expect(await read()).toEqual(['other']);
   });
 });

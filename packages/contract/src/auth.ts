@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { jsonValue, text } from './fields.ts';
-import { ruleIssue } from './messages.ts';
+import { pattern, ruleIssue } from './messages.ts';
 import { accessedRoute, roles } from './routes.ts';
 
 const name = text({ min: 1, max: 64 });
@@ -98,10 +98,13 @@ export const saveUserSetting = defineCall({
         ctx.issues.push(ruleIssue(ctx.value, 'settingTooLarge'));
     }),
     /**
-     * The save's stamp (the browser's microsecond clock, growing across reloads): a save older
-     * than the stored one is ignored, so a late save cannot put an old value back.
+     * The save's stamp (the browser's clock in hundredths of a millisecond, growing across reloads), as digits: a
+     * save older than the stored one is ignored, so a late save cannot put an old value back.
+     * Digits, not a number: every number of a request stays below 2^31 (hostile-input rule).
      */
-    seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    seq: text({ max: 15 })
+      .regex(pattern(/^\d{1,15}$/, 'settingSeq'))
+      .optional(),
   }),
   response: nothing,
 });

@@ -47,6 +47,10 @@ export const ruleMessages = {
     en: 'Not a download name this console gives (8 to 64 letters, digits and dashes).',
     'zh-CN': '不是本控制台生成的下载标识（8 至 64 个字母、数字或短横线）。',
   },
+  settingSeq: {
+    en: 'Not a save stamp this console gives (up to 15 digits).',
+    'zh-CN': '不是本控制台生成的保存序号（最多 15 位数字）。',
+  },
   settingTooLarge: {
     en: 'This setting is too large to save (at most 64 KB).',
     'zh-CN': '该设置过大，无法保存（最多 64 KB）。',

@@ -12,7 +12,7 @@ export type SettingKey = CallRequest<typeof auth.saveUserSetting>['key'];
 
 const pending = new Map<
   SettingKey,
-  { timer: ReturnType<typeof setTimeout>; user: string; value: unknown; seq: number }
+  { timer: ReturnType<typeof setTimeout>; user: string; value: unknown; seq: string }
 >();
 
 export const localKey = (user: string, key: SettingKey) => `settings:${user}:${key}`;
@@ -24,7 +24,7 @@ export function readUserSetting<T>(user: string, key: SettingKey, fallback: T): 
 }
 
 /** `seq` is taken when the change is made, not when it is sent: the order of changes is what counts. */
-function push(user: string, key: SettingKey, value: unknown, seq: number, keepalive = false) {
+function push(user: string, key: SettingKey, value: unknown, seq: string, keepalive = false) {
   void call(auth.saveUserSetting, { key, value, seq }, { silent: true, keepalive })
     .then(() => removeLocal(dirtyKey(user, key)))
     .catch(() => undefined);

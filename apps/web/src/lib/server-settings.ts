@@ -13,13 +13,13 @@ export const useServerSettings = () => useCall(auth.userSettings, {});
 
 let lastSeq = 0;
 /**
- * A stamp for each save, growing within a page and across reloads (the microsecond clock): the
- * server keeps the newest, so the previous page's keepalive save arriving after this page's
- * first save is ignored instead of putting the old value back.
+ * A stamp for each save, growing within a page and across reloads (the clock in hundredths of
+ * a millisecond, 15 digits): the server keeps the newest, so the previous page's keepalive save
+ * arriving after this page's first save is ignored instead of putting the old value back.
  */
-export function nextSettingSeq(): number {
-  lastSeq = Math.max(lastSeq + 1, Date.now() * 1000);
-  return lastSeq;
+export function nextSettingSeq(): string {
+  lastSeq = Math.max(lastSeq + 1, Date.now() * 100);
+  return String(lastSeq);
 }
 
 export function saveServerSetting(key: SettingKey, value: unknown) {

@@ -252,8 +252,9 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
     },
 
-    async saveSetting(actor: Actor, key: string, value: unknown, seq?: number) {
-      const stamp = seq === undefined ? undefined : { seq, sessionId: actor.sessionId };
+    async saveSetting(actor: Actor, key: string, value: unknown, seq?: string) {
+      // At most 15 digits (the contract): below 2^53, so a number holds it exactly.
+      const stamp = seq === undefined ? undefined : { seq: Number(seq), sessionId: actor.sessionId };
       await repo.saveSetting(actor.userId, key, JSON.stringify(value), iso(), stamp);
       return null;
     },
