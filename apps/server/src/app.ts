@@ -30,6 +30,8 @@ import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
+import { labelsRoutes } from './modules/labels/labels.routes.ts';
+import { createLabelsService } from './modules/labels/labels.service.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 
 export const VERSION = '1.21.2';
@@ -147,6 +149,7 @@ export async function buildApp({
   });
   orderReviewsRoutes(registrar, orderReviews);
   app.addHook('onClose', () => orderReviews.close());
+  labelsRoutes(registrar, createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
 
   registerConsole(app, config.WEB_DIST);
   return app;

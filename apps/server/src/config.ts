@@ -71,6 +71,8 @@ const schema = z.object({
    * on the event loop like every other read.
    */
   READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
+  /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`, `-Bold.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
+  LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
 });
 
 export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {

@@ -43,7 +43,7 @@ const beforeShip = (s: Status) => s === 'created' || s === 'printed';
 
 /** Allowed moves, written out (spec §4 and issue 13). */
 const ALLOWED: Record<Transition, (s: Status, intercepted: boolean, error: boolean) => boolean> = {
-  print: (s, i) => beforeShip(s) && !i,
+  print: (s, i, e) => beforeShip(s) && !i && !e,
   receive: (s, i) => beforeShip(s) && !i,
   ship: (s, i, e) => s === 'received' && !i && !e,
   release: (s, i) => s === 'shipped' && !i,

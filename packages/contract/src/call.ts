@@ -50,6 +50,8 @@ export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: {
 }
 
 export type CallRequest<C> = C extends CallDef<infer Req, z.ZodType> ? z.input<Req> : never;
+/** A request as the server's handler receives it: parsed, defaults applied. */
+export type CallParsed<C> = C extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
 export type CallResponse<C> = C extends CallDef<z.ZodType, infer Res> ? z.output<Res> : never;
 export type ParsedRequest<C> = C extends CallDef<infer Req, z.ZodType> ? z.output<Req> : never;
 

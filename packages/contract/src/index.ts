@@ -7,6 +7,7 @@ import * as auth from './auth.ts';
 import * as batches from './batches.ts';
 import * as exportJobs from './export-jobs.ts';
 import * as items from './items.ts';
+import * as labels from './labels.ts';
 import type { CallDef } from './call.ts';
 import * as notifications from './notifications.ts';
 import * as orderReviews from './order-reviews.ts';
@@ -22,9 +23,19 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference };
+export { auth, batches, exportJobs, items, labels, notifications, orderReviews, orders, reference };
 
-export const calls = { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference } as const;
+export const calls = {
+  auth,
+  batches,
+  exportJobs,
+  items,
+  labels,
+  notifications,
+  orderReviews,
+  orders,
+  reference,
+} as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;

@@ -16,7 +16,7 @@ import { addMessages } from '../lib/messages.ts';
  *   intercepted: set before shipping, cleared by cancelling the interception; an intercepted
  *     order cannot be printed, received, shipped or cancelled
  *   error: set with a reason code (clearance refusal, a failed check), cleared when fixed; an
- *     error order cannot be shipped
+ *     error order cannot be printed or shipped
  */
 
 export type OrderStatus = orders.OrderStatus;
@@ -63,9 +63,11 @@ const ALIVE: readonly OrderStatus[] = ['created', 'printed', 'received', 'shippe
 
 /** Every transition, in one table: the tests walk it. */
 export const RULES: Readonly<Record<Transition, Rule>> = {
+  // An error order's label would carry what is wrong (an address that cannot be resolved).
   print: {
     from: ['created', 'printed'],
     intercepted: false,
+    error: false,
     set: () => ({ status: 'printed', print_count: sql`print_count + 1`, print_flag: 1 }),
     event: 'printed',
   },

@@ -17,6 +17,8 @@ import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
  * The event loop only waits: an export of 100,000 orders built on it stalled every other
  * user's call for seconds and held the whole workbook (1.8 GB) in memory.
  *
+ * The label PDFs use the same workers (`renderFile`): one pool bounds every file built.
+ *
  * Row sources:
  * - `query`: a compiled SELECT, read by the worker on its own connection a page at a time
  *   (the repository still writes the SQL); each row goes through `mapper` if given, else
@@ -46,6 +48,16 @@ export interface WorkbookJobData {
   /** Count the query's rows first and report them (a progress bar is watching). */
   count?: boolean;
 }
+/**
+ * Any other file the server builds (label PDFs): a function of a module, run in the same pool
+ * of workers as `(arg, outFile, onProgress) => Promise<void>`, named by its module's URL and
+ * export name since functions cannot cross threads.
+ */
+export interface RenderJobData {
+  render: { module: string; name: string; arg: unknown };
+  out: string;
+}
+export type RenderFn = (arg: never, out: string, onProgress: (done: number) => void) => Promise<void>;
 export type WorkbookJobReply =
   | { type: 'done'; size: number }
   | { type: 'failed'; message: string }
@@ -98,7 +110,7 @@ function keepWorker(worker: Worker) {
 }
 
 /** Runs one job on a worker of the pool, at most CONCURRENT_JOBS at once. */
-async function runOnWorker(data: WorkbookJobData, progress?: ProgressTracker): Promise<void> {
+async function runOnWorker(data: WorkbookJobData | RenderJobData, progress?: ProgressTracker): Promise<void> {
   if (running >= CONCURRENT_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   const worker = takeWorker();
@@ -139,7 +151,7 @@ async function runOnWorker(data: WorkbookJobData, progress?: ProgressTracker): P
   }
 }
 
-const tempFile = () => path.join(os.tmpdir(), `console-workbook-${randomUUID()}.xlsx`);
+const tempFile = (ext = 'xlsx') => path.join(os.tmpdir(), `console-workbook-${randomUUID()}.${ext}`);
 const remove = (file: string) => fs.rm(file, { force: true }, () => {});
 
 /** Runs the job in a worker; resolves with the path of the finished workbook (the caller removes it). */
@@ -173,10 +185,7 @@ export async function buildWorkbookStream(
   job: WorkbookJob,
   progress?: ProgressTracker,
 ): Promise<Readable> {
-  const file = await buildWorkbookFile(db, job, progress);
-  const stream = fs.createReadStream(file);
-  stream.once('close', () => remove(file));
-  return stream;
+  return streamAndRemove(await buildWorkbookFile(db, job, progress));
 }
 
 /** The finished workbook in memory, for the small ones kept through the storage interface. */
@@ -187,4 +196,33 @@ export async function buildWorkbookBuffer(db: Database, job: WorkbookJob): Promi
   } finally {
     remove(file);
   }
+}
+
+/**
+ * Builds a file with a render function in a worker of the pool (`total`: the units it reports,
+ * for the progress bar); resolves with the file's path, which the caller removes.
+ */
+export async function renderFile(
+  render: RenderJobData['render'],
+  opts: { ext: string; total: number },
+  progress?: ProgressTracker,
+): Promise<string> {
+  progress?.total(opts.total);
+  const out = tempFile(opts.ext);
+  try {
+    await runOnWorker({ render, out }, progress);
+    progress?.done();
+    return out;
+  } catch (e) {
+    progress?.failed();
+    remove(out);
+    throw e;
+  }
+}
+
+/** A rendered file as a download stream; the file goes when the stream closes. */
+export function streamAndRemove(file: string): Readable {
+  const stream = fs.createReadStream(file);
+  stream.once('close', () => remove(file));
+  return stream;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
-import type { WorkbookJobData, WorkbookJobReply } from './workbook-job.ts';
+import type { RenderFn, RenderJobData, WorkbookJobData, WorkbookJobReply } from './workbook-job.ts';
 import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
 
 /**
@@ -129,8 +129,19 @@ async function run(job: WorkbookJobData) {
   parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
 }
 
-parentPort!.on('message', (job: WorkbookJobData) => {
-  run(job).catch((e: unknown) => {
+/** A render job: the module's function writes the file and reports its units done. */
+async function render(job: RenderJobData) {
+  const fn = ((await import(job.render.module)) as Record<string, RenderFn>)[job.render.name];
+  if (!fn) throw new Error(`no render function ${job.render.name} in ${job.render.module}`);
+  await fn(job.render.arg as never, job.out, (done) =>
+    parentPort!.postMessage({ type: 'progress', rows: done } satisfies WorkbookJobReply),
+  );
+  const { size } = fs.statSync(job.out);
+  parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
+}
+
+parentPort!.on('message', (job: WorkbookJobData | RenderJobData) => {
+  ('render' in job ? render(job) : run(job)).catch((e: unknown) => {
     parentPort!.postMessage({
       type: 'failed',
       message: String((e as Error)?.stack ?? e).slice(0, 2000),

@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import bwipjs from 'bwip-js/node';
+import PDFDocument from 'pdfkit';
+
+/**
+ * The label PDFs (issue 14): label A, the 100 × 150 mm waybill label, and the product label
+ * (the picking list: each item's JAN as a barcode). Pure drawing from plain records, so it
+ * runs in a worker thread (lib/workbook-job.ts `renderFile`) and in benchmarks as it is.
+ *
+ * Text is Noto Sans CJK from Debian's `fonts-noto-cjk` (LABEL_FONT_DIR), embedded as a subset
+ * (pdfkit embeds only the glyphs used). Barcodes are drawn by bwip-js as PNG at 4 px per module,
+ * sharp enough for a 203 dpi label printer and for the tests that decode them back.
+ */
+
+/** One order as its label shows it (masked where the spec's lists mask). */
+export interface LabelOrder {
+  waybillNo: string;
+  channel: string;
+  orderNo: string;
+  splitWaybillNo: string | null;
+  recipient: { name: string; phone: string; address: string; postcode: string | null };
+  sender: { name: string | null; phone: string | null; address: string | null };
+  items: { name: string; jan: string | null; quantity: number }[];
+  /** A replacement label after an address change: marked "B". */
+  replacement: boolean;
+}
+
+export interface LabelRender {
+  kind: 'labelA' | 'product';
+  orders: LabelOrder[];
+  /** The print time shown, already in UTC+8 (`YYYY-MM-DD HH:mm`). */
+  printedAt: string;
+  fontDir: string;
+}
+
+const MM = 72 / 25.4;
+const mm = (v: number) => v * MM;
+export const LABEL_SIZE_MM = { width: 100, height: 150 } as const;
+/**
+ * Where the barcodes are, in mm from the top left: the tests crop there to decode each one.
+ * Product labels list up to PRODUCT_ROWS items a page, one barcode a row.
+ */
+export const LAYOUT = {
+  waybillBarcode: { x: 5, y: 12, width: 90, height: 20 },
+  address: { x: 5, y: 58, width: 90, height: 26 },
+  product: { top: 16, rowHeight: 26, barcodeWidth: 44, barcodeHeight: 16 },
+} as const;
+export const PRODUCT_ROWS = 5;
+
+/** Called with the labels drawn so far, for a progress bar. */
+export type OnProgress = (labels: number) => void;
+
+function fontFiles(dir: string) {
+  const regular = `${dir}/NotoSansCJK-Regular.ttc`;
+  const bold = `${dir}/NotoSansCJK-Bold.ttc`;
+  if (!fs.existsSync(regular) || !fs.existsSync(bold))
+    throw new Error(`Label fonts missing in ${dir} (apt-get install fonts-noto-cjk, or set LABEL_FONT_DIR)`);
+  return { regular, bold };
+}
+
+function newDoc(fontDir: string) {
+  const doc = new PDFDocument({
+    size: [mm(LABEL_SIZE_MM.width), mm(LABEL_SIZE_MM.height)],
+    margin: 0,
+    autoFirstPage: false,
+    info: { Title: 'Labels', Producer: 'console' },
+  });
+  const f = fontFiles(fontDir);
+  // The Simplified Chinese faces of the collections: recipients are in China; Japanese kana and
+  // kanji are in them too (a sender's address in Japan prints).
+  doc.registerFont('text', f.regular, 'NotoSansCJKsc-Regular');
+  doc.registerFont('bold', f.bold, 'NotoSansCJKsc-Bold');
+  return doc;
+}
+
+async function barcode(bcid: 'code128' | 'ean13' | 'ean8', text: string): Promise<Buffer> {
+  return bwipjs.toBuffer({ bcid, text, scale: 4, height: 14, includetext: false, paddingwidth: 8 });
+}
+
+/** A JAN as bwip-js takes it: EAN-13 or EAN-8 by its length; anything else is not drawn. */
+const janKind = (jan: string | null) =>
+  jan && /^\d{13}$/.test(jan) ? 'ean13' : jan && /^\d{8}$/.test(jan) ? 'ean8' : null;
+
+/**
+ * Writes `text` inside a box, shrinking from `size` down to `min` points until it fits; at the
+ * smallest size what does not fit is cut with an ellipsis, never drawn past the box.
+ */
+function fitText(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  box: { x: number; y: number; width: number; height: number },
+  size: number,
+  min = 6,
+  font = 'text',
+) {
+  doc.font(font);
+  const opts = { width: mm(box.width), lineGap: 0 };
+  let s = size;
+  for (; s > min; s -= 0.5) if (doc.fontSize(s).heightOfString(text, opts) <= mm(box.height)) break;
+  doc.fontSize(s);
+  let shown = text;
+  if (doc.heightOfString(shown, opts) > mm(box.height)) {
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (doc.heightOfString(`${text.slice(0, mid)}…`, opts) <= mm(box.height)) lo = mid;
+      else hi = mid - 1;
+    }
+    shown = `${text.slice(0, lo)}…`;
+  }
+  doc.text(shown, mm(box.x), mm(box.y), { ...opts, height: mm(box.height), ellipsis: false });
+}
+
+function rule(doc: PDFKit.PDFDocument, y: number) {
+  doc.moveTo(mm(3), mm(y)).lineTo(mm(97), mm(y)).lineWidth(0.6).stroke();
+}
+
+async function drawLabelA(doc: PDFKit.PDFDocument, o: LabelOrder, printedAt: string) {
+  doc.addPage();
+  doc
+    .font('bold')
+    .fontSize(16)
+    .text(o.channel, mm(5), mm(3), { width: mm(60), lineBreak: false });
+  if (o.replacement) {
+    doc.rect(mm(84), mm(2.5), mm(11), mm(8)).lineWidth(1.2).stroke();
+    doc
+      .font('bold')
+      .fontSize(16)
+      .text('B', mm(84), mm(3.2), { width: mm(11), align: 'center' });
+  }
+  const b = LAYOUT.waybillBarcode;
+  doc.image(await barcode('code128', o.waybillNo), mm(b.x), mm(b.y), { width: mm(b.width), height: mm(b.height) });
+  doc
+    .font('bold')
+    .fontSize(13)
+    .text(o.waybillNo, mm(5), mm(b.y + b.height + 1), { width: mm(90), align: 'center', lineBreak: false });
+  doc.font('text').fontSize(8);
+  doc.text(`订单号 Order: ${o.orderNo}`, mm(5), mm(40), { width: mm(90), lineBreak: false });
+  if (o.splitWaybillNo)
+    doc.text(`子单号 Split: ${o.splitWaybillNo}`, mm(5), mm(44), { width: mm(90), lineBreak: false });
+  rule(doc, 48);
+  doc.font('bold').fontSize(9).text('收件人 To', mm(5), mm(49.5), { lineBreak: false });
+  fitText(
+    doc,
+    `${o.recipient.name}  ${o.recipient.phone}${o.recipient.postcode ? `  ${o.recipient.postcode}` : ''}`,
+    { x: 24, y: 49.5, width: 71, height: 7 },
+    11,
+    7,
+    'bold',
+  );
+  fitText(doc, o.recipient.address, LAYOUT.address, 12);
+  rule(doc, 86);
+  doc.font('bold').fontSize(8).text('寄件人 From', mm(5), mm(87.5), { lineBreak: false });
+  const sender = [o.sender.name, o.sender.phone].filter(Boolean).join('  ');
+  fitText(doc, sender || '-', { x: 24, y: 87.5, width: 71, height: 4.5 }, 8, 6);
+  fitText(doc, o.sender.address ?? '', { x: 5, y: 92.5, width: 90, height: 8 }, 8, 5.5);
+  rule(doc, 102);
+  const pieces = o.items.reduce((n, it) => n + it.quantity, 0);
+  const lines = o.items.map((it) => `${it.name} × ${it.quantity}`);
+  const shown = lines.length > 6 ? [...lines.slice(0, 5), `… +${lines.length - 5}`] : lines;
+  fitText(doc, shown.join('\n'), { x: 5, y: 103.5, width: 90, height: 36 }, 8, 5.5);
+  rule(doc, 141);
+  doc
+    .font('text')
+    .fontSize(8)
+    .text(`件数 Pieces: ${pieces}`, mm(5), mm(142.5), { width: mm(40), lineBreak: false })
+    .text(`打印 ${printedAt} (UTC+8)`, mm(45), mm(142.5), { width: mm(50), align: 'right', lineBreak: false });
+}
+
+async function drawProductPages(doc: PDFKit.PDFDocument, o: LabelOrder) {
+  const p = LAYOUT.product;
+  for (let start = 0; start < Math.max(1, o.items.length); start += PRODUCT_ROWS) {
+    doc.addPage();
+    doc
+      .font('bold')
+      .fontSize(11)
+      .text(`${o.waybillNo}`, mm(5), mm(4), { width: mm(60), lineBreak: false });
+    doc
+      .font('text')
+      .fontSize(8)
+      .text(
+        `${o.orderNo}  ${Math.floor(start / PRODUCT_ROWS) + 1}/${Math.max(1, Math.ceil(o.items.length / PRODUCT_ROWS))}`,
+        mm(5),
+        mm(9.5),
+        {
+          width: mm(90),
+          lineBreak: false,
+        },
+      );
+    rule(doc, 14);
+    const page = o.items.slice(start, start + PRODUCT_ROWS);
+    for (let i = 0; i < page.length; i++) {
+      const it = page[i]!;
+      const y = p.top + i * p.rowHeight;
+      const kind = janKind(it.jan);
+      if (kind)
+        doc.image(await barcode(kind, it.jan!), mm(4), mm(y), {
+          width: mm(p.barcodeWidth),
+          height: mm(p.barcodeHeight),
+        });
+      doc
+        .font('text')
+        .fontSize(8)
+        .text(it.jan ?? '-', mm(4), mm(y + p.barcodeHeight + 1), {
+          width: mm(p.barcodeWidth),
+          align: 'center',
+          lineBreak: false,
+        });
+      fitText(doc, it.name, { x: 51, y, width: 32, height: 18 }, 9, 6);
+      doc
+        .font('bold')
+        .fontSize(14)
+        .text(`× ${it.quantity}`, mm(84), mm(y + 4), { width: mm(13), align: 'right', lineBreak: false });
+    }
+  }
+}
+
+/** Draws the labels into `out` (a file path); resolves when the file is complete. */
+export async function renderLabels(job: LabelRender, out: string, onProgress?: OnProgress): Promise<void> {
+  const doc = newDoc(job.fontDir);
+  const file = fs.createWriteStream(out);
+  const done = new Promise<void>((resolve, reject) => {
+    file.on('finish', resolve);
+    file.on('error', reject);
+    doc.on('error', reject);
+  });
+  doc.pipe(file);
+  try {
+    for (let i = 0; i < job.orders.length; i++) {
+      const o = job.orders[i]!;
+      if (job.kind === 'labelA') await drawLabelA(doc, o, job.printedAt);
+      else await drawProductPages(doc, o);
+      if ((i + 1) % 50 === 0) onProgress?.(i + 1);
+    }
+    if (!job.orders.length) doc.addPage();
+  } finally {
+    doc.end();
+  }
+  await done;
+  onProgress?.(job.orders.length);
+}

@@ -1,0 +1,48 @@
+import { visibleOrders } from '../../domain/order-writer.ts';
+import type { Database } from '../../db/database.ts';
+import { inScope, type Scope } from '../../lib/scope.ts';
+
+/** The orders a label shows, with their items, read in the caller's scope. */
+export function createLabelsRepository(db: Database) {
+  return {
+    async orders(scope: Scope, ids: readonly number[]) {
+      const rows = await inScope(db.selectFrom('orders as o').$call(visibleOrders(db, 'o')), 'o.customer_id', scope)
+        .select([
+          'o.id',
+          'o.order_no',
+          'o.waybill_no',
+          'o.split_waybill_no',
+          'o.channel_code',
+          'o.status',
+          'o.intercepted',
+          'o.error_at',
+          'o.recipient_name',
+          'o.recipient_phone',
+          'o.recipient_province',
+          'o.recipient_city',
+          'o.recipient_district',
+          'o.recipient_address',
+          'o.recipient_postcode',
+          'o.sender_name',
+          'o.sender_phone',
+          'o.sender_address',
+        ])
+        .where('o.id', 'in', [...ids])
+        .execute();
+      const items = rows.length
+        ? await db
+            .selectFrom('order_items')
+            .select(['order_id', 'name', 'jan', 'quantity'])
+            .where(
+              'order_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .orderBy('order_id')
+            .orderBy('line_no')
+            .execute()
+        : [];
+      return { rows, items };
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { labels } from '@console/contract';
+import { Download } from '../../http/call-context.ts';
+import type { Registrar } from '../../http/register-call.ts';
+import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { streamAndRemove } from '../../lib/workbook-job.ts';
+import type { LabelsService } from './labels.service.ts';
+
+const PDF = 'application/pdf';
+const stamp = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 16).replace(/[-:T]/g, '');
+
+export function labelsRoutes(r: Registrar, service: LabelsService) {
+  r.call(labels.downloadLabelA, async (input, ctx) => {
+    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const file = await tracked(progress, async () =>
+      service.labelA(ctx.actor, await ctx.scope(), ctx.lang, input, progress),
+    );
+    return new Download(`labelA-${stamp()}.pdf`, PDF, streamAndRemove(file));
+  });
+  r.call(labels.downloadLabelProduct, async (input, ctx) => {
+    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const file = await tracked(progress, async () => service.labelProduct(await ctx.scope(), input, progress));
+    return new Download(`labelProduct-${stamp()}.pdf`, PDF, streamAndRemove(file));
+  });
+}
