@@ -149,7 +149,10 @@ export async function buildApp({
   });
   orderReviewsRoutes(registrar, orderReviews);
   app.addHook('onClose', () => orderReviews.close());
-  labelsRoutes(registrar, createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
+  const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
+  await labels.recoverAtStart();
+  labelsRoutes(registrar, labels);
+  app.addHook('onClose', () => labels.close());
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -163,3 +163,57 @@ describe('product label', () => {
     expect((await download('order/download/labelProduct', { ids: [o.id] }, demo2)).status).toBe(404);
   });
 });
+
+describe('print job', () => {
+  async function result(jobId: number, token = demo) {
+    return h.post('order/printLabelAResult', { jobId }, token, { 'accept-language': 'en' });
+  }
+  async function finished(jobId: number) {
+    for (let i = 0; i < 200; i++) {
+      const r = await result(jobId);
+      if (r.body.data.status !== 'running') return r.body.data;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    throw new Error('job did not finish');
+  }
+
+  it('prints what can be printed, lists the rest with their reason, and leaves one PDF to download', async () => {
+    const ok = await Promise.all([newOrder(), newOrder(), newOrder()]);
+    const held = await newOrder();
+    await h.db.updateTable('orders').set({ intercepted: 1 }).where('id', '=', held.id).execute();
+    const foreign = await newOrder(demo2);
+    const start = await h.post(
+      'order/printLabelA',
+      { ids: [...ok.map((o) => o.id), held.id, foreign.id], printer: 'Office' },
+      demo,
+      { 'accept-language': 'en' },
+    );
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    const job = await finished(start.body.data.jobId);
+    expect(job).toMatchObject({ status: 'done', total: 5, printed: 3, drawn: 3, error: null });
+    expect(job.refused).toEqual([
+      { orderNo: null, reason: 'Order not found.' },
+      { orderNo: held.orderNo, reason: `Order ${held.orderNo} is intercepted: cancel the interception first.` },
+    ]);
+    for (const o of ok) expect(await state(o.id)).toMatchObject({ status: 'printed', print_count: 1 });
+    expect(await state(held.id)).toMatchObject({ print_count: 0 });
+    expect(await state(foreign.id)).toMatchObject({ print_count: 0 });
+
+    const pdf = await download('file/downloadSteam', { id: job.fileId }, demo);
+    expect(pdf.status).toBe(200);
+    expect(pdfPages(pdf.file)).toBe(3);
+    for (let p = 1; p <= 3; p++)
+      expect(decodeBox(renderPage(pdf.file, p), LAYOUT.waybillBarcode)?.text).toBe(ok[p - 1]!.waybillNo);
+    // The job and its PDF are its starter's only.
+    expect((await result(start.body.data.jobId, demo2)).status).toBe(404);
+    expect((await download('file/downloadSteam', { id: job.fileId }, demo2)).status).toBe(404);
+  });
+
+  it('a job of nothing printable ends done with every order refused and no file', async () => {
+    const theirs = await newOrder(demo2);
+    const start = await h.post('order/printLabelA', { ids: [theirs.id] }, demo);
+    const job = await finished(start.body.data.jobId);
+    expect(job).toMatchObject({ status: 'done', printed: 0, fileId: null, refused: [{ orderNo: null }] });
+    expect(await state(theirs.id)).toMatchObject({ print_count: 0 });
+  });
+});

@@ -6,6 +6,7 @@
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
 import * as exportJobs from './export-jobs.ts';
+import * as files from './files.ts';
 import * as items from './items.ts';
 import * as labels from './labels.ts';
 import type { CallDef } from './call.ts';
@@ -23,7 +24,7 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, labels, notifications, orderReviews, orders, reference };
+export { auth, batches, exportJobs, files, items, labels, notifications, orderReviews, orders, reference };
 
 export const calls = {
   auth,

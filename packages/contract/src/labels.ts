@@ -40,3 +40,44 @@ export const downloadLabelProduct = defineCall({
   kind: 'blob',
   timeout: 0,
 });
+
+/** Orders in one print job at most. */
+export const PRINT_JOB_MAX = 5000;
+
+export const printLabelA = defineCall({
+  path: 'order/printLabelA',
+  summary:
+    'Waybill labels of many orders as a job: answers at once with its id; the job prints each order that can be printed (counted through the order life) and lists the others with their reason, then draws one PDF. Progress and result: order/printLabelAResult.',
+  permission: 'order.list',
+  request: z.object({
+    ids: z.array(idOf).min(1).max(PRINT_JOB_MAX),
+    printer: text({ max: 100 }).optional(),
+  }),
+  response: z.object({ jobId: z.number().int() }),
+  timeout: 0,
+});
+
+export const printJobStatus = z.enum(['running', 'done', 'failed']);
+export const printJob = z.object({
+  jobId: z.number().int(),
+  status: printJobStatus,
+  /** Orders asked for. */
+  total: z.number().int(),
+  /** Orders printed (counted) and drawn into the PDF so far. */
+  printed: z.number().int(),
+  drawn: z.number().int(),
+  refused: z.array(z.object({ orderNo: z.string().nullable(), reason: z.string() })),
+  /** The PDF, once done: downloaded with file/downloadSteam. */
+  fileId: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type PrintJob = z.infer<typeof printJob>;
+
+export const printLabelAResult = defineCall({
+  path: 'order/printLabelAResult',
+  summary:
+    "A print job's state (its starter's only): running with labels drawn of those printed, done with the PDF's file id, or failed; the orders refused and why.",
+  permission: 'order.list',
+  request: z.object({ jobId: idOf }),
+  response: printJob,
+});

@@ -257,6 +257,23 @@ export interface IdCardsTable {
   created_at: Time;
   updated_at: Time;
 }
+/** Label print jobs (issue 14, migration 2026-11-24T0950). */
+export interface PrintJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  printer: string | null;
+  /** running | done | failed */
+  status: string;
+  total: number;
+  printed: Generated<number>;
+  drawn: Generated<number>;
+  /** JSON: [{ orderNo, reason }] in the starter's language. */
+  refused: Generated<string>;
+  file_id: number | null;
+  error: string | null;
+  created_at: Time;
+  updated_at: Time;
+}
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -271,6 +288,7 @@ export interface DB extends ItemTables, OrderReviewTables, TaxTables {
   session_tokens: SessionTokensTable;
   login_attempts: LoginAttemptsTable;
   user_settings: UserSettingsTable;
+  print_jobs: PrintJobsTable;
   channels: ChannelsTable;
   clearance_companies: CodedTable;
   order_types: CodedTable;

@@ -1,4 +1,4 @@
-import { labels } from '@console/contract';
+import { files, labels } from '@console/contract';
 import { Download } from '../../http/call-context.ts';
 import type { Registrar } from '../../http/register-call.ts';
 import { trackExport, tracked } from '../../lib/export-progress.ts';
@@ -15,6 +15,12 @@ export function labelsRoutes(r: Registrar, service: LabelsService) {
       service.labelA(ctx.actor, await ctx.scope(), ctx.lang, input, progress),
     );
     return new Download(`labelA-${stamp()}.pdf`, PDF, streamAndRemove(file));
+  });
+  r.call(labels.printLabelA, async (input, ctx) => service.startPrint(ctx.actor, await ctx.scope(), ctx.lang, input));
+  r.call(labels.printLabelAResult, async (input, ctx) => service.printResult(ctx.actor, input.jobId));
+  r.call(files.downloadFile, async (input, ctx) => {
+    const f = await service.file(ctx.actor, input.id);
+    return new Download(f.name, f.mime, f.body);
   });
   r.call(labels.downloadLabelProduct, async (input, ctx) => {
     const progress = trackExport(ctx.actor.userId, input.progressId);

@@ -6,6 +6,9 @@ import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
+import fs from 'node:fs';
+import { loadGeneratedFile, saveGeneratedFile } from '../../lib/generated-files.ts';
+import type { Storage } from '../../lib/storage.ts';
 import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
 import { createLabelsRepository } from './labels.repository.ts';
@@ -24,8 +27,14 @@ function fullAddress(r: Rows['rows'][number]) {
 /** The UTC+8 wall time the label prints (spec: displayed times add 8 hours). */
 const chinaMinute = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
 
-export function createLabelsService(deps: { db: Database; clock: () => Date; fontDir: string }) {
+const PDF = 'application/pdf';
+/** How often a running job writes how far it got (the result call reads the database). */
+const PROGRESS_EVERY_MS = 300;
+
+export function createLabelsService(deps: { db: Database; clock: () => Date; fontDir: string; files: Storage }) {
   const { db, clock } = deps;
+  /** Jobs running in this process: shutdown waits for them. */
+  const running = new Set<Promise<void>>();
   const repo = createLabelsRepository(db);
 
   /**
@@ -77,7 +86,96 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
     return renderFile({ ...RENDER, arg }, { ext: 'pdf', total: job.orders.length }, progress);
   }
 
+  async function runPrint(
+    jobId: number,
+    actor: Actor,
+    scope: Scope,
+    lang: ApiLanguage,
+    ids: number[],
+    printer: string | null,
+  ) {
+    const update = (set: Record<string, unknown>) =>
+      db
+        .updateTable('print_jobs')
+        .set({ ...set, updated_at: clock().toISOString() })
+        .where('id', '=', jobId)
+        .execute();
+    let file: string | undefined;
+    try {
+      const { present, missing, toLabel } = await load(scope, ids).catch((e) => {
+        // None of them in scope: every one is "not found", nothing to draw.
+        if (e instanceof AppError && e.code === ErrorCode.NOT_FOUND)
+          return { present: [], missing: ids, toLabel: null };
+        throw e;
+      });
+      const at = clock().toISOString();
+      const moved = present.length
+        ? await db.transaction().execute((trx) =>
+            transition(
+              trx,
+              'print',
+              present.map((r) => r.id),
+              { at, by: actor.userId, location: printer, note: 'labelA' },
+            ),
+          )
+        : { done: [], refused: [] };
+      const refused = [
+        ...missing.map(() => ({ orderNo: null, reason: translate(lang, 'orderNotFound') })),
+        ...moved.refused.map((r) => ({
+          orderNo: r.orderNo,
+          reason: translate(lang, r.key, { orderNo: r.orderNo ?? '' }),
+        })),
+      ];
+      const done = new Set(moved.done);
+      const printed = present.filter((r) => done.has(r.id));
+      await update({ printed: printed.length, refused: JSON.stringify(refused) });
+      if (!printed.length || !toLabel) {
+        await update({ status: 'done' });
+        return;
+      }
+      let last = 0;
+      let writing = Promise.resolve();
+      const progress: ProgressTracker = {
+        writing: () => {},
+        total: () => {},
+        rows: (n) => {
+          if (Date.now() - last < PROGRESS_EVERY_MS) return;
+          last = Date.now();
+          writing = writing.then(() => update({ drawn: n }).then(() => {}));
+        },
+        done: () => {},
+        failed: () => {},
+      };
+      file = await render({ kind: 'labelA', orders: printed.map(toLabel) }, progress);
+      await writing;
+      const fileId = await saveGeneratedFile(db, deps.files, {
+        kind: 'labelPrintJob',
+        name: `labelA-${jobId}.pdf`,
+        mime: PDF,
+        customerId: null,
+        ownerUserId: actor.userId,
+        data: await fs.promises.readFile(file),
+        at: clock().toISOString(),
+      });
+      await update({ status: 'done', drawn: printed.length, file_id: fileId });
+    } catch (e) {
+      await update({ status: 'failed', error: translate(lang, 'printJobFailed') }).catch(() => {});
+      if (!(e instanceof AppError)) console.error(`print job ${jobId} failed`, e);
+    } finally {
+      if (file) fs.rm(file, { force: true }, () => {});
+    }
+  }
+
   return {
+    /** Jobs a previous process left running are failed: nothing finishes them now. */
+    async recoverAtStart() {
+      await db
+        .updateTable('print_jobs')
+        .set({ status: 'failed', error: 'interrupted', updated_at: clock().toISOString() })
+        .where('status', '=', 'running')
+        .execute();
+    },
+
     /**
      * Waybill labels: a print of each order through the order life (checked and counted in one
      * transaction, before the PDF is drawn: a refused order refuses the whole download, nothing
@@ -114,6 +212,63 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
         refuse(lang, [], moved.refused);
       });
       return render({ kind: 'labelA', orders: present.map(toLabel) }, progress);
+    },
+
+    /**
+     * A print job: the row is written and its id answered at once; the job then prints what can
+     * be printed (one transaction, through the order life), lists the rest with their reason and
+     * draws the PDF in a worker, writing its progress to the row as it goes.
+     */
+    async startPrint(actor: Actor, scope: Scope, lang: ApiLanguage, p: CallParsed<typeof labels.printLabelA>) {
+      const ids = [...new Set(p.ids)];
+      const at = clock().toISOString();
+      const { id } = await db
+        .insertInto('print_jobs')
+        .values({
+          user_id: actor.userId,
+          printer: p.printer ?? null,
+          status: 'running',
+          total: ids.length,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const job = runPrint(id, actor, scope, lang, ids, p.printer ?? null).finally(() => running.delete(job));
+      running.add(job);
+      return { jobId: id };
+    },
+
+    async printResult(actor: Actor, jobId: number): Promise<labels.PrintJob> {
+      const j = await db
+        .selectFrom('print_jobs')
+        .selectAll()
+        .where('id', '=', jobId)
+        .where('user_id', '=', actor.userId)
+        .executeTakeFirst();
+      if (!j) throw new AppError(ErrorCode.NOT_FOUND, 'printJobNotFound');
+      return {
+        jobId: j.id,
+        status: j.status as labels.PrintJob['status'],
+        total: j.total,
+        printed: j.printed,
+        drawn: j.drawn,
+        refused: JSON.parse(j.refused),
+        fileId: j.file_id,
+        error: j.error,
+      };
+    },
+
+    /** A file the server made for the caller (file/downloadSteam): the print jobs' PDFs. */
+    async file(actor: Actor, id: number) {
+      const f = await loadGeneratedFile(db, deps.files, { id, kind: 'labelPrintJob', userId: actor.userId });
+      if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'fileNotFound');
+      return f;
+    },
+
+    /** Waits for the jobs still running (shutdown). */
+    async close() {
+      await Promise.allSettled([...running]);
     },
 
     /** Product labels (picking list): the orders' items; no print is counted. */
