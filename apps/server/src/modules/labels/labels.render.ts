@@ -263,7 +263,7 @@ export async function renderLabels(job: LabelRender, out: string, onProgress?: O
       // Drawing is synchronous: without a turn of the event loop the file stream never writes
       // and every chunk of the PDF waits in memory (16 MiB a 1,000 labels, in small buffers).
       if ((i + 1) % 10 === 0) {
-        if (file.writableNeedDrain) await new Promise((r) => file.once('drain', r));
+        if (file.writableNeedDrain) await new Promise<void>((r) => file.once('drain', () => r()));
         else await new Promise((r) => setImmediate(r));
       }
     }
