@@ -29,6 +29,8 @@ import { createItemsService } from './modules/items/items.service.ts';
 import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
+import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 
@@ -146,6 +148,7 @@ export async function buildApp({
     template: () => batches.template('order'),
   });
   orderReviewsRoutes(registrar, orderReviews);
+  exportNominationsRoutes(registrar, createExportNominationsService({ db, clock }));
   app.addHook('onClose', () => orderReviews.close());
 
   registerConsole(app, config.WEB_DIST);
