@@ -29,6 +29,8 @@ import { createItemsService } from './modules/items/items.service.ts';
 import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
+import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { labelsRoutes } from './modules/labels/labels.routes.ts';
 import { createLabelsService } from './modules/labels/labels.service.ts';
@@ -148,6 +150,7 @@ export async function buildApp({
     template: () => batches.template('order'),
   });
   orderReviewsRoutes(registrar, orderReviews);
+  exportNominationsRoutes(registrar, createExportNominationsService({ db, clock }));
   app.addHook('onClose', () => orderReviews.close());
   const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
   await labels.recoverAtStart();

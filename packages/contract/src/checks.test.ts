@@ -4,6 +4,8 @@ import {
   eanCheckDigit,
   idCardCheckChar,
   isMinor,
+  corporateNumberCheckDigit,
+  corporateNumberProblem,
   isValidCorporateNumber,
   isValidJan,
   isValidS10,
@@ -56,8 +58,21 @@ describe('JAN, S10, corporate number', () => {
     for (let n = 10_000_000; n < 10_000_200; n++) expect(isValidS10(s10Number('EE', n, 'JP'))).toBe(true);
   });
   it('corporate number check digit comes first', () => {
-    expect(isValidCorporateNumber('7000012050002')).toBe(true); // National Diet Library
+    expect(isValidCorporateNumber('7000012050002')).toBe(true); // National Tax Agency (国税庁)
+    expect(isValidCorporateNumber('1180301018771')).toBe(true); // Toyota Motor Corporation
     expect(isValidCorporateNumber('8000012050002')).toBe(false);
+    expect(isValidCorporateNumber('2180301018771')).toBe(false);
+    expect(corporateNumberCheckDigit('180301018771')).toBe(1);
+    expect(corporateNumberCheckDigit('000012050002')).toBe(7);
+    // sum mod 9 = 0 gives 9, never 0.
+    expect(corporateNumberCheckDigit('000000000000')).toBe(9);
+    expect(corporateNumberProblem(' 1180301018771 ')).toBeNull();
+    expect(corporateNumberProblem('0180301018771')).toBe('checkDigit');
+    expect(corporateNumberProblem('118030101877')).toBe('length');
+    expect(corporateNumberProblem('11803010187710')).toBe('length');
+    expect(corporateNumberProblem('')).toBe('length');
+    expect(corporateNumberProblem('11803O1018771')).toBe('digits');
+    expect(corporateNumberProblem('1180-301018771')).toBe('digits');
   });
   it('normalises full-width digits and stray spaces', () => {
     expect(normalizeCell('　１２３ＡＢ　')).toBe('123AB');

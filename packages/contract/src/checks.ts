@@ -89,17 +89,32 @@ export function isValidS10(raw: string): boolean {
   return !!m && s10CheckDigit(m[2]!) === Number(m[3]);
 }
 
-/** Japanese corporate number (法人番号): 13 digits, check digit first. */
-export function isValidCorporateNumber(raw: string): boolean {
-  const s = raw.trim();
-  if (!/^\d{13}$/.test(s)) return false;
-  const base = s.slice(1);
+/**
+ * Check digit of a Japanese corporate number (法人番号) over its 12-digit base: weights 1, 2
+ * alternating from the rightmost base digit (which weighs 1), check = 9 − (sum mod 9).
+ */
+export function corporateNumberCheckDigit(base12: string): number {
   let sum = 0;
   for (let i = 0; i < 12; i++) {
     const fromRight = 11 - i;
-    sum += Number(base[i]) * (fromRight % 2 === 0 ? 1 : 2);
+    sum += Number(base12[i]) * (fromRight % 2 === 0 ? 1 : 2);
   }
-  return 9 - (sum % 9) === Number(s[0]);
+  return 9 - (sum % 9);
+}
+
+export type CorporateNumberProblem = 'digits' | 'length' | 'checkDigit';
+
+/** What is wrong with a corporate number (13 digits, check digit first), or null when it is valid. */
+export function corporateNumberProblem(raw: string): CorporateNumberProblem | null {
+  const s = raw.trim();
+  if (!/^\d*$/.test(s)) return 'digits';
+  if (s.length !== 13) return 'length';
+  return corporateNumberCheckDigit(s.slice(1)) === Number(s[0]) ? null : 'checkDigit';
+}
+
+/** Japanese corporate number (法人番号): 13 digits, check digit first. */
+export function isValidCorporateNumber(raw: string): boolean {
+  return corporateNumberProblem(raw) === null;
 }
 
 /** Full-width digits and letters to ASCII, stray spaces trimmed (spreadsheets are full of them). */

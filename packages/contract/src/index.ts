@@ -6,6 +6,7 @@
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
 import * as exportJobs from './export-jobs.ts';
+import * as exportNominations from './export-nominations.ts';
 import * as files from './files.ts';
 import * as items from './items.ts';
 import * as labels from './labels.ts';
@@ -24,12 +25,26 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, files, items, labels, notifications, orderReviews, orders, reference };
+export {
+  auth,
+  batches,
+  exportJobs,
+  exportNominations,
+  files,
+  items,
+  labels,
+  notifications,
+  orderReviews,
+  orders,
+  reference,
+};
 
 export const calls = {
   auth,
   batches,
   exportJobs,
+  exportNominations,
+  files,
   items,
   labels,
   notifications,

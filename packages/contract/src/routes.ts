@@ -37,6 +37,11 @@ export const routeCatalogue = [
     parent: 'exports',
     hidden: true,
   }),
+  r('exports.update', '/exports/update', '修改出口抬头', 'Edit Export Nomination', { parent: 'exports', hidden: true }),
+  r('exports.updateReceiveEmail', '/exports/updateReceiveEmail', '修改接收邮箱', 'Change Receive Email', {
+    parent: 'exports',
+    hidden: true,
+  }),
   r('item', '', '商品管理', 'Item Management', { icon: 'ShoppingOutlined' }),
   r('item.list', '/item/list', '商品列表', 'Item List', { parent: 'item' }),
   r('item.noPassItem', '/item/noPassItem', '审核未通过商品列表', 'Failed To Pass Item List', { parent: 'item' }),

@@ -81,7 +81,19 @@ export function leavesOf(schema: z.ZodType): Leaf[] {
 /** Picks a value for a field, or undefined for the generator's own choice. */
 export type Pick = (path: Path, leaf: Leaf['kind']) => unknown;
 
-const STRING_CANDIDATES = ['a', 'aaaaaaaa', '1', '2026-11-01', '110000', 'A1', '12345670', 'JP'];
+// A corporate number (13 digits, check digit first) and an email address for the fields that check them.
+const STRING_CANDIDATES = [
+  'a',
+  'aaaaaaaa',
+  '1',
+  '2026-11-01',
+  '110000',
+  'A1',
+  '12345670',
+  'JP',
+  '7000012050002',
+  'a@b.example',
+];
 
 /**
  * A valid body: required fields only, each the simplest value its schema accepts; the

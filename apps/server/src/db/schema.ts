@@ -107,6 +107,8 @@ export interface ExportNominationsTable {
   receive_email: Generated<string>;
   created_at: Time;
   deleted_at: Time | null;
+  /** Last change (migration 2026-11-24T0900). */
+  updated_at: Time | null;
 }
 export interface FilesTable {
   id: Generated<number>;

@@ -127,6 +127,66 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
           created_at: iso,
         })
         .execute();
+      // Two more per customer (export nominations pages, issue 13): one with an ID mark and a
+      // receive email, so the list has something to filter, sort and page.
+      const more =
+        code === 'DEMO'
+          ? [
+              [
+                '演示商贸 大阪支店',
+                'DEMO Trading Osaka Branch',
+                '9010401012345',
+                '2-1-1 Umeda, Kita-ku, Osaka',
+                '06-6345-0001',
+                'OSK',
+                'export-osaka@demo.example',
+              ],
+              [
+                '演示物流合同会社',
+                'DEMO Logistics LLC',
+                '1120001054321',
+                '3-5-7 Hakata-ku, Fukuoka',
+                '092-111-2222',
+                '',
+                '',
+              ],
+            ]
+          : [
+              [
+                '第二物产 名古屋営業所',
+                'DAINI Bussan Nagoya Office',
+                '1011001098765',
+                '4-4-1 Meieki, Nakamura-ku, Nagoya',
+                '052-555-0101',
+                'NGY',
+                'docs@demo2.example',
+              ],
+              [
+                '第二物产 札幌倉庫',
+                'DAINI Bussan Sapporo Warehouse',
+                '6180001023456',
+                '1-2 Kita 5-jo, Chuo-ku, Sapporo',
+                '011-222-3333',
+                '',
+                '',
+              ],
+            ];
+      await trx
+        .insertInto('export_nominations')
+        .values(
+          more.map(([ja, en, corp, address, tel, mark, email]) => ({
+            customer_id: c.id,
+            name_ja: ja!,
+            name_en: en!,
+            corporate_number: corp!,
+            address_en: address!,
+            tel: tel!,
+            id_mark: mark!,
+            receive_email: email!,
+            created_at: iso,
+          })),
+        )
+        .execute();
     }
 
     const provinces = Object.entries(areaList.province_list);

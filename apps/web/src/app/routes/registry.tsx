@@ -21,6 +21,10 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'exports.create': () => import('@/features/export-nominations/ExportNominationCreatePage.tsx'),
+  'exports.list': () => import('@/features/export-nominations/ExportNominationListPage.tsx'),
+  'exports.update': () => import('@/features/export-nominations/ExportNominationUpdatePage.tsx'),
+  'exports.updateReceiveEmail': () => import('@/features/export-nominations/ExportNominationReceiveEmailPage.tsx'),
   'item.create': () => import('@/features/items/ItemCreatePage.tsx'),
   'item.info': () => import('@/features/items/ItemInfoPage.tsx'),
   'item.list': () => import('@/features/items/ItemListPage.tsx'),

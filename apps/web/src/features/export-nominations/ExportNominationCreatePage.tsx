@@ -1,0 +1,66 @@
+import { reference } from '@console/contract';
+import { App, Button, Card, Form, Select, Space } from 'antd';
+import { useNavigate } from 'react-router';
+import { errorText, t, useCall, useI18n, useSession } from '@/lib';
+import { createNomination, refreshNominations } from './api/exportNominations.ts';
+import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
+import './i18n.ts';
+
+/**
+ * Create Export Nomination (spec §2 exports.create): every field of spec §3; agents and
+ * operators choose the customer it belongs to. The corporate number is checked as it is typed
+ * with the contract's rule, and again by the server.
+ */
+export default function ExportNominationCreatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [form] = Form.useForm();
+  const submit = async (v: Record<string, any>) => {
+    try {
+      await createNomination({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
+      void message.success(t('exportNominations.created'));
+      await refreshNominations();
+      form.resetFields();
+      navigate('/exports/list');
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) {
+        form.setFields(fields);
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else void message.error(errorText(e));
+    }
+  };
+  return (
+    <Card title={t('exportNominations.create')} data-testid="nomination-create">
+      <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
+        {!isCustomer && (
+          <Form.Item
+            name="customerId"
+            label={t('exportNominations.customer')}
+            rules={[{ required: true, message: t('exportNominations.selectCustomer') }]}
+            style={{ maxWidth: 360 }}
+          >
+            <Select
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('exportNominations.selectCustomer')}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              data-testid="nomination-customer"
+            />
+          </Form.Item>
+        )}
+        <NominationFields />
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="nomination-submit">
+            {t('exportNominations.save')}
+          </Button>
+          <Button onClick={() => navigate('/exports/list')}>{t('exportNominations.cancel')}</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}

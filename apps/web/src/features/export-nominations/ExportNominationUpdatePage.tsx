@@ -1,0 +1,57 @@
+import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { errorText, t, useI18n } from '@/lib';
+import { refreshNominations, updateNomination, useNomination } from './api/exportNominations.ts';
+import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
+import './i18n.ts';
+
+/** Edit Export Nomination (spec §2 exports.update): the fields of spec §3; the customer stays. */
+export default function ExportNominationUpdatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id') ?? 0);
+  const q = useNomination(id);
+  useTabRecord(q.data?.nameEn);
+  const [form] = Form.useForm();
+  useEffect(() => {
+    if (q.data) form.setFieldsValue(q.data);
+  }, [q.data, form]);
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
+  const save = async (v: Record<string, any>) => {
+    try {
+      await updateNomination({ ...toFields(v), id });
+      void message.success(t('exportNominations.saved'));
+      await refreshNominations();
+      navigate('/exports/list');
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) {
+        form.setFields(fields);
+        if (fields[0]) form.scrollToField(fields[0].name);
+      } else void message.error(errorText(e));
+    }
+  };
+  return (
+    <Card
+      loading={!q.data}
+      title={t('exportNominations.edit')}
+      extra={q.data && <Tag>{q.data.customerCode}</Tag>}
+      data-testid="nomination-update"
+    >
+      <Form form={form} layout="vertical" onFinish={save} scrollToFirstError style={{ maxWidth: 900 }}>
+        <NominationFields />
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="nomination-submit">
+            {t('exportNominations.save')}
+          </Button>
+          <Button onClick={() => navigate('/exports/list')}>{t('exportNominations.cancel')}</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
