@@ -29,6 +29,8 @@ import { createItemsService } from './modules/items/items.service.ts';
 import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
+import { createInterceptionsService } from './modules/interceptions/interceptions.service.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 
@@ -121,6 +123,7 @@ export async function buildApp({
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
+  interceptionsRoutes(registrar, createInterceptionsService(db, clock));
   exportJobsRoutes(registrar);
   const itemImports = createItemImportService({
     db,

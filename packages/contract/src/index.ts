@@ -6,6 +6,7 @@
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
 import * as exportJobs from './export-jobs.ts';
+import * as interceptions from './interceptions.ts';
 import * as items from './items.ts';
 import type { CallDef } from './call.ts';
 import * as notifications from './notifications.ts';
@@ -22,9 +23,9 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference };
+export { auth, batches, exportJobs, interceptions, items, notifications, orderReviews, orders, reference };
 
-export const calls = { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference } as const;
+export const calls = { auth, batches, exportJobs, interceptions, items, notifications, orderReviews, orders, reference } as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;
