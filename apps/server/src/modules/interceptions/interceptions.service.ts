@@ -39,7 +39,12 @@ export function createInterceptionsService(db: Database, clock: () => Date) {
   });
 
   return {
-    async create(actor: Actor, scope: Scope, lang: ApiLanguage, p: { noType: C.InterceptNoType; numbers: string[]; reason: string }) {
+    async create(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      p: { noType: C.InterceptNoType; numbers: string[]; reason: string },
+    ) {
       const found = await repo.ordersByNumbers(scope, p.noType, p.numbers);
       const at = now();
       // A number entered names the orders whose number is it, as entered or upper-cased.

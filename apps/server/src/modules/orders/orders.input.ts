@@ -70,7 +70,12 @@ export function orderInputOf(
 export const SAME_RECIPIENT_MAX = 5;
 
 /** Every abnormal rule, in the order they are listed (abnormal_rules holds whether each is on). */
-export const ABNORMAL_RULES = ['unresolvableAddress', 'invalidPhone', 'valueOverLimit', 'sameRecipientTooOften'] as const;
+export const ABNORMAL_RULES = [
+  'unresolvableAddress',
+  'invalidPhone',
+  'valueOverLimit',
+  'sameRecipientTooOften',
+] as const;
 
 /** The rules switched on (operators switch them, validateAbnormalRule/updateRule). */
 export async function enabledAbnormalRules(db: Database): Promise<ReadonlySet<string>> {

@@ -398,7 +398,9 @@ export function createOrdersRepository(db: Database) {
     /** Orders in error (kind 'error') or abnormal and unresolved (kind 'abnormal'). */
     async attentionPage(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {
       const at = kind === 'error' ? 'o.error_at' : 'o.abnormal_at';
-      let q = orderListQuery(db, scope).where(at, 'is not', null);
+      // A cancelled order needs no one's attention: the lists and the header badges (their
+      // totals) count the live flags of orders still in the order's life.
+      let q = orderListQuery(db, scope).where(at, 'is not', null).where('o.status', '!=', 'cancelled');
       if (p.keyword)
         q = q.where((eb) => eb.or([eb('o.order_no', '=', p.keyword!), eb('o.waybill_no', '=', p.keyword!)]));
       const { total } = await q
@@ -457,8 +459,10 @@ export function createOrdersRepository(db: Database) {
     async countAttention(scope: Scope) {
       return scoped(scope)
         .select([
-          sql<number>`sum(case when o.error_at is not null then 1 else 0 end)`.as('errors'),
-          sql<number>`sum(case when o.abnormal_at is not null then 1 else 0 end)`.as('abnormal'),
+          sql<number>`sum(case when o.error_at is not null and o.status <> 'cancelled' then 1 else 0 end)`.as('errors'),
+          sql<number>`sum(case when o.abnormal_at is not null and o.status <> 'cancelled' then 1 else 0 end)`.as(
+            'abnormal',
+          ),
         ])
         .executeTakeFirstOrThrow();
     },
