@@ -247,7 +247,7 @@ export default function InterceptionsPage() {
             />
           </div>
         ) : (
-          <Form form={createForm} layout="vertical" initialValues={{ noType: 'waybillNo' }} onFinish={submitCreate}>
+          <Form form={createForm} layout="vertical" initialValues={{ noType: 'waybillNo' }}>
             <Form.Item name="noType" label={t('interceptions.noType')} rules={[{ required: true }]}>
               <Select
                 options={NO_TYPES.map((k) => ({ value: k, label: t(`interceptions.noTypes.${k}`) }))}
@@ -267,7 +267,12 @@ export default function InterceptionsPage() {
               label={t('interceptions.reason')}
               rules={[{ required: true, whitespace: true, message: t('interceptions.reasonRequired') }]}
             >
-              <Input maxLength={200} showCount data-testid="interception-reason" />
+              <Input
+                maxLength={200}
+                showCount
+                onPressEnter={() => void submitCreate()}
+                data-testid="interception-reason"
+              />
             </Form.Item>
           </Form>
         )}
