@@ -266,6 +266,7 @@ export const trackingKind = z.enum([
   'interceptionCancelled',
   'errorFlagged',
   'errorCleared',
+  'abnormalReleased',
 ]);
 export const trackingEvent = z.object({
   kind: z.string(),

@@ -290,17 +290,13 @@ export function createOrdersRepository(db: Database) {
      * Resolves or releases abnormal orders; only rows that were abnormal change, and only their
      * ids are returned, so events are written for exactly those (finding 10 of issue 10).
      */
-    async settleAbnormal(trx: Transaction<DB>, ids: readonly number[], release: boolean, at: string) {
+    async settleAbnormal(trx: Transaction<DB>, ids: readonly number[], at: string) {
       if (!ids.length) return [];
+      // Releasing an abnormal order lets it through the office's check; it is not the clearance
+      // company's release (status `released`, domain/order-life.ts), so `released` stays as it is.
       const rows = await trx
         .updateTable('orders')
-        .set({
-          abnormal_rule: null,
-          abnormal_reason: null,
-          abnormal_at: null,
-          updated_at: at,
-          ...(release ? { released: 1 } : {}),
-        })
+        .set({ abnormal_rule: null, abnormal_reason: null, abnormal_at: null, updated_at: at })
         .where('id', 'in', [...ids])
         .where('abnormal_at', 'is not', null)
         .returning('id')

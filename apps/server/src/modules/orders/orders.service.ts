@@ -826,12 +826,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         const ids = await repo.settleAbnormal(
           trx,
           rows.map((r) => r.id),
-          release,
           now(),
         );
         await repo.addEvents(
           trx,
-          ids.map((id) => event(id, release ? 'released' : 'abnormalResolved', actor, p.note)),
+          ids.map((id) => event(id, release ? 'abnormalReleased' : 'abnormalResolved', actor, p.note)),
         );
         return ids;
       });
