@@ -22,7 +22,10 @@ export function ensureErrorOrders(file: string, userName: string, atLeast: numbe
     const count = () =>
       (
         db
-          .prepare('SELECT count(*) AS n FROM orders WHERE customer_id = ? AND error_reason IS NOT NULL')
+          // As the error list counts them (issue 13): the live flags of orders not cancelled.
+          .prepare(
+            "SELECT count(*) AS n FROM orders WHERE customer_id = ? AND error_reason IS NOT NULL AND status <> 'cancelled'",
+          )
           .get(user.customer_id) as { n: number }
       ).n;
     const cols = (db.prepare('PRAGMA table_info(orders)').all() as { name: string }[])

@@ -31,6 +31,8 @@ import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
+import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
+import { createInterceptionsService } from './modules/interceptions/interceptions.service.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { labelsRoutes } from './modules/labels/labels.routes.ts';
 import { createLabelsService } from './modules/labels/labels.service.ts';
@@ -125,6 +127,7 @@ export async function buildApp({
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
+  interceptionsRoutes(registrar, createInterceptionsService(db, clock));
   exportJobsRoutes(registrar);
   const itemImports = createItemImportService({
     db,

@@ -988,7 +988,11 @@ describe('orders that need attention', () => {
       .select(['abnormal_at', 'released'])
       .where('id', '=', ab[1]!.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ abnormal_at: null, released: 1 });
+    // Issue 13: letting an abnormal order through is not the customs release (status released).
+    expect(row).toEqual({ abnormal_at: null, released: 0 });
+    const kinds = await h.db.selectFrom('tracking_events').select('kind').where('order_id', '=', ab[1]!.id).execute();
+    expect(kinds.map((k) => k.kind)).toContain('abnormalReleased');
+    expect(kinds.map((k) => k.kind)).not.toContain('released');
   });
   it('finding 10: releasing an order that is not abnormal changes nothing and writes no released event', async () => {
     const o = await h.db

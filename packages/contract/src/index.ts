@@ -8,6 +8,7 @@ import * as batches from './batches.ts';
 import * as exportJobs from './export-jobs.ts';
 import * as exportNominations from './export-nominations.ts';
 import * as files from './files.ts';
+import * as interceptions from './interceptions.ts';
 import * as items from './items.ts';
 import * as labels from './labels.ts';
 import type { CallDef } from './call.ts';
@@ -31,6 +32,7 @@ export {
   exportJobs,
   exportNominations,
   files,
+  interceptions,
   items,
   labels,
   notifications,
@@ -45,6 +47,7 @@ export const calls = {
   exportJobs,
   exportNominations,
   files,
+  interceptions,
   items,
   labels,
   notifications,

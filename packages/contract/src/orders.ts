@@ -262,6 +262,11 @@ export const trackingKind = z.enum([
   'updated',
   'errorFixed',
   'abnormalResolved',
+  // Issue 13 (domain/order-life.ts): the events of interception and of the error flag.
+  'interceptionCancelled',
+  'errorFlagged',
+  'errorCleared',
+  'abnormalReleased',
 ]);
 export const trackingEvent = z.object({
   kind: z.string(),
@@ -635,6 +640,14 @@ export const abnormalRules = defineCall({
   permission: 'order.abnormal',
   request: empty,
   response: z.array(abnormalRule),
+});
+/** Operators switch one abnormal rule on or off; a rule switched off is not applied on create, update or import. */
+export const abnormalRuleSwitch = defineCall({
+  path: 'validateAbnormalRule/updateRule',
+  summary: 'Operators switch one abnormal rule on or off (applied from the next create, update or import).',
+  permission: 'order.abnormalRules',
+  request: z.object({ code: text({ min: 1, max: 64 }), enabled: z.boolean() }).strict(),
+  response: abnormalRule,
 });
 export const abnormalUpdate = defineCall({
   path: 'order/abnormal/update',

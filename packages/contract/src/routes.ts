@@ -66,6 +66,10 @@ export const routeCatalogue = [
   r('order.createImportEms', '/order/createImportEms', '创建EMS进口订单', 'Create EMS Orders', { parent: 'order' }),
   r('order.error', '/order/error', '错误订单列表', 'Error Order List', { parent: 'order' }),
   r('order.abnormal', '/order/abnormal', '异常订单列表', 'Abnormal Order List', { parent: 'order' }),
+  r('order.abnormalRules', '/order/abnormalRules', '异常规则', 'Abnormal Rules', {
+    parent: 'order',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('order.idCard', '/order/idCard', '承诺书身份证', 'Promise Letter ID Card', { parent: 'order' }),
   r('order.orderBatchSearch', '/order/orderBatchSearch', '批量订单查询', 'Batch Orders Search', { parent: 'order' }),
   r('order.info', '/order/info', '订单详情', 'Order Detail', { parent: 'order', hidden: true }),

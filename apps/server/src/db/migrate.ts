@@ -18,6 +18,7 @@ import * as itemImports from './migrations/2026-11-24T0500-itemimport-imports.ts
 import * as itemListIndexes from './migrations/2026-11-24T0600-benchitems-item-list-indexes.ts';
 import * as settingsSeq from './migrations/2026-11-24T0855-settings-seq.ts';
 import * as exportNominations from './migrations/2026-11-24T0900-exports-nominations.ts';
+import * as lifeInterceptions from './migrations/2026-11-24T0900-life-interceptions.ts';
 import * as printJobs from './migrations/2026-11-24T0950-labels-print-jobs.ts';
 
 /**
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0600-benchitems-item-list-indexes': itemListIndexes,
   '2026-11-24T0855-settings-seq': settingsSeq,
   '2026-11-24T0900-exports-nominations': exportNominations,
+  '2026-11-24T0900-life-interceptions': lifeInterceptions,
   '2026-11-24T0950-labels-print-jobs': printJobs,
 };
 

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ItemTables } from './schema-items.ts';
+import type { LifeTables } from './schema-life.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
 import type { TaxTables } from './schema-tax.ts';
 
@@ -282,7 +283,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-export interface DB extends ItemTables, OrderReviewTables, TaxTables {
+export interface DB extends ItemTables, LifeTables, OrderReviewTables, TaxTables {
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;

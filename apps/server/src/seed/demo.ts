@@ -339,6 +339,48 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
         location: k + 1 < 3 ? 'Tokyo' : 'Hangzhou',
       }));
       if (later.length) await trx.insertInto('tracking_events').values(later).execute();
+      // Interceptions (issue 13): the intercepted orders' records, and a few cancelled ones,
+      // with the events the order's life writes for them.
+      const cancelledInterception = i % 41 === 20 && ['created', 'printed', 'received'].includes(status);
+      if (i % 41 === 3 || cancelledInterception) {
+        const by = ids[customerIdx ? 'demo2' : 'demo']!;
+        const at = new Date(created.getTime() + 2 * 3_600_000).toISOString();
+        const off = cancelledInterception ? new Date(created.getTime() + 4 * 3_600_000).toISOString() : null;
+        await trx
+          .insertInto('order_interceptions')
+          .values({
+            customer_id: customers[customerIdx]!,
+            order_id: order.id,
+            order_no: `${customerIdx ? 'D2' : 'DM'}${String(100000 + i)}`,
+            no_type: 'waybillNo',
+            number: waybill,
+            reason: cancelledInterception ? '收件人要求暂缓发货' : '收件地址有误',
+            created_by: by,
+            created_at: at,
+            cancel_reason: off ? '地址已确认' : null,
+            cancelled_by: off ? by : null,
+            cancelled_at: off,
+          })
+          .execute();
+        await trx
+          .insertInto('tracking_events')
+          .values([
+            { order_id: order.id, kind: 'intercepted', at, location: null, note: '收件地址有误', created_by: by },
+            ...(off
+              ? [
+                  {
+                    order_id: order.id,
+                    kind: 'interceptionCancelled',
+                    at: off,
+                    location: null,
+                    note: '地址已确认',
+                    created_by: by,
+                  },
+                ]
+              : []),
+          ])
+          .execute();
+      }
     }
     for (const [batchId, t] of batchTally) {
       await trx

@@ -21,6 +21,7 @@ import { createParsePool, parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders } from './parsed-orders.ts';
 import type { ConfirmOrder, Issue, NotesSummary, OrderNote, ParseJob } from './parse.worker.ts';
 import { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/orders.input.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
@@ -299,6 +300,33 @@ export function createBatchesService(deps: BatchesDeps) {
       const createdAt = now();
       let written = 0;
       const progress = () => Math.floor((written / total) * 99);
+      // The abnormal rules, as single create runs them, computed per row in this pass: the
+      // switches and currencies once, the recent orders of a chunk's ID numbers in one query,
+      // and the batch's own earlier rows counted here (they are hidden while it commits).
+      const [abnormalOn, currencies] = await Promise.all([
+        enabledAbnormalRules(db),
+        db.selectFrom('currencies').select(['code', 'decimals']).execute(),
+      ]);
+      const currencyDecimals = new Map(currencies.map((c) => [c.code, c.decimals]));
+      const commitClock = new Date(createdAt);
+      const recentSince = new Date(commitClock.getTime() - 7 * 86_400_000).toISOString();
+      const inBatch = new Map<string, number>();
+      const markAbnormal = async (orders: typeof chunk) => {
+        const recent = abnormalOn.has('sameRecipientTooOften')
+          ? await recentOrdersByIdCard(
+              db,
+              orders.map((o) => o.recipient.idCard),
+              recentSince,
+            )
+          : new Map<string, number>();
+        for (const o of orders) {
+          const id = o.recipient.idCard.toUpperCase();
+          const before = (recent.get(id) ?? 0) + (inBatch.get(id) ?? 0);
+          inBatch.set(id, (inBatch.get(id) ?? 0) + 1);
+          const a = abnormalOf(o, currencyDecimals, before, abnormalOn, commitClock);
+          o.abnormal = a.abnormal_at ? a : null;
+        }
+      };
       async function* chunks() {
         for (const pack of parsed.packs()) {
           for (let i = 0; i < pack.length; i += COMMIT_CHUNK) {
@@ -347,6 +375,8 @@ export function createBatchesService(deps: BatchesDeps) {
         // unique index for it, then is refused).
         await db.transaction().execute(async (trx) => {
           for await (const orders of chunks()) {
+            // Read on another connection: this transaction's own rows are counted in inBatch.
+            await markAbnormal(orders);
             await writeChunk(trx, orders);
             await repo.updateBatch(db, batchId, { progress: progress(), heartbeat_at: now() });
             await deps.afterStagedChunk?.(batchId, written);
@@ -359,6 +389,8 @@ export function createBatchesService(deps: BatchesDeps) {
         // writer; hidden from every order query until one statement marks the batch done.
         setBatchHidden(db, batchId, true);
         for await (const orders of chunks()) {
+          // Before the chunk's transaction: SQLite's one connection is not taken twice.
+          await markAbnormal(orders);
           await db.transaction().execute(async (trx) => {
             await writeChunk(trx, orders);
             await repo.updateBatch(trx, batchId, { progress: progress(), heartbeat_at: now() });

@@ -69,11 +69,73 @@ export function orderInputOf(
 /** How many orders for one ID number within 7 days make the recipient "too often". */
 export const SAME_RECIPIENT_MAX = 5;
 
+/** Every abnormal rule, in the order they are listed (abnormal_rules holds whether each is on). */
+export const ABNORMAL_RULES = [
+  'unresolvableAddress',
+  'invalidPhone',
+  'valueOverLimit',
+  'sameRecipientTooOften',
+] as const;
+
+/** The rules switched on (operators switch them, validateAbnormalRule/updateRule). */
+export async function enabledAbnormalRules(db: Database): Promise<ReadonlySet<string>> {
+  const rows = await db.selectFrom('abnormal_rules').select(['code', 'enabled']).execute();
+  const off = new Set(rows.filter((r) => Number(r.enabled) === 0).map((r) => r.code));
+  return new Set(ABNORMAL_RULES.filter((r) => !off.has(r)));
+}
+
+/**
+ * The abnormal rules of one order, without a query: `recent` is how many orders the same ID
+ * number had in the 7 days before (the caller counts them, one query for a whole chunk on
+ * import). Only the rules in `enabled` apply.
+ */
+export function abnormalOf(
+  input: OrderInput,
+  currencies: ValidationContext['currencies'],
+  recent: number,
+  enabled: ReadonlySet<string>,
+  now: Date,
+) {
+  const hits: string[] = [];
+  const reasons: Reason[] = [];
+  const hit = (rule: string, params?: Reason['params']) => {
+    if (!enabled.has(rule)) return;
+    hits.push(rule);
+    reasons.push({ code: `abnormalReason.${rule}`, params });
+  };
+  if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
+  if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
+  const fen = orderValueCny(input, currencies);
+  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
+    hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
+  if (recent + 1 >= SAME_RECIPIENT_MAX) hit('sameRecipientTooOften', { count: recent + 1, max: SAME_RECIPIENT_MAX });
+  if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
+  return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now.toISOString() };
+}
+
+/** Orders per ID number (upper-cased) created since `since`: one query for many numbers. */
+export async function recentOrdersByIdCard(db: Database, idCards: readonly string[], since: string) {
+  const out = new Map<string, number>();
+  const ids = [...new Set(idCards.map((s) => s.toUpperCase()))];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = await db
+      .selectFrom('orders')
+      .select(['recipient_id_card', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('recipient_id_card', 'in', ids.slice(i, i + 1000))
+      .where('created_at', '>=', since)
+      .$call(visibleOrders(db, 'orders'))
+      .groupBy('recipient_id_card')
+      .execute();
+    for (const r of rows) out.set(r.recipient_id_card, Number(r.n));
+  }
+  return out;
+}
+
 /**
  * The abnormal rules of one order (none = clean); evaluated on single create and update, and on
- * the recipient changes of an updates sheet. The rule codes and the reasons (codes with
- * parameters, lib/reasons.ts) are stored, never a sentence: the lists show them in the
- * language of whoever reads them.
+ * the recipient changes of an updates sheet (batch import counts per chunk, see abnormalOf). The
+ * rule codes and the reasons (codes with parameters, lib/reasons.ts) are stored, never a
+ * sentence: the lists show them in the language of whoever reads them.
  */
 export async function evaluateAbnormal(
   db: Database,
@@ -82,29 +144,19 @@ export async function evaluateAbnormal(
   ctx: Pick<ValidationContext, 'currencies'>,
   excludeOrderId?: number,
 ) {
-  const hits: string[] = [];
-  const reasons: Reason[] = [];
-  const hit = (rule: string, params?: Reason['params']) => {
-    hits.push(rule);
-    reasons.push({ code: `abnormalReason.${rule}`, params });
-  };
-  if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
-  if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
-  const fen = orderValueCny(input, ctx.currencies);
-  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
-    hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
-  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
-  let q = db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-    .where('created_at', '>=', since)
-    // Orders of a batch still being committed are not there yet (domain/order-writer.ts).
-    .$call(visibleOrders(db, 'orders'));
-  if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
-  const { n } = await q.executeTakeFirstOrThrow();
-  if (Number(n) + 1 >= SAME_RECIPIENT_MAX)
-    hit('sameRecipientTooOften', { count: Number(n) + 1, max: SAME_RECIPIENT_MAX });
-  if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
-  return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now.toISOString() };
+  const enabled = await enabledAbnormalRules(db);
+  let recent = 0;
+  if (enabled.has('sameRecipientTooOften')) {
+    const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+    let q = db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
+      .where('created_at', '>=', since)
+      // Orders of a batch still being committed are not there yet (domain/order-writer.ts).
+      .$call(visibleOrders(db, 'orders'));
+    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
+    recent = Number((await q.executeTakeFirstOrThrow()).n);
+  }
+  return abnormalOf(input, ctx.currencies, recent, enabled, now);
 }

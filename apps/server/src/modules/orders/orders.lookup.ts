@@ -25,15 +25,17 @@ const MAX_SEARCH_NUMBERS = 5000;
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const ID_IMAGE_MIN_BYTES = 1024;
 /**
- * What the parcel went through, as a recipient or carrier understands it. Edits, error fixes
- * and abnormal checks are the office's own work on the order: the public page (and its API)
- * leaves them out.
+ * What the parcel went through, as a recipient or carrier understands it. Edits, error flags and
+ * fixes and abnormal checks are the office's own work on the order: the public page (and its
+ * API) leaves them out. An interception and its cancellation are shown (the parcel is held,
+ * then goes on), never their reasons: the public events carry no note.
  */
 const PUBLIC_TRACKING_KINDS: ReadonlySet<string> = new Set<(typeof orders.trackingKind.options)[number]>([
   'created',
   'printed',
   'received',
   'intercepted',
+  'interceptionCancelled',
   'shipped',
   'released',
   'cancelled',

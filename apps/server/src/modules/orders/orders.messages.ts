@@ -195,6 +195,7 @@ addMessages({
     en: 'Too many tracking queries from your address. Try again in a minute.',
     'zh-CN': '查询过于频繁，请一分钟后再试。',
   },
+  abnormalRuleUnknown: { en: 'There is no such abnormal rule.', 'zh-CN': '没有该异常规则。' },
   rule_unresolvableAddress: { en: 'Unresolvable address', 'zh-CN': '地址无法解析' },
   rule_unresolvableAddress_desc: {
     en: 'The street address is too short or vague to deliver.',

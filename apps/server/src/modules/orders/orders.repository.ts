@@ -290,17 +290,13 @@ export function createOrdersRepository(db: Database) {
      * Resolves or releases abnormal orders; only rows that were abnormal change, and only their
      * ids are returned, so events are written for exactly those (finding 10 of issue 10).
      */
-    async settleAbnormal(trx: Transaction<DB>, ids: readonly number[], release: boolean, at: string) {
+    async settleAbnormal(trx: Transaction<DB>, ids: readonly number[], at: string) {
       if (!ids.length) return [];
+      // Releasing an abnormal order lets it through the office's check; it is not the clearance
+      // company's release (status `released`, domain/order-life.ts), so `released` stays as it is.
       const rows = await trx
         .updateTable('orders')
-        .set({
-          abnormal_rule: null,
-          abnormal_reason: null,
-          abnormal_at: null,
-          updated_at: at,
-          ...(release ? { released: 1 } : {}),
-        })
+        .set({ abnormal_rule: null, abnormal_reason: null, abnormal_at: null, updated_at: at })
         .where('id', 'in', [...ids])
         .where('abnormal_at', 'is not', null)
         .returning('id')
@@ -398,7 +394,9 @@ export function createOrdersRepository(db: Database) {
     /** Orders in error (kind 'error') or abnormal and unresolved (kind 'abnormal'). */
     async attentionPage(scope: Scope, kind: 'error' | 'abnormal', p: Paging & { keyword?: string }) {
       const at = kind === 'error' ? 'o.error_at' : 'o.abnormal_at';
-      let q = orderListQuery(db, scope).where(at, 'is not', null);
+      // A cancelled order needs no one's attention: the lists and the header badges (their
+      // totals) count the live flags of orders still in the order's life.
+      let q = orderListQuery(db, scope).where(at, 'is not', null).where('o.status', '!=', 'cancelled');
       if (p.keyword)
         q = q.where((eb) => eb.or([eb('o.order_no', '=', p.keyword!), eb('o.waybill_no', '=', p.keyword!)]));
       const { total } = await q
@@ -457,8 +455,10 @@ export function createOrdersRepository(db: Database) {
     async countAttention(scope: Scope) {
       return scoped(scope)
         .select([
-          sql<number>`sum(case when o.error_at is not null then 1 else 0 end)`.as('errors'),
-          sql<number>`sum(case when o.abnormal_at is not null then 1 else 0 end)`.as('abnormal'),
+          sql<number>`sum(case when o.error_at is not null and o.status <> 'cancelled' then 1 else 0 end)`.as('errors'),
+          sql<number>`sum(case when o.abnormal_at is not null and o.status <> 'cancelled' then 1 else 0 end)`.as(
+            'abnormal',
+          ),
         ])
         .executeTakeFirstOrThrow();
     },

@@ -12,7 +12,14 @@ import type { Storage } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
-import { evaluateAbnormal, loadValidationContext, orderInputOf, SAME_RECIPIENT_MAX } from './orders.input.ts';
+import {
+  ABNORMAL_RULES,
+  enabledAbnormalRules,
+  evaluateAbnormal,
+  loadValidationContext,
+  orderInputOf,
+  SAME_RECIPIENT_MAX,
+} from './orders.input.ts';
 import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
@@ -785,16 +792,30 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       });
       return { id: o.id, cleared: true };
     },
-    abnormalRules() {
-      return ['unresolvableAddress', 'invalidPhone', 'valueOverLimit', 'sameRecipientTooOften'].map((code) => ({
+    async abnormalRules() {
+      const enabled = await enabledAbnormalRules(db);
+      return ABNORMAL_RULES.map((code) => ({
         code,
         name: { zh: translate('zh-CN', `rule_${code}`), en: translate('en', `rule_${code}`) },
         description: {
           zh: translate('zh-CN', `rule_${code}_desc`, { max: SAME_RECIPIENT_MAX }),
           en: translate('en', `rule_${code}_desc`, { max: SAME_RECIPIENT_MAX }),
         },
-        enabled: true,
+        enabled: enabled.has(code),
       }));
+    },
+    /** Operators switch a rule; the next create, update or import reads the switch. */
+    async switchAbnormalRule(actor: Actor, p: Req<typeof orders.abnormalRuleSwitch>) {
+      if (!OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+      if (!(ABNORMAL_RULES as readonly string[]).includes(p.code)) throw AppError.field('code', 'abnormalRuleUnknown');
+      const at = now();
+      const enabled = p.enabled ? 1 : 0;
+      await db
+        .insertInto('abnormal_rules')
+        .values({ code: p.code, enabled, updated_by: actor.userId, updated_at: at })
+        .onConflict((oc) => oc.column('code').doUpdateSet({ enabled, updated_by: actor.userId, updated_at: at }))
+        .execute();
+      return (await this.abnormalRules()).find((r) => r.code === p.code)!;
     },
     async resolveAbnormal(actor: Actor, scope: Scope, p: Req<typeof orders.abnormalUpdate>) {
       if (!OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
@@ -807,12 +828,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         const ids = await repo.settleAbnormal(
           trx,
           rows.map((r) => r.id),
-          release,
           now(),
         );
         await repo.addEvents(
           trx,
-          ids.map((id) => event(id, release ? 'released' : 'abnormalResolved', actor, p.note)),
+          ids.map((id) => event(id, release ? 'abnormalReleased' : 'abnormalResolved', actor, p.note)),
         );
         return ids;
       });

@@ -8,6 +8,8 @@ export const useOrderDetail = (id: number) => useCall(orders.order, { id }, { en
 export const useAttention = (kind: 'error' | 'abnormal', body: CallRequest<typeof orders.errorOrders>) =>
   useCall(kind === 'error' ? orders.errorOrders : orders.abnormalOrders, body);
 export const useAbnormalRules = () => useCall(orders.abnormalRules, {});
+export const switchAbnormalRule = (code: string, enabled: boolean) =>
+  call(orders.abnormalRuleSwitch, { code, enabled });
 export const useIdCards = (body: CallRequest<typeof orders.idCards>) => useCall(orders.idCards, body);
 export const exportOrders = async (body: CallRequest<typeof orders.downloadOrderExcel>, progressId?: string) => {
   const { blob, filename } = await callBlob(orders.downloadOrderExcel, { ...body, progressId });

@@ -1,0 +1,303 @@
+import { interceptions, reference } from '@console/contract';
+import {
+  Alert,
+  App,
+  Button,
+  DatePicker,
+  Form,
+  Input,
+  List,
+  Modal,
+  Select,
+  Space,
+  Tag,
+  Typography,
+  type TableColumnsType,
+} from 'antd';
+import { useState } from 'react';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { errorText, formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
+import './i18n.ts';
+
+type Row = interceptions.InterceptionRow;
+type Filters = Omit<interceptions.InterceptionListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
+type Results = interceptions.CreateInterceptionResponse;
+
+const NO_TYPES = interceptions.interceptNoType.options;
+const SORTABLE = new Set(['createdAt', 'orderNo', 'cancelledAt']);
+const OUTCOME_COLOR = { intercepted: 'green', notFound: 'default', refused: 'orange' } as const;
+
+/**
+ * Order interception (spec §2 "interceptions list and create"): the interceptions of the
+ * caller's orders with server-side filters, sort and paging; orders are intercepted from a
+ * form (one kind of number, several numbers, a reason), each number answered; an active
+ * interception is cancelled after confirming, with a reason.
+ */
+export default function InterceptionsPage() {
+  useI18n();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [createForm] = Form.useForm();
+  const [cancelForm] = Form.useForm();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const paged = usePagedQuery<typeof interceptionsCall, Filters>(interceptionsCall, { sort: 'createdAt' });
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [creating, setCreating] = useState(false);
+  const [results, setResults] = useState<Results | null>(null);
+  const [cancelling, setCancelling] = useState<Row | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refresh = () => invalidateCall(interceptions.interceptionList);
+  const onSearch = (v: Record<string, any>) => {
+    void refresh();
+    paged.setFilters({
+      number: v.number?.trim() || undefined,
+      status: v.status,
+      customerId: v.customerId,
+      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
+      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+    });
+  };
+
+  const submitCreate = async () => {
+    const v = await createForm.validateFields();
+    setBusy(true);
+    try {
+      const r = await createInterception({ noType: v.noType, numbers: v.numbers, reason: v.reason.trim() });
+      setResults(r);
+      await refresh();
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) createForm.setFields(fields as never);
+      else message.error(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submitCancel = async () => {
+    const { cancelReason } = await cancelForm.validateFields();
+    setBusy(true);
+    try {
+      await cancelInterception(cancelling!.id, cancelReason.trim());
+      message.success(t('interceptions.cancelled'));
+      setCancelling(null);
+      await refresh();
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) cancelForm.setFields(fields as never);
+      else message.error(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const keys = [
+    'orderNo',
+    'waybillNo',
+    ...(isCustomer ? [] : ['customerCode']),
+    'noType',
+    'number',
+    'status',
+    'orderStatus',
+    'reason',
+    'createdBy',
+    'createdAt',
+    'cancelReason',
+    'cancelledBy',
+    'cancelledAt',
+  ];
+  const cell = (k: string, r: Row): React.ReactNode => {
+    switch (k) {
+      case 'status':
+        return (
+          <Tag color={r.status === 'active' ? 'red' : 'default'} data-testid="interception-status">
+            {t(`interceptions.statuses.${r.status}`)}
+          </Tag>
+        );
+      case 'noType':
+        return t(`interceptions.noTypes.${r.noType}`);
+      case 'orderStatus':
+        return r.orderStatus ? t(`interceptions.orderStatuses.${r.orderStatus}`) : '';
+      case 'createdAt':
+      case 'cancelledAt':
+        return r[k] ? formatTime(r[k]) : '';
+      default:
+        return (r as any)[k] as React.ReactNode;
+    }
+  };
+  const columns: TableColumnsType<Row> = [
+    ...keys.map((k) => ({
+      key: k,
+      title: t(`interceptions.${k === 'customerCode' ? 'customer' : k === 'number' ? 'numbers' : k}`),
+      sorter: SORTABLE.has(k),
+      render: (_: unknown, r: Row) => cell(k, r),
+    })),
+    {
+      key: 'actions',
+      title: t('interceptions.actions'),
+      fixed: 'right' as const,
+      render: (_: unknown, r: Row) =>
+        r.status === 'active' ? (
+          <Button
+            size="small"
+            type="link"
+            danger
+            onClick={() => (cancelForm.resetFields(), setCancelling(r))}
+            data-testid="interception-cancel"
+          >
+            {t('interceptions.cancel')}
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        <Form.Item name="number" label={t('interceptions.number')}>
+          <Input
+            allowClear
+            style={{ width: 200 }}
+            maxLength={64}
+            placeholder={t('interceptions.numberHint')}
+            data-testid="interception-filter-number"
+          />
+        </Form.Item>
+        <Form.Item name="status" label={t('interceptions.status')}>
+          <Select
+            allowClear
+            style={{ width: 130 }}
+            options={interceptions.interceptionStatus.options.map((s) => ({
+              value: s,
+              label: t(`interceptions.statuses.${s}`),
+            }))}
+            data-testid="interception-filter-status"
+          />
+        </Form.Item>
+        {!isCustomer && (
+          <Form.Item name="customerId" label={t('interceptions.customer')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 160 }}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="range" label={t('interceptions.dateRange')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="interception-search">
+            {t('interceptions.search')}
+          </Button>
+          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('interceptions.reset')}</Button>
+          <Button
+            onClick={() => (createForm.resetFields(), setResults(null), setCreating(true))}
+            data-testid="interception-create"
+          >
+            {t('interceptions.create')}
+          </Button>
+        </Space>
+      </Form>
+      <PagedTable<Row>
+        rowKey="id"
+        size="small"
+        paged={paged}
+        loading={paged.query.isFetching}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="interception-table"
+        onRow={(r) => ({ 'data-order-no': r.orderNo }) as never}
+      />
+
+      <Modal
+        open={creating}
+        title={t('interceptions.createTitle')}
+        onCancel={() => setCreating(false)}
+        onOk={results ? () => setCreating(false) : submitCreate}
+        okText={results ? t('interceptions.close') : t('interceptions.submit')}
+        okButtonProps={{ loading: busy, 'data-testid': 'interception-submit' } as never}
+        cancelButtonProps={{ style: results ? { display: 'none' } : undefined }}
+        destroyOnHidden
+      >
+        {results ? (
+          <div data-testid="interception-results">
+            <Typography.Paragraph strong>
+              {t('interceptions.resultSummary', { count: results.intercepted })}
+            </Typography.Paragraph>
+            <List
+              size="small"
+              dataSource={results.results}
+              renderItem={(r) => (
+                <List.Item>
+                  <Space wrap>
+                    <Tag color={OUTCOME_COLOR[r.outcome]}>{t(`interceptions.outcomes.${r.outcome}`)}</Tag>
+                    <span>{r.number}</span>
+                    {r.orderNo && r.orderNo !== r.number && (
+                      <Typography.Text type="secondary">{r.orderNo}</Typography.Text>
+                    )}
+                    {r.message && <Typography.Text type="secondary">{r.message}</Typography.Text>}
+                  </Space>
+                </List.Item>
+              )}
+            />
+          </div>
+        ) : (
+          <Form form={createForm} layout="vertical" initialValues={{ noType: 'waybillNo' }}>
+            <Form.Item name="noType" label={t('interceptions.noType')} rules={[{ required: true }]}>
+              <Select
+                options={NO_TYPES.map((k) => ({ value: k, label: t(`interceptions.noTypes.${k}`) }))}
+                data-testid="interception-no-type"
+              />
+            </Form.Item>
+            <Form.Item
+              name="numbers"
+              label={t('interceptions.numbers')}
+              extra={t('interceptions.numbersHint')}
+              rules={[{ required: true, whitespace: true, message: t('interceptions.numbersRequired') }]}
+            >
+              <Input.TextArea rows={4} autoFocus data-testid="interception-numbers" />
+            </Form.Item>
+            <Form.Item
+              name="reason"
+              label={t('interceptions.reason')}
+              rules={[{ required: true, whitespace: true, message: t('interceptions.reasonRequired') }]}
+            >
+              <Input
+                maxLength={200}
+                showCount
+                onPressEnter={() => void submitCreate()}
+                data-testid="interception-reason"
+              />
+            </Form.Item>
+          </Form>
+        )}
+      </Modal>
+
+      <Modal
+        open={cancelling !== null}
+        title={t('interceptions.cancelTitle', { orderNo: cancelling?.orderNo ?? '' })}
+        onCancel={() => setCancelling(null)}
+        onOk={submitCancel}
+        okText={t('interceptions.cancel')}
+        okButtonProps={{ danger: true, loading: busy, 'data-testid': 'interception-cancel-confirm' } as never}
+        destroyOnHidden
+      >
+        <Alert type="warning" showIcon message={t('interceptions.cancelWarning')} description={cancelling?.reason} />
+        <Form form={cancelForm} layout="vertical" style={{ marginTop: 12 }} onFinish={submitCancel}>
+          <Form.Item
+            name="cancelReason"
+            label={t('interceptions.cancelReason')}
+            rules={[{ required: true, whitespace: true, message: t('interceptions.cancelReasonRequired') }]}
+          >
+            <Input.TextArea rows={3} maxLength={200} showCount autoFocus data-testid="interception-cancel-reason" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Space>
+  );
+}
