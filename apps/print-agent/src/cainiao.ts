@@ -45,11 +45,15 @@ export async function handleCainiaoMessage(core: PrintCore, text: string): Promi
       case 'print':
         return await print(core, head, m.task);
       default:
-        return [{ ...head, status: 'failed', msg: `Unsupported cmd "${String(m.cmd)}": use ${CAINIAO_COMMANDS.join(', ')}` }];
+        return [
+          { ...head, status: 'failed', msg: `Unsupported cmd "${String(m.cmd)}": use ${CAINIAO_COMMANDS.join(', ')}` },
+        ];
     }
   } catch (e) {
     const known = e instanceof PrintError || e instanceof CupsError;
-    return [{ ...head, status: 'failed', msg: known ? (e as Error).message : `Internal error: ${(e as Error).message}` }];
+    return [
+      { ...head, status: 'failed', msg: known ? (e as Error).message : `Internal error: ${(e as Error).message}` },
+    ];
   }
 }
 
@@ -90,7 +94,12 @@ async function print(core: PrintCore, head: Out, task: unknown): Promise<Out[]> 
       if (!Array.isArray(d?.contents) || d.contents.length === 0) throw new PrintError('No contents');
       const pdfs: Buffer[] = [];
       for (const c of d.contents as Content[]) pdfs.push(await pdfOf(c ?? {}));
-      await core.print({ printer, documents: pdfs, copies: 1, jobName: `cainiao-${String(taskID)}-${String(documentID)}` });
+      await core.print({
+        printer,
+        documents: pdfs,
+        copies: 1,
+        jobName: `cainiao-${String(taskID)}-${String(documentID)}`,
+      });
       printStatus.push({ documentID, status: 'success', msg: '', detail: '' });
     } catch (e) {
       if (!(e instanceof PrintError || e instanceof CupsError)) throw e;

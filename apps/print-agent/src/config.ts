@@ -6,7 +6,8 @@ import { z } from 'zod';
  * The agent's configuration, read once from the environment at start-up. Nothing else reads
  * `process.env`.
  */
-const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const port = (fallback: number) =>
+  z.coerce.number({ error: 'a port number (0 to 65535)' }).int().min(0).max(65535).default(fallback);
 
 const schema = z
   .object({
@@ -16,8 +17,10 @@ const schema = z
     PRINT_AGENT_SECURE_PORT: port(8181),
     PRINT_AGENT_TLS_CERT: z.string().optional(),
     PRINT_AGENT_TLS_KEY: z.string().optional(),
-    // The Cainiao print component's port; 0 turns the adapter off.
-    PRINT_AGENT_CAINIAO_PORT: port(13528),
+    // The Cainiao print component's port; "off" turns the adapter off.
+    PRINT_AGENT_CAINIAO_PORT: z.union([z.literal('off'), port(13528)], {
+      error: 'a port number (0 to 65535) or "off"',
+    }),
     // Loopback only by default: the agent prints whatever an allowed page sends it.
     PRINT_AGENT_HOSTS: z.string().default('127.0.0.1,::1'),
     PRINT_AGENT_ORIGINS: z.string().default('http://localhost:8080,http://127.0.0.1:8080'),
@@ -33,7 +36,7 @@ export interface AgentConfig {
   port: number;
   securePort: number;
   tls?: { cert: string; key: string };
-  cainiaoPort: number;
+  cainiaoPort: number | null;
   hosts: string[];
   /** Exact origins (scheme://host:port) allowed to connect, or '*' for any. */
   origins: string[] | '*';
@@ -71,7 +74,7 @@ export function parseConfig(env: Record<string, string | undefined>): AgentConfi
       c.PRINT_AGENT_TLS_CERT && c.PRINT_AGENT_TLS_KEY
         ? { cert: c.PRINT_AGENT_TLS_CERT, key: c.PRINT_AGENT_TLS_KEY }
         : undefined,
-    cainiaoPort: c.PRINT_AGENT_CAINIAO_PORT,
+    cainiaoPort: c.PRINT_AGENT_CAINIAO_PORT === 'off' ? null : c.PRINT_AGENT_CAINIAO_PORT,
     hosts,
     origins: origins.includes('*') ? '*' : origins,
     pdfDir: path.resolve(c.PRINT_AGENT_PDF_DIR),

@@ -96,7 +96,10 @@ export async function startAgent(config: AgentConfig, log: Log = () => {}): Prom
       res.end('Print agent: connect with a WebSocket\n');
     };
     const server: http.Server = tls
-      ? (https.createServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, onRequest) as unknown as http.Server)
+      ? (https.createServer(
+          { cert: readFileSync(tls.cert), key: readFileSync(tls.key) },
+          onRequest,
+        ) as unknown as http.Server)
       : http.createServer(onRequest);
     server.on('upgrade', (req, socket, head) => {
       const origin = req.headers.origin;
@@ -150,13 +153,14 @@ export async function startAgent(config: AgentConfig, log: Log = () => {}): Prom
       if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
         throw new Error(
           `Port ${config.port} is in use (is QZ Tray running? Quit it, or set PRINT_AGENT_PORT to another of QZ's ports: 8283, 8384, 8485)`,
+          { cause: e },
         );
       }
       throw e;
     }
     const qzSecure = config.tls ? await bindAll(qz, config.securePort, 'QZ protocol (TLS)', config.tls) : null;
     let cainiaoPort: number | null = null;
-    if (config.cainiaoPort !== 0) {
+    if (config.cainiaoPort !== null) {
       try {
         cainiaoPort = await bindAll(cainiao, config.cainiaoPort, 'Cainiao protocol');
       } catch (e) {
