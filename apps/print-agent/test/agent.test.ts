@@ -31,7 +31,7 @@ const written: string[] = [];
 const title = (what: string) => `agenttest${what}${randomBytes(4).toString('hex')}`;
 
 async function printed(t: string): Promise<string> {
-  const file = await waitForPdf(outDir, t);
+  const file = await waitForPdf(outDir, t, QUEUE);
   written.push(file);
   return file;
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -111,21 +111,17 @@ export function cupsPdfOut(): string {
   return out.replaceAll('${HOME}', user.homedir).replaceAll('${USER}', user.username);
 }
 
-/** Waits for the file cups-pdf writes for a job whose title starts with `title`, complete. */
-export async function waitForPdf(dir: string, title: string): Promise<string> {
-  let lastSize = -1;
-  return waitFor(`cups-pdf to write ${title}*.pdf into ${dir}`, () => {
+/**
+ * Waits for the file cups-pdf writes for a job whose title starts with `title`, complete:
+ * Ghostscript writes it in place, so it counts once the queue has no unfinished job left.
+ */
+export async function waitForPdf(dir: string, title: string, queue: string): Promise<string> {
+  return waitFor(`cups-pdf to write ${title}*.pdf into ${dir}`, async () => {
     if (!existsSync(dir)) return undefined;
     const f = readdirSync(dir).find((n) => n.startsWith(title) && n.endsWith('.pdf'));
     if (!f) return undefined;
-    const file = path.join(dir, f);
-    // cups-pdf writes then renames; still, wait until the size stops changing.
-    const size = statSync(file).size;
-    if (size === 0 || size !== lastSize) {
-      lastSize = size;
-      return undefined;
-    }
-    return file;
+    if ((await sh('lpstat', ['-W', 'not-completed', '-o', queue])).trim() !== '') return undefined;
+    return path.join(dir, f);
   });
 }
 
