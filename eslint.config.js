@@ -35,6 +35,7 @@ export default tseslint.config(
     // The places allowed to read the environment: config parsing, CLIs, tests, benchmarks and tooling.
     files: [
       'apps/server/src/config.ts',
+      'apps/print-agent/src/config.ts',
       'apps/server/src/server.ts',
       'apps/server/src/cli/**',
       '**/*.test.ts',

@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# The whole test suite: contract, server (SQLite), web units, then the browser
-# tests against the real server and built console. Installs the browser and
-# fonts from Debian when they are missing and we may (root with apt-get).
+# The whole test suite: contract, server (SQLite), the print agent (against a
+# real CUPS queue), web units, then the browser tests against the real server
+# and built console. Installs the browser, fonts and CUPS from Debian when they
+# are missing and we may (root with apt-get).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
-# Label tests read the PDFs back with poppler (pdftoppm, pdftotext, pdfinfo).
-command -v pdftoppm >/dev/null || need+=(poppler-utils)
+# Label tests read PDFs back with poppler (pdftoppm, pdftotext, pdfinfo); the print agent's tests
+# print to a cups-pdf queue (they start cupsd themselves).
+command -v cupsd >/dev/null || need+=(cups)
+command -v lp >/dev/null || need+=(cups-client)
+[ -x /usr/lib/cups/backend/cups-pdf ] || need+=(printer-driver-cups-pdf)
+command -v pdfinfo >/dev/null || need+=(poppler-utils)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing ${need[*]} for the browser tests…"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
   else
-    echo "The browser tests need: ${need[*]} (apt-get install ${need[*]})" >&2
+    echo "The tests need: ${need[*]} (apt-get install ${need[*]})" >&2
     exit 1
   fi
 fi
@@ -24,6 +29,7 @@ fi
 
 npm run test -w packages/contract
 npm run test -w apps/server
+npm run test -w apps/print-agent
 npm run test -w apps/web
 npm run build -w apps/web
 npm run test -w e2e
