@@ -31,6 +31,9 @@ import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
+import { clearanceRoutes } from './modules/clearance/clearance.routes.ts';
+import { createClearanceService } from './modules/clearance/clearance.service.ts';
+import { clearanceWebhookRoutes } from './modules/clearance/clearance.webhook.ts';
 
 export const VERSION = '1.21.2';
 
@@ -147,6 +150,9 @@ export async function buildApp({
   });
   orderReviewsRoutes(registrar, orderReviews);
   app.addHook('onClose', () => orderReviews.close());
+  const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
+  clearanceRoutes(registrar, clearance);
+  await clearanceWebhookRoutes(app, clearance, config.CLEARANCE_WEBHOOK_SECRETS, clock);
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -5,6 +5,7 @@
  */
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
+import * as clearance from './clearance.ts';
 import * as exportJobs from './export-jobs.ts';
 import * as items from './items.ts';
 import type { CallDef } from './call.ts';
@@ -22,9 +23,9 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference };
+export { auth, batches, clearance, exportJobs, items, notifications, orderReviews, orders, reference };
 
-export const calls = { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference } as const;
+export const calls = { auth, batches, clearance, exportJobs, items, notifications, orderReviews, orders, reference } as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;
