@@ -21,6 +21,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'clearance.results': () => import('@/features/clearance/ClearanceResultsPage.tsx'),
   'item.create': () => import('@/features/items/ItemCreatePage.tsx'),
   'item.info': () => import('@/features/items/ItemInfoPage.tsx'),
   'item.list': () => import('@/features/items/ItemListPage.tsx'),

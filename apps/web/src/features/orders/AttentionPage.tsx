@@ -14,21 +14,21 @@ type Row = orders.OrderRow;
 type Recipient = { name?: string; idCard?: string } & Record<string, unknown>;
 
 /**
- * Whether the server can apply a fix to this order: received, shipped, released and
- * cancelled orders and intercepted ones are locked (409), so Fix is not offered there.
+ * Whether the server can apply a fix to this order: received, released and cancelled orders
+ * and intercepted ones are locked (409), so Fix is not offered there. A shipped order refused
+ * by clearance is fixable (its recipient's name, ID number, phone and address only).
  */
 export const fixable = (r: Pick<Row, 'status' | 'intercepted'>) =>
-  !r.intercepted && (r.status === 'created' || r.status === 'printed');
+  !r.intercepted && (r.status === 'created' || r.status === 'printed' || r.status === 'shipped');
 
+/** The recipient fields an error reason can name (identity, phone, address). */
+const NAMED = ['name', 'idCard', 'phone', 'province', 'city', 'district', 'street', 'address', 'postcode'];
 /**
- * An error reason names the recipient's name and ID number (they do not match): a fix
- * that changes neither would clear the error without correcting anything.
+ * An error reason names recipient fields (the name and ID number do not match, a phone or an
+ * address customs refused): a fix that changes none of them would clear nothing.
  */
 export const fixChangesNamedField = (before: Recipient | null, now: Recipient | undefined) =>
-  !!before &&
-  !!now &&
-  ((now.name ?? '').trim() !== (before.name ?? '').trim() ||
-    (now.idCard ?? '').trim() !== (before.idCard ?? '').trim());
+  !!before && !!now && NAMED.some((k) => String(now[k] ?? '').trim() !== String(before[k] ?? '').trim());
 
 /** Error and abnormal order lists (their counts drive the header badges). */
 export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
@@ -40,6 +40,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   );
   const [selected, setSelected] = useState<number[]>([]);
   const [fixing, setFixing] = useState<number | null>(null);
+  const [fixingShipped, setFixingShipped] = useState(false);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
   const [clearing, setClearing] = useState<Row | null>(null);
@@ -61,6 +62,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     if (!d) return;
     form.setFieldsValue({ recipient: d.recipient });
     setBefore({ ...d.recipient });
+    setFixingShipped(d.status === 'shipped');
     setFixing(id);
   };
   const saveFix = async () => {
@@ -235,6 +237,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         okButtonProps={{ 'data-testid': 'fix-save', disabled: !changed } as never}
       >
         {!changed && <Alert type="info" showIcon message={t('orders.fixNeedsChange')} data-testid="fix-hint" />}
+        {fixingShipped && <Alert type="warning" showIcon message={t('orders.fixShipped')} data-testid="fix-shipped" />}
         <Form form={form} layout="vertical" style={{ marginTop: 12 }}>
           <RecipientFields />
         </Form>
