@@ -21,14 +21,18 @@ type Recipient = { name?: string; idCard?: string } & Record<string, unknown>;
 export const fixable = (r: Pick<Row, 'status' | 'intercepted'>) =>
   !r.intercepted && (r.status === 'created' || r.status === 'printed' || r.status === 'shipped');
 
-/** The recipient fields an error reason can name (identity, phone, address). */
-const NAMED = ['name', 'idCard', 'phone', 'province', 'city', 'district', 'street', 'address', 'postcode'];
+/** The recipient fields a clearance refusal can name (identity, phone, address). */
+const CLEARANCE_FIELDS = ['name', 'idCard', 'phone', 'province', 'city', 'district', 'street', 'address', 'postcode'];
 /**
- * An error reason names recipient fields (the name and ID number do not match, a phone or an
- * address customs refused): a fix that changes none of them would clear nothing.
+ * An error reason names recipient fields: before shipping, the name and ID number (they do not
+ * match); a shipped order's clearance refusal, its identity, phone or address. A fix that changes
+ * none of them would clear nothing.
  */
-export const fixChangesNamedField = (before: Recipient | null, now: Recipient | undefined) =>
-  !!before && !!now && NAMED.some((k) => String(now[k] ?? '').trim() !== String(before[k] ?? '').trim());
+export const fixChangesNamedField = (
+  before: Recipient | null,
+  now: Recipient | undefined,
+  fields: readonly string[] = ['name', 'idCard'],
+) => !!before && !!now && fields.some((k) => String(now[k] ?? '').trim() !== String(before[k] ?? '').trim());
 
 /** Error and abnormal order lists (their counts drive the header badges). */
 export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
@@ -40,13 +44,14 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   );
   const [selected, setSelected] = useState<number[]>([]);
   const [fixing, setFixing] = useState<number | null>(null);
-  const [fixingShipped, setFixingShipped] = useState(false);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
   const [clearing, setClearing] = useState<Row | null>(null);
   const [clearForm] = Form.useForm<{ note: string }>();
   const recipientNow = Form.useWatch('recipient', form) as Recipient | undefined;
-  const changed = fixChangesNamedField(before, recipientNow);
+  const [fixingShipped, setFixingShipped] = useState(false);
+  const named = fixingShipped ? CLEARANCE_FIELDS : undefined;
+  const changed = fixChangesNamedField(before, recipientNow, named);
   const rules = useAbnormalRules();
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
@@ -67,7 +72,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   };
   const saveFix = async () => {
     const v = await form.validateFields();
-    if (!fixChangesNamedField(before, v.recipient)) return;
+    if (!fixChangesNamedField(before, v.recipient, named)) return;
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
       if (!r) return;
