@@ -25,7 +25,17 @@ export * from './routes.ts';
 export * from './schema-walk.ts';
 export { auth, batches, clearance, exportJobs, items, notifications, orderReviews, orders, reference };
 
-export const calls = { auth, batches, clearance, exportJobs, items, notifications, orderReviews, orders, reference } as const;
+export const calls = {
+  auth,
+  batches,
+  clearance,
+  exportJobs,
+  items,
+  notifications,
+  orderReviews,
+  orders,
+  reference,
+} as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;
