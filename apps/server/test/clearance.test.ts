@@ -65,10 +65,11 @@ const kinds = async (id: number) =>
     (e) => e.kind,
   );
 
-async function sheet(rows: (string | null)[][]) {
+const EN_HEAD = ['Waybill number', 'Result (released / refused)', 'Reason code', 'Remark'];
+async function sheet(rows: (string | null)[][], head: string[] = EN_HEAD) {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('s');
-  ws.addRow(['Waybill number', 'Result (released / refused)', 'Reason code', 'Remark']);
+  ws.addRow(head);
   for (const r of rows) ws.addRow(r);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
@@ -82,11 +83,11 @@ async function upload(token: string, company: string, data: Buffer, lang = 'en')
   });
   return { status: res.statusCode, body: res.json() };
 }
-async function blob(path: string, body: unknown, token: string) {
+async function blob(path: string, body: unknown, token: string, lang = 'en') {
   const r = await h.app.inject({
     method: 'POST',
     url: `/api/${path}`,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': lang },
     payload: JSON.stringify(body),
   });
   if (r.statusCode !== 200) return { status: r.statusCode, rows: null };

@@ -48,11 +48,14 @@ const RESULT_WORDS: Record<string, clearance.ClearanceResult> = {
   退回: 'refused',
 };
 const norm = (s: string) => s.trim().toLowerCase();
+/** A header as compared: width-folded (NFKC), lower case, without spaces. */
+const headerKey = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
+/** Header beginnings in either language (the template's, and the short forms a company writes). */
 const HEADERS = {
-  waybillNo: ['waybill number', 'waybill no', 'waybill no.', 'waybillno', 'waybill', '运单号'],
-  result: ['result', 'result (released / refused)', '结果', '结果（放行 / 退单）', '清关结果'],
-  reasonCode: ['reason code', 'reasoncode', '原因代码', '退单原因代码'],
-  remark: ['remark', 'remarks', '备注'],
+  waybillNo: ['waybill', '运单号'],
+  result: ['result', '结果', '清关结果'],
+  reasonCode: ['reasoncode', '原因代码', '退单原因代码'],
+  remark: ['remark', '备注'],
 } as const;
 type Column = keyof typeof HEADERS;
 
@@ -165,9 +168,9 @@ export function createClearanceService({ db, clock, files, uploadLimitBytes }: C
     if (!head || !body.length) throw AppError.field('file', 'clearanceSheetEmpty');
     const at = new Map<Column, number>();
     head.cells.forEach((text, i) => {
-      const h = norm(text);
+      const h = headerKey(text);
       for (const c of Object.keys(HEADERS) as Column[])
-        if (!at.has(c) && (HEADERS[c] as readonly string[]).includes(h)) at.set(c, i);
+        if (!at.has(c) && (HEADERS[c] as readonly string[]).some((k) => h.startsWith(k))) at.set(c, i);
     });
     if (!at.has('waybillNo')) throw AppError.field('file', translate(lang, 'clearanceNoWaybillColumn'));
     if (!at.has('result')) throw AppError.field('file', translate(lang, 'clearanceNoResultColumn'));
