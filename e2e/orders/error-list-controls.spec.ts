@@ -78,7 +78,8 @@ test.describe('Error Order List controls', () => {
       (r) => ['created', 'printed'].includes(r.status) && !r.intercepted && !r.orderNo.includes('-E'),
     );
     expect(fixable && locked).toBeTruthy();
-    sql(dbFile('short-ttl'), `UPDATE orders SET status = 'shipped' WHERE id = :id`, { id: locked!.id });
+    // Received: locked (a shipped error order is fixable since issue 13, for clearance refusals).
+    sql(dbFile('short-ttl'), `UPDATE orders SET status = 'received' WHERE id = :id`, { id: locked!.id });
 
     await open(page);
     const search = page.getByTestId('error-search').locator('input');

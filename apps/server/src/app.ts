@@ -37,6 +37,9 @@ import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes
 import { labelsRoutes } from './modules/labels/labels.routes.ts';
 import { createLabelsService } from './modules/labels/labels.service.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
+import { clearanceRoutes } from './modules/clearance/clearance.routes.ts';
+import { createClearanceService } from './modules/clearance/clearance.service.ts';
+import { clearanceWebhookRoutes } from './modules/clearance/clearance.webhook.ts';
 
 export const VERSION = '1.21.2';
 
@@ -159,6 +162,9 @@ export async function buildApp({
   await labels.recoverAtStart();
   labelsRoutes(registrar, labels);
   app.addHook('onClose', () => labels.close());
+  const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
+  clearanceRoutes(registrar, clearance);
+  await clearanceWebhookRoutes(app, clearance, config.CLEARANCE_WEBHOOK_SECRETS, clock);
 
   registerConsole(app, config.WEB_DIST);
   return app;

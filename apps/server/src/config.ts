@@ -73,6 +73,33 @@ const schema = z.object({
   READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
   /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`, `-Bold.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
+  /**
+   * The clearance companies' webhook secrets (modules/clearance): `CODE=secret,CODE=secret`,
+   * each secret at least 32 characters. A company without one cannot call the webhook.
+   */
+  CLEARANCE_WEBHOOK_SECRETS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const out = new Map<string, string>();
+      for (const part of v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const at = part.indexOf('=');
+        const code = part.slice(0, at).trim();
+        const secret = part.slice(at + 1).trim();
+        if (at < 1 || secret.length < 32) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${code || part.slice(0, 8)}…": want CODE=secret of 32+ characters`,
+          });
+          continue;
+        }
+        out.set(code, secret);
+      }
+      return out as ReadonlyMap<string, string>;
+    }),
 });
 
 export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {

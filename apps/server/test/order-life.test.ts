@@ -159,6 +159,30 @@ describe('order life: reasons and batches', () => {
     expect(r.refused).toEqual([{ id: 999_999_999, orderNo: null, key: 'orderNotFound' }]);
   });
 
+  it('clearError by hand writes an errorCleared event with the note; a fix writes errorFixed', async () => {
+    for (const byHand of [true, false]) {
+      await h.db
+        .updateTable('orders')
+        .set({ status: 'shipped', intercepted: 0, error_at: '2026-11-24T00:00:00.000Z', error_reason: 'E1', push_s: 1 })
+        .where('id', '=', orderId)
+        .execute();
+      const at = '2026-11-24T04:00:00.000Z';
+      const r = await h.db
+        .transaction()
+        .execute((trx) => transition(trx, 'clearError', [orderId], { at, by: userId, note: 'why', byHand }));
+      expect(r.done).toEqual([orderId]);
+      const last = await h.db
+        .selectFrom('tracking_events')
+        .select(['kind', 'note'])
+        .where('order_id', '=', orderId)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(last).toEqual({ kind: byHand ? 'errorCleared' : 'errorFixed', note: 'why' });
+      const o = await h.db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+      expect([o.error_at, o.push_s]).toEqual([null, 0]);
+    }
+  });
+
   it("receiving keeps the batch's receive status: none → partial → all", async () => {
     await h.db
       .updateTable('orders')

@@ -839,18 +839,36 @@ describe('orders that need attention', () => {
   const eventsOf = async (id: number) =>
     h.db.selectFrom('tracking_events').select(['kind', 'note', 'created_by']).where('order_id', '=', id).execute();
 
-  it('finding 7: update2 refuses received and shipped orders (409) and clears nothing', async () => {
-    for (const status of ['received', 'shipped'] as const) {
-      const o = await errorOrder(status);
-      const r = await h.post('order/error/update2', { ids: [o.id] }, demo, en);
-      expect(r.status).toBe(409);
-      expect(r.body.message).toContain(o.order_no);
-      expect((await errorOf(o.id)).error_at).not.toBe(null);
-      // An operator's explicit clear is refused on a locked order too.
-      const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'checked' }, operator, en);
-      expect(byOp.status).toBe(409);
-      expect((await errorOf(o.id)).error_at).not.toBe(null);
-    }
+  it('finding 7: update2 refuses received orders (409) and clears nothing', async () => {
+    const o = await errorOrder('received');
+    const r = await h.post('order/error/update2', { ids: [o.id] }, demo, en);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toContain(o.order_no);
+    expect((await errorOf(o.id)).error_at).not.toBe(null);
+    // An operator's explicit clear is refused on a locked order too.
+    const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'checked' }, operator, en);
+    expect(byOp.status).toBe(409);
+    expect((await errorOf(o.id)).error_at).not.toBe(null);
+  });
+  it('issue 13: a shipped error order (clearance refusal) is re-checked, and cleared only by an operator with a note', async () => {
+    const o = await errorOrder('shipped');
+    const r = await h.post('order/error/update2', { ids: [o.id] }, demo, en);
+    expect(r.status).toBe(200);
+    expect(r.body.data.cleared).toEqual([]);
+    expect(r.body.data.failed[0].reason).toContain('Nothing it names has changed');
+    expect((await errorOf(o.id)).error_at).not.toBe(null);
+    const byOp = await h.post('order/error/update2', { ids: [o.id], clear: true, note: 'customs ok' }, operator, en);
+    expect(byOp.status).toBe(200);
+    expect(byOp.body.data.cleared).toEqual([o.id]);
+    const after = await h.db
+      .selectFrom('orders')
+      .select(['error_at', 'push_s', 'status'])
+      .where('id', '=', o.id)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ error_at: null, push_s: 0, status: 'shipped' });
+    const opId = (await h.db.selectFrom('users').select('id').where('name', '=', 'operator').executeTakeFirstOrThrow())
+      .id;
+    expect(await eventsOf(o.id)).toContainEqual({ kind: 'errorCleared', note: 'customs ok', created_by: opId });
   });
   it('finding 7: a downstream error clears only when the field it names changed', async () => {
     const o = await errorOrder('created');

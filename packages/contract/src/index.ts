@@ -5,6 +5,7 @@
  */
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
+import * as clearance from './clearance.ts';
 import * as exportJobs from './export-jobs.ts';
 import * as exportNominations from './export-nominations.ts';
 import * as files from './files.ts';
@@ -29,6 +30,7 @@ export * from './schema-walk.ts';
 export {
   auth,
   batches,
+  clearance,
   exportJobs,
   exportNominations,
   files,
@@ -44,6 +46,7 @@ export {
 export const calls = {
   auth,
   batches,
+  clearance,
   exportJobs,
   exportNominations,
   files,

@@ -77,6 +77,10 @@ export const routeCatalogue = [
   r('order.items', '/order/items', '订单商品', 'Order Items', { parent: 'order', hidden: true }),
   r('order.batchSender', '/order/batchSender', '批量修改发件人', 'Batch Sender', { parent: 'order' }),
   r('order.updates', '/order/updates', '批量修改订单', 'Batch Updates', { parent: 'order' }),
+  r('clearance.results', '/clearance/results', '清关结果', 'Clearance Results', {
+    parent: 'order',
+    roles: ['operator', 'admin-none'],
+  }),
   r('order.scan', '/order/scan', '扫描收货', 'Scan Receiving', { parent: 'order', roles: ['operator', 'admin-none'] }),
   r('order.postCode', '/order/postCode', '邮编查询', 'Postal Codes', { parent: 'order' }),
   r('order.updateLabelB', '/order/updateLabelB', '修改地址', 'Modify Address', { icon: 'EnvironmentOutlined' }),

@@ -19,6 +19,7 @@ import * as itemListIndexes from './migrations/2026-11-24T0600-benchitems-item-l
 import * as settingsSeq from './migrations/2026-11-24T0855-settings-seq.ts';
 import * as exportNominations from './migrations/2026-11-24T0900-exports-nominations.ts';
 import * as lifeInterceptions from './migrations/2026-11-24T0900-life-interceptions.ts';
+import * as clearanceResults from './migrations/2026-11-24T0930-clearance-results.ts';
 import * as printJobs from './migrations/2026-11-24T0950-labels-print-jobs.ts';
 
 /**
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0855-settings-seq': settingsSeq,
   '2026-11-24T0900-exports-nominations': exportNominations,
   '2026-11-24T0900-life-interceptions': lifeInterceptions,
+  '2026-11-24T0930-clearance-results': clearanceResults,
   '2026-11-24T0950-labels-print-jobs': printJobs,
 };
 

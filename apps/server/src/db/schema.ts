@@ -283,7 +283,15 @@ export interface RateLimitsTable {
   hits: number;
 }
 
+/** Webhook deliveries and signatures already taken (modules/clearance), kept for the signing window. */
+export interface ClearanceWebhookSeenTable {
+  company_code: string;
+  seen_key: string;
+  seen_at: string;
+}
+
 export interface DB extends ItemTables, LifeTables, OrderReviewTables, TaxTables {
+  clearance_webhook_seen: ClearanceWebhookSeenTable;
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;

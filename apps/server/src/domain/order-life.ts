@@ -42,6 +42,11 @@ export interface TransitionBy {
   note?: string | null;
   /** flagError: the reason code stored on the order (order-errors.ts). */
   reason?: string | null;
+  /**
+   * clearError only: an operator cleared the error by hand, without a fix (order/error/update2
+   * with `clear`): the event says 'errorCleared', not 'errorFixed', so the history tells them apart.
+   */
+  byHand?: boolean;
 }
 
 type Set = Record<string, string | number | null | RawBuilder<unknown>>;
@@ -195,7 +200,7 @@ export async function transition(
       .values(
         done.slice(i, i + 1000).map((id) => ({
           order_id: id,
-          kind: rule.event,
+          kind: t === 'clearError' && by.byHand ? 'errorCleared' : rule.event,
           at: by.at,
           location: by.location ?? null,
           note: by.note ?? (t === 'flagError' ? (by.reason ?? null) : null),

@@ -3,6 +3,7 @@ import { areaList } from '@vant/area-data';
 import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
+import { seedDemoClearance } from './clearance.ts';
 import { seedDemoItems } from './items.ts';
 import { seedDemoOrderReviews } from './order-reviews.ts';
 import { seedDemoTaxEstimates } from './tax.ts';
@@ -434,5 +435,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
   await seedDemoItems(db, now);
   await seedDemoOrderReviews(db, now);
   await seedDemoTaxEstimates(db);
+  await seedDemoClearance(db, now);
   return true;
 }

@@ -9,6 +9,7 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
+import { transition } from '../../domain/order-life.ts';
 import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
@@ -119,6 +120,8 @@ interface PlannedOrder {
   orderNo: string;
   updatedAt: string;
   set: Record<string, string | null>;
+  /** The change clears the order's error (order-life.ts clearError on apply). */
+  clearError?: boolean;
 }
 interface Plan {
   kind: ChangeKind;
@@ -284,13 +287,15 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
         const abnormal = await evaluateAbnormal(db, clock(), next, ctx, o.id);
         if (abnormal.abnormal_at) Object.assign(set, abnormal);
       }
-      // An error found downstream clears when a field it names changes, as on single update.
+      // An error found downstream clears when a field it names changes, as on single update:
+      // through the order's life when the plan is applied (the flag, the push queue, the event).
+      let clearError = false;
       if (o.error_at) {
         const standing = standingErrors(o.error_reason, current, next);
-        if (standing === null) Object.assign(set, { error_reason: null, error_at: null });
+        if (standing === null) clearError = true;
         else set.error_reason = standing;
       }
-      plan.push({ id: o.id, orderNo: o.order_no, updatedAt: o.updated_at, set });
+      plan.push({ id: o.id, orderNo: o.order_no, updatedAt: o.updated_at, set, ...(clearError && { clearError }) });
       out(null);
     }
 
@@ -408,6 +413,11 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
           if (!s) throw new AppError(ErrorCode.NOT_FOUND, 'bulkOrderGone', { orderNo: p.orderNo });
           throw AppError.conflict(lockKey(s) ?? 'bulkChangedSincePreview', { orderNo: p.orderNo });
         }
+        const fixed = plan.orders.filter((p) => p.clearError).map((p) => p.id);
+        const cleared = await transition(trx, 'clearError', fixed, { at, by: actor.userId });
+        // The guarded apply held each row unchanged since the preview, error flag included.
+        if (cleared.refused.length)
+          throw AppError.conflict('bulkChangedSincePreview', { orderNo: cleared.refused[0]!.orderNo ?? '' });
         await repo.addEvents(
           trx,
           plan.orders.map((p) => ({

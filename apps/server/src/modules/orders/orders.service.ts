@@ -23,7 +23,8 @@ import {
 import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
-import { standingErrors } from './order-errors.ts';
+import { SHIPPED_FIX_FIELDS, standingErrors } from './order-errors.ts';
+import { transition } from '../../domain/order-life.ts';
 import {
   CHANGEABLE_STATUSES,
   createOrdersRepository,
@@ -128,6 +129,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     throw AppError.conflict('orderChangedMeanwhile', { orderNo: '' });
   }
   const CHANGEABLE: Guard = { statuses: CHANGEABLE_STATUSES };
+  /** A shipped order's error fix: still shipped, not intercepted, still an error order. */
+  const SHIPPED_ERROR: Guard = { statuses: ['shipped'], error: true };
 
   /** Form items (decimal prices) → domain items (minor units), or 422 on a price the currency cannot hold. */
   function toItems(items: orders.ItemInputOut[], currency: string, ctx: Ctx, base = 'items') {
@@ -220,8 +223,14 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     next: OrderInput,
     confirm: Confirm,
     ctx: Ctx,
-    opts: { replaceItems?: boolean; itemsWrite?: (trx: Transaction<DB>) => Promise<void> } = {},
+    opts: {
+      replaceItems?: boolean;
+      itemsWrite?: (trx: Transaction<DB>) => Promise<void>;
+      /** The claim's guard: changeable orders unless the caller allows more (a shipped order's error fix). */
+      guard?: Guard;
+    } = {},
   ) {
+    const guard = opts.guard ?? CHANGEABLE;
     // Items given are checked against the catalogue (refused on a channel that needs registered
     // items); the tax estimate follows every change.
     let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
@@ -237,14 +246,12 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     const abnormal = o.abnormal_at ? {} : await abnormalOf(next, ctx, o.id);
     const standing = o.error_at ? standingErrors(o.error_reason, current, next) : null;
     const errorCleared = o.error_at !== null && standing === null;
-    const errors = !o.error_at
-      ? {}
-      : errorCleared
-        ? { error_reason: null, error_at: null }
-        : { error_reason: standing };
+    // A standing error keeps its remaining reasons; a cleared one is cleared by the order's life
+    // (order-life.ts clearError: the flag, the push queue and the event), never here.
+    const errors = o.error_at && !errorCleared ? { error_reason: standing } : {};
     await db.transaction().execute(async (trx) => {
-      const claimed = await repo.claim(trx, [o.id], CHANGEABLE, now());
-      if (!claimed.length) await refuse([o.id], claimed, CHANGEABLE);
+      const claimed = await repo.claim(trx, [o.id], guard, now());
+      if (!claimed.length) await refuse([o.id], claimed, guard);
       const total = next.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
       await trx
         .updateTable('orders')
@@ -274,10 +281,15 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           .execute();
       }
       await opts.itemsWrite?.(trx);
-      await trx
-        .insertInto('tracking_events')
-        .values(event(o.id, errorCleared ? 'errorFixed' : 'updated', actor))
-        .execute();
+      if (errorCleared) {
+        const moved = await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
+        // The claim held the row: only a concurrent fix of the same error gets here.
+        if (!moved.done.length) throw AppError.conflict('orderChangedMeanwhile', { orderNo: o.order_no });
+      } else
+        await trx
+          .insertInto('tracking_events')
+          .values(event(o.id, 'updated', actor))
+          .execute();
     });
     return { errorCleared, warnings: assessed!.warnings, taxEstimate: presentTax(assessed!.estimate) };
   }
@@ -689,9 +701,19 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     async fixError(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.errorUpdate>) {
       const o = await load(scope, p.id);
       if (!o.error_at) throw AppError.conflict('notErrorOrder');
-      assertChangeable(o);
+      // A clearance refusal arrives after shipping: a shipped error order may still have its
+      // recipient's identity, phone and address fixed (SHIPPED_FIX_FIELDS); nothing else moves.
+      const shippedFix = o.status === 'shipped' && o.intercepted === 0;
+      if (!shippedFix) assertChangeable(o);
       const ctx = await validationContext();
       const current = inputOf(o, await repo.items(o.id));
+      if (shippedFix) {
+        for (const k of Object.keys(p.recipient) as (keyof typeof p.recipient)[]) {
+          if (SHIPPED_FIX_FIELDS.includes(k)) continue;
+          if ((p.recipient[k] ?? null) !== (current.recipient[k] ?? null))
+            throw AppError.field(`recipient.${k}`, translate(lang, 'shippedFixFieldLocked'));
+        }
+      }
       const { errorCleared } = await writeChanged(
         actor,
         lang,
@@ -700,6 +722,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         { ...current, recipient: p.recipient },
         p.confirm,
         ctx,
+        shippedFix ? { guard: SHIPPED_ERROR } : {},
       );
       return { id: o.id, cleared: errorCleared };
     },
@@ -716,7 +739,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const ids = [...new Set(p.ids)];
       const ctx = await validationContext();
       const found = new Map((await repo.idsInScope(scope, ids)).map((r) => [r.id, r]));
-      for (const r of found.values()) assertChangeable(r);
+      // A shipped order refused by clearance is re-checked or cleared like an unshipped one.
+      for (const r of found.values()) if (r.status !== 'shipped' || r.intercepted) assertChangeable(r);
       const toClear: number[] = [];
       const failed: { id: number; reason: string }[] = [];
       for (const id of ids) {
@@ -750,20 +774,20 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         }
         toClear.push(id);
       }
-      const guard: Guard = { statuses: CHANGEABLE_STATUSES, error: true };
+      const guard: Guard = { statuses: [...CHANGEABLE_STATUSES, 'shipped'], error: true };
       await db.transaction().execute(async (trx) => {
         const claimed = await repo.claim(trx, toClear, guard, now());
         if (claimed.length !== toClear.length) await refuse(toClear, claimed, guard);
         if (!claimed.length) return;
-        await trx
-          .updateTable('orders')
-          .set({ error_reason: null, error_at: null, updated_at: now() })
-          .where('id', 'in', claimed)
-          .execute();
-        await repo.addEvents(
-          trx,
-          claimed.map((id) => (p.clear ? event(id, 'errorCleared', actor, p.note) : event(id, 'errorFixed', actor))),
-        );
+        // The order's life clears the flag and queues the push; an operator's clearing by hand
+        // is an errorCleared event with the note (issue 11: the event must say why).
+        const moved = await transition(trx, 'clearError', claimed, {
+          at: now(),
+          by: actor.userId,
+          note: p.clear ? (p.note ?? null) : null,
+          byHand: p.clear,
+        });
+        if (moved.refused.length) await refuse(claimed, moved.done, guard);
       });
       return { cleared: toClear, failed };
     },
@@ -779,16 +803,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         if (!claimed.length) await refuse([o.id], claimed, guard);
         await trx
           .updateTable('orders')
-          .set({
-            box_no: p.boxNo,
-            split_waybill_no: p.splitWaybillNo,
-            error_reason: null,
-            error_at: null,
-            updated_at: now(),
-          })
+          .set({ box_no: p.boxNo, split_waybill_no: p.splitWaybillNo, updated_at: now() })
           .where('id', '=', o.id)
           .execute();
-        await repo.addEvents(trx, [event(o.id, 'errorFixed', actor)]);
+        await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
       });
       return { id: o.id, cleared: true };
     },

@@ -21,6 +21,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   log: () => import('@/features/log/LogPage.tsx'),
 
   // Module pages: one line each, keep alphabetical to avoid merge conflicts.
+  'clearance.results': () => import('@/features/clearance/ClearanceResultsPage.tsx'),
   'exports.create': () => import('@/features/export-nominations/ExportNominationCreatePage.tsx'),
   'exports.list': () => import('@/features/export-nominations/ExportNominationListPage.tsx'),
   'exports.update': () => import('@/features/export-nominations/ExportNominationUpdatePage.tsx'),

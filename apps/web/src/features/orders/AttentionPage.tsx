@@ -14,21 +14,25 @@ type Row = orders.OrderRow;
 type Recipient = { name?: string; idCard?: string } & Record<string, unknown>;
 
 /**
- * Whether the server can apply a fix to this order: received, shipped, released and
- * cancelled orders and intercepted ones are locked (409), so Fix is not offered there.
+ * Whether the server can apply a fix to this order: received, released and cancelled orders
+ * and intercepted ones are locked (409), so Fix is not offered there. A shipped order refused
+ * by clearance is fixable (its recipient's name, ID number, phone and address only).
  */
 export const fixable = (r: Pick<Row, 'status' | 'intercepted'>) =>
-  !r.intercepted && (r.status === 'created' || r.status === 'printed');
+  !r.intercepted && (r.status === 'created' || r.status === 'printed' || r.status === 'shipped');
 
+/** The recipient fields a clearance refusal can name (identity, phone, address). */
+const CLEARANCE_FIELDS = ['name', 'idCard', 'phone', 'province', 'city', 'district', 'street', 'address', 'postcode'];
 /**
- * An error reason names the recipient's name and ID number (they do not match): a fix
- * that changes neither would clear the error without correcting anything.
+ * An error reason names recipient fields: before shipping, the name and ID number (they do not
+ * match); a shipped order's clearance refusal, its identity, phone or address. A fix that changes
+ * none of them would clear nothing.
  */
-export const fixChangesNamedField = (before: Recipient | null, now: Recipient | undefined) =>
-  !!before &&
-  !!now &&
-  ((now.name ?? '').trim() !== (before.name ?? '').trim() ||
-    (now.idCard ?? '').trim() !== (before.idCard ?? '').trim());
+export const fixChangesNamedField = (
+  before: Recipient | null,
+  now: Recipient | undefined,
+  fields: readonly string[] = ['name', 'idCard'],
+) => !!before && !!now && fields.some((k) => String(now[k] ?? '').trim() !== String(before[k] ?? '').trim());
 
 /** Error and abnormal order lists (their counts drive the header badges). */
 export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
@@ -45,7 +49,9 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   const [clearing, setClearing] = useState<Row | null>(null);
   const [clearForm] = Form.useForm<{ note: string }>();
   const recipientNow = Form.useWatch('recipient', form) as Recipient | undefined;
-  const changed = fixChangesNamedField(before, recipientNow);
+  const [fixingShipped, setFixingShipped] = useState(false);
+  const named = fixingShipped ? CLEARANCE_FIELDS : undefined;
+  const changed = fixChangesNamedField(before, recipientNow, named);
   const rules = useAbnormalRules();
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
@@ -61,11 +67,12 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     if (!d) return;
     form.setFieldsValue({ recipient: d.recipient });
     setBefore({ ...d.recipient });
+    setFixingShipped(d.status === 'shipped');
     setFixing(id);
   };
   const saveFix = async () => {
     const v = await form.validateFields();
-    if (!fixChangesNamedField(before, v.recipient)) return;
+    if (!fixChangesNamedField(before, v.recipient, named)) return;
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
       if (!r) return;
@@ -235,6 +242,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         okButtonProps={{ 'data-testid': 'fix-save', disabled: !changed } as never}
       >
         {!changed && <Alert type="info" showIcon message={t('orders.fixNeedsChange')} data-testid="fix-hint" />}
+        {fixingShipped && <Alert type="warning" showIcon message={t('orders.fixShipped')} data-testid="fix-shipped" />}
         <Form form={form} layout="vertical" style={{ marginTop: 12 }}>
           <RecipientFields />
         </Form>

@@ -1,0 +1,46 @@
+import { registerMessages } from '@/lib';
+
+registerMessages('clearance', {
+  'zh-chs': {
+    title: '清关结果',
+    company: '清关公司',
+    companyRequired: '请先选择清关公司',
+    template: '下载结果模板',
+    upload: '上传清关结果',
+    hint: '每行一个运单号：结果为“放行”或“退单”，退单须填写原因代码（见模板第二页）。整张表全部导入或全部不导入。',
+    stageSending: '正在上传并核对 {file}…',
+    stageDone: '已处理',
+    stageRefused: '未导入',
+    applied: '已导入：放行 {released} 单，退单 {refused} 单',
+    appliedDetail: '退单的订单已进入错误订单列表，客户修正后等待清关公司重新放行。',
+    refused: '未导入：{count} 行无法导入，所有订单均未修改',
+    refusedDetail: '下载错误行表格，修正后重新上传。',
+    downloadErrors: '下载错误行',
+    released: '放行',
+    refusedCount: '退单',
+    rows: '行数',
+    // Tracking events written by clearance results (the order's tracking list).
+    events: { released: '清关放行', errorFlagged: '清关退单' },
+  },
+  en: {
+    title: 'Clearance results',
+    company: 'Clearance company',
+    companyRequired: 'Choose the clearance company first',
+    template: 'Download the result template',
+    upload: 'Upload clearance results',
+    hint: 'One waybill number per row: the result is released or refused, and a refusal needs a reason code (second sheet of the template). The whole sheet is applied, or none of it.',
+    stageSending: 'Uploading and checking {file}…',
+    stageDone: 'Done',
+    stageRefused: 'Not applied',
+    applied: 'Applied: {released} released, {refused} refused',
+    appliedDetail:
+      'Refused orders are on the Error Order List; once the customer fixes them, the clearance company takes them again.',
+    refused: 'Not applied: {count} rows cannot be applied, no order was changed',
+    refusedDetail: 'Download the rows with their reasons, fix them and upload again.',
+    downloadErrors: 'Download the refused rows',
+    released: 'Released',
+    refusedCount: 'Refused',
+    rows: 'Rows',
+    events: { released: 'Released by customs', errorFlagged: 'Refused by customs' },
+  },
+});
