@@ -255,7 +255,10 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
       const drawnAt = new Date(now.getTime() - Math.floor(rnd() * 45 * 86_400_000));
       // A batch's orders were made when it was imported.
       const created = k === null ? drawnAt : batchCreated[k]!;
-      const status = pick(STATUSES);
+      // An intercepted order is one stopped before it ships (the order life's rule): the same
+      // one draw from the statuses it can be in, so the rest of the seed stays as it was.
+      const intercepted = i % 41 === 3;
+      const status = intercepted ? pick(['created', 'printed', 'received'] as const) : pick(STATUSES);
       const errored = i % 23 === 7;
       const abnormal = i % 31 === 11;
       const currency = channel === 'JP' || channel === 'EMS' ? 'JPY' : channel === 'USA' ? 'USD' : 'JPY';
@@ -294,7 +297,7 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
           user_ref_no: `REF-${i + 1}`,
           number_segment_id: seg.id,
           status,
-          intercepted: i % 41 === 3 ? 1 : 0,
+          intercepted: intercepted ? 1 : 0,
           released: status === 'released' ? 1 : 0,
           print_count: status === 'created' ? 0 : 1,
           print_flag: status === 'created' ? 0 : 1,
