@@ -31,6 +31,8 @@ import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
+import { storageOrdersRoutes } from './modules/storage-orders/storage-orders.routes.ts';
+import { createStorageOrdersService } from './modules/storage-orders/storage-orders.service.ts';
 
 export const VERSION = '1.21.2';
 
@@ -147,6 +149,11 @@ export async function buildApp({
   });
   orderReviewsRoutes(registrar, orderReviews);
   app.addHook('onClose', () => orderReviews.close());
+  storageOrdersRoutes(
+    registrar,
+    createStorageOrdersService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
+    config.UPLOAD_LIMIT_BYTES,
+  );
 
   registerConsole(app, config.WEB_DIST);
   return app;

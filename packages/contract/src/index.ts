@@ -12,6 +12,7 @@ import * as notifications from './notifications.ts';
 import * as orderReviews from './order-reviews.ts';
 import * as orders from './orders.ts';
 import * as reference from './reference.ts';
+import * as storageOrders from './storage-orders.ts';
 
 export * from './call.ts';
 export * from './checks.ts';
@@ -22,9 +23,19 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
-export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference };
+export { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference, storageOrders };
 
-export const calls = { auth, batches, exportJobs, items, notifications, orderReviews, orders, reference } as const;
+export const calls = {
+  auth,
+  batches,
+  exportJobs,
+  items,
+  notifications,
+  orderReviews,
+  orders,
+  reference,
+  storageOrders,
+} as const;
 
 const isCall = (v: unknown): v is CallDef =>
   typeof v === 'object' && v !== null && 'path' in v && 'request' in v && 'response' in v;

@@ -16,6 +16,7 @@ import * as orderReviews from './migrations/2026-11-24T0420-review-order-reviews
 import * as ordersInterceptedIndex from './migrations/2026-11-24T0500-orders-intercepted-index.ts';
 import * as itemImports from './migrations/2026-11-24T0500-itemimport-imports.ts';
 import * as itemListIndexes from './migrations/2026-11-24T0600-benchitems-item-list-indexes.ts';
+import * as storageOrders from './migrations/2026-11-24T0930-storage-orders.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
   '2026-11-24T0500-itemimport-imports': itemImports,
   '2026-11-24T0600-benchitems-item-list-indexes': itemListIndexes,
+  '2026-11-24T0930-storage-orders': storageOrders,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ItemTables } from './schema-items.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
+import type { StorageTables } from './schema-storage.ts';
 import type { TaxTables } from './schema-tax.ts';
 
 /**
@@ -259,7 +260,7 @@ export interface RateLimitsTable {
   hits: number;
 }
 
-export interface DB extends ItemTables, OrderReviewTables, TaxTables {
+export interface DB extends ItemTables, OrderReviewTables, TaxTables, StorageTables {
   users: UsersTable;
   customers: CustomersTable;
   role_permissions: RolePermissionsTable;
