@@ -260,18 +260,16 @@ export const outBatchUpload = defineCall({
   response: z.object({ shipment: shipmentRow.nullable(), lines: z.array(shipLine) }),
 });
 
+export const shippableRow = lineOrder.extend({ recipientCity: z.string(), itemCount: z.number().int() });
+export type ShippableRow = z.infer<typeof shippableRow>;
+
 export const shippableOrders = defineCall({
   path: 'storageOrder/shippable',
   summary: 'Received orders that may ship (not intercepted, no error), to select for a shipment.',
   aes: true,
   permission: 'storageOrder.outBatch',
   request: paging.extend({ code: text({ min: 1, max: 64 }).optional(), customerId: idOf.optional() }).strict(),
-  response: paged(
-    lineOrder.extend({
-      recipientCity: z.string(),
-      itemCount: z.number().int(),
-    }),
-  ),
+  response: paged(shippableRow),
 });
 
 export const shipments = defineCall({
