@@ -5,6 +5,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
 import { seedDemoItems } from './items.ts';
 import { seedDemoOrderReviews } from './order-reviews.ts';
+import { seedDemoStorage } from './storage.ts';
 import { seedDemoTaxEstimates } from './tax.ts';
 
 /**
@@ -332,5 +333,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
   await seedDemoItems(db, now);
   await seedDemoOrderReviews(db, now);
   await seedDemoTaxEstimates(db);
+  await seedDemoStorage(db, now);
   return true;
 }

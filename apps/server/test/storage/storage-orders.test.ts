@@ -254,6 +254,21 @@ describe('storing by entry', () => {
   });
 });
 
+describe('the demo seed', () => {
+  it('gives demo and demo2 a storage order each (each sees only its own) and operators their shipments', async () => {
+    const mine = await aes(h, 'storageOrders', { limit: 500 }, demo);
+    const nos = mine.data.list.map((s: any) => s.storageNo);
+    expect(nos.some((n: string) => n.endsWith('DEMO1'))).toBe(true);
+    expect(nos.some((n: string) => n.endsWith('DEMO2'))).toBe(false);
+    const seeded = mine.data.list.find((s: any) => s.storageNo.endsWith('DEMO1'));
+    const lines = await aes(h, 'storageOrder/orders', { id: seeded.id, limit: 50 }, demo);
+    expect(lines.data.list.some((l: any) => l.outcome === 'notFound')).toBe(true);
+    expect(lines.data.list.filter((l: any) => l.ok).every((l: any) => l.order.receivedAt)).toBe(true);
+    const shipped = await aes(h, 'storageOrder/shipments', { limit: 50 }, operator);
+    expect(shipped.data.list.filter((s: any) => s.shipmentNo.includes('DEMO')).length).toBe(2);
+  });
+});
+
 describe('the tenant matrix', () => {
   let demoSo: number;
   beforeAll(async () => {
