@@ -52,7 +52,9 @@ export default function StorageCreatePage() {
             showSearch
             optionFilterProp="label"
             style={{ width: 220 }}
-            placeholder={user?.roles.includes('agent') ? t('storageOrders.customerRequired') : t('storageOrders.anyCustomer')}
+            placeholder={
+              user?.roles.includes('agent') ? t('storageOrders.customerRequired') : t('storageOrders.anyCustomer')
+            }
             value={customerId}
             onChange={setCustomerId}
             options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}

@@ -20,7 +20,7 @@ function Lines({ id }: { id: number }) {
   const paged = useLines({ id });
   const apply = (r: typeof result, c: string) => paged.setFilters({ id, result: r, code: c.trim() || undefined });
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="storage-item-page">
       <Space>
         {t('storageOrders.result')}
         <Select
