@@ -55,9 +55,9 @@ export function createStorageOrdersRepository(db: Database) {
     insertStorageOrder: (trx: Q, row: Omit<DB['storage_orders'], 'id'>) =>
       trx.insertInto('storage_orders').values(row).returning('id').executeTakeFirstOrThrow(),
 
-    /** Counters move in the statement, so concurrent additions to one storage order add up. */
-    async addCounts(trx: Q, id: number, lines: number, received: number, at: string) {
-      await trx
+    /** Counters move in the statement, so concurrent additions to one storage order add up; the new counts back. */
+    addCounts: (trx: Q, id: number, lines: number, received: number, at: string) =>
+      trx
         .updateTable('storage_orders')
         .set((eb) => ({
           line_count: eb('line_count', '+', lines),
@@ -66,8 +66,8 @@ export function createStorageOrdersRepository(db: Database) {
           updated_at: at,
         }))
         .where('id', '=', id)
-        .execute();
-    },
+        .returning(['line_count', 'received_count', 'refused_count', 'updated_at'])
+        .executeTakeFirstOrThrow(),
 
     /** The codes already stored by this storage order (a second entry of one is a duplicate). */
     async storedCodes(trx: Q, storageOrderId: number, codes: readonly string[]) {
@@ -106,9 +106,13 @@ export function createStorageOrdersRepository(db: Database) {
             ])
             .where(column, 'in', chunk)
             .$call(visibleOrders(db, 'o'));
-        // Two index lookups rather than one OR, which SQLite may answer with a scan.
-        out.push(...(await q('o.waybill_no').execute()));
-        out.push(...(await q('o.split_waybill_no').execute()));
+        // Two index lookups rather than one OR, which SQLite may answer with a scan; the split
+        // waybills only for the codes no waybill matched (a scan of a whole parcel needs one query).
+        const whole = await q('o.waybill_no').execute();
+        out.push(...whole);
+        const matched = new Set(whole.map((o) => o.waybill_no));
+        const rest = chunk.filter((c) => !matched.has(c));
+        if (rest.length) out.push(...(await q('o.split_waybill_no').where('o.split_waybill_no', 'in', rest).execute()));
       }
       return out;
     },

@@ -101,7 +101,17 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     at: string,
   ) {
     const codes = [...new Set(entered.map((e) => e.code))];
-    const [stored, found] = await Promise.all([repo.storedCodes(trx, so.id, codes), repo.byWaybills(trx, codes)]);
+    const found = await repo.byWaybills(trx, codes);
+    // A waybill this storage order stored before is an order already received: only codes whose
+    // order is received (or further) can be such a duplicate, so most scans skip the look-up.
+    const maybeStored = found.filter((o) => o.received_at !== null || !['created', 'printed'].includes(o.status));
+    const stored = maybeStored.length
+      ? await repo.storedCodes(
+          trx,
+          so.id,
+          codes.filter((c) => maybeStored.some((o) => o.waybill_no === c || o.split_waybill_no === c)),
+        )
+      : new Set<string>();
     const byCode = new Map<string, FoundOrder>();
     for (const o of found) {
       // A waybill beats a split waybill of another order.
@@ -150,8 +160,8 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         created_at: at,
       })),
     );
-    await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
-    return plan.map((p, i) => ({ ...p, id: ids[i]! }));
+    const counts = await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
+    return { counts, lines: plan.map((p, i) => ({ ...p, id: ids[i]! })) };
   }
 
   const presentLine =
@@ -234,7 +244,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       const existing = input.id !== undefined ? await found(scope, input.id) : null;
       if (existing && existing.method !== 'entry') throw AppError.conflict('storageOrderNotEntry');
       const customerId = existing ? existing.customer_id : await customerOf(actor, scope, input.customerId);
-      const { id, lines } = await db.transaction().execute(async (trx) => {
+      const { id, lines, counts } = await db.transaction().execute(async (trx) => {
         const so =
           existing ??
           (await (async () => {
@@ -254,9 +264,11 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
             });
             return { id: row.id, customer_id: customerId, storage_no: storageNo };
           })());
-        return { id: so.id, lines: await store(trx, actor, scope, so, entered, at) };
+        return { id: so.id, ...(await store(trx, actor, scope, so, entered, at)) };
       });
-      return { storageOrder: presentOrder((await repo.find(db, scope, id))!), lines: lines.map(presentLine(lang, at)) };
+      // A scan added to a storage order answers with the counts its UPDATE returned (no re-read).
+      const header = existing ? { ...existing, ...counts } : (await repo.find(db, scope, id))!;
+      return { storageOrder: presentOrder(header), lines: lines.map(presentLine(lang, at)) };
     },
 
     /** Excel: column A's waybills, all in one transaction; the refused rows to an error workbook. */
@@ -293,7 +305,8 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         });
         return {
           id,
-          lines: await store(trx, actor, scope, { id, customer_id: customerId, storage_no: storageNo }, entered, at),
+          lines: (await store(trx, actor, scope, { id, customer_id: customerId, storage_no: storageNo }, entered, at))
+            .lines,
         };
       });
       const refused = lines.filter((l) => l.outcome !== 'received');
