@@ -103,6 +103,7 @@ export function createOutbound(deps: {
       else p.order = { ...p.order!, status: 'shipped' };
     }
     let shipmentId = shipment?.id ?? null;
+    let counts: { order_count: number; updated_at: string } | null = null;
     if (moved.done.length) {
       shipmentId ??= (
         await repo.insertShipment(trx, {
@@ -114,7 +115,7 @@ export function createOutbound(deps: {
           updated_at: at,
         })
       ).id;
-      await repo.addToShipment(trx, shipmentId, moved.done, at);
+      counts = await repo.addToShipment(trx, shipmentId, moved.done, at);
     }
     const lines: C.ShipLine[] = plan.map((p) => ({
       code: p.code,
@@ -123,7 +124,7 @@ export function createOutbound(deps: {
       message: translate(lang, p.key, { code: p.code, orderNo: p.order?.order_no ?? p.code }),
       order: p.order ? presentOrder(p.order) : null,
     }));
-    return { shipmentId, lines };
+    return { shipmentId, counts, lines };
   }
 
   async function run(
@@ -135,17 +136,23 @@ export function createOutbound(deps: {
   ) {
     if (!entries.length) throw AppError.badRequest('shipNothing');
     const at = now();
-    const { shipmentId, lines } = await db.transaction().execute(async (trx) => {
-      let shipment: { id: number } | null = null;
+    const { shipmentId, counts, shipment, lines } = await db.transaction().execute(async (trx) => {
+      let shipment: ShipmentRecord | null = null;
       if (into !== null) {
         const s = await repo.findShipment(trx, into);
         if (!s) throw new AppError(ErrorCode.NOT_FOUND, 'shipmentNotFound');
         if (s.method !== 'single') throw AppError.conflict('shipmentNotSingle');
         shipment = s;
       }
-      return ship(trx, actor, lang, entries, shipment, method, at);
+      return { shipment, ...(await ship(trx, actor, lang, entries, shipment, method, at)) };
     });
-    const s = shipmentId === null ? null : await repo.findShipment(db, shipmentId);
+    // A scan added to a shipment answers with the count its UPDATE returned (no re-read).
+    const s =
+      shipmentId === null
+        ? null
+        : shipment && counts
+          ? { ...shipment, ...counts }
+          : (shipment ?? (await repo.findShipment(db, shipmentId)));
     return { shipment: s ? presentShipment(s) : null, lines };
   }
 

@@ -234,11 +234,12 @@ export function createStorageOrdersRepository(db: Database) {
           )
           .execute();
       }
-      await trx
+      return trx
         .updateTable('shipments')
         .set((eb) => ({ order_count: eb('order_count', '+', orderIds.length), updated_at: at }))
         .where('id', '=', shipmentId)
-        .execute();
+        .returning(['order_count', 'updated_at'])
+        .executeTakeFirstOrThrow();
     },
     async shipments(f: { offset: number; limit: number; order: 'asc' | 'desc'; shipmentNo?: string }) {
       let q = db.selectFrom('shipments as sh');
