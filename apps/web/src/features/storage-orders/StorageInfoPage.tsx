@@ -1,7 +1,8 @@
 import { Button, Card, Descriptions, Empty, Space } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
-import { errorText, formatTime, t, useI18n } from '@/lib';
+import { errorText, formatTime, t, useCall, useI18n } from '@/lib';
+import { originsCall } from './api/storageOrders.ts';
 import { LinesTable, useLines } from './components/LinesTable.tsx';
 import { StorageStatusTag } from './components/shared.tsx';
 import './i18n.ts';
@@ -19,6 +20,7 @@ function Info({ id }: { id: number }) {
   const navigate = useNavigate();
   const paged = useLines({ id, result: 'refused' });
   const so = paged.data?.storageOrder;
+  const origins = useCall(originsCall, {});
   useTabRecord(so?.storageNo);
   if (paged.query.isError && !paged.data) return <Empty description={errorText((paged.query as any).error)} />;
   const l = (k: string) => t(`storageOrders.${k}`);
@@ -37,7 +39,9 @@ function Info({ id }: { id: number }) {
           <Descriptions size="small" column={3}>
             <Descriptions.Item label={l('customer')}>{so.customerCode ?? l('anyCustomer')}</Descriptions.Item>
             <Descriptions.Item label={l('method')}>{t(`storageOrders.methods.${so.method}`)}</Descriptions.Item>
-            <Descriptions.Item label={l('origin')}>{so.origin}</Descriptions.Item>
+            <Descriptions.Item label={l('origin')}>
+              {origins.data?.find((o) => o.value === so.origin)?.label ?? so.origin}
+            </Descriptions.Item>
             <Descriptions.Item label={l('status')}>
               <StorageStatusTag status={so.status} />
             </Descriptions.Item>
