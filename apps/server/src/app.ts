@@ -40,6 +40,8 @@ import { createOrderReviewsService } from './modules/order-reviews/order-reviews
 import { clearanceRoutes } from './modules/clearance/clearance.routes.ts';
 import { createClearanceService } from './modules/clearance/clearance.service.ts';
 import { clearanceWebhookRoutes } from './modules/clearance/clearance.webhook.ts';
+import { storageOrdersRoutes } from './modules/storage-orders/storage-orders.routes.ts';
+import { createStorageOrdersService } from './modules/storage-orders/storage-orders.service.ts';
 
 export const VERSION = '1.21.2';
 
@@ -165,6 +167,11 @@ export async function buildApp({
   const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
   clearanceRoutes(registrar, clearance);
   await clearanceWebhookRoutes(app, clearance, config.CLEARANCE_WEBHOOK_SECRETS, clock);
+  storageOrdersRoutes(
+    registrar,
+    createStorageOrdersService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
+    config.UPLOAD_LIMIT_BYTES,
+  );
 
   registerConsole(app, config.WEB_DIST);
   return app;

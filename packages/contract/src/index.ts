@@ -17,6 +17,7 @@ import * as notifications from './notifications.ts';
 import * as orderReviews from './order-reviews.ts';
 import * as orders from './orders.ts';
 import * as reference from './reference.ts';
+import * as storageOrders from './storage-orders.ts';
 
 export * from './call.ts';
 export * from './checks.ts';
@@ -41,6 +42,7 @@ export {
   orderReviews,
   orders,
   reference,
+  storageOrders,
 };
 
 export const calls = {
@@ -57,6 +59,7 @@ export const calls = {
   orderReviews,
   orders,
   reference,
+  storageOrders,
 } as const;
 
 const isCall = (v: unknown): v is CallDef =>

@@ -94,6 +94,22 @@ export const routeCatalogue = [
   r('storageOrder', '', '入库单管理', 'Inbound Order Management', { icon: 'InboxOutlined' }),
   r('storageOrder.create', '/storageOrder/create', '入库', 'Inbound', { parent: 'storageOrder' }),
   r('storageOrder.list', '/storageOrder/list', '批次列表', 'Batch List', { parent: 'storageOrder' }),
+  r('storageOrder.info', '/storageOrder/info', '入库单详情', 'Storage Order Detail', {
+    parent: 'storageOrder',
+    hidden: true,
+  }),
+  r('storageOrder.item', '/storageOrder/item', '入库单订单', 'Storage Order Orders', {
+    parent: 'storageOrder',
+    hidden: true,
+  }),
+  r('storageOrder.outSingle', '/storageOrder/outSingle', '单票出库', 'Out Single', {
+    parent: 'storageOrder',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  r('storageOrder.outBatch', '/storageOrder/outBatch', '批量出库', 'Out Batch', {
+    parent: 'storageOrder',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('subscribeTake', '', '预约取件', 'Subscribe Take', { icon: 'CarOutlined' }),
   r('subscribeTake.create', '/subscribeTake/create', '预约', 'Create', { parent: 'subscribeTake' }),
   r('subscribeTake.list', '/subscribeTake/list', '预约列表', 'List', { parent: 'subscribeTake' }),

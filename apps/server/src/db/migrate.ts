@@ -20,6 +20,7 @@ import * as settingsSeq from './migrations/2026-11-24T0855-settings-seq.ts';
 import * as exportNominations from './migrations/2026-11-24T0900-exports-nominations.ts';
 import * as lifeInterceptions from './migrations/2026-11-24T0900-life-interceptions.ts';
 import * as clearanceResults from './migrations/2026-11-24T0930-clearance-results.ts';
+import * as storageOrders from './migrations/2026-11-24T0930-storage-orders.ts';
 import * as printJobs from './migrations/2026-11-24T0950-labels-print-jobs.ts';
 
 /**
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0900-exports-nominations': exportNominations,
   '2026-11-24T0900-life-interceptions': lifeInterceptions,
   '2026-11-24T0930-clearance-results': clearanceResults,
+  '2026-11-24T0930-storage-orders': storageOrders,
   '2026-11-24T0950-labels-print-jobs': printJobs,
 };
 

@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { ItemTables } from './schema-items.ts';
 import type { LifeTables } from './schema-life.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
+import type { StorageTables } from './schema-storage.ts';
 import type { TaxTables } from './schema-tax.ts';
 
 /**
@@ -290,7 +291,7 @@ export interface ClearanceWebhookSeenTable {
   seen_at: string;
 }
 
-export interface DB extends ItemTables, LifeTables, OrderReviewTables, TaxTables {
+export interface DB extends ItemTables, LifeTables, OrderReviewTables, StorageTables, TaxTables {
   clearance_webhook_seen: ClearanceWebhookSeenTable;
   users: UsersTable;
   customers: CustomersTable;

@@ -6,6 +6,7 @@ import { storeReasons } from '../lib/reasons.ts';
 import { seedDemoClearance } from './clearance.ts';
 import { seedDemoItems } from './items.ts';
 import { seedDemoOrderReviews } from './order-reviews.ts';
+import { seedDemoStorage } from './storage.ts';
 import { seedDemoTaxEstimates } from './tax.ts';
 
 /**
@@ -439,5 +440,6 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
   await seedDemoOrderReviews(db, now);
   await seedDemoTaxEstimates(db);
   await seedDemoClearance(db, now);
+  await seedDemoStorage(db, now);
   return true;
 }

@@ -55,6 +55,12 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'orderReview.info': () => import('@/features/order-reviews/OrderReviewInfoPage.tsx'),
   'orderReview.item': () => import('@/features/order-reviews/OrderReviewItemPage.tsx'),
   'orderReview.list': () => import('@/features/order-reviews/OrderReviewListPage.tsx'),
+  'storageOrder.create': () => import('@/features/storage-orders/StorageCreatePage.tsx'),
+  'storageOrder.info': () => import('@/features/storage-orders/StorageInfoPage.tsx'),
+  'storageOrder.item': () => import('@/features/storage-orders/StorageItemPage.tsx'),
+  'storageOrder.list': () => import('@/features/storage-orders/StorageListPage.tsx'),
+  'storageOrder.outBatch': () => import('@/features/storage-orders/OutBatchPage.tsx'),
+  'storageOrder.outSingle': () => import('@/features/storage-orders/OutSinglePage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
 

@@ -1,0 +1,358 @@
+import { randomInt } from 'node:crypto';
+import { type ApiLanguage, chinaDate, ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { transition } from '../../domain/order-life.ts';
+import type { UploadedFile } from '../../http/call-context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
+import { translate } from '../../lib/messages.ts';
+import { readSheetRows } from '../../lib/sheet-rows.ts';
+import { type Actor, customerFor, type Scope, scopeAllows } from '../../lib/scope.ts';
+import type { Storage } from '../../lib/storage.ts';
+import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
+import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
+import '../batches/batches.messages.ts';
+import { createOutbound } from './storage-orders.outbound.ts';
+import './storage-orders.messages.ts';
+import { normalCode, waybillsOfSheet } from './storage-orders.sheet.ts';
+import {
+  createStorageOrdersRepository,
+  type FoundOrder,
+  type StorageOrderRecord,
+} from './storage-orders.repository.ts';
+
+export const STORAGE_ERRORS_KIND = 'storageErrors';
+type OrderStatus = NonNullable<C.StorageLine['order']>['status'];
+
+export interface StorageOrdersDeps {
+  db: Database;
+  clock: () => Date;
+  files: Storage;
+  uploadLimitBytes: number;
+}
+
+/** A line before it is stored: what was entered and what became of it. */
+interface Planned {
+  code: string;
+  row: number;
+  order: FoundOrder | null;
+  outcome: C.StorageOutcome;
+  key: string;
+}
+
+/** The order-life refusal of `receive` → the line's outcome. */
+function outcomeOfRefusal(key: string): C.StorageOutcome {
+  if (key === 'lifeIntercepted') return 'intercepted';
+  if (key === 'lifeCancelled') return 'cancelled';
+  if (key.startsWith('lifeAlready_')) return 'alreadyReceived';
+  if (key === 'orderNotFound') return 'notFound';
+  return 'refused';
+}
+
+/**
+ * Inbound storage: waybills typed, scanned or read from an xlsx become lines of a storage order;
+ * each order found in the caller's scope is received through the order's life (`transition
+ * receive`, the warehouse scan's move), in the transaction that writes the lines and counters.
+ */
+export function createStorageOrdersService(deps: StorageOrdersDeps) {
+  const { db, clock, files } = deps;
+  const repo = createStorageOrdersRepository(db);
+  const now = () => clock().toISOString();
+  const number = (prefix: string) =>
+    `${prefix}${chinaDate(clock()).replaceAll('-', '')}${String(clock().getTime() % 100_000_000).padStart(8, '0')}${String(randomInt(1000)).padStart(3, '0')}`;
+
+  const presentOrder = (r: StorageOrderRecord): C.StorageOrderRow => {
+    const received = Number(r.received_count);
+    const refused = Number(r.refused_count);
+    return {
+      id: r.id,
+      storageNo: r.storage_no,
+      customerId: r.customer_id,
+      customerCode: r.customer_code ?? null,
+      method: r.method as C.StorageMethod,
+      origin: r.origin as C.StorageOrigin,
+      lineCount: Number(r.line_count),
+      receivedCount: received,
+      refusedCount: refused,
+      status: received === 0 ? 'refused' : refused === 0 ? 'received' : 'partial',
+      fileName: r.file_name,
+      createdBy: r.created_by_name,
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
+    };
+  };
+
+  const lineMessage = (lang: ApiLanguage, key: string, code: string, orderNo: string | null | undefined) =>
+    translate(lang, key, { code, orderNo: orderNo ?? code });
+
+  /**
+   * Stores the entered waybills into storage order `so` in `trx`: duplicates, unknown and
+   * out-of-scope waybills and other customers' orders are refused here; the rest go to the
+   * order's life, which receives each once (a parallel scanner's loses) or says why not.
+   */
+  async function store(
+    trx: Transaction<DB>,
+    actor: Actor,
+    scope: Scope,
+    so: { id: number; customer_id: number | null; storage_no: string },
+    entered: { code: string; row: number }[],
+    at: string,
+  ) {
+    const codes = [...new Set(entered.map((e) => e.code))];
+    const found = await repo.byWaybills(trx, codes);
+    // A waybill this storage order stored before is an order already received: only codes whose
+    // order is received (or further) can be such a duplicate, so most scans skip the look-up.
+    const maybeStored = found.filter((o) => o.received_at !== null || !['created', 'printed'].includes(o.status));
+    const stored = maybeStored.length
+      ? await repo.storedCodes(
+          trx,
+          so.id,
+          codes.filter((c) => maybeStored.some((o) => o.waybill_no === c || o.split_waybill_no === c)),
+        )
+      : new Set<string>();
+    const byCode = new Map<string, FoundOrder>();
+    for (const o of found) {
+      // A waybill beats a split waybill of another order.
+      if (o.split_waybill_no && !byCode.has(o.split_waybill_no)) byCode.set(o.split_waybill_no, o);
+      if (o.waybill_no) byCode.set(o.waybill_no, o);
+    }
+    const seen = new Set<string>();
+    const plan: Planned[] = entered.map(({ code, row }) => {
+      const dup = seen.has(code) || stored.has(code);
+      seen.add(code);
+      const o = byCode.get(code);
+      // Another tenant's order reads as no order at all: its existence is not told.
+      const order = o && scopeAllows(scope, o.customer_id) ? o : null;
+      if (dup) return { code, row, order, outcome: 'duplicate', key: 'storageDuplicate' };
+      if (!order) return { code, row, order: null, outcome: 'notFound', key: 'storageNotFound' };
+      if (so.customer_id !== null && order.customer_id !== so.customer_id)
+        return { code, row, order, outcome: 'otherCustomer', key: 'storageOtherCustomer' };
+      return { code, row, order, outcome: 'received', key: 'storageReceived' };
+    });
+    const wanted = plan.filter((p) => p.outcome === 'received').map((p) => p.order!.id);
+    const moved = await transition(trx, 'receive', wanted, {
+      at,
+      by: actor.userId,
+      location: 'Warehouse',
+      note: so.storage_no,
+    });
+    const refusedKey = new Map(moved.refused.map((r) => [r.id, r.key]));
+    for (const p of plan) {
+      if (p.outcome !== 'received') continue;
+      const key = refusedKey.get(p.order!.id);
+      if (key) {
+        p.outcome = outcomeOfRefusal(key);
+        p.key = key;
+      } else {
+        p.order = { ...p.order!, status: 'received', received_at: at };
+      }
+    }
+    const ids = await repo.insertLines(
+      trx,
+      plan.map((p) => ({
+        storage_order_id: so.id,
+        code: p.code,
+        order_id: p.order?.id ?? null,
+        outcome: p.outcome,
+        message_key: p.key,
+        created_at: at,
+      })),
+    );
+    const counts = await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
+    return { counts, lines: plan.map((p, i) => ({ ...p, id: ids[i]! })) };
+  }
+
+  const presentLine =
+    (lang: ApiLanguage, at: string) =>
+    (p: Planned & { id: number }): C.StorageLine => ({
+      id: p.id,
+      code: p.code,
+      outcome: p.outcome,
+      ok: p.outcome === 'received',
+      message: lineMessage(lang, p.key, p.code, p.order?.order_no),
+      order: p.order
+        ? {
+            id: p.order.id,
+            orderNo: p.order.order_no,
+            waybillNo: p.order.waybill_no,
+            customerCode: p.order.customer_code,
+            status: p.order.status as OrderStatus,
+            receivedAt: p.order.received_at ? new Date(p.order.received_at).toISOString() : null,
+          }
+        : null,
+      at,
+    });
+
+  /** The storage order's customer: a customer's own; an agent names one of its customers; an operator may name none. */
+  async function customerOf(actor: Actor, scope: Scope, requested: number | undefined) {
+    if (scope.all) {
+      if (requested === undefined) return null;
+      if (!(await repo.customerExists(requested))) throw AppError.field('customerId', 'storageCustomerUnknown');
+      return requested;
+    }
+    return customerFor(actor, scope, requested);
+  }
+
+  async function found(scope: Scope, id: number) {
+    const so = await repo.find(db, scope, id);
+    if (!so) throw new AppError(ErrorCode.NOT_FOUND, 'storageOrderNotFound');
+    return so;
+  }
+
+  return {
+    outbound: createOutbound({ db, clock, files, repo }),
+
+    async page(scope: Scope, f: C.StorageOrderListRequest) {
+      const { total, rows } = await repo.page(scope, f);
+      return { total, list: rows.map(presentOrder) };
+    },
+
+    async lines(scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.storageOrderOrders>) {
+      const so = await found(scope, input.id);
+      const { total, rows } = await repo.lines(so.id, input);
+      return {
+        total,
+        storageOrder: presentOrder(so),
+        list: rows.map((r): C.StorageLine => ({
+          id: r.id,
+          code: r.code,
+          outcome: r.outcome as C.StorageOutcome,
+          ok: r.outcome === 'received',
+          message: lineMessage(lang, r.message_key, r.code, r.order_no),
+          order:
+            r.order_id !== null && r.order_no !== null
+              ? {
+                  id: r.order_id,
+                  orderNo: r.order_no,
+                  waybillNo: r.waybill_no,
+                  customerCode: r.customer_code ?? '',
+                  status: r.status as OrderStatus,
+                  receivedAt: r.received_at ? new Date(r.received_at).toISOString() : null,
+                }
+              : null,
+          at: new Date(r.created_at).toISOString(),
+        })),
+      };
+    },
+
+    /** Entry (typed or scanned): a new storage order, or lines added to the caller's entry one. */
+    async create(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.createStorageOrder>) {
+      const at = now();
+      const entered = input.waybillNos.map((w, i) => ({ code: normalCode(w), row: i + 1 }));
+      const existing = input.id !== undefined ? await found(scope, input.id) : null;
+      if (existing && existing.method !== 'entry') throw AppError.conflict('storageOrderNotEntry');
+      const customerId = existing ? existing.customer_id : await customerOf(actor, scope, input.customerId);
+      const { id, lines, counts } = await db.transaction().execute(async (trx) => {
+        const so =
+          existing ??
+          (await (async () => {
+            const storageNo = number('SO');
+            const row = await repo.insertStorageOrder(trx, {
+              storage_no: storageNo,
+              customer_id: customerId,
+              method: 'entry',
+              origin: input.origin,
+              line_count: 0,
+              received_count: 0,
+              refused_count: 0,
+              file_name: null,
+              created_by: actor.userId,
+              created_at: at,
+              updated_at: at,
+            });
+            return { id: row.id, customer_id: customerId, storage_no: storageNo };
+          })());
+        return { id: so.id, ...(await store(trx, actor, scope, so, entered, at)) };
+      });
+      // A scan added to a storage order answers with the counts its UPDATE returned (no re-read).
+      const header = existing ? { ...existing, ...counts } : (await repo.find(db, scope, id))!;
+      return { storageOrder: presentOrder(header), lines: lines.map(presentLine(lang, at)) };
+    },
+
+    /** Excel: column A's waybills, all in one transaction; the refused rows to an error workbook. */
+    async createBatch(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      input: ParsedRequest<typeof C.createStorageOrderBatch>,
+      upload: UploadedFile | undefined,
+    ) {
+      const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
+      const read = await readSheetRows(file.data, C.STORAGE_BATCH_MAX_ROWS + 1);
+      if (read.type === 'problem') throw AppError.field('file', translate(lang, read.key, read.params));
+      const entered = waybillsOfSheet(read.rows);
+      if (!entered.length) throw AppError.field('file', 'storageNoWaybills');
+      if (entered.length > C.STORAGE_BATCH_MAX_ROWS)
+        throw AppError.field('file', 'storageTooManyRows', { max: C.STORAGE_BATCH_MAX_ROWS });
+      const customerId = await customerOf(actor, scope, input.customerId);
+      const at = now();
+      const storageNo = number('SO');
+      const { id, lines } = await db.transaction().execute(async (trx) => {
+        const { id } = await repo.insertStorageOrder(trx, {
+          storage_no: storageNo,
+          customer_id: customerId,
+          method: 'excel',
+          origin: input.origin,
+          line_count: 0,
+          received_count: 0,
+          refused_count: 0,
+          file_name: file.filename.slice(0, 255),
+          created_by: actor.userId,
+          created_at: at,
+          updated_at: at,
+        });
+        return {
+          id,
+          lines: (await store(trx, actor, scope, { id, customer_id: customerId, storage_no: storageNo }, entered, at))
+            .lines,
+        };
+      });
+      const refused = lines.filter((l) => l.outcome !== 'received');
+      const errorFileId = refused.length
+        ? await saveGeneratedFile(db, files, {
+            kind: STORAGE_ERRORS_KIND,
+            name: `${translate(lang, 'storageErrorsName')}.xlsx`,
+            mime: XLSX_MIME,
+            customerId: actor.customerId,
+            ownerUserId: actor.userId,
+            data: await buildWorkbookBuffer(db, {
+              sheet: {
+                name: translate(lang, 'storageErrorsSheet'),
+                boldHeader: true,
+                frozenHeader: true,
+                sharedStrings: true,
+                columns: [
+                  { header: translate(lang, 'storageWaybillColumn'), width: 22 },
+                  { header: translate(lang, 'storageReasonColumn'), width: 60 },
+                  { header: translate(lang, 'storageRowColumn'), width: 8 },
+                ],
+              },
+              rows: refused.map((l) => [l.code, lineMessage(lang, l.key, l.code, l.order?.order_no), l.row]),
+            }),
+            at,
+          })
+        : null;
+      const present = presentLine(lang, at);
+      return {
+        storageOrder: presentOrder((await repo.find(db, scope, id))!),
+        refused: refused.slice(0, C.BATCH_LINES_SHOWN).map((l) => ({ ...present(l), row: l.row })),
+        errorFileId,
+      };
+    },
+
+    async errorFile(actor: Actor, fileId: number) {
+      const f = await loadGeneratedFile(db, files, { id: fileId, kind: STORAGE_ERRORS_KIND, userId: actor.userId });
+      if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return f;
+    },
+
+    origins: (lang: ApiLanguage) =>
+      (['pickup', 'selfSend', 'counter'] as const).map((value) => ({
+        value,
+        label: translate(lang, `storageOrigin_${value}`),
+      })),
+  };
+}
+export type StorageOrdersService = ReturnType<typeof createStorageOrdersService>;

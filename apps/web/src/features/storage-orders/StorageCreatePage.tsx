@@ -1,0 +1,301 @@
+import { reference, type storageOrders as S } from '@console/contract';
+import {
+  Alert,
+  Button,
+  Card,
+  Form,
+  Input,
+  type InputRef,
+  List,
+  Progress,
+  Select,
+  Space,
+  Tabs,
+  Typography,
+  Upload,
+} from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
+import { beep, OutcomeTag } from './components/shared.tsx';
+import './i18n.ts';
+
+/**
+ * Inbound (spec §2 storageOrder.create, §3 storage method): an entry built for a barcode
+ * scanner (the scanner types the waybill and Enter; each line is one call whose result shows
+ * and sounds at once, lines of one sitting go into one storage order) and the batch Excel upload.
+ */
+export default function StorageCreatePage() {
+  useI18n();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const origins = useCall(originsCall, {});
+  const [origin, setOrigin] = useState<S.StorageOrigin>('counter');
+  const [customerId, setCustomerId] = useState<number | undefined>();
+  const common = (
+    <Space wrap>
+      <Form.Item label={t('storageOrders.origin')} style={{ marginBottom: 0 }}>
+        <Select
+          style={{ width: 140 }}
+          value={origin}
+          onChange={setOrigin}
+          options={origins.data ?? []}
+          data-testid="storage-origin"
+        />
+      </Form.Item>
+      {!isCustomer && (
+        <Form.Item label={t('storageOrders.customer')} style={{ marginBottom: 0 }}>
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            style={{ width: 220 }}
+            placeholder={
+              user?.roles.includes('agent') ? t('storageOrders.customerRequired') : t('storageOrders.anyCustomer')
+            }
+            value={customerId}
+            onChange={setCustomerId}
+            options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+            data-testid="storage-customer"
+          />
+        </Form.Item>
+      )}
+    </Space>
+  );
+  return (
+    <Card data-testid="storage-create-page">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        {common}
+        <Tabs
+          items={[
+            {
+              key: 'entry',
+              label: t('storageOrders.entryTab'),
+              children: <Entry key={`${origin}-${customerId}`} origin={origin} customerId={customerId} />,
+            },
+            {
+              key: 'excel',
+              label: <span data-testid="storage-excel-tab">{t('storageOrders.excelTab')}</span>,
+              children: <Excel origin={origin} customerId={customerId} />,
+            },
+          ]}
+        />
+      </Space>
+    </Card>
+  );
+}
+
+type Line = S.StorageLine;
+
+/** Typed or scanned waybills, one call each, in order (the first one makes the storage order). */
+function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: number }) {
+  const navigate = useNavigate();
+  const [code, setCode] = useState('');
+  const [lines, setLines] = useState<Line[]>([]);
+  const [storage, setStorage] = useState<S.StorageOrderRow | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<InputRef>(null);
+  // A scanner sends Enter faster than the answers come: the lines queue, so every one joins the same storage order.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const current = useRef<number | undefined>(undefined);
+
+  const send = (waybill: string) => async () => {
+    try {
+      const r = await storeWaybills({ id: current.current, customerId, origin, waybillNos: [waybill] });
+      current.current = r.storageOrder.id;
+      setStorage(r.storageOrder);
+      setError(null);
+      for (const l of r.lines) beep(l.ok);
+      setLines((xs) => [...r.lines, ...xs].slice(0, 500));
+      void invalidateCall(storageListCall);
+    } catch (e) {
+      beep(false);
+      setError(errorText(e));
+    }
+  };
+  const onEnter = () => {
+    const c = code.trim();
+    setCode('');
+    if (!c) return;
+    queue.current = queue.current.then(send(c));
+    input.current?.focus();
+  };
+  const reset = () => {
+    current.current = undefined;
+    setStorage(null);
+    setLines([]);
+    input.current?.focus();
+  };
+  const last = lines[0];
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('storageOrders.entryHint')}</Typography.Text>
+      <Input
+        ref={input}
+        autoFocus
+        size="large"
+        value={code}
+        maxLength={64}
+        onChange={(e) => setCode(e.target.value)}
+        onPressEnter={onEnter}
+        placeholder={t('storageOrders.waybillPlaceholder')}
+        aria-label={t('storageOrders.waybill')}
+        data-testid="storage-input"
+      />
+      {error && <Alert type="error" showIcon message={error} data-testid="storage-error" />}
+      {last && (
+        <Alert
+          type={last.ok ? 'success' : 'error'}
+          showIcon
+          message={last.message}
+          data-testid="storage-last"
+          data-outcome={last.outcome}
+        />
+      )}
+      <Space>
+        <Typography.Text strong data-testid="storage-count">
+          {t('storageOrders.count', { ok: storage?.receivedCount ?? 0, bad: storage?.refusedCount ?? 0 })}
+        </Typography.Text>
+        {storage && (
+          <a onClick={() => navigate(`/storageOrder/info?id=${storage.id}`)} data-testid="storage-created-no">
+            {storage.storageNo}
+          </a>
+        )}
+        <Button size="small" onClick={reset} disabled={!storage}>
+          {t('storageOrders.newEntry')}
+        </Button>
+      </Space>
+      <List
+        size="small"
+        bordered
+        data-testid="storage-results"
+        dataSource={lines}
+        renderItem={(l) => (
+          <List.Item data-code={l.code} data-outcome={l.outcome}>
+            <Space>
+              <OutcomeTag outcome={l.outcome} />
+              <Typography.Text code>{l.code}</Typography.Text>
+              {l.message}
+            </Space>
+          </List.Item>
+        )}
+      />
+    </Space>
+  );
+}
+
+function Excel({ origin, customerId }: { origin: S.StorageOrigin; customerId?: number }) {
+  const navigate = useNavigate();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [percent, setPercent] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<Awaited<ReturnType<typeof storeExcel>> | null>(null);
+  const timer = useRef<ReturnType<typeof setInterval>>(undefined);
+  useEffect(() => () => clearInterval(timer.current), []);
+
+  const submit = async () => {
+    if (!file) return setError(t('storageOrders.chooseFile'));
+    setError(null);
+    setDone(null);
+    setBusy(true);
+    setPercent(1);
+    // An estimate that slows near the end: the answer, not the bar, says it is done.
+    const expectedMs = 1000 + (file.size / 1024 / 1024) * 2000;
+    const started = Date.now();
+    timer.current = setInterval(() => {
+      const f = (Date.now() - started) / expectedMs;
+      setPercent(Math.min(95, Math.round(95 * (1 - Math.exp(-2 * f)))));
+    }, 200);
+    try {
+      const r = await storeExcel(file, { customerId, origin });
+      setPercent(100);
+      setDone(r);
+      void invalidateCall(storageListCall);
+    } catch (e) {
+      setError(errorText(e));
+      setPercent(0);
+    } finally {
+      clearInterval(timer.current);
+      setBusy(false);
+    }
+  };
+  return (
+    <Space direction="vertical" style={{ width: '100%', maxWidth: 720 }}>
+      <Typography.Text type="secondary">{t('storageOrders.excelHint')}</Typography.Text>
+      <div data-testid="storage-file">
+        <Upload.Dragger
+          accept=".xlsx"
+          maxCount={1}
+          disabled={busy}
+          fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
+          beforeUpload={(f) => {
+            if (!/\.xlsx$/i.test(f.name)) {
+              setError(t('storageOrders.onlyXlsx'));
+              return Upload.LIST_IGNORE;
+            }
+            setError(null);
+            setFile(f);
+            return false;
+          }}
+          onRemove={() => setFile(null)}
+        >
+          <p>{t('storageOrders.chooseFile')}</p>
+        </Upload.Dragger>
+      </div>
+      {(busy || percent === 100) && file && (
+        <div data-testid="storage-progress">
+          {busy && (
+            <Typography.Text type="secondary">{t('storageOrders.uploading', { name: file.name })}</Typography.Text>
+          )}
+          <Progress percent={percent} status={busy ? 'active' : 'success'} />
+        </div>
+      )}
+      {error && <Alert type="error" showIcon message={error} data-testid="storage-excel-error" />}
+      <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="storage-upload">
+        {t('storageOrders.upload')}
+      </Button>
+      {done && (
+        <Alert
+          type={done.storageOrder.refusedCount ? 'warning' : 'success'}
+          showIcon
+          data-testid="storage-excel-done"
+          message={
+            <a onClick={() => navigate(`/storageOrder/info?id=${done.storageOrder.id}`)}>
+              {t('storageOrders.excelDone', {
+                no: done.storageOrder.storageNo,
+                ok: done.storageOrder.receivedCount,
+                bad: done.storageOrder.refusedCount,
+              })}
+            </a>
+          }
+          description={
+            done.errorFileId !== null && (
+              <Space direction="vertical">
+                <Button onClick={() => void downloadStorageErrors(done.errorFileId!)} data-testid="storage-errors">
+                  {t('storageOrders.downloadErrors')}
+                </Button>
+                <List
+                  size="small"
+                  dataSource={done.refused}
+                  renderItem={(l) => (
+                    <List.Item>
+                      <Space>
+                        <OutcomeTag outcome={l.outcome} />
+                        {`#${l.row}`}
+                        <Typography.Text code>{l.code}</Typography.Text>
+                        {l.message}
+                      </Space>
+                    </List.Item>
+                  )}
+                />
+              </Space>
+            )
+          }
+        />
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,52 @@
+import type { storageOrders as S } from '@console/contract';
+import { Tag } from 'antd';
+import { t } from '@/lib';
+
+const OUTCOME_COLOR: Record<string, string> = {
+  received: 'green',
+  shipped: 'green',
+  duplicate: 'gold',
+  alreadyReceived: 'gold',
+};
+
+/** A line's result: green stored/shipped, gold nothing to do, red refused. */
+export function OutcomeTag({ outcome }: { outcome: string }) {
+  return (
+    <Tag color={OUTCOME_COLOR[outcome] ?? 'red'} data-testid="line-outcome" data-outcome={outcome}>
+      {t(`storageOrders.outcomes.${outcome}`)}
+    </Tag>
+  );
+}
+
+export function StorageStatusTag({ status }: { status: S.StorageStatus }) {
+  const color = status === 'received' ? 'green' : status === 'partial' ? 'gold' : 'red';
+  return (
+    <Tag color={color} data-testid="storage-status">
+      {t(`storageOrders.statuses.${status}`)}
+    </Tag>
+  );
+}
+
+let audio: AudioContext | null = null;
+/**
+ * Two short high tones for an accepted line, one low longer tone for a refused one (WebAudio:
+ * no sound files to ship). One context for the page: a scanner fires many lines a minute.
+ */
+export function beep(ok: boolean) {
+  try {
+    audio ??= new AudioContext();
+    const ctx = audio;
+    (ok ? [880, 1320] : [220]).forEach((f, i) => {
+      const o = ctx.createOscillator();
+      const g = ctx.createGain();
+      o.frequency.value = f;
+      g.gain.value = 0.15;
+      o.connect(g).connect(ctx.destination);
+      const at = ctx.currentTime + i * 0.12;
+      o.start(at);
+      o.stop(at + (ok ? 0.09 : 0.35));
+    });
+  } catch {
+    /* no audio device */
+  }
+}
