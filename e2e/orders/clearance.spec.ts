@@ -94,6 +94,15 @@ test('clearance results: an operator uploads a refusal; the customer fixes it an
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('fix-shipped')).toBeVisible();
   await expect(dialog.getByTestId('fix-save')).toBeDisabled();
+  // A change that is not what the refusal names (the address) is saved, but the error stands,
+  // and the page says so rather than "fixed".
+  await dialog.getByTestId('r-phone').fill('13900001111');
+  await dialog.getByTestId('fix-save').click();
+  await expect(page.locator('.ant-message')).toContainText('订单仍是错误订单');
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(1);
+  await expect(badge).toHaveAttribute('data-count', String(before));
+  await page.getByTestId(`fix-${refused.orderNo}`).click();
   await dialog.getByTestId('r-address').fill('文三路100号3幢501室');
   await dialog.getByTestId('fix-save').click();
   await expect(dialog).toBeHidden();

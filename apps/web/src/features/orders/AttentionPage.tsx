@@ -76,7 +76,9 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
       if (!r) return;
-      message.success(t('orders.fixed'));
+      // Saved either way; the error stands when the change does not touch what its reason names.
+      if (r.cleared) message.success(t('orders.fixed'));
+      else message.warning(t('orders.savedStillError'));
       setFixing(null);
       await refresh();
     } catch (e) {
