@@ -55,6 +55,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'orderReview.info': () => import('@/features/order-reviews/OrderReviewInfoPage.tsx'),
   'orderReview.item': () => import('@/features/order-reviews/OrderReviewItemPage.tsx'),
   'orderReview.list': () => import('@/features/order-reviews/OrderReviewListPage.tsx'),
+  printByOrderNumber: () => import('@/features/printing/PrintByNumberPage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
 

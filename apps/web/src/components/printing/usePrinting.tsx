@@ -1,0 +1,126 @@
+/**
+ * Printing from the console: the user's print settings (saved on the server), the agent's
+ * state and printers, and `printOrders` — the flow every print button uses: find the agent and
+ * the printer first (nothing is counted when it is not there), ask before printing again
+ * (repeat-print interception), download the waybill labels (the server counts the print and
+ * names the printer), send them to the agent, then the picking list when that setting is on.
+ */
+import { labels } from '@console/contract';
+import { App } from 'antd';
+import { useCallback, useMemo } from 'react';
+import { ApiError, callBlob, saveServerSetting, t, useServerSettings } from '@/lib';
+import { listPrinters, printPdf, PrintError } from './client.ts';
+import { type PrintableOrder, type PrintSettings, readPrintSettings, repeatPrintCheck } from './settings.ts';
+import './i18n.ts';
+
+export function usePrintSettings() {
+  const q = useServerSettings();
+  const settings = useMemo(() => readPrintSettings(q.data?.print), [q.data?.print]);
+  const save = useCallback((next: PrintSettings) => saveServerSetting('print', next), []);
+  return { settings, save, ready: !q.isPending };
+}
+
+/** What the user is told for a print-client failure (spec §8 texts, then the agent's own words). */
+export function printErrorText(e: unknown): string {
+  if (e instanceof PrintError)
+    return e.kind === 'unreachable' ? t('printing.serviceFailed') : `${t('printing.callFailed')}: ${e.message}`;
+  return `${t('printing.printFailed')}: ${e instanceof Error ? e.message : String(e)}`;
+}
+
+/** The printer to use: the one chosen in the settings if the agent has it, else the agent's default. */
+export async function resolvePrinter(s: PrintSettings): Promise<string | null> {
+  const { printers, defaultPrinter } = await listPrinters(s);
+  if (s.printer && printers.includes(s.printer)) return s.printer;
+  return defaultPrinter && printers.includes(defaultPrinter) ? defaultPrinter : null;
+}
+
+export type PrintOutcome =
+  | { kind: 'printed'; ids: number[]; printer: string }
+  | { kind: 'cancelled' }
+  /** The server refused the whole download: these orders cannot print (nothing counted). */
+  | { kind: 'refused'; refused: { orderNo: string | null; reason: string }[] }
+  | { kind: 'failed'; message: string };
+
+export function usePrintOrders() {
+  const { modal, message } = App.useApp();
+  const { settings } = usePrintSettings();
+
+  const askRepeat = useCallback(
+    (printed: { orderNo: string; printCount: number }[]) =>
+      new Promise<boolean>((resolve) =>
+        modal.confirm({
+          title: t('printing.repeatTitle'),
+          content: (
+            <div data-testid="repeat-print">
+              <p>{t('printing.repeatBody')}</p>
+              <ul>
+                {printed.map((p) => (
+                  <li key={p.orderNo}>{t('printing.repeatLine', { orderNo: p.orderNo, count: p.printCount })}</li>
+                ))}
+              </ul>
+            </div>
+          ),
+          okText: t('printing.continue'),
+          cancelText: t('printing.cancel'),
+          okButtonProps: { 'data-testid': 'repeat-continue' },
+          cancelButtonProps: { 'data-testid': 'repeat-cancel' },
+          onOk: () => resolve(true),
+          onCancel: () => resolve(false),
+        }),
+      ),
+    [modal],
+  );
+
+  /** Prints these orders' waybill labels (and picking list); tells the user the outcome too. */
+  const printOrders = useCallback(
+    async (orders: readonly PrintableOrder[], opts: { quiet?: boolean } = {}): Promise<PrintOutcome> => {
+      const fail = (text: string): PrintOutcome => {
+        message.error(text);
+        return { kind: 'failed', message: text };
+      };
+      if (!orders.length) return fail(t('printing.nothingToPrint'));
+      let printer: string | null;
+      try {
+        printer = await resolvePrinter(settings);
+      } catch (e) {
+        return fail(printErrorText(e));
+      }
+      if (!printer) return fail(t('printing.selectPrinter'));
+      const repeat = repeatPrintCheck(orders, settings);
+      if (repeat.ask && !(await askRepeat(repeat.printed))) return { kind: 'cancelled' };
+      const ids = orders.map((o) => o.id);
+      let pdf: Blob;
+      try {
+        pdf = (await callBlob(labels.downloadLabelA, { ids, printer }, { silent: true })).blob;
+      } catch (e) {
+        const refused =
+          e instanceof ApiError && e.code === 409
+            ? (e.data as { refused?: { orderNo: string | null; reason: string }[] } | null)?.refused
+            : undefined;
+        if (refused?.length) {
+          if (!opts.quiet) message.error(`${t('printing.printFailed')}: ${refused.map((r) => r.reason).join('; ')}`);
+          return { kind: 'refused', refused };
+        }
+        return fail(`${t('printing.printFailed')}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      try {
+        await printPdf(settings, printer, pdf, `labelA-${orders.length === 1 ? orders[0]!.orderNo : orders.length}`);
+        if (settings.pickingList) {
+          const list = (await callBlob(labels.downloadLabelProduct, { ids }, { silent: true })).blob;
+          await printPdf(
+            settings,
+            printer,
+            list,
+            `picking-${orders.length === 1 ? orders[0]!.orderNo : orders.length}`,
+          );
+        }
+      } catch (e) {
+        return fail(printErrorText(e));
+      }
+      message.success(t('printing.printSuccess'));
+      return { kind: 'printed', ids, printer };
+    },
+    [settings, askRepeat, message],
+  );
+  return { printOrders, settings };
+}
