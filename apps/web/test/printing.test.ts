@@ -50,6 +50,7 @@ describe('print settings', () => {
       pickingList: true,
       printer: 'Zebra ZD420',
     });
+    expect(readPrintSettings({ agentHost: '192.168.1.5' }).agentHost).toBe('localhost');
     expect(readPrintSettings({ agentHost: '127.0.0.1', agentPort: 8190 })).toMatchObject({
       agentHost: '127.0.0.1',
       agentPort: 8190,

@@ -19,7 +19,7 @@ export interface PrintSettings {
   pickingList: boolean;
   /** The printer chosen; null: the agent's default printer. */
   printer: string | null;
-  /** Where the print agent (or QZ Tray) listens: plain ws:// on this host and port. */
+  /** Where the print agent (or QZ Tray) listens: plain ws:// on this loopback host and port. */
   agentHost: string;
   agentPort: number;
 }
@@ -47,8 +47,11 @@ export const LIMITS = {
 } as const;
 
 const MARGINS = ['marginTop', 'marginRight', 'marginBottom', 'marginLeft'] as const;
-/** A loopback or LAN host name or address: no scheme, path or port (those are the agent's own fields). */
-const HOST = /^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/;
+/**
+ * The agent runs on the operator's own PC: loopback names only (the server's CSP lets the
+ * console open WebSockets to these, any port, and nowhere else).
+ */
+const HOST = /^(?:localhost|127\.0\.0\.1)$/;
 
 function num(v: unknown, lo: number, hi: number, integer = false): number | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) return undefined;
