@@ -178,3 +178,73 @@ test('print by order number through the print agent, repeat-print interception, 
   await expect(dialog.getByTestId('print-pickingList')).toBeChecked();
   await expect(dialog.getByTestId('print-repeatIntercept')).toBeChecked();
 });
+
+test('refused orders are named with the reason, the rest print; the order detail prints too', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const token = await loginByCookie(context, request, 'demo');
+  // Settings saved by the API this time: the agent of this run, its folder printer, no picking list.
+  const saved = await api(
+    request,
+    'user/settings/save',
+    {
+      key: 'print',
+      value: { agentPort: AGENT_PORT, printer: SAVE_TO_FOLDER, pickingList: false, repeatIntercept: true },
+    },
+    token,
+  );
+  expect(saved.status).toBe(200);
+  const [ok, interceptedBefore, interceptedAfter] = [
+    await createOrder(request, token),
+    await createOrder(request, token),
+    await createOrder(request, token),
+  ];
+  const intercept = async (orderNo: string) => {
+    const r = await api(
+      request,
+      'order/create/interception',
+      { noType: 'orderNo', numbers: orderNo, reason: 'e2e' },
+      token,
+    );
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  };
+  await intercept(interceptedBefore.orderNo);
+  const before = pdfs().length;
+
+  await page.goto(`${MAIN}/home/printByOrderNumber`);
+  await expect(page.getByTestId('agent-ready')).toBeVisible();
+  // Pasted together, one per line.
+  const numbers = page.getByTestId('print-numbers');
+  await numbers.fill([ok.orderNo, interceptedBefore.orderNo, interceptedAfter.orderNo].join('\n'));
+  await numbers.press('Enter');
+  const line = (o: { orderNo: string }) => page.getByTestId(`print-line-${o.orderNo}`);
+  await expect(line(ok)).toContainText('可打印');
+  await expect(line(interceptedAfter)).toContainText('可打印');
+  await expect(line(interceptedBefore)).toContainText('不能打印');
+  await expect(line(interceptedBefore)).toContainText('订单已拦截');
+  await expect(page.getByTestId('print-all')).toContainText('(2)');
+
+  // Intercepted after the look-up: the server refuses the download whole, the page names it
+  // with the server's reason and prints the other one.
+  await intercept(interceptedAfter.orderNo);
+  await page.getByTestId('print-all').click();
+  await expect(line(ok)).toContainText('已打印');
+  await expect(line(interceptedAfter)).toContainText('不能打印');
+  await expect.poll(() => pdfs().length).toBe(before + 1);
+  expect(pdfs().at(-1)!.pages).toBe(1);
+  const count = async (id: number) =>
+    (await api<{ printCount: number }>(request, 'order/order', { id }, token)).body.data.printCount;
+  expect(await count(interceptedAfter.id)).toBe(0);
+  expect(await count(ok.id)).toBe(1);
+
+  // The order detail's button: printed once already, so it asks first.
+  await page.goto(`${MAIN}/home/order/info?id=${ok.id}`);
+  await page.getByTestId('detail-print').click();
+  await expect(page.getByTestId('repeat-print')).toContainText(`${ok.orderNo}：已打印 1 次`);
+  await page.getByTestId('repeat-continue').click();
+  await expect.poll(() => pdfs().length).toBe(before + 2);
+  await expect.poll(() => count(ok.id)).toBe(2);
+});

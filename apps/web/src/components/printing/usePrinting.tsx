@@ -73,7 +73,11 @@ export function usePrintOrders() {
 
   /** Prints these orders' waybill labels (and picking list); tells the user the outcome too. */
   const printOrders = useCallback(
-    async (orders: readonly PrintableOrder[], opts: { quiet?: boolean } = {}): Promise<PrintOutcome> => {
+    async (
+      orders: readonly PrintableOrder[],
+      /** quiet: the caller shows refusals itself; repeatAsked: the user already agreed to print these again. */
+      opts: { quiet?: boolean; repeatAsked?: boolean } = {},
+    ): Promise<PrintOutcome> => {
       const fail = (text: string): PrintOutcome => {
         message.error(text);
         return { kind: 'failed', message: text };
@@ -87,7 +91,7 @@ export function usePrintOrders() {
       }
       if (!printer) return fail(t('printing.selectPrinter'));
       const repeat = repeatPrintCheck(orders, settings);
-      if (repeat.ask && !(await askRepeat(repeat.printed))) return { kind: 'cancelled' };
+      if (repeat.ask && !opts.repeatAsked && !(await askRepeat(repeat.printed))) return { kind: 'cancelled' };
       const ids = orders.map((o) => o.id);
       let pdf: Blob;
       try {

@@ -66,7 +66,8 @@ export default function PrintByNumberPage() {
       let todo = list;
       // A refusal refuses the whole download (nothing counted): mark those and print the rest.
       for (let round = 0; round < 3 && todo.length; round++) {
-        const outcome = await printOrders(todo, { quiet: true });
+        // The repeat-print question is asked once, before the first round.
+        const outcome = await printOrders(todo, { quiet: true, repeatAsked: round > 0 });
         if (outcome.kind === 'cancelled') return;
         if (outcome.kind === 'printed') {
           const done = new Set(outcome.ids);
