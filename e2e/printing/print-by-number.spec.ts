@@ -8,7 +8,7 @@
  * picking list, printer) are saved on the server and come back after a reload.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -247,4 +247,19 @@ test('refused orders are named with the reason, the rest print; the order detail
   await page.getByTestId('repeat-continue').click();
   await expect.poll(() => pdfs().length).toBe(before + 2);
   await expect.poll(() => count(ok.id)).toBe(2);
+
+  // A PDF from this computer prints as it is; anything else is not a file to print.
+  await page.goto(`${MAIN}/home/printByOrderNumber`);
+  await expect(page.getByTestId('agent-ready')).toBeVisible();
+  const picker = page.locator('input[type=file]');
+  await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.locator('.ant-message')).toContainText('请选择要打印的文件');
+  const label = pdfs().at(-1)!;
+  await picker.setInputFiles({
+    name: 'my-label.pdf',
+    mimeType: 'application/pdf',
+    buffer: readFileSync(join(pdfDir, label.name)),
+  });
+  await expect.poll(() => pdfs().length).toBe(before + 3);
+  expect(pdfs().find((f) => f.name.includes('my-label'))?.pages).toBe(1);
 });

@@ -2,13 +2,27 @@
  * The print UI pieces: the agent's state with its printers (and how to start it when it is
  * not found), the print settings dialog, and the print button of the order list and detail.
  */
-import { PrinterOutlined, SettingOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Form, InputNumber, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
+import { FilePdfOutlined, PrinterOutlined, SettingOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  App,
+  Button,
+  Form,
+  InputNumber,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { t, useI18n } from '@/lib';
-import { listPrinters } from './client.ts';
+import { listPrinters, printPdf } from './client.ts';
 import { checkPrintSettings, LIMITS, type PrintableOrder, type PrintSettings } from './settings.ts';
-import { printErrorText, usePrintOrders, usePrintSettings, type PrintOutcome } from './usePrinting.tsx';
+import { printErrorText, resolvePrinter, usePrintOrders, usePrintSettings, type PrintOutcome } from './usePrinting.tsx';
 import './i18n.ts';
 
 type AgentState =
@@ -100,6 +114,7 @@ export function AgentBar() {
           data-testid="print-printer"
         />
         <PrintSettingsButton />
+        <PrintFileButton />
       </Space>
       {state.kind === 'missing' && <HowToStart onRetry={() => void check()} />}
     </Space>
@@ -216,5 +231,48 @@ export function PrintButton({
     >
       {t('printing.printSelected')}
     </Button>
+  );
+}
+
+/** Prints a PDF from this computer (a label file made elsewhere) with the print settings. */
+export function PrintFileButton() {
+  useI18n();
+  const { message } = App.useApp();
+  const { settings } = usePrintSettings();
+  const [busy, setBusy] = useState(false);
+  const print = async (file: File) => {
+    const head = new Uint8Array(await file.slice(0, 5).arrayBuffer());
+    if (String.fromCharCode(...head) !== '%PDF-') {
+      message.error(t('printing.selectFile'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const printer = await resolvePrinter(settings);
+      if (!printer) {
+        message.error(t('printing.selectPrinter'));
+        return;
+      }
+      await printPdf(settings, printer, file, file.name.replace(/\.pdf$/i, ''));
+      message.success(t('printing.printSuccess'));
+    } catch (e) {
+      message.error(printErrorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Upload
+      accept=".pdf,application/pdf"
+      showUploadList={false}
+      beforeUpload={(file) => {
+        void print(file);
+        return false;
+      }}
+    >
+      <Button icon={<FilePdfOutlined />} loading={busy} title={t('printing.selectFile')} data-testid="print-file">
+        {t('printing.printFile')}
+      </Button>
+    </Upload>
   );
 }

@@ -6,7 +6,8 @@ registerMessages('printing', {
     serviceFailed: '获取打印服务失败，请检查打印插件是否启用',
     callFailed: '调用打印插件失败',
     selectPrinter: '请选择打印机',
-    selectFile: '请选择要打印的文件',
+    selectFile: '请选择要打印的文件（PDF）',
+    printFile: '打印文件',
     printSuccess: '打印成功',
     printFailed: '打印失败',
     howToStart:
@@ -69,7 +70,8 @@ registerMessages('printing', {
     serviceFailed: 'Getting the print service failed: check that the print plugin is enabled',
     callFailed: 'Calling the print plugin failed',
     selectPrinter: 'Select a printer',
-    selectFile: 'Select a file to print',
+    selectFile: 'Select a file to print (PDF)',
+    printFile: 'Print a file',
     printSuccess: 'Print success',
     printFailed: 'Printing failed',
     howToStart:

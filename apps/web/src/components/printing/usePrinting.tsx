@@ -5,10 +5,10 @@
  * (repeat-print interception), download the waybill labels (the server counts the print and
  * names the printer), send them to the agent, then the picking list when that setting is on.
  */
-import { labels } from '@console/contract';
+import { files, labels } from '@console/contract';
 import { App } from 'antd';
 import { useCallback, useMemo } from 'react';
-import { ApiError, callBlob, saveServerSetting, t, useServerSettings } from '@/lib';
+import { ApiError, call, callBlob, saveServerSetting, t, useServerSettings } from '@/lib';
 import { listPrinters, printPdf, PrintError } from './client.ts';
 import { type PrintableOrder, type PrintSettings, readPrintSettings, repeatPrintCheck } from './settings.ts';
 import './i18n.ts';
@@ -35,11 +35,22 @@ export async function resolvePrinter(s: PrintSettings): Promise<string | null> {
 }
 
 export type PrintOutcome =
-  | { kind: 'printed'; ids: number[]; printer: string }
+  /** `refused`: orders a print job (more than one download holds) left out, and why. */
+  | { kind: 'printed'; ids: number[]; printer: string; refused: { orderNo: string | null; reason: string }[] }
   | { kind: 'cancelled' }
   /** The server refused the whole download: these orders cannot print (nothing counted). */
   | { kind: 'refused'; refused: { orderNo: string | null; reason: string }[] }
   | { kind: 'failed'; message: string };
+
+/** Starts the server's print job and waits for it (polled each second). */
+async function runPrintJob(ids: number[], printer: string) {
+  const { jobId } = await call(labels.printLabelA, { ids, printer });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const job = await call(labels.printLabelAResult, { jobId });
+    if (job.status !== 'running') return job;
+  }
+}
 
 export function usePrintOrders() {
   const { modal, message } = App.useApp();
@@ -92,10 +103,23 @@ export function usePrintOrders() {
       if (!printer) return fail(t('printing.selectPrinter'));
       const repeat = repeatPrintCheck(orders, settings);
       if (repeat.ask && !opts.repeatAsked && !(await askRepeat(repeat.printed))) return { kind: 'cancelled' };
-      const ids = orders.map((o) => o.id);
+      let ids = orders.map((o) => o.id);
+      const name = orders.length === 1 ? orders[0]!.orderNo : String(orders.length);
       let pdf: Blob;
+      let skipped: { orderNo: string | null; reason: string }[] = [];
       try {
-        pdf = (await callBlob(labels.downloadLabelA, { ids, printer }, { silent: true })).blob;
+        if (ids.length > labels.LABEL_DOWNLOAD_MAX) {
+          // More than one download holds: the server's print job prints what it can and lists the rest.
+          const job = await runPrintJob(ids, printer);
+          if (job.status === 'failed' || job.fileId === null)
+            return fail(`${t('printing.printFailed')}: ${job.error ?? ''}`);
+          skipped = job.refused;
+          const refusedNos = new Set(job.refused.map((r) => r.orderNo));
+          ids = orders.filter((o) => !refusedNos.has(o.orderNo)).map((o) => o.id);
+          pdf = (await callBlob(files.downloadFile, { id: job.fileId }, { silent: true })).blob;
+        } else {
+          pdf = (await callBlob(labels.downloadLabelA, { ids, printer }, { silent: true })).blob;
+        }
       } catch (e) {
         const refused =
           e instanceof ApiError && e.code === 409
@@ -108,21 +132,26 @@ export function usePrintOrders() {
         return fail(`${t('printing.printFailed')}: ${e instanceof Error ? e.message : String(e)}`);
       }
       try {
-        await printPdf(settings, printer, pdf, `labelA-${orders.length === 1 ? orders[0]!.orderNo : orders.length}`);
+        await printPdf(settings, printer, pdf, `labelA-${name}`);
         if (settings.pickingList) {
-          const list = (await callBlob(labels.downloadLabelProduct, { ids }, { silent: true })).blob;
-          await printPdf(
-            settings,
-            printer,
-            list,
-            `picking-${orders.length === 1 ? orders[0]!.orderNo : orders.length}`,
-          );
+          // The picking list is drawn per download (at most labels.LABEL_DOWNLOAD_MAX orders each).
+          for (let i = 0; i < ids.length; i += labels.LABEL_DOWNLOAD_MAX) {
+            const part = ids.slice(i, i + labels.LABEL_DOWNLOAD_MAX);
+            const list = (await callBlob(labels.downloadLabelProduct, { ids: part }, { silent: true })).blob;
+            await printPdf(
+              settings,
+              printer,
+              list,
+              `picking-${name}${i ? `-${i / labels.LABEL_DOWNLOAD_MAX + 1}` : ''}`,
+            );
+          }
         }
       } catch (e) {
         return fail(printErrorText(e));
       }
+      if (skipped.length) message.warning(`${t('printing.refused')}: ${skipped.map((r) => r.reason).join('; ')}`);
       message.success(t('printing.printSuccess'));
-      return { kind: 'printed', ids, printer };
+      return { kind: 'printed', ids, printer, refused: skipped };
     },
     [settings, askRepeat, message],
   );

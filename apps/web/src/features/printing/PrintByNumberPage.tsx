@@ -71,17 +71,23 @@ export default function PrintByNumberPage() {
         if (outcome.kind === 'cancelled') return;
         if (outcome.kind === 'printed') {
           const done = new Set(outcome.ids);
+          // A print job (more orders than one download) prints what it can and names the rest.
+          const left = new Map(outcome.refused.map((r) => [r.orderNo, r.reason]));
           update((ls) =>
-            ls.map((l) =>
-              'order' in l && done.has(l.order.id)
-                ? {
-                    number: l.number,
-                    state: 'printed',
-                    order: { ...l.order, printCount: l.order.printCount + 1, status: 'printed' },
-                    printer: outcome.printer,
-                  }
-                : l,
-            ),
+            ls.map((l): Line => {
+              if (!('order' in l)) return l;
+              if (done.has(l.order.id))
+                return {
+                  number: l.number,
+                  state: 'printed',
+                  order: { ...l.order, printCount: l.order.printCount + 1, status: 'printed' },
+                  printer: outcome.printer,
+                };
+              const reason = left.get(l.order.orderNo);
+              return reason && todo.some((o) => o.id === l.order.id)
+                ? { number: l.number, state: 'refused', order: l.order, reason }
+                : l;
+            }),
           );
           message.success(t('printing.printedCount', { count: outcome.ids.length }));
           return;
