@@ -248,6 +248,19 @@ test('refused orders are named with the reason, the rest print; the order detail
   await expect.poll(() => pdfs().length).toBe(before + 2);
   await expect.poll(() => count(ok.id)).toBe(2);
 
+  // The order list's button prints the selected rows (the list's counts: asks first too).
+  await page.goto(`${MAIN}/home/order/list`);
+  await page.getByTestId('list-numbers').fill(ok.orderNo);
+  await page.getByTestId('list-search').click();
+  const row = page.getByTestId('order-table').locator('.ant-table-row', { hasText: ok.orderNo });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('checkbox').check();
+  await page.getByTestId('list-print').click();
+  await expect(page.getByTestId('repeat-print')).toContainText(`${ok.orderNo}：已打印 2 次`);
+  await page.getByTestId('repeat-continue').click();
+  await expect.poll(() => pdfs().length).toBe(before + 3);
+  await expect.poll(() => count(ok.id)).toBe(3);
+
   // A PDF from this computer prints as it is; anything else is not a file to print.
   await page.goto(`${MAIN}/home/printByOrderNumber`);
   await expect(page.getByTestId('agent-ready')).toBeVisible();
@@ -260,6 +273,6 @@ test('refused orders are named with the reason, the rest print; the order detail
     mimeType: 'application/pdf',
     buffer: readFileSync(join(pdfDir, label.name)),
   });
-  await expect.poll(() => pdfs().length).toBe(before + 3);
+  await expect.poll(() => pdfs().length).toBe(before + 4);
   expect(pdfs().find((f) => f.name.includes('my-label'))?.pages).toBe(1);
 });
