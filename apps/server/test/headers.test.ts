@@ -24,6 +24,20 @@ const overTls = (headers: Record<string, unknown>) => ({
   upgrade: String(headers['content-security-policy']).includes('upgrade-insecure-requests'),
 });
 
+describe('issue 14: the console may reach the print plugin on loopback, any port, and nowhere else', () => {
+  it('connect-src names the loopback WebSocket origins with any port', async () => {
+    const csp = String((await get(h.app, '/home/')).headers['content-security-policy']);
+    const connect = /connect-src ([^;]*)/.exec(csp)?.[1]?.split(' ');
+    expect(connect).toEqual([
+      "'self'",
+      'ws://localhost:*',
+      'wss://localhost:*',
+      'ws://127.0.0.1:*',
+      'wss://127.0.0.1:*',
+    ]);
+  });
+});
+
 describe('finding 13: HSTS and upgrade-insecure-requests only over TLS', () => {
   it('plain HTTP gets neither, whatever X-Forwarded-Proto says when no proxy is trusted', async () => {
     for (const headers of [{}, { 'x-forwarded-proto': 'https' }] as Record<string, string>[]) {

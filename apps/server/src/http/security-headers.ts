@@ -51,14 +51,11 @@ function recordHelmet(overTls: boolean) {
         // antd writes its CSS-in-JS into <style> elements.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
-        // The print plugin (QZ Tray protocol) and the Cainiao component listen on localhost.
-        connectSrc: [
-          "'self'",
-          'ws://localhost:8182',
-          'wss://localhost:8181',
-          'ws://localhost:13528',
-          'ws://127.0.0.1:8182',
-        ],
+        // The print plugin (QZ Tray protocol) and the Cainiao component listen on loopback:
+        // QZ's 8182/8181 and 13528 by default, but the port is a user's print setting (a
+        // second agent, QZ on another of its ports, the e2e run's own agent), so any port of
+        // the loopback names; never another host.
+        connectSrc: ["'self'", 'ws://localhost:*', 'wss://localhost:*', 'ws://127.0.0.1:*', 'wss://127.0.0.1:*'],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

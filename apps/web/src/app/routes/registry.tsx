@@ -61,6 +61,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'storageOrder.list': () => import('@/features/storage-orders/StorageListPage.tsx'),
   'storageOrder.outBatch': () => import('@/features/storage-orders/OutBatchPage.tsx'),
   'storageOrder.outSingle': () => import('@/features/storage-orders/OutSinglePage.tsx'),
+  printByOrderNumber: () => import('@/features/printing/PrintByNumberPage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
 

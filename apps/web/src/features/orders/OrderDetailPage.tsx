@@ -5,6 +5,7 @@ import { formatTime, t, useCall, useI18n } from '@/lib';
 import { useOrderDetail } from './api/orders.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.tsx';
+import { PrintButton } from '@/components/printing/components.tsx';
 import './i18n.ts';
 import './pages-i18n.ts';
 
@@ -44,14 +45,21 @@ export default function OrderDetailPage() {
         size="small"
         title={`${t('orders.orderNo')}: ${o.orderNo}`}
         extra={
-          <Button
-            type="primary"
-            disabled={!!o.locked}
-            onClick={() => navigate(`/order/update?id=${o.id}`)}
-            data-testid="detail-edit"
-          >
-            {t('orders.edit')}
-          </Button>
+          <Space>
+            <PrintButton
+              orders={[o]}
+              testId="detail-print"
+              onDone={(r) => void (r.kind === 'printed' && q.refetch())}
+            />
+            <Button
+              type="primary"
+              disabled={!!o.locked}
+              onClick={() => navigate(`/order/update?id=${o.id}`)}
+              data-testid="detail-edit"
+            >
+              {t('orders.edit')}
+            </Button>
+          </Space>
         }
       >
         <Descriptions size="small" column={3} bordered>

@@ -8,6 +8,7 @@ import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
 import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { exportOrders, type ListRequest, setPrintFlag } from './api/orders.ts';
+import { PrintButton } from '@/components/printing/components.tsx';
 import { DeleteOrders } from './components/DeleteOrders.tsx';
 import { ALL_COLUMNS, columnTitle, OrderTable } from './components/OrderTable.tsx';
 import './i18n.ts';
@@ -182,6 +183,11 @@ export default function OrderListPage() {
           >
             {t('orders.markPrinted')}
           </Button>
+          <PrintButton
+            orders={selectedRows}
+            testId="list-print"
+            onDone={(o) => void (o.kind === 'printed' && afterWrite())}
+          />
           <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
         </Space>
       </Form>
