@@ -49,6 +49,10 @@ import {
   UnorderedListOutlined,
   UserSwitchOutlined,
   WarningOutlined,
+  CheckSquareOutlined,
+  ControlOutlined,
+  LogoutOutlined,
+  NodeExpandOutlined,
 } from '@ant-design/icons';
 import type { RouteName } from '@console/contract';
 import type { ComponentType } from 'react';
@@ -94,8 +98,12 @@ const entryIcons: Partial<Record<RouteName, ComponentType>> = {
   'order.postCode': NumberOutlined,
   'order.batchSender': UserSwitchOutlined,
   'order.updates': DiffOutlined,
+  'order.abnormalRules': ControlOutlined,
+  'clearance.results': CheckSquareOutlined,
   'storageOrder.create': ImportOutlined,
   'storageOrder.list': DatabaseOutlined,
+  'storageOrder.outSingle': LogoutOutlined,
+  'storageOrder.outBatch': NodeExpandOutlined,
   'subscribeTake.create': CalendarOutlined,
   'subscribeTake.list': ScheduleOutlined,
   'selfSendTake.create': PlusSquareOutlined,
