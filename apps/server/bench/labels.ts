@@ -51,7 +51,6 @@ async function bare(list: LabelOrder[], out: string) {
   const mm = (v: number) => (v * 72) / 25.4;
   const doc = new PDFDocument({ size: [mm(100), mm(150)], margin: 0, autoFirstPage: false });
   doc.registerFont('text', `${FONTS}/NotoSansCJK-Regular.ttc`, 'NotoSansCJKsc-Regular');
-  doc.registerFont('bold', `${FONTS}/NotoSansCJK-Bold.ttc`, 'NotoSansCJKsc-Bold');
   const file = fs.createWriteStream(out);
   const done = new Promise<void>((r) => file.on('finish', () => r()));
   doc.pipe(file);
@@ -60,7 +59,12 @@ async function bare(list: LabelOrder[], out: string) {
     // of the drawing, not of where the PDF waits.
     if (i % 10 === 9) await new Promise((r) => setImmediate(r));
     doc.addPage();
-    doc.font('bold').fontSize(16).text(o.channel, mm(5), mm(3));
+    // Bold as the product draws it: the one face, filled and outlined.
+    doc
+      .font('text')
+      .fontSize(16)
+      .lineWidth(16 / 30)
+      .text(o.channel, mm(5), mm(3), { fill: true, stroke: true });
     // The barcode as bwip-js's SVG strokes, scaled into its box (the cheapest direct way).
     const svg = bwipjs.toSVG({ bcid: 'code128', text: o.waybillNo, height: 14, includetext: false, paddingwidth: 10 });
     const [, w, h] = svg.match(/viewBox="0 0 ([\d.]+) ([\d.]+)"/)!;
@@ -71,9 +75,15 @@ async function bare(list: LabelOrder[], out: string) {
     for (const m of svg.matchAll(/stroke-width="([\d.]+)" d="([^"]+)"/g))
       doc.path(m[2]!).lineWidth(Number(m[1])).stroke();
     doc.restore();
-    doc.fontSize(13).text(o.waybillNo, mm(5), mm(33), { width: mm(90), align: 'center' });
+    doc
+      .fontSize(13)
+      .lineWidth(13 / 30)
+      .text(o.waybillNo, mm(5), mm(33), { width: mm(90), align: 'center', fill: true, stroke: true });
     doc.font('text').fontSize(8).text(`订单号 Order: ${o.orderNo}`, mm(5), mm(40));
-    doc.font('bold').fontSize(11).text(`${o.recipient.name}  ${o.recipient.phone}`, mm(24), mm(49.5));
+    doc
+      .fontSize(11)
+      .lineWidth(11 / 30)
+      .text(`${o.recipient.name}  ${o.recipient.phone}`, mm(24), mm(49.5), { fill: true, stroke: true });
     doc
       .font('text')
       .fontSize(7)

@@ -50,13 +50,23 @@ export const PRODUCT_ROWS = 5;
 /** Called with the labels drawn so far, for a progress bar. */
 export type OnProgress = (labels: number) => void;
 
-function fontFiles(dir: string) {
+function fontFile(dir: string) {
   const regular = `${dir}/NotoSansCJK-Regular.ttc`;
-  const bold = `${dir}/NotoSansCJK-Bold.ttc`;
-  if (!fs.existsSync(regular) || !fs.existsSync(bold))
+  if (!fs.existsSync(regular))
     throw new Error(`Label fonts missing in ${dir} (apt-get install fonts-noto-cjk, or set LABEL_FONT_DIR)`);
-  return { regular, bold };
+  return regular;
 }
+
+/**
+ * Bold is the regular face filled and outlined (a stroke of 1/30 of the size): a second CJK face
+ * (the Bold collection) cost about 40 MiB more in every worker that draws labels.
+ */
+const STRONG = { fill: true, stroke: true } as const;
+const strong = (doc: PDFKit.PDFDocument, size: number) =>
+  doc
+    .font('text')
+    .fontSize(size)
+    .lineWidth(size / 30);
 
 function newDoc(fontDir: string) {
   const doc = new PDFDocument({
@@ -65,11 +75,9 @@ function newDoc(fontDir: string) {
     autoFirstPage: false,
     info: { Title: 'Labels', Producer: 'console' },
   });
-  const f = fontFiles(fontDir);
-  // The Simplified Chinese faces of the collections: recipients are in China; Japanese kana and
-  // kanji are in them too (a sender's address in Japan prints).
-  doc.registerFont('text', f.regular, 'NotoSansCJKsc-Regular');
-  doc.registerFont('bold', f.bold, 'NotoSansCJKsc-Bold');
+  // The Simplified Chinese face of the collection: recipients are in China; Japanese kana and
+  // kanji are in it too (a sender's address in Japan prints).
+  doc.registerFont('text', fontFile(fontDir), 'NotoSansCJKsc-Regular');
   return doc;
 }
 
@@ -109,9 +117,9 @@ function fitText(
   box: { x: number; y: number; width: number; height: number },
   size: number,
   min = 6,
-  font = 'text',
+  bold = false,
 ) {
-  doc.font(font);
+  doc.font('text');
   const opts = { width: mm(box.width), lineGap: 0 };
   let s = size;
   for (; s > min; s -= 0.5) if (doc.fontSize(s).heightOfString(text, opts) <= mm(box.height)) break;
@@ -127,7 +135,8 @@ function fitText(
     }
     shown = `${text.slice(0, lo)}…`;
   }
-  doc.text(shown, mm(box.x), mm(box.y), { ...opts, height: mm(box.height), ellipsis: false });
+  if (bold) doc.lineWidth(s / 30);
+  doc.text(shown, mm(box.x), mm(box.y), { ...opts, height: mm(box.height), ellipsis: false, ...(bold ? STRONG : {}) });
 }
 
 function rule(doc: PDFKit.PDFDocument, y: number) {
@@ -136,40 +145,36 @@ function rule(doc: PDFKit.PDFDocument, y: number) {
 
 function drawLabelA(doc: PDFKit.PDFDocument, o: LabelOrder, printedAt: string) {
   doc.addPage();
-  doc
-    .font('bold')
-    .fontSize(16)
-    .text(o.channel, mm(5), mm(3), { width: mm(60), lineBreak: false });
+  strong(doc, 16).text(o.channel, mm(5), mm(3), { width: mm(60), lineBreak: false, ...STRONG });
   if (o.replacement) {
     doc.rect(mm(84), mm(2.5), mm(11), mm(8)).lineWidth(1.2).stroke();
-    doc
-      .font('bold')
-      .fontSize(16)
-      .text('B', mm(84), mm(3.2), { width: mm(11), align: 'center' });
+    strong(doc, 16).text('B', mm(84), mm(3.2), { width: mm(11), align: 'center', ...STRONG });
   }
   const b = LAYOUT.waybillBarcode;
   drawBarcode(doc, 'code128', o.waybillNo, b);
-  doc
-    .font('bold')
-    .fontSize(13)
-    .text(o.waybillNo, mm(5), mm(b.y + b.height + 1), { width: mm(90), align: 'center', lineBreak: false });
+  strong(doc, 13).text(o.waybillNo, mm(5), mm(b.y + b.height + 1), {
+    width: mm(90),
+    align: 'center',
+    lineBreak: false,
+    ...STRONG,
+  });
   doc.font('text').fontSize(8);
   doc.text(`订单号 Order: ${o.orderNo}`, mm(5), mm(40), { width: mm(90), lineBreak: false });
   if (o.splitWaybillNo)
     doc.text(`子单号 Split: ${o.splitWaybillNo}`, mm(5), mm(44), { width: mm(90), lineBreak: false });
   rule(doc, 48);
-  doc.font('bold').fontSize(9).text('收件人 To', mm(5), mm(49.5), { lineBreak: false });
+  strong(doc, 9).text('收件人 To', mm(5), mm(49.5), { lineBreak: false, ...STRONG });
   fitText(
     doc,
     `${o.recipient.name}  ${o.recipient.phone}${o.recipient.postcode ? `  ${o.recipient.postcode}` : ''}`,
     { x: 24, y: 49.5, width: 71, height: 7 },
     11,
     7,
-    'bold',
+    true,
   );
   fitText(doc, o.recipient.address, LAYOUT.address, 12);
   rule(doc, 86);
-  doc.font('bold').fontSize(8).text('寄件人 From', mm(5), mm(87.5), { lineBreak: false });
+  strong(doc, 8).text('寄件人 From', mm(5), mm(87.5), { lineBreak: false, ...STRONG });
   const sender = [o.sender.name, o.sender.phone].filter(Boolean).join('  ');
   fitText(doc, sender || '-', { x: 24, y: 87.5, width: 71, height: 4.5 }, 8, 6);
   fitText(doc, o.sender.address ?? '', { x: 5, y: 92.5, width: 90, height: 8 }, 8, 5.5);
@@ -190,10 +195,7 @@ function drawProductPages(doc: PDFKit.PDFDocument, o: LabelOrder) {
   const p = LAYOUT.product;
   for (let start = 0; start < Math.max(1, o.items.length); start += PRODUCT_ROWS) {
     doc.addPage();
-    doc
-      .font('bold')
-      .fontSize(11)
-      .text(`${o.waybillNo}`, mm(5), mm(4), { width: mm(60), lineBreak: false });
+    strong(doc, 11).text(`${o.waybillNo}`, mm(5), mm(4), { width: mm(60), lineBreak: false, ...STRONG });
     doc
       .font('text')
       .fontSize(8)
@@ -222,10 +224,12 @@ function drawProductPages(doc: PDFKit.PDFDocument, o: LabelOrder) {
           lineBreak: false,
         });
       fitText(doc, it.name, { x: 51, y, width: 32, height: 18 }, 9, 6);
-      doc
-        .font('bold')
-        .fontSize(14)
-        .text(`× ${it.quantity}`, mm(84), mm(y + 4), { width: mm(13), align: 'right', lineBreak: false });
+      strong(doc, 14).text(`× ${it.quantity}`, mm(84), mm(y + 4), {
+        width: mm(13),
+        align: 'right',
+        lineBreak: false,
+        ...STRONG,
+      });
     }
   }
 }
