@@ -71,7 +71,7 @@ const schema = z.object({
    * on the event loop like every other read.
    */
   READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
-  /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`, `-Bold.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
+  /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
   /**
    * The clearance companies' webhook secrets (modules/clearance): `CODE=secret,CODE=secret`,
