@@ -1,9 +1,9 @@
 import type { storageOrders as S } from '@console/contract';
-import { Alert, Button, Input, type InputRef, List, Space, Typography } from 'antd';
+import { Alert, Button, Input, type InputRef, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { errorText, invalidateCall, t, useI18n } from '@/lib';
 import { downloadManifest, shipmentsCall, shipOne } from './api/storageOrders.ts';
-import { beep, OutcomeTag } from './components/shared.tsx';
+import { beep, ScanLines } from './components/shared.tsx';
 import './i18n.ts';
 
 /**
@@ -95,21 +95,7 @@ export default function OutSinglePage() {
           {t('storageOrders.newShipment')}
         </Button>
       </Space>
-      <List
-        size="small"
-        bordered
-        data-testid="out-single-results"
-        dataSource={lines}
-        renderItem={(l) => (
-          <List.Item data-code={l.code} data-outcome={l.outcome}>
-            <Space>
-              <OutcomeTag outcome={l.outcome} />
-              <Typography.Text code>{l.code}</Typography.Text>
-              {l.message}
-            </Space>
-          </List.Item>
-        )}
-      />
+      <ScanLines lines={lines} testId="out-single-results" />
     </Space>
   );
 }

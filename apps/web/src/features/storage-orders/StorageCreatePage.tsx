@@ -18,7 +18,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
-import { beep, OutcomeTag } from './components/shared.tsx';
+import { beep, OutcomeTag, ScanLines } from './components/shared.tsx';
 import './i18n.ts';
 
 /**
@@ -167,21 +167,7 @@ function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
           {t('storageOrders.newEntry')}
         </Button>
       </Space>
-      <List
-        size="small"
-        bordered
-        data-testid="storage-results"
-        dataSource={lines}
-        renderItem={(l) => (
-          <List.Item data-code={l.code} data-outcome={l.outcome}>
-            <Space>
-              <OutcomeTag outcome={l.outcome} />
-              <Typography.Text code>{l.code}</Typography.Text>
-              {l.message}
-            </Space>
-          </List.Item>
-        )}
-      />
+      <ScanLines lines={lines} testId="storage-results" />
     </Space>
   );
 }

@@ -1,5 +1,5 @@
 import type { storageOrders as S } from '@console/contract';
-import { Tag } from 'antd';
+import { List, Space, Tag, Typography } from 'antd';
 import { t } from '@/lib';
 
 const OUTCOME_COLOR: Record<string, string> = {
@@ -15,6 +15,33 @@ export function OutcomeTag({ outcome }: { outcome: string }) {
     <Tag color={OUTCOME_COLOR[outcome] ?? 'red'} data-testid="line-outcome" data-outcome={outcome}>
       {t(`storageOrders.outcomes.${outcome}`)}
     </Tag>
+  );
+}
+
+/** The lines a scanner entered, newest first, each with its result (storage entry, out single). */
+export function ScanLines({
+  lines,
+  testId,
+}: {
+  lines: { code: string; outcome: string; message: string }[];
+  testId: string;
+}) {
+  return (
+    <List
+      size="small"
+      bordered
+      data-testid={testId}
+      dataSource={lines}
+      renderItem={(l) => (
+        <List.Item data-code={l.code} data-outcome={l.outcome}>
+          <Space>
+            <OutcomeTag outcome={l.outcome} />
+            <Typography.Text code>{l.code}</Typography.Text>
+            {l.message}
+          </Space>
+        </List.Item>
+      )}
+    />
   );
 }
 
