@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart, numberColumn } from '../orders/orders.repository.ts';
+import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -122,16 +123,8 @@ export function createInterceptionsRepository(db: Database) {
         .offset(f.offset)
         .limit(f.limit)
         .execute();
-      if (!ids.length) return { total: Number(n), rows: [] };
-      const rows = await base(db)
-        .where(
-          'i.id',
-          'in',
-          ids.map((r) => r.id),
-        )
-        .execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!) };
+      const rows = await rowsInOrder(ids, (page) => base(db).where('i.id', 'in', page).execute());
+      return { total: Number(n), rows };
     },
   };
 }

@@ -7,6 +7,7 @@ import type { ItemsTable } from '../../db/schema-items.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
+import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 /** SQL of the item catalogue; every query of tenant rows goes through `inScope`. */
 export type Db = Kysely<DB> | Transaction<DB>;
@@ -127,16 +128,11 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
           .limit(f.limit)
           .compile(),
       );
-      if (ids.length === 0) return { total: n, rows: [] };
-      const rows = (await base(db)
-        .where(
-          'i.id',
-          'in',
-          ids.map((r) => r.id),
-        )
-        .execute()) as ItemRecord[];
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: n, rows: ids.map((r) => byId.get(r.id)!).map(numeric) };
+      const rows = await rowsInOrder(
+        ids,
+        async (page) => (await base(db).where('i.id', 'in', page).execute()) as ItemRecord[],
+      );
+      return { total: n, rows: rows.map(numeric) };
     },
 
     async find(q: Db, scope: Scope, id: number): Promise<ItemRecord | undefined> {

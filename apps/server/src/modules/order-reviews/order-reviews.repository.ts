@@ -11,6 +11,7 @@ import type {
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
 import type { CatalogueEntry } from './order-reviews.checks.ts';
+import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 /** Rows per INSERT: under SQLite's 32,766 bound parameters with 14 columns. */
@@ -130,16 +131,8 @@ export function createOrderReviewsRepository(db: Database) {
         .offset(f.offset)
         .limit(f.limit)
         .execute();
-      if (!ids.length) return { total: Number(n), rows: [] };
-      const rows = await base(db)
-        .where(
-          'r.id',
-          'in',
-          ids.map((r) => r.id),
-        )
-        .execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!) };
+      const rows = await rowsInOrder(ids, (page) => base(db).where('r.id', 'in', page).execute());
+      return { total: Number(n), rows };
     },
 
     /** A page of the review's orders, in sheet order. */

@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
+import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 type Q = Database | Transaction<DB>;
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -174,16 +175,8 @@ export function createStorageOrdersRepository(db: Database) {
         .offset(f.offset)
         .limit(f.limit)
         .execute();
-      if (!ids.length) return { total: Number(n), rows: [] };
-      const rows = await header(db)
-        .where(
-          's.id',
-          'in',
-          ids.map((r) => r.id),
-        )
-        .execute();
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((r) => byId.get(r.id)!) };
+      const rows = await rowsInOrder(ids, (page) => header(db).where('s.id', 'in', page).execute());
+      return { total: Number(n), rows };
     },
 
     /** A page of a storage order's lines with each order as it is now. */
