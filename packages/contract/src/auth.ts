@@ -17,7 +17,22 @@ const tokenAnswer = z.object({
   access_token: z.string(),
   /** Seconds until the access token expires (it can be refreshed for 14 days). */
   expires_in: z.number().int(),
+  /**
+   * The account was made or reset with a one-time password (issue 17): the console asks for a
+   * new one before anything else, and the server refuses every call but those below until then.
+   */
+  mustChangePassword: z.boolean().optional(),
 });
+
+/** What an account that must change its password may still call (paths). */
+export const callsBeforePasswordChange: readonly string[] = [
+  'user/settings/save',
+  'me',
+  'logout',
+  'refresh',
+  'updatePassWord',
+  'user/settings',
+];
 
 export const login = defineCall({
   path: 'login',
@@ -39,6 +54,7 @@ export const me = defineCall({
     accessedRoutes: z.array(accessedRoute),
     permissions: z.array(z.object({ name: z.string() })),
     customer: z.object({ id: z.number().int(), code: z.string(), name: z.string() }).nullable(),
+    mustChangePassword: z.boolean().optional(),
   }),
 });
 

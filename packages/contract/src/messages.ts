@@ -19,6 +19,7 @@ type Text = Record<ApiLanguage, string>;
 /** Messages of the rules the contract names; `{name}` takes a parameter. */
 export const ruleMessages = {
   date: { en: 'Enter a date as YYYY-MM-DD.', 'zh-CN': '请按 YYYY-MM-DD 格式填写日期。' },
+  month: { en: 'Enter a month as YYYY-MM.', 'zh-CN': '请按 YYYY-MM 格式填写月份。' },
   divisionCode: {
     en: 'Choose a province, city or district from the list.',
     'zh-CN': '请从列表中选择省、市或区。',

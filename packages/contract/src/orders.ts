@@ -267,6 +267,8 @@ export const trackingKind = z.enum([
   'errorFlagged',
   'errorCleared',
   'abnormalReleased',
+  // Issue 15 (modules/label-b): a recipient address changed by an address-modification batch.
+  'addressChanged',
 ]);
 export const trackingEvent = z.object({
   kind: z.string(),

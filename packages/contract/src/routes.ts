@@ -84,12 +84,29 @@ export const routeCatalogue = [
   r('order.scan', '/order/scan', '扫描收货', 'Scan Receiving', { parent: 'order', roles: ['operator', 'admin-none'] }),
   r('order.postCode', '/order/postCode', '邮编查询', 'Postal Codes', { parent: 'order' }),
   r('order.updateLabelB', '/order/updateLabelB', '修改地址', 'Modify Address', { icon: 'EnvironmentOutlined' }),
+  r('order.updateLabelB.create', '/order/updateLabelB/create', '上传修改地址', 'Upload Address Changes', {
+    hidden: true,
+  }),
+  r('order.updateLabelB.info', '/order/updateLabelB/info', '修改地址详情', 'Address Batch Detail', { hidden: true }),
   r('order.exportDeclarations', '/order/exportDeclarations', '日本出口申报', 'Japanese Export Declaration', {
     icon: 'FileProtectOutlined',
+  }),
+  r('order.exportDeclarations.uploadPermit', '', '上传出口许可', 'Upload Export Permit', {
+    parent: 'order.exportDeclarations',
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
   }),
   r('order.interceptions', '/order/interceptions', '订单拦截', 'Order Interception', { icon: 'StopOutlined' }),
   r('order.jdAuthorize', '/order/jdAuthorize', '京东授权列表', 'JD Authorization List', {
     icon: 'SafetyCertificateOutlined',
+  }),
+  r('order.jdAuthorize.create', '/order/jdAuthorize/create', '新增京东授权', 'Create JD Authorization', {
+    parent: 'order.jdAuthorize',
+    hidden: true,
+  }),
+  r('order.jdAuthorize.update', '/order/jdAuthorize/update', '修改京东授权', 'Edit JD Authorization', {
+    parent: 'order.jdAuthorize',
+    hidden: true,
   }),
   r('storageOrder', '', '入库单管理', 'Inbound Order Management', { icon: 'InboxOutlined' }),
   r('storageOrder.create', '/storageOrder/create', '入库', 'Inbound', { parent: 'storageOrder' }),
@@ -113,12 +130,29 @@ export const routeCatalogue = [
   r('subscribeTake', '', '预约取件', 'Subscribe Take', { icon: 'CarOutlined' }),
   r('subscribeTake.create', '/subscribeTake/create', '预约', 'Create', { parent: 'subscribeTake' }),
   r('subscribeTake.list', '/subscribeTake/list', '预约列表', 'List', { parent: 'subscribeTake' }),
+  r('subscribeTake.capacity', '/subscribeTake/capacity', '时段容量', 'Slot Capacity', {
+    parent: 'subscribeTake',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('selfSendTake', '', '自寄管理', 'Self Delivery Management', { icon: 'SendOutlined' }),
   r('selfSendTake.create', '/selfSendTake/create', '新增自寄', 'Create', { parent: 'selfSendTake' }),
   r('selfSendTake.list', '/selfSendTake/list', '自寄列表', 'List', { parent: 'selfSendTake' }),
   r('meituanOrder', '', '美团预约单', 'Meituan Reservation Order', { icon: 'ShopOutlined' }),
   r('meituanOrder.create', '/meituanOrder/create', '新增预约单', 'Create', { parent: 'meituanOrder' }),
   r('meituanOrder.list', '/meituanOrder/list', '预约单列表', 'List', { parent: 'meituanOrder' }),
+  r('meituanOrder.info', '/meituanOrder/info', '预约单详情', 'Reservation Order Detail', {
+    parent: 'meituanOrder',
+    hidden: true,
+  }),
+  r('meituanOrder.items', '/meituanOrder/items', '预约单商品', 'Reservation Order Items', {
+    parent: 'meituanOrder',
+    hidden: true,
+  }),
+  // Complete reservation orders: a permission, not a page.
+  r('meituanOrder.complete', '', '完成预约单', 'Complete Reservation Orders', {
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('order.search', '/order/search', '订单查询', 'Order Search', { icon: 'SearchOutlined' }),
   r('printByOrderNumber', '/printByOrderNumber', '按订单号打印面单', 'Print Waybill By Order Number', {
     icon: 'PrinterOutlined',
@@ -142,12 +176,32 @@ export const routeCatalogue = [
   r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
   r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),
   r('seeMore', '/seeMore', '系统公告', 'System Announcements', { hidden: true }),
-  r('notice.manage', '/notice/manage', '公告管理', 'Manage Announcements', {
+  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
     hidden: true,
     roles: ['operator', ADMIN_ROLE_NAME],
   }),
-  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
-    hidden: true,
+  // Administration (issue 17): operators and admins only; the role editor is the admin's alone.
+  r('system', '', '系统管理', 'System', { icon: 'SettingOutlined', roles: ['operator', ADMIN_ROLE_NAME] }),
+  r('system.customers', '/system/customers', '客户管理', 'Customers', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  r('system.users', '/system/users', '用户与代理', 'Users & Agents', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  r('system.roles', '/system/roles', '角色权限', 'Roles & Permissions', { parent: 'system', roles: [ADMIN_ROLE_NAME] }),
+  r('system.audit', '/system/audit', '审计日志', 'Audit Log', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  // The rate cards' page is the permission of managing bills (issue 17): operators only.
+  r('bill.manage', '/system/rateCards', '运费价卡', 'Rate Cards', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  r('notice.manage', '/notice/manage', '发布公告', 'Publish Announcement', {
+    parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],
   }),
 ] as const satisfies readonly RouteEntry[];

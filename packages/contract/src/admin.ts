@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { defineCall, empty, nothing } from './call.ts';
+import { isoTime, paged, paging } from './envelope.ts';
+import { idOf, text } from './fields.ts';
+import { addRuleMessages, ruleIssue } from './messages.ts';
+import { chinaDay } from './orders.ts';
+import { roles } from './routes.ts';
+
+/**
+ * Administration (issue 17, beyond the spec): customers, users and agents, what each role sees,
+ * and the audit log. Operators and admins only (customers and agents get 403 on every call);
+ * editing a role's routes is the admin's alone. Calls that carry a password travel in AES.
+ */
+
+addRuleMessages({
+  customerCode: {
+    en: 'A customer code is 2 to 32 capital letters, digits, dashes or underscores.',
+    'zh-CN': '客户代码为 2 至 32 位大写字母、数字、横线或下划线。',
+  },
+  userName: {
+    en: 'A user name is 3 to 64 letters, digits, dots, dashes or underscores.',
+    'zh-CN': '用户名为 3 至 64 位字母、数字、点、横线或下划线。',
+  },
+});
+
+const shaped = (min: number, max: number, re: RegExp, rule: string) =>
+  text({ min, max }).check((ctx) => {
+    if (!re.test(ctx.value)) ctx.issues.push(ruleIssue(ctx.value, rule));
+  });
+const customerCode = shaped(2, 32, /^[A-Z0-9_-]{2,32}$/, 'customerCode');
+const userName = shaped(3, 64, /^[A-Za-z0-9._-]{3,64}$/, 'userName');
+
+export const customerRow = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  contactName: z.string(),
+  contactPhone: z.string(),
+  contactEmail: z.string(),
+  agentUserId: z.number().int().nullable(),
+  agentName: z.string().nullable(),
+  users: z.number().int(),
+  createdAt: isoTime,
+});
+export type CustomerRow = z.infer<typeof customerRow>;
+
+export const customerListRequest = paging
+  .extend({
+    keyword: text({ min: 1, max: 64 }).optional(),
+    agentUserId: idOf.optional(),
+    sort: z.enum(['createdAt', 'code', 'name']).default('createdAt'),
+  })
+  .strict();
+export type CustomerListRequest = z.output<typeof customerListRequest>;
+
+export const customerList = defineCall({
+  path: 'admin/customer/list',
+  summary: 'Customers with their agent and number of users: filter by code/name or agent, paging.',
+  permission: 'system.customers',
+  request: customerListRequest,
+  response: paged(customerRow),
+});
+
+const customerFields = {
+  name: text({ min: 1, max: 200 }),
+  contactName: text({ max: 100 }).default(''),
+  contactPhone: text({ max: 32 }).default(''),
+  contactEmail: text({ max: 254 }).default(''),
+  /** The agent (a user of role agent) who acts for this customer; null: none. */
+  agentUserId: idOf.nullable().default(null),
+};
+
+export const createCustomer = defineCall({
+  path: 'admin/customer/create',
+  summary: 'Create a customer (its code is unique and never changes).',
+  permission: 'system.customers',
+  request: z.object({ code: customerCode, ...customerFields }).strict(),
+  response: customerRow,
+});
+
+export const updateCustomer = defineCall({
+  path: 'admin/customer/update',
+  summary: "Change a customer's name, contact or agent.",
+  permission: 'system.customers',
+  request: z.object({ id: idOf, ...customerFields }).strict(),
+  response: customerRow,
+});
+
+export const userRow = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  displayName: z.string(),
+  role: z.enum(roles),
+  customerId: z.number().int().nullable(),
+  customerCode: z.string().nullable(),
+  disabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+  /** Sessions not ended. */
+  sessions: z.number().int(),
+  createdAt: isoTime,
+});
+export type UserRow = z.infer<typeof userRow>;
+
+export const userListRequest = paging
+  .extend({
+    keyword: text({ min: 1, max: 64 }).optional(),
+    role: z.enum(roles).optional(),
+    customerId: idOf.optional(),
+    sort: z.enum(['createdAt', 'name']).default('createdAt'),
+  })
+  .strict();
+export type UserListRequest = z.output<typeof userListRequest>;
+
+export const userList = defineCall({
+  path: 'admin/user/list',
+  summary: 'Accounts: filter by name, role, customer; paging.',
+  permission: 'system.users',
+  request: userListRequest,
+  response: paged(userRow),
+});
+
+/** A one-time password: shown once to the operator, to be changed at the first login. */
+const oneTime = z.object({ user: userRow, password: z.string() });
+
+export const createUser = defineCall({
+  path: 'admin/user/create',
+  summary:
+    'Create an account with a one-time password the user must change at the first login. A customer user names its customer; only an admin creates admins.',
+  aes: true,
+  permission: 'system.users',
+  request: z
+    .object({
+      name: userName,
+      displayName: text({ min: 1, max: 100 }),
+      role: z.enum(roles),
+      customerId: idOf.nullable().default(null),
+    })
+    .strict(),
+  response: oneTime,
+});
+
+export const resetPassword = defineCall({
+  path: 'admin/user/resetPassword',
+  summary: 'Give an account a new one-time password; its sessions end and it must change the password.',
+  aes: true,
+  permission: 'system.users',
+  request: z.object({ id: idOf }).strict(),
+  response: oneTime,
+});
+
+export const disableUser = defineCall({
+  path: 'admin/user/disable',
+  summary: 'Disable or enable an account; disabling ends its sessions (430 there).',
+  permission: 'system.users',
+  request: z.object({ id: idOf, disabled: z.boolean() }).strict(),
+  response: userRow,
+});
+
+export const endUserSessions = defineCall({
+  path: 'admin/user/endSessions',
+  summary: 'End every session of an account (430 there).',
+  permission: 'system.users',
+  request: z.object({ id: idOf }).strict(),
+  response: z.object({ ended: z.number().int() }),
+});
+
+/** Roles whose routes are kept in role_permissions (admin-none sees every route). */
+export const editableRoles = ['customer', 'agent', 'operator'] as const;
+
+export const roleList = defineCall({
+  path: 'admin/role/list',
+  summary: 'Each editable role with the routes it holds.',
+  permission: 'system.roles',
+  request: empty,
+  response: z.array(z.object({ role: z.enum(editableRoles), routes: z.array(z.string()) })),
+});
+
+export const updateRole = defineCall({
+  path: 'admin/role/update',
+  summary:
+    "Set the routes a role holds (its users' `me` changes at the next load). A route limited to other roles cannot be granted.",
+  permission: 'system.roles',
+  request: z.object({ role: z.enum(editableRoles), routes: z.array(text({ min: 1, max: 64 })).max(500) }).strict(),
+  response: nothing,
+});
+
+export const auditRow = z.object({
+  id: z.number().int(),
+  at: isoTime,
+  userId: z.number().int().nullable(),
+  userName: z.string(),
+  action: z.string(),
+  target: z.string(),
+  detail: z.string(),
+  ip: z.string(),
+});
+export type AuditRow = z.infer<typeof auditRow>;
+
+export const auditListRequest = paging
+  .extend({
+    userName: text({ min: 1, max: 64 }).optional(),
+    action: text({ min: 1, max: 64 }).optional(),
+    target: text({ min: 1, max: 100 }).optional(),
+    /** China days (UTC+8), both included. */
+    dateFrom: chinaDay.optional(),
+    dateTo: chinaDay.optional(),
+  })
+  .strict();
+export type AuditListRequest = z.output<typeof auditListRequest>;
+
+export const auditList = defineCall({
+  path: 'admin/audit/list',
+  summary: 'The audit log, newest first: filter by who, action, target and time.',
+  permission: 'system.audit',
+  request: auditListRequest,
+  response: paged(auditRow),
+});
+
+export type CreateCustomerRequest = z.output<typeof createCustomer.request>;
+export type UpdateCustomerRequest = z.output<typeof updateCustomer.request>;
+export type CreateUserRequest = z.output<typeof createUser.request>;
+export type EditableRole = (typeof editableRoles)[number];

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { defineCall, nothing } from './call.ts';
+import { isoTime, paged, paging } from './envelope.ts';
+import { idOf, text } from './fields.ts';
+import { chinaDay } from './orders.ts';
+
+/**
+ * Japanese export declarations (issue 15, spec §5 "Japan export declaration", §7 "Export
+ * declarations"). Goods leaving Japan worth more than JPY 200,000 a shipment need an export
+ * declaration to customs; below that a customer may still choose to declare. The caller's orders
+ * that need or have one are listed with the exporter of record (the export nomination); each
+ * holds a product name and an amount in JPY (both or neither). Operators upload the export
+ * permit the customs broker returns; it goes by e-mail to the nomination's receive address.
+ * Not in the spec's AES list: plain calls.
+ */
+
+/** Spec/issue: contents over this need an export declaration (whole yen). */
+export const DECLARATION_THRESHOLD_JPY = 200_000;
+/** Rows shown in an upload's preview (the rest are in its error workbook). */
+export const DECLARATION_PREVIEW_ROWS = 200;
+export const DECLARATION_BATCH_MAX_ROWS = 5_000;
+
+export const exportDeclarationRow = z.object({
+  orderId: z.number().int(),
+  orderNo: z.string(),
+  waybillNo: z.string().nullable(),
+  customerId: z.number().int(),
+  customerCode: z.string(),
+  batchNo: z.string().nullable(),
+  /** The order's goods value in JPY (whole yen, decimal string). */
+  goodsJpy: z.string(),
+  /** Over JPY 200,000: a declaration is required. */
+  required: z.boolean(),
+  declared: z.boolean(),
+  productName: z.string().nullable(),
+  /** Whole yen as a decimal string. */
+  amountJpy: z.string().nullable(),
+  exporter: z
+    .object({ nameJa: z.string(), nameEn: z.string(), corporateNumber: z.string(), receiveEmail: z.string() })
+    .nullable(),
+  permit: z
+    .object({ uploadedAt: isoTime, emailedAt: isoTime.nullable(), emailError: z.string().nullable() })
+    .nullable(),
+  orderCreatedAt: isoTime,
+  updatedAt: isoTime.nullable(),
+});
+export type ExportDeclarationRow = z.infer<typeof exportDeclarationRow>;
+
+const filters = {
+  batchNo: text({ min: 1, max: 64 }).optional(),
+  /** Order numbers, one per line or comma separated. */
+  orderNos: text({ max: 20_000, multiline: true }).optional(),
+  declared: z.enum(['yes', 'no']).optional(),
+  /** Order day range, China calendar days (UTC+8), inclusive. */
+  dateFrom: chinaDay.optional(),
+  dateTo: chinaDay.optional(),
+};
+export const exportDeclarationListRequest = paging
+  .extend({ ...filters, sort: z.enum(['orderCreatedAt', 'goodsJpy', 'updatedAt']).default('orderCreatedAt') })
+  .strict();
+export type ExportDeclarationListRequest = z.output<typeof exportDeclarationListRequest>;
+export const exportDeclarationFilters = z.object(filters).strict();
+export type ExportDeclarationFilters = z.output<typeof exportDeclarationFilters>;
+
+export const exportDeclarations = defineCall({
+  path: 'exportDeclarations',
+  summary: "The caller's orders that need (over JPY 200,000) or have an export declaration: filters, sort, paging.",
+  permission: 'order.exportDeclarations',
+  request: exportDeclarationListRequest,
+  response: paged(exportDeclarationRow).extend({
+    /** False: no SMTP server configured, permits are not e-mailed (the page says so). */
+    mailConfigured: z.boolean(),
+  }),
+});
+
+/** Both filled or both empty (spec §5); the pair rule is the service's, with its messages. */
+export const declarationFields = {
+  productName: text({ max: 200 }).default(''),
+  /** Whole yen, digits only; empty with an empty product name clears the declaration. */
+  amountJpy: text({ max: 13 }).default(''),
+};
+
+export const updateExportDeclaration = defineCall({
+  path: 'exportDeclaration/update',
+  summary: 'Set (both filled) or clear (both empty) the product name and JPY amount of one order.',
+  permission: 'order.exportDeclarations',
+  request: z.object({ orderId: idOf, ...declarationFields }).strict(),
+  response: exportDeclarationRow,
+});
+
+const upload = (path: string, by: string) =>
+  defineCall({
+    path,
+    summary:
+      `Declarations from an xlsx keyed by ${by} (the layout of the matching download): a preview with an error ` +
+      'workbook; with commit=true and no bad row every row is written in one transaction (all or nothing).',
+    permission: 'order.exportDeclarations',
+    kind: 'multipart',
+    timeout: 0,
+    request: z.object({ commit: z.enum(['true', 'false']).default('false') }).strict(),
+    response: z.object({
+      total: z.number().int(),
+      valid: z.number().int(),
+      committed: z.boolean(),
+      rows: z.array(
+        z.object({
+          row: z.number().int(),
+          key: z.string(),
+          productName: z.string(),
+          amountJpy: z.string(),
+          /** The reason in the caller's language; null when the row is good. */
+          error: z.string().nullable(),
+        }),
+      ),
+      errorFileId: z.number().int().nullable(),
+    }),
+  });
+export const updateExportDeclarationBatch = upload('exportDeclaration/updatebatch', 'order number');
+export const updateExportDeclarationBatch2 = upload('exportDeclaration/updatebatch2', 'waybill number');
+
+export const exportDeclarationErrors = defineCall({
+  path: 'exportDeclaration/errors',
+  summary: "The bad rows of the caller's declaration upload, with the reason and the row number.",
+  permission: 'order.exportDeclarations',
+  kind: 'blob',
+  request: z.object({ fileId: idOf }).strict(),
+  response: nothing,
+});
+
+const blob = (path: string, summary: string) =>
+  defineCall({
+    path,
+    summary,
+    permission: 'order.exportDeclarations',
+    kind: 'blob',
+    timeout: 0,
+    request: exportDeclarationFilters,
+    response: nothing,
+  });
+export const downloadExportDeclarations = blob(
+  'exportDeclaration/download',
+  'The listed declarations as xlsx keyed by order number (also the template of exportDeclaration/updatebatch).',
+);
+export const downloadExportDeclarations2 = blob(
+  'exportDeclaration/download2',
+  'The listed declarations as xlsx keyed by waybill number (also the template of exportDeclaration/updatebatch2).',
+);
+export const downloadDeclareAtCustoms = blob(
+  'exportDeclaration/downloadDeclareAtCustoms',
+  'What a customs broker keys into NACCS (export declaration, MDA) for the declared orders: one row per line.',
+);
+
+export const uploadPermit = defineCall({
+  path: 'exportDeclaration/uploadPermit',
+  summary: "Operators: attach the export permit PDF (checked by content) to an order's declaration and e-mail it.",
+  permission: 'order.exportDeclarations.uploadPermit',
+  kind: 'multipart',
+  timeout: 0,
+  request: z.object({ orderId: idOf }).strict(),
+  response: z.object({
+    declaration: exportDeclarationRow,
+    /** sent; notConfigured: no SMTP; noAddress: the nomination has no receive e-mail; failed: see emailError. */
+    mail: z.enum(['sent', 'notConfigured', 'noAddress', 'failed']),
+  }),
+});
+
+export const downloadPermitPdf = defineCall({
+  path: 'order/downloadPermitPdf',
+  summary: "The export permit PDF of an order: its owner, the owner's agent and operators.",
+  permission: 'order.exportDeclarations',
+  kind: 'blob',
+  request: z.object({ orderId: idOf }).strict(),
+  response: nothing,
+});
