@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { jdAuthorize as jdContract } from '@console/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -14,6 +15,8 @@ import { createRegistrar } from './http/register-call.ts';
 import { localStorage, type Storage } from './lib/storage.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { createAdminService } from './modules/admin/admin.service.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createNotificationsService } from './modules/notifications/notifications.service.ts';
 import { ordersRoutes } from './modules/orders/orders.routes.ts';
@@ -29,19 +32,42 @@ import { createItemsService } from './modules/items/items.service.ts';
 import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
+import { createMeituanService } from './modules/meituan/meituan.service.ts';
+import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
+import { createRecipientsService } from './modules/recipients/recipients.service.ts';
+import { selfSendsRoutes } from './modules/self-sends/self-sends.routes.ts';
+import { createSelfSendsService } from './modules/self-sends/self-sends.service.ts';
+import { smtpMailer } from './modules/export-declarations/export-declarations.mailer.ts';
+import { exportDeclarationsRoutes } from './modules/export-declarations/export-declarations.routes.ts';
+import { createExportDeclarationsService } from './modules/export-declarations/export-declarations.service.ts';
+import { labelBRoutes } from './modules/label-b/label-b.routes.ts';
+import { createLabelBService } from './modules/label-b/label-b.service.ts';
+import { expireTemporaryFiles, setFileRetentionDays } from './lib/generated-files.ts';
+import { billsRoutes } from './modules/bills/bills.routes.ts';
+import { createBillsService } from './modules/bills/bills.service.ts';
+import { chargeRelabel } from './domain/charges.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
 import { createInterceptionsService } from './modules/interceptions/interceptions.service.ts';
 import { orderReviewsRoutes } from './modules/order-reviews/order-reviews.routes.ts';
 import { labelsRoutes } from './modules/labels/labels.routes.ts';
+import { mdaRoutes } from './modules/mda/mda.routes.ts';
+import { createMdaService } from './modules/mda/mda.service.ts';
 import { createLabelsService } from './modules/labels/labels.service.ts';
 import { createOrderReviewsService } from './modules/order-reviews/order-reviews.service.ts';
 import { clearanceRoutes } from './modules/clearance/clearance.routes.ts';
 import { createClearanceService } from './modules/clearance/clearance.service.ts';
 import { clearanceWebhookRoutes } from './modules/clearance/clearance.webhook.ts';
+import { pickupsRoutes } from './modules/pickups/pickups.routes.ts';
+import { createPickupsService } from './modules/pickups/pickups.service.ts';
 import { storageOrdersRoutes } from './modules/storage-orders/storage-orders.routes.ts';
 import { createStorageOrdersService } from './modules/storage-orders/storage-orders.service.ts';
+import { createJdClient } from './modules/jd-authorize/jd-client.ts';
+import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
+import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
+import { loadSecretKey, secretBox } from './lib/secret-box.ts';
 
 export const VERSION = '1.21.2';
 
@@ -69,7 +95,18 @@ export async function buildApp({
         : {
             level: config.LOG_LEVEL,
             // Never log credentials: no headers or bodies are serialised, and these paths are redacted.
-            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.old_password'],
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              '*.password',
+              '*.old_password',
+              // JD app secrets and tokens (modules/jd-authorize), should one ever reach a log line.
+              '*.appSecret',
+              '*.app_secret',
+              '*.access_token',
+              '*.refresh_token',
+            ],
+            serializers: { req: logRequest },
           },
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
@@ -108,6 +145,7 @@ export async function buildApp({
   });
 
   authRoutes(registrar, auth);
+  adminRoutes(registrar, createAdminService({ db, clock }));
   referenceRoutes(registrar, db);
   const batches = createBatchesService({
     db,
@@ -159,22 +197,107 @@ export async function buildApp({
   });
   orderReviewsRoutes(registrar, orderReviews);
   exportNominationsRoutes(registrar, createExportNominationsService({ db, clock }));
+  recipientsRoutes(registrar, createRecipientsService({ db, clock }));
+  selfSendsRoutes(registrar, createSelfSendsService({ db, clock }));
+  meituanRoutes(
+    registrar,
+    createMeituanService({
+      db,
+      clock,
+      files,
+      uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+      assertNoticesClear: (actor) => notifications.assertClear(actor),
+    }),
+  );
+  billsRoutes(registrar, createBillsService({ db, clock }));
+  // File retention (issue 17): temporary files older than FILE_RETENTION_DAYS lose their bytes.
+  setFileRetentionDays(config.FILE_RETENTION_DAYS);
+  let sweepingFiles: Promise<unknown> | null = null;
+  const fileSweep = setInterval(() => {
+    sweepingFiles ??= expireTemporaryFiles(db, files, clock(), config.FILE_RETENTION_DAYS)
+      .catch((e) => app.log.warn({ err: e }, 'file retention sweep failed'))
+      .finally(() => (sweepingFiles = null));
+  }, config.FILE_SWEEP_MINUTES * 60_000);
+  fileSweep.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(fileSweep);
+    await sweepingFiles;
+  });
   app.addHook('onClose', () => orderReviews.close());
+  const labelB = createLabelBService({
+    db,
+    clock,
+    uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    logError: (err, batchId) => app.log.error({ err, batchId }, 'address batch failed'),
+    // A printed order whose address changed needs a label B, and that is billed (issue 17).
+    onLabelB: async (trx, m) => {
+      await chargeRelabel(trx, m.orderIds, m.at, m.by);
+    },
+  });
+  await labelB.recoverAtStart();
+  labelBRoutes(registrar, labelB);
+  app.addHook('onClose', () => labelB.close());
   const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
   await labels.recoverAtStart();
   labelsRoutes(registrar, labels);
   app.addHook('onClose', () => labels.close());
+  mdaRoutes(registrar, createMdaService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
   const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
   clearanceRoutes(registrar, clearance);
   await clearanceWebhookRoutes(app, clearance, config.CLEARANCE_WEBHOOK_SECRETS, clock);
+  const pickups = createPickupsService({ db, clock, fontDir: config.LABEL_FONT_DIR });
+  pickupsRoutes(registrar, pickups);
   storageOrdersRoutes(
     registrar,
-    createStorageOrdersService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES }),
+    createStorageOrdersService({
+      db,
+      clock,
+      files,
+      uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+      afterStore: (trx, so, codes, at) => pickups.linkStorage(trx, so, codes, at),
+    }),
     config.UPLOAD_LIMIT_BYTES,
+  );
+  exportDeclarationsRoutes(
+    registrar,
+    createExportDeclarationsService({
+      db,
+      clock,
+      files,
+      uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+      mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
+    }),
+  );
+
+  jdAuthorizeRoutes(
+    registrar,
+    app,
+    createJdAuthorizeService({
+      db,
+      clock,
+      box: secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)),
+      jd: createJdClient(config.JD_OAUTH_BASE_URL),
+      redirectUri: config.JD_REDIRECT_URI,
+    }),
   );
 
   registerConsole(app, config.WEB_DIST);
   return app;
+}
+
+/**
+ * A request as logged: Fastify's usual fields, with the query dropped from JD's OAuth callback
+ * (its `code` is a credential until exchanged).
+ */
+export function logRequest(req: {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  const url = req.url.startsWith(jdContract.JD_CALLBACK_PATH) ? jdContract.JD_CALLBACK_PATH : req.url;
+  return { method: req.method, url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 /**

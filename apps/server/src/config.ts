@@ -63,6 +63,10 @@ const schema = z.object({
     .int()
     .min(1)
     .default(24 * 60),
+  /** Files made for a user (generated downloads, refused-upload workbooks) are removed this many days after they were made. */
+  FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  /** How often the retention cleanup runs (minutes). */
+  FILE_SWEEP_MINUTES: z.coerce.number().positive().default(60),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
   /**
@@ -73,6 +77,41 @@ const schema = z.object({
   READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
   /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
+  /**
+   * Key that encrypts JD app secrets and tokens at rest (modules/jd-authorize): 32 bytes as 64 hex
+   * characters or base64. Never stored in the database. Unset: a random key is generated once
+   * into DATA_DIR/jd-secret.key (fine for the embedded default; several instances must share one
+   * key, so set it with PostgreSQL).
+   */
+  JD_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim();
+      if (!s) return null;
+      const key = /^[0-9a-fA-F]{64}$/.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'base64');
+      if (key.length !== 32) {
+        ctx.addIssue({ code: 'custom', message: 'want 32 bytes: 64 hex characters or 44 base64 characters' });
+        return null;
+      }
+      return key;
+    }),
+  /** JD open platform's OAuth server (to_login, access_token, refresh_token live under it). */
+  JD_OAUTH_BASE_URL: z.url().default('https://open-oauth.jd.com'),
+  /**
+   * The callback JD redirects the browser to, as registered with JD for the app. Unset: this
+   * server's /api/jdAuthorize/callback at the host the console was opened on.
+   */
+  JD_REDIRECT_URI: z.url().optional(),
+  /**
+   * Where export permits are e-mailed from (modules/export-declarations): `smtp://user:pass@host:587`
+   * or `smtps://…`; empty: nothing is sent and the declarations page says so.
+   */
+  SMTP_URL: z
+    .string()
+    .default('')
+    .refine((v) => v === '' || /^smtps?:\/\/[^\s]+$/.test(v), 'want smtp://… or smtps://…'),
+  SMTP_FROM: z.string().default('console@localhost'),
   /**
    * The clearance companies' webhook secrets (modules/clearance): `CODE=secret,CODE=secret`,
    * each secret at least 32 characters. A company without one cannot call the webhook.

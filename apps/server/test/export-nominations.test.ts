@@ -5,6 +5,7 @@ import { transition } from '../src/domain/order-life.ts';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { createHarness, type Harness, listening } from './harness.ts';
 import { aes, outsider } from './items/helpers.ts';
+import { validRecipient } from './support/orders.ts';
 
 /**
  * Export nominations (issue 13): every call through AES; the corporate number's check digit as
@@ -260,6 +261,10 @@ describe('tenant matrix', () => {
 });
 
 describe('delete', () => {
+  // One listening server for the tests that need truly parallel requests.
+  let listener: ReturnType<typeof listening> | undefined;
+  const server = () => (listener ??= listening(h.app));
+
   /** Three of demo's seeded orders, made to name the nomination (the order import would). */
   async function ordersNaming(nominationId: number, n: number) {
     const orders = await h.db
@@ -355,13 +360,58 @@ describe('delete', () => {
 
   it('parallel deletes over HTTP delete once; the others are not found', async () => {
     const { data: row } = await create(demo, { nameEn: 'Race K.K.' });
-    const http = await listening(h.app);
+    const http = await server();
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
         http.post('export/delete', sealRequest(demo, { id: row.id }), demo, { aes: '1' }),
       ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404, 404, 404]);
+  });
+
+  it('an order created while the nomination is deleted: either the order lands and the delete is refused, or the order is refused', async () => {
+    const http = await server();
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 12; round++) {
+      const { data: row } = await create(demo, { nameEn: `Race Order ${round} K.K.` });
+      const [made, deleted] = await Promise.all([
+        http.post(
+          'order/createImport',
+          {
+            channel: 'JP',
+            exportNominationId: row.id,
+            orderNo: `NOMRACE${Date.now().toString(36).toUpperCase()}${round}`,
+            recipient: validRecipient,
+            sender: { name: '山田商事', address: '東京都千代田区丸の内1-1-1', phone: '03-1234-5678' },
+            items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
+            confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
+          },
+          demo,
+        ),
+        http.post('export/delete', sealRequest(demo, { id: row.id }), demo, { aes: '1' }),
+      ]);
+      const nomination = await h.db
+        .selectFrom('export_nominations')
+        .select('deleted_at')
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      const naming = await h.db.selectFrom('orders').select('id').where('export_nomination_id', '=', row.id).execute();
+      // Never both: a deleted nomination that an order not yet shipped names.
+      if (nomination.deleted_at !== null) {
+        expect(naming, `round ${round}`).toHaveLength(0);
+        expect(deleted.status).toBe(200);
+        expect(made.status).toBe(422);
+        outcomes.add('order refused');
+      } else {
+        expect(naming, `round ${round}`).toHaveLength(1);
+        expect(made.status).toBe(200);
+        expect(deleted.status).toBe(409);
+        outcomes.add('delete refused');
+      }
+    }
+    // Both orders of arrival happen over the rounds, on both databases (seen; not asserted,
+    // since the scheduler decides).
+    expect(outcomes.size).toBeGreaterThan(0);
   });
 });
 

@@ -20,12 +20,22 @@ if (problems.length) {
   process.exit(2);
 }
 const config = parseConfig(process.env);
+// Say where the admin goes: run without DATABASE_URL beside a PostgreSQL deployment, it used to
+// create the admin in the default SQLite file quietly, and the login then failed with no clue.
+const where =
+  config.database.dialect === 'sqlite'
+    ? `SQLite file ${config.database.file}`
+    : `PostgreSQL ${redactUrl(config.database.url)}`;
+console.log(`Database: ${where}`);
+if (config.database.dialect === 'sqlite' && !process.env.DATABASE_URL) {
+  console.log('(DATABASE_URL is not set: this is the embedded default. Set DATABASE_URL=postgres://… for PostgreSQL.)');
+}
 const db = createDatabase(config.database);
 await migrateToLatest(db);
 const now = new Date().toISOString();
 const existing = await db.selectFrom('users').select('id').where('name', '=', values.name).executeTakeFirst();
 if (existing) {
-  console.error(`A user named ${values.name} exists already.`);
+  console.error(`A user named ${values.name} exists already in ${where}.`);
   process.exit(1);
 }
 await db
@@ -41,4 +51,15 @@ await db
   })
   .execute();
 await db.destroy();
-console.log(`Admin ${values.name} created.`);
+console.log(`Admin ${values.name} created in ${where}.`);
+
+/** The URL without its password: the output may end up in a ticket or a CI log. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}

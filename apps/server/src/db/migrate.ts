@@ -21,7 +21,15 @@ import * as exportNominations from './migrations/2026-11-24T0900-exports-nominat
 import * as lifeInterceptions from './migrations/2026-11-24T0900-life-interceptions.ts';
 import * as clearanceResults from './migrations/2026-11-24T0930-clearance-results.ts';
 import * as storageOrders from './migrations/2026-11-24T0930-storage-orders.ts';
+import * as meituanSelfSendsRecipients from './migrations/2026-11-24T1330-meituan-self-sends-recipients.ts';
 import * as printJobs from './migrations/2026-11-24T0950-labels-print-jobs.ts';
+import * as exportDeclarations from './migrations/2026-11-24T1300-export-declarations.ts';
+import * as jdAuthorize from './migrations/2026-11-24T1335-jd-authorize.ts';
+import * as pickupAppointments from './migrations/2026-11-24T1325-pickups-appointments.ts';
+import * as declPermitUpload from './migrations/2026-11-24T1310-decl-permit-upload.ts';
+import * as labelBBatches from './migrations/2026-11-24T1320-labelb-address-batches.ts';
+import * as adminAudit from './migrations/2026-11-24T1345-admin-audit.ts';
+import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -42,8 +50,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0410-items-one-open-adjustment': itemsOneOpenAdjustment,
   '2026-11-24T0420-catorders-tax': catordersTax,
   '2026-11-24T0420-review-order-reviews': orderReviews,
-  '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
   '2026-11-24T0500-itemimport-imports': itemImports,
+  '2026-11-24T0500-orders-intercepted-index': ordersInterceptedIndex,
   '2026-11-24T0600-benchitems-item-list-indexes': itemListIndexes,
   '2026-11-24T0855-settings-seq': settingsSeq,
   '2026-11-24T0900-exports-nominations': exportNominations,
@@ -51,6 +59,14 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T0930-clearance-results': clearanceResults,
   '2026-11-24T0930-storage-orders': storageOrders,
   '2026-11-24T0950-labels-print-jobs': printJobs,
+  '2026-11-24T1300-export-declarations': exportDeclarations,
+  '2026-11-24T1310-decl-permit-upload': declPermitUpload,
+  '2026-11-24T1320-labelb-address-batches': labelBBatches,
+  '2026-11-24T1325-pickups-appointments': pickupAppointments,
+  '2026-11-24T1330-meituan-self-sends-recipients': meituanSelfSendsRecipients,
+  '2026-11-24T1335-jd-authorize': jdAuthorize,
+  '2026-11-24T1340-bills-charges': billsCharges,
+  '2026-11-24T1345-admin-audit': adminAudit,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -1,7 +1,12 @@
 import type { Generated } from 'kysely';
+import type { BillTables } from './schema-bills.ts';
 import type { ItemTables } from './schema-items.ts';
+import type { LabelBTables } from './schema-label-b.ts';
 import type { LifeTables } from './schema-life.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
+import type { JdTables } from './schema-jd.ts';
+import type { MeituanTables } from './schema-meituan.ts';
+import type { PickupTables } from './schema-pickups.ts';
 import type { StorageTables } from './schema-storage.ts';
 import type { TaxTables } from './schema-tax.ts';
 
@@ -22,6 +27,8 @@ export interface UsersTable {
   disabled: Generated<Flag>;
   created_at: Time;
   password_changed_at: Time;
+  /** Made or reset with a one-time password: every call but the change is refused (migration 2026-11-24T1345). */
+  must_change_password: Generated<Flag>;
 }
 export interface CustomersTable {
   id: Generated<number>;
@@ -29,6 +36,10 @@ export interface CustomersTable {
   name: string;
   agent_user_id: number | null;
   created_at: Time;
+  /** The customer's contact (migration 2026-11-24T1345). */
+  contact_name: Generated<string>;
+  contact_phone: Generated<string>;
+  contact_email: Generated<string>;
 }
 export interface RolePermissionsTable {
   role: string;
@@ -123,6 +134,10 @@ export interface FilesTable {
   sha256: string;
   storage_key: string;
   created_at: Time;
+  /** 1: made by the server for a user; removed after FILE_RETENTION_DAYS (migration 2026-11-24T1340). */
+  temporary: Generated<Flag>;
+  /** When the retention cleanup removed its bytes. */
+  expired_at: Time | null;
 }
 export interface BatchesTable {
   id: Generated<number>;
@@ -174,6 +189,8 @@ export interface OrdersTable {
   released: Generated<Flag>;
   print_count: Generated<number>;
   print_flag: Generated<Flag>;
+  /** Address changed after printing: the next label carries the "B" mark (modules/label-b). */
+  label_b: Generated<Flag>;
   error_reason: string | null;
   error_at: Time | null;
   abnormal_rule: string | null;
@@ -208,6 +225,8 @@ export interface OrdersTable {
   updated_at: Time;
   received_at: Time | null;
   shipped_at: Time | null;
+  /** Gross weight in grams (migration 2026-11-24T1340-bills): priced by rate cards. */
+  gross_weight_g: number | null;
 }
 export interface OrderItemsTable {
   id: Generated<number>;
@@ -278,6 +297,21 @@ export interface PrintJobsTable {
   created_at: Time;
   updated_at: Time;
 }
+/** Japanese export declarations and their permits (issue 15, migration 2026-11-24T1300). */
+export interface ExportDeclarationsTable {
+  order_id: number;
+  customer_id: number;
+  product_name: string;
+  /** Whole yen. */
+  amount_jpy: number;
+  permit_file_id: number | null;
+  permit_uploaded_at: Time | null;
+  permit_uploaded_by: number | null;
+  permit_emailed_at: Time | null;
+  permit_email_error: string | null;
+  updated_by: number | null;
+  updated_at: Time;
+}
 export interface RateLimitsTable {
   key: string;
   window_start: number;
@@ -291,7 +325,34 @@ export interface ClearanceWebhookSeenTable {
   seen_at: string;
 }
 
-export interface DB extends ItemTables, LifeTables, OrderReviewTables, StorageTables, TaxTables {
+/** Administration (issue 17): who changed what, and who read what is sensitive. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Time;
+  user_id: number | null;
+  user_name: string;
+  action: string;
+  target: Generated<string>;
+  detail: Generated<string>;
+  ip: Generated<string>;
+}
+export interface AdminTables {
+  audit_log: AuditLogTable;
+}
+
+export interface DB
+  extends
+    AdminTables,
+    BillTables,
+    ItemTables,
+    JdTables,
+    LabelBTables,
+    LifeTables,
+    MeituanTables,
+    OrderReviewTables,
+    PickupTables,
+    StorageTables,
+    TaxTables {
   clearance_webhook_seen: ClearanceWebhookSeenTable;
   users: UsersTable;
   customers: CustomersTable;
@@ -301,6 +362,7 @@ export interface DB extends ItemTables, LifeTables, OrderReviewTables, StorageTa
   login_attempts: LoginAttemptsTable;
   user_settings: UserSettingsTable;
   print_jobs: PrintJobsTable;
+  export_declarations: ExportDeclarationsTable;
   channels: ChannelsTable;
   clearance_companies: CodedTable;
   order_types: CodedTable;

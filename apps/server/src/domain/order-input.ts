@@ -230,6 +230,33 @@ const PHONE = /^\+?[\d\- ()]{6,20}$/;
 const MAX_TEXT = 200;
 
 /** Every rule of one order (spec §5 and the domain's rules); pure, so the parse worker runs it too. */
+/**
+ * The recipient's division by name, by the same rule as `validateOrder` (municipalities list
+ * their districts under a city of the same name): the district's code and the canonical names,
+ * or the field that does not resolve with its message key. Used where an address alone changes
+ * (modules/label-b).
+ */
+export function resolveDivision(
+  province: string,
+  city: string,
+  district: string,
+):
+  | { ok: true; code: string; province: string; city: string; district: string }
+  | { ok: false; field: 'province' | 'city' | 'district'; messageKey: string; params: { value: string } } {
+  const p = cnDivisions.findProvince(province);
+  if (!p) return { ok: false, field: 'province', messageKey: 'provinceUnknown', params: { value: province } };
+  const c =
+    cnDivisions.findCity(p.code, city) ??
+    (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
+  if (!c) return { ok: false, field: 'city', messageKey: 'cityUnknown', params: { value: city } };
+  const a = cnDivisions.findArea(c.code, district);
+  if (!a) return { ok: false, field: 'district', messageKey: 'districtUnknown', params: { value: district } };
+  return { ok: true, code: a.code, province: p.name, city: c.name, district: a.name };
+}
+
+/** A recipient phone as order input accepts it. */
+export const isRecipientPhone = (v: string) => PHONE.test(v);
+
 export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderValidation {
   const errors: OrderIssue[] = [];
   const confirmations: OrderConfirmation[] = [];

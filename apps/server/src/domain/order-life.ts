@@ -1,6 +1,7 @@
 import type { orders } from '@console/contract';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { chargeInterception, chargeShipment } from './charges.ts';
 import { addMessages } from '../lib/messages.ts';
 
 /**
@@ -137,7 +138,10 @@ const ORDER: readonly OrderStatus[] = ['created', 'printed', 'received', 'shippe
  * null when it can. The same rule as the guarded UPDATE of `transition()`.
  */
 export function refusal(s: LifeState, t: Transition): string | null {
-  const r = RULES[t];
+  return refusalBy(RULES[t], s);
+}
+
+function refusalBy(r: Pick<Rule, 'from' | 'intercepted' | 'error'>, s: LifeState): string | null {
   if (s.status === 'cancelled' && !r.from.includes('cancelled')) return 'lifeCancelled';
   if (r.intercepted === false && s.intercepted === 1) return 'lifeIntercepted';
   if (r.intercepted === true && s.intercepted !== 1) return 'lifeNotIntercepted';
@@ -209,6 +213,9 @@ export async function transition(
       )
       .execute();
   }
+  // Charges arise with the move, in its transaction (issue 17): once per order (unique key).
+  if (t === 'ship') await chargeShipment(trx, done, by.at, by.by);
+  else if (t === 'intercept') await chargeInterception(trx, done, by.at, by.by);
   const doneSet = new Set(done);
   const rest = wanted.filter((id) => !doneSet.has(id));
   const refused: Refused[] = [];
@@ -238,6 +245,94 @@ export async function transition(
         )
       : [];
   return { done, refused, batches };
+}
+
+/**
+ * A recipient's address change (modules/label-b) is allowed until the parcel leaves the
+ * warehouse and never on an intercepted order (the interception may be about the address). The
+ * error flag does not stop it: a new address is often the fix.
+ */
+export const ADDRESS_RULE = { from: ['created', 'printed', 'received'] as readonly OrderStatus[], intercepted: false };
+
+/** Why the address of an order in state `s` cannot change (message key taking `{orderNo}`), or null. */
+export const addressRefusal = (s: LifeState) => refusalBy(ADDRESS_RULE, s);
+
+export interface AddressChange {
+  id: number;
+  name: string;
+  phone: string;
+  province: string;
+  city: string;
+  district: string;
+  address: string;
+}
+
+/**
+ * Changes the recipient address of each order in the caller's transaction: one guarded
+ * UPDATE per order (ADDRESS_RULE checked in its WHERE, so an interception or a shipment that
+ * lands meanwhile wins or loses whole), one 'addressChanged' tracking event per order changed.
+ * An order whose label was already printed gets `label_b` set: its next label carries "B" and
+ * a replacement label is due (`labelB` lists them: the hook for a relabel fee). Tenancy is the
+ * caller's.
+ */
+export async function changeAddress(
+  trx: Transaction<DB>,
+  changes: readonly AddressChange[],
+  by: TransitionBy,
+): Promise<{ done: number[]; labelB: number[]; refused: Refused[] }> {
+  const done: number[] = [];
+  const labelB: number[] = [];
+  const refused: Refused[] = [];
+  for (const c of changes) {
+    const row = await trx
+      .updateTable('orders')
+      .set({
+        recipient_name: c.name,
+        recipient_phone: c.phone,
+        recipient_province: c.province,
+        recipient_city: c.city,
+        recipient_district: c.district,
+        recipient_address: c.address,
+        label_b: sql<number>`case when print_count > 0 then 1 else label_b end`,
+        updated_at: by.at,
+      })
+      .where('id', '=', c.id)
+      .where('status', 'in', [...ADDRESS_RULE.from])
+      .where('intercepted', '=', 0)
+      .returning(['id', 'label_b'])
+      .executeTakeFirst();
+    if (!row) {
+      const s = await trx
+        .selectFrom('orders')
+        .select(['order_no', 'status', 'intercepted', 'error_at'])
+        .where('id', '=', c.id)
+        .executeTakeFirst();
+      refused.push(
+        s
+          ? { id: c.id, orderNo: s.order_no, key: addressRefusal(s) ?? 'orderChangedMeanwhile' }
+          : { id: c.id, orderNo: null, key: 'orderNotFound' },
+      );
+      continue;
+    }
+    done.push(row.id);
+    if (row.label_b === 1) labelB.push(row.id);
+  }
+  for (let i = 0; i < done.length; i += 1000) {
+    await trx
+      .insertInto('tracking_events')
+      .values(
+        done.slice(i, i + 1000).map((id) => ({
+          order_id: id,
+          kind: 'addressChanged',
+          at: by.at,
+          location: by.location ?? null,
+          note: by.note ?? null,
+          created_by: by.by,
+        })),
+      )
+      .execute();
+  }
+  return { done, labelB, refused };
 }
 
 /** A batch's receive status from its orders: none, partly or all received (spec §4). */

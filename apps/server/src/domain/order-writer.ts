@@ -1,5 +1,7 @@
 import { CompiledQuery, type Insertable, type Kysely, sql, type SqlBool, type Transaction } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
 import type { DB } from '../db/schema.ts';
+import { AppError } from '../lib/errors.ts';
 import type { OrderInput } from './order-input.ts';
 import { type AllocatedWaybills, allocateWaybills } from './waybills.ts';
 
@@ -202,6 +204,7 @@ export async function insertOrders(
   meta: InsertMeta,
 ): Promise<InsertedOrder[]> {
   const out: InsertedOrder[] = new Array(orders.length);
+  await holdExportNominations(trx, orders);
   const plan = meta.waybills ?? (await reserveWaybills(trx, orders, meta.now));
   const waybill: string[] = new Array(orders.length);
   const systemNo: string[] = new Array(orders.length);
@@ -275,6 +278,22 @@ export async function insertOrders(
     await meta.onProgress?.(written);
   }
   return out;
+}
+
+/**
+ * The export nominations the orders name must still be live when they are written, and stay so
+ * until the caller commits: callers check them early for a clear message, but a delete could land
+ * between that check and this write. On PostgreSQL the rows are held FOR SHARE, which a delete's
+ * FOR UPDATE waits for (export-nominations.repository deleteUnused), so the delete then sees these
+ * orders and refuses; on SQLite a transaction takes the write lock as it begins (begin immediate),
+ * so no delete runs between this read and the commit.
+ */
+async function holdExportNominations(trx: Transaction<DB> | Kysely<DB>, orders: readonly OrderInput[]) {
+  const ids = [...new Set(orders.map((o) => o.exportNominationId).filter((id): id is number => id !== null))];
+  if (ids.length === 0) return;
+  const q = trx.selectFrom('export_nominations').select('id').where('id', 'in', ids).where('deleted_at', 'is', null);
+  const live = await (dialectOf(trx) === 'postgres' ? q.forShare() : q).execute();
+  if (live.length < ids.length) throw AppError.field('exportNominationId', 'notFound');
 }
 
 /**

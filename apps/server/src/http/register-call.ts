@@ -6,6 +6,7 @@ import {
   ErrorCode,
   type ParsedRequest,
   contractErrorMap,
+  auth as authCalls,
 } from '@console/contract';
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -73,6 +74,8 @@ export function createRegistrar(
         const lang = languageOf(request.headers['accept-language']);
         const bearer = bearerOf(request);
         const actor = def.auth ? await authenticate(bearer, request.ip) : (undefined as unknown as Actor);
+        if (def.auth && actor.mustChangePassword && !authCalls.callsBeforePasswordChange.includes(def.path))
+          throw AppError.forbidden('mustChangePassword');
         if (def.auth && def.permission && !actor.permissions.has(def.permission)) throw AppError.forbidden();
 
         // No body at all is an empty call; an explicit JSON null is not.

@@ -42,6 +42,10 @@ export const messages = {
     en: 'Your login can no longer be renewed. Please log in again.',
     'zh-CN': '登录无法续期，请重新登录。',
   },
+  mustChangePassword: {
+    en: 'Change your one-time password before anything else.',
+    'zh-CN': '请先修改一次性密码。',
+  },
   wrongOldPassword: { en: 'The old password is wrong.', 'zh-CN': '原密码错误。' },
   samePassword: { en: 'The new password must differ from the old one.', 'zh-CN': '新密码不能与原密码相同。' },
   aesRequired: { en: 'This call must be encrypted (AES).', 'zh-CN': '此接口须加密调用（AES）。' },

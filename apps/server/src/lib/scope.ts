@@ -13,6 +13,8 @@ export interface Actor {
   customerId: number | null;
   sessionId: number;
   permissions: ReadonlySet<string>;
+  /** A one-time password not yet changed: only `callsBeforePasswordChange` are answered. */
+  mustChangePassword?: boolean;
 }
 
 /**

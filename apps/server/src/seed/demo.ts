@@ -1,11 +1,16 @@
 import { eanCheckDigit, idCardCheckChar, s10Number } from '@console/contract';
 import { areaList } from '@vant/area-data';
+import { seedDemoBills } from './bills.ts';
 import type { Database } from '../db/database.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { storeReasons } from '../lib/reasons.ts';
 import { seedDemoClearance } from './clearance.ts';
 import { seedDemoItems } from './items.ts';
+import { seedDemoLabelB } from './label-b.ts';
+import { seedDemoMda } from './mda.ts';
 import { seedDemoOrderReviews } from './order-reviews.ts';
+import { seedDemoMeituan } from './meituan.ts';
+import { seedDemoPickups } from './pickups.ts';
 import { seedDemoStorage } from './storage.ts';
 import { seedDemoTaxEstimates } from './tax.ts';
 
@@ -441,5 +446,10 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
   await seedDemoTaxEstimates(db);
   await seedDemoClearance(db, now);
   await seedDemoStorage(db, now);
+  await seedDemoMeituan(db, now);
+  await seedDemoPickups(db, now);
+  await seedDemoLabelB(db, now);
+  await seedDemoMda(db);
+  await seedDemoBills(db, now);
   return true;
 }

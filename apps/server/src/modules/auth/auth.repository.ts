@@ -25,6 +25,7 @@ export function createAuthRepository(db: Database) {
         'u.role',
         'u.customer_id',
         'u.disabled',
+        'u.must_change_password',
       ])
       .where('t.token_hash', '=', v.tokenHash),
   );
@@ -102,7 +103,7 @@ export function createAuthRepository(db: Database) {
     setPassword(userId: number, hash: string, now: string) {
       return db
         .updateTable('users')
-        .set({ password_hash: hash, password_changed_at: now })
+        .set({ password_hash: hash, password_changed_at: now, must_change_password: 0 })
         .where('id', '=', userId)
         .execute();
     },

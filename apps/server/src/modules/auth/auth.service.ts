@@ -36,7 +36,6 @@ type Reservation = { key: string; windowStart: number }[];
 /** Who outranks whom in account management: no one acts on a higher role's account. */
 const roleRank: Record<Role, number> = { customer: 0, agent: 1, operator: 2, [ADMIN_ROLE]: 3 };
 
-const PERMISSION_CACHE_MS = 10_000;
 const TOUCH_EVERY_MS = 5 * 60_000;
 
 export function createAuthService({ db, config, clock }: AuthDeps) {
@@ -44,16 +43,13 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
   // Every call reads its token row first; the row is reused while nothing has been committed
   // since (a logout, a disable or a rotation is a commit), and expiry is checked on each call.
   const tokens = versionedCache<Awaited<ReturnType<typeof repo.findToken>>>(db, config.READ_CACHE_ENTRIES);
-  const permissionCache = new Map<string, { at: number; set: ReadonlySet<string> }>();
+  // Kept while the data is unchanged: a role edited in the System menu shows at the next `me`.
+  const permissionCache = versionedCache<ReadonlySet<string>>(db, 16);
   const iso = (ms = 0) => new Date(clock().getTime() + ms).toISOString();
 
   async function permissionsOf(role: string): Promise<ReadonlySet<string>> {
     if (role === ADMIN_ROLE) return new Set(routeNames);
-    const hit = permissionCache.get(role);
-    if (hit && clock().getTime() - hit.at < PERMISSION_CACHE_MS) return hit.set;
-    const set = new Set((await repo.permissionsOf(role)).map((r) => r.route_name));
-    permissionCache.set(role, { at: clock().getTime(), set });
-    return set;
+    return permissionCache(role, async () => new Set((await repo.permissionsOf(role)).map((r) => r.route_name)));
   }
 
   async function issueToken(trxDb: Database, sessionId: number) {
@@ -156,7 +152,7 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
           userAgent,
           now: iso(),
         });
-        return issueToken(trx, sessionId);
+        return { ...(await issueToken(trx, sessionId)), mustChangePassword: user.must_change_password === 1 };
       });
     },
 
@@ -177,6 +173,7 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         customerId: row.customer_id,
         sessionId: row.session_id,
         permissions: await permissionsOf(row.role),
+        mustChangePassword: row.must_change_password === 1,
       };
     },
 
@@ -190,6 +187,7 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         accessedRoutes: accessed.map((r: RouteEntry) => ({ ...r, roles: r.roles ? [...r.roles] : undefined })),
         permissions: accessed.map((r) => ({ name: r.name })),
         customer,
+        mustChangePassword: actor.mustChangePassword === true,
       };
     },
 

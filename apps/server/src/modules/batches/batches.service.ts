@@ -8,6 +8,7 @@ import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } 
 import { Download } from '../../http/call-context.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
+import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
@@ -748,7 +749,7 @@ export function createBatchesService(deps: BatchesDeps) {
       const b = await loadScoped(scope, id);
       if (!b.error_file_id) throw AppError.badRequest('noErrorWorkbook');
       const f = (await repo.file(b.error_file_id))!;
-      return new Download(f.name, XLSX, await files.get(f.storage_key));
+      return new Download(f.name, XLSX, await storedFileBody(files, f));
     },
 
     async page(scope: Scope, p: Parameters<typeof repo.page>[1]) {

@@ -1,8 +1,9 @@
 import type { exportNominations as C } from '@console/contract';
 import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
-import type { ExportNominationsTable } from '../../db/schema.ts';
+import { dialectOf, ilike } from '../../db/dialect.ts';
+import type { DB, ExportNominationsTable } from '../../db/schema.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
 /** A user's text inside LIKE: its wildcards are matched literally. */
@@ -68,6 +69,40 @@ export function createExportNominationsRepository(db: Database) {
     'n.updated_at',
   ] as const;
 
+  /** The guarded delete itself: no unshipped order and no uncommitted batch names the nomination. */
+  async function deleteIfUnused(q: Transaction<DB>, scope: Scope, id: number, at: string): Promise<boolean> {
+    const r = await inScope(q.updateTable('export_nominations'), 'customer_id', scope)
+      .set({ deleted_at: at, updated_at: at })
+      .where('id', '=', id)
+      .where('deleted_at', 'is', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('orders as o')
+              .select(sql`1`.as('x'))
+              .whereRef('o.customer_id', '=', 'export_nominations.customer_id')
+              .whereRef('o.export_nomination_id', '=', 'export_nominations.id')
+              .where('o.status', 'in', [...UNSHIPPED]),
+          ),
+        ),
+      )
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('batches as b')
+              .select(sql`1`.as('x'))
+              .whereRef('b.customer_id', '=', 'export_nominations.customer_id')
+              .whereRef('b.export_nomination_id', '=', 'export_nominations.id')
+              .where('b.status', 'in', [...UNCOMMITTED]),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   return {
     async page(scope: Scope, f: C.ExportNominationListRequest) {
       const q = filtered(scope, f);
@@ -108,36 +143,24 @@ export function createExportNominationsRepository(db: Database) {
      * shipping decide in one step. Orders are looked up by their customer (its index) first.
      */
     async deleteUnused(scope: Scope, id: number, at: string): Promise<boolean> {
-      const r = await inScope(db.updateTable('export_nominations'), 'customer_id', scope)
-        .set({ deleted_at: at, updated_at: at })
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('orders as o')
-                .select(sql`1`.as('x'))
-                .whereRef('o.customer_id', '=', 'export_nominations.customer_id')
-                .whereRef('o.export_nomination_id', '=', 'export_nominations.id')
-                .where('o.status', 'in', [...UNSHIPPED]),
-            ),
-          ),
-        )
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('batches as b')
-                .select(sql`1`.as('x'))
-                .whereRef('b.customer_id', '=', 'export_nominations.customer_id')
-                .whereRef('b.export_nomination_id', '=', 'export_nominations.id')
-                .where('b.status', 'in', [...UNCOMMITTED]),
-            ),
-          ),
-        )
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        // PostgreSQL: an order being written holds the nomination FOR SHARE (domain/order-writer.ts);
+        // the row lock here waits for it to commit, and the guarded UPDATE below is a new statement,
+        // whose snapshot then sees that order. (An UPDATE's own re-check after a wait re-reads only
+        // the row, not its NOT EXISTS subqueries, which is why the lock comes first.) SQLite runs
+        // one writer at a time, so the single statement is enough there.
+        if (dialectOf(db) === 'postgres') {
+          const live = await trx
+            .selectFrom('export_nominations')
+            .select('id')
+            .where('id', '=', id)
+            .where('deleted_at', 'is', null)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!live) return false;
+        }
+        return deleteIfUnused(trx, scope, id, at);
+      });
     },
 
     /** Why a nomination cannot go: its unshipped orders (count and the first numbers) and uncommitted batches. */

@@ -5,6 +5,7 @@ import type { ItemsTable } from '../../db/schema-items.ts';
 import { Download } from '../../http/call-context.ts';
 import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
+import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
@@ -467,7 +468,7 @@ export function createItemImportService(deps: ItemImportDeps) {
       const m = await loadScoped(scope, id);
       if (!m.error_file_id) throw AppError.badRequest('itemImportNoErrorWorkbook');
       const f = (await repo.file(m.error_file_id))!;
-      return new Download(f.name, XLSX, await files.get(f.storage_key));
+      return new Download(f.name, XLSX, await storedFileBody(files, f));
     },
   };
 }

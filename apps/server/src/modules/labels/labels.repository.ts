@@ -16,6 +16,7 @@ export function createLabelsRepository(db: Database) {
           'o.status',
           'o.intercepted',
           'o.error_at',
+          'o.label_b',
           'o.recipient_name',
           'o.recipient_phone',
           'o.recipient_province',

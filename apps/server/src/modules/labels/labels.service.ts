@@ -62,7 +62,8 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
       },
       sender: { name: r.sender_name, phone: r.sender_phone, address: r.sender_address },
       items: (itemsOf.get(r.id) ?? []).map((i) => ({ name: i.name, jan: i.jan, quantity: i.quantity })),
-      replacement: false,
+      // The address changed after the label was printed (modules/label-b): this is label B.
+      replacement: r.label_b === 1,
     });
     return { present, missing, toLabel };
   }

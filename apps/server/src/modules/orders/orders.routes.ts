@@ -123,7 +123,7 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
     lookup.uploadIdCard(ctx.actor, await ctx.scope(), ctx.lang, input, ctx.files[0]),
   );
   r.call(orders.idCardImage, async (input, ctx) => {
-    const f = await lookup.idCardImage(ctx.actor, await ctx.scope(), input.id, input.side);
+    const f = await lookup.idCardImage(ctx.actor, await ctx.scope(), input.id, input.side, ctx.ip);
     return new Download(f.filename, f.mime, f.body);
   });
   r.call(orders.idCardImport, async (input, ctx) =>

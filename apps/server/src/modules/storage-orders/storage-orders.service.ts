@@ -14,6 +14,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
+import { matchSelfSends } from '../self-sends/self-sends.service.ts';
 import { createOutbound } from './storage-orders.outbound.ts';
 import './storage-orders.messages.ts';
 import { normalCode, waybillsOfSheet } from './storage-orders.sheet.ts';
@@ -31,6 +32,13 @@ export interface StorageOrdersDeps {
   clock: () => Date;
   files: Storage;
   uploadLimitBytes: number;
+  /** Runs in the transaction that stores lines (pickups: a booking's boxes arriving mark it picked up). */
+  afterStore?: (
+    trx: Transaction<DB>,
+    so: { id: number; storage_no: string; customer_id: number | null; origin: string },
+    codes: string[],
+    at: string,
+  ) => Promise<void>;
 }
 
 /** A line before it is stored: what was entered and what became of it. */
@@ -96,11 +104,12 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     trx: Transaction<DB>,
     actor: Actor,
     scope: Scope,
-    so: { id: number; customer_id: number | null; storage_no: string },
+    so: { id: number; customer_id: number | null; storage_no: string; origin: string },
     entered: { code: string; row: number }[],
     at: string,
   ) {
     const codes = [...new Set(entered.map((e) => e.code))];
+    await deps.afterStore?.(trx, so, codes, at);
     const found = await repo.byWaybills(trx, codes);
     // A waybill this storage order stored before is an order already received: only codes whose
     // order is received (or further) can be such a duplicate, so most scans skip the look-up.
@@ -160,6 +169,8 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         created_at: at,
       })),
     );
+    // Declared self-send parcels among the codes arrive with this storage order (modules/self-sends).
+    await matchSelfSends(trx, { storageOrderId: so.id, customerId: so.customer_id, codes, at });
     const counts = await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
     return { counts, lines: plan.map((p, i) => ({ ...p, id: ids[i]! })) };
   }
@@ -262,7 +273,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
               created_at: at,
               updated_at: at,
             });
-            return { id: row.id, customer_id: customerId, storage_no: storageNo };
+            return { id: row.id, customer_id: customerId, storage_no: storageNo, origin: input.origin };
           })());
         return { id: so.id, ...(await store(trx, actor, scope, so, entered, at)) };
       });
@@ -305,8 +316,16 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         });
         return {
           id,
-          lines: (await store(trx, actor, scope, { id, customer_id: customerId, storage_no: storageNo }, entered, at))
-            .lines,
+          lines: (
+            await store(
+              trx,
+              actor,
+              scope,
+              { id, customer_id: customerId, storage_no: storageNo, origin: input.origin },
+              entered,
+              at,
+            )
+          ).lines,
         };
       });
       const refused = lines.filter((l) => l.outcome !== 'received');

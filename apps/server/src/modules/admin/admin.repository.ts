@@ -1,0 +1,226 @@
+import type { admin as C } from '@console/contract';
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { ilike } from '../../db/dialect.ts';
+
+/** A user's text inside LIKE: its wildcards are matched literally. */
+const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeSql = (column: string, op: string, pattern: string) =>
+  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
+
+type CustomerFilters = Omit<C.CustomerListRequest, 'offset' | 'limit'>;
+type UserFilters = Omit<C.UserListRequest, 'offset' | 'limit'>;
+type AuditFilters = Omit<C.AuditListRequest, 'offset' | 'limit'>;
+
+/** Start of a China day (UTC+8) in UTC, and the start of the next one. */
+const chinaDayStart = (day: string, plusDays = 0) =>
+  new Date(Date.parse(`${day}T00:00:00+08:00`) + plusDays * 86_400_000).toISOString();
+
+/** SQL of administration: customers, accounts, role routes, the audit log. */
+export function createAdminRepository(db: Database) {
+  const like = ilike(db);
+
+  const customers = () =>
+    db
+      .selectFrom('customers as c')
+      .leftJoin('users as a', 'a.id', 'c.agent_user_id')
+      .select((eb) => [
+        'c.id',
+        'c.code',
+        'c.name',
+        'c.contact_name',
+        'c.contact_phone',
+        'c.contact_email',
+        'c.agent_user_id',
+        'a.name as agent_name',
+        'c.created_at',
+        eb
+          .selectFrom('users as u')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('u.customer_id', '=', 'c.id')
+          .as('users'),
+      ]);
+  const customerFilter = <Q extends ReturnType<typeof customers>>(q: Q, f: CustomerFilters): Q => {
+    let out = q as ReturnType<typeof customers>;
+    if (f.keyword) {
+      const p = likeText(f.keyword);
+      out = out.where((eb) => eb.or([likeSql('c.code', like, p), likeSql('c.name', like, p)]));
+    }
+    if (f.agentUserId) out = out.where('c.agent_user_id', '=', f.agentUserId);
+    return out as Q;
+  };
+
+  const users = () =>
+    db
+      .selectFrom('users as u')
+      .leftJoin('customers as c', 'c.id', 'u.customer_id')
+      .select((eb) => [
+        'u.id',
+        'u.name',
+        'u.display_name',
+        'u.role',
+        'u.customer_id',
+        'c.code as customer_code',
+        'u.disabled',
+        'u.must_change_password',
+        'u.created_at',
+        eb
+          .selectFrom('sessions as s')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('s.user_id', '=', 'u.id')
+          .where('s.ended_at', 'is', null)
+          .as('sessions'),
+      ]);
+
+  return {
+    async customerPage(f: C.CustomerListRequest) {
+      const total = await customerFilter(
+        db.selectFrom('customers as c').select((eb) => eb.fn.countAll<number>().as('n')) as never,
+        f,
+      );
+      const [{ n }] = (await (total as any).execute()) as { n: number }[];
+      const col = { createdAt: 'c.created_at', code: 'c.code', name: 'c.name' }[f.sort];
+      const list = await customerFilter(customers(), f)
+        .orderBy(sql.ref(col), f.order)
+        .orderBy('c.id', f.order)
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute();
+      return { total: Number(n), list };
+    },
+    customerById(id: number) {
+      return customers().where('c.id', '=', id).executeTakeFirst();
+    },
+    customerByCode(code: string) {
+      return db.selectFrom('customers').select('id').where('code', '=', code).executeTakeFirst();
+    },
+    async insertCustomer(v: {
+      code: string;
+      name: string;
+      contact_name: string;
+      contact_phone: string;
+      contact_email: string;
+      agent_user_id: number | null;
+      created_at: string;
+    }) {
+      const r = await db.insertInto('customers').values(v).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+    updateCustomer(
+      id: number,
+      v: {
+        name: string;
+        contact_name: string;
+        contact_phone: string;
+        contact_email: string;
+        agent_user_id: number | null;
+      },
+    ) {
+      return db.updateTable('customers').set(v).where('id', '=', id).execute();
+    },
+
+    async userPage(f: C.UserListRequest) {
+      const filter = <Q>(q: Q): Q => {
+        let out = q as any;
+        if (f.keyword) {
+          const p = likeText(f.keyword);
+          out = out.where((eb: any) => eb.or([likeSql('u.name', like, p), likeSql('u.display_name', like, p)]));
+        }
+        if (f.role) out = out.where('u.role', '=', f.role);
+        if (f.customerId) out = out.where('u.customer_id', '=', f.customerId);
+        return out as Q;
+      };
+      const { n } = await filter(
+        db.selectFrom('users as u').select((eb) => eb.fn.countAll<number>().as('n')),
+      ).executeTakeFirstOrThrow();
+      const col = f.sort === 'name' ? 'u.name' : 'u.created_at';
+      const list = await filter(users())
+        .orderBy(sql.ref(col), f.order)
+        .orderBy('u.id', f.order)
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute();
+      return { total: Number(n), list };
+    },
+    userById(id: number) {
+      return users().where('u.id', '=', id).executeTakeFirst();
+    },
+    userByName(name: string) {
+      return db.selectFrom('users').select(['id', 'role']).where('name', '=', name).executeTakeFirst();
+    },
+    async insertUser(v: {
+      name: string;
+      display_name: string;
+      role: string;
+      customer_id: number | null;
+      password_hash: string;
+      created_at: string;
+    }) {
+      const r = await db
+        .insertInto('users')
+        .values({ ...v, password_changed_at: v.created_at, must_change_password: 1 })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return r.id;
+    },
+    setOneTimePassword(id: number, hash: string, now: string) {
+      return db
+        .updateTable('users')
+        .set({ password_hash: hash, password_changed_at: now, must_change_password: 1 })
+        .where('id', '=', id)
+        .execute();
+    },
+    setDisabled(id: number, disabled: boolean) {
+      return db
+        .updateTable('users')
+        .set({ disabled: disabled ? 1 : 0 })
+        .where('id', '=', id)
+        .execute();
+    },
+    async endSessions(userId: number, reason: string, now: string) {
+      const r = await db
+        .updateTable('sessions')
+        .set({ ended_at: now, end_reason: reason })
+        .where('user_id', '=', userId)
+        .where('ended_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+
+    routesOfRoles() {
+      return db.selectFrom('role_permissions').select(['role', 'route_name']).orderBy('route_name').execute();
+    },
+    async setRoutes(role: string, routes: string[]) {
+      await db.deleteFrom('role_permissions').where('role', '=', role).execute();
+      if (routes.length)
+        await db
+          .insertInto('role_permissions')
+          .values(routes.map((route_name) => ({ role, route_name })))
+          .execute();
+    },
+
+    async auditPage(f: C.AuditListRequest) {
+      const filter = <Q>(q: Q): Q => {
+        let out = q as any;
+        if (f.userName) out = out.where('user_name', '=', f.userName);
+        if (f.action) out = out.where(likeSql('action', like, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+        if (f.target) out = out.where(likeSql('target', like, likeText(f.target)));
+        if (f.dateFrom) out = out.where('at', '>=', chinaDayStart(f.dateFrom));
+        if (f.dateTo) out = out.where('at', '<', chinaDayStart(f.dateTo, 1));
+        return out as Q;
+      };
+      const { n } = await filter(
+        db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')),
+      ).executeTakeFirstOrThrow();
+      const list = await filter(db.selectFrom('audit_log').selectAll())
+        .orderBy('at', f.order)
+        .orderBy('id', f.order)
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute();
+      return { total: Number(n), list };
+    },
+  };
+}
+export type AdminRepository = ReturnType<typeof createAdminRepository>;
+export type _Filters = AuditFilters | UserFilters;
