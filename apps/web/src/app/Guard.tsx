@@ -3,7 +3,7 @@
  * build routes and the user's settings, then render; failure → clear the token, say
  * 'Has Error' (or the user-info message) and go to login.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { feedback } from '@/lib/feedback.ts';
 import { t } from '@/lib/i18n.ts';
@@ -15,6 +15,8 @@ import { loadTabsFor } from './layout/tabs/store.ts';
 import { prefetchCalls, prefetchShell } from './prefetch.ts';
 import { loadAppearanceFor } from './theme/appearance.ts';
 import { fetchServerSettings, pickUserSetting } from './userSettings.ts';
+
+const ChangePassword = lazy(() => import('./layout/ChangePassword.tsx'));
 
 let loading: Promise<void> | null = null;
 
@@ -71,5 +73,12 @@ export function Guard({ children }: { children: ReactNode }) {
 
   if (!token) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
   if (!user || !ready) return <PageSpinner />;
+  // A one-time password (issue 17): nothing else until it is changed; then `me` again.
+  if (user.mustChangePassword)
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <ChangePassword open forced onClose={() => void loadUser().catch(() => undefined)} />
+      </Suspense>
+    );
   return children;
 }

@@ -74,6 +74,8 @@ registerMessages('frame', {
     },
     password: {
       title: '修改密码',
+      forcedTitle: '请先修改一次性密码',
+      forcedHint: '您的密码是管理员设置的一次性密码。请输入它作为旧密码，并设置新密码后继续。',
       old: '旧密码',
       new: '新密码',
       confirm: '确认新密码',
@@ -175,6 +177,9 @@ registerMessages('frame', {
     },
     password: {
       title: 'Change password',
+      forcedTitle: 'Change your one-time password first',
+      forcedHint:
+        'Your password is a one-time password set by an administrator. Enter it as the old password and choose a new one to continue.',
       old: 'Old password',
       new: 'New password',
       confirm: 'Confirm new password',

@@ -57,7 +57,19 @@ function PasswordRules({ password, problems }: { password: string; problems: Pas
 
 type Values = CallRequest<typeof auth.updatePassWord> & { confirm: string };
 
-export default function ChangePassword({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * `forced`: the account still has its one-time password (issue 17); the server answers nothing
+ * else until it is changed, so the dialog cannot be dismissed.
+ */
+export default function ChangePassword({
+  open,
+  onClose,
+  forced = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  forced?: boolean;
+}) {
   const { t } = useI18n();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
@@ -87,9 +99,10 @@ export default function ChangePassword({ open, onClose }: { open: boolean; onClo
     setSaving(true);
     try {
       await call(auth.updatePassWord, { old_password: values.old_password, password: values.password });
-      void message.success(t('frame.password.success'));
       form.resetFields();
       onClose();
+      // The forced dialog is shown by the guard, outside antd's <App>: no message API there.
+      void message?.success?.(t('frame.password.success'));
     } catch (err) {
       if (err instanceof ApiError && err.code === 422) {
         const fields = err.fieldErrors;
@@ -107,8 +120,12 @@ export default function ChangePassword({ open, onClose }: { open: boolean; onClo
   return (
     <Modal
       open={open}
-      title={t('frame.password.title')}
-      onCancel={onClose}
+      title={t(forced ? 'frame.password.forcedTitle' : 'frame.password.title')}
+      onCancel={forced ? undefined : onClose}
+      closable={!forced}
+      mask={{ closable: !forced }}
+      keyboard={!forced}
+      cancelButtonProps={forced ? { style: { display: 'none' } } : undefined}
       onOk={() => void submit().catch(() => undefined)}
       okText={t('common.ok')}
       cancelText={t('common.cancel')}
@@ -116,6 +133,7 @@ export default function ChangePassword({ open, onClose }: { open: boolean; onClo
       destroyOnHidden
       data-testid="change-password"
     >
+      {forced && <p>{t('frame.password.forcedHint')}</p>}
       <Form form={form} layout="vertical" validateTrigger="onBlur" autoComplete="off">
         <Form.Item
           name="old_password"

@@ -106,6 +106,7 @@ const entryIcons: Partial<Record<RouteName, ComponentType>> = {
   'storageOrder.outBatch': NodeExpandOutlined,
   'subscribeTake.create': CalendarOutlined,
   'subscribeTake.list': ScheduleOutlined,
+  'subscribeTake.capacity': ControlOutlined,
   'selfSendTake.create': PlusSquareOutlined,
   'selfSendTake.list': OrderedListOutlined,
   'meituanOrder.create': FormOutlined,

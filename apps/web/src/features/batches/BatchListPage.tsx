@@ -15,6 +15,7 @@ import {
 } from 'antd';
 import { Link } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
+import { MdaBatchMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
@@ -199,6 +200,9 @@ export default function BatchListPage() {
                   >
                     {t('batches.excel')}
                   </Button>
+                )}
+                {b.status === 'done' && (
+                  <MdaBatchMenu batchId={b.id} testId={`batch-mda-${b.batchNo}`} download={download} />
                 )}
                 {b.hasErrorWorkbook && (
                   <Button

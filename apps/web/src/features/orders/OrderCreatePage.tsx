@@ -5,6 +5,7 @@ import { invalidateCall, localized, t, useCall, useI18n, useSession } from '@/li
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
+import { RecipientPick } from './components/RecipientPick.tsx';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 
@@ -169,6 +170,7 @@ export default function OrderCreatePage() {
             </Form.Item>
           </Col>
         </Row>
+        <RecipientPick customerId={isCustomer ? undefined : customerId} disabled={!isCustomer && !customerId} />
         <AddressPaste />
         <RecipientFields />
         <Space style={{ marginBottom: 8 }}>

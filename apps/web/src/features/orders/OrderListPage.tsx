@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
+import { MdaOrdersMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
 import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
@@ -189,6 +190,7 @@ export default function OrderListPage() {
             onDone={(o) => void (o.kind === 'printed' && afterWrite())}
           />
           <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
+          <MdaOrdersMenu ids={selected} download={download} />
         </Space>
       </Form>
       {download.panel}

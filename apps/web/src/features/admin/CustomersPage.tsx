@@ -1,0 +1,144 @@
+import { admin, type CallResponse } from '@console/contract';
+import { App, Button, Form, Input, Modal, Select, Space, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
+import { createCustomer, customersCall, updateCustomer } from './api/admin.ts';
+import './i18n.ts';
+
+type Row = CallResponse<typeof admin.customerList>['list'][number];
+type Filters = { keyword?: string };
+type Values = {
+  code?: string;
+  name: string;
+  contactName?: string;
+  contactPhone?: string;
+  contactEmail?: string;
+  agentUserId?: number | null;
+};
+
+/** System → Customers (issue 17): operators create customers and give them an agent. */
+export default function CustomersPage() {
+  useI18n();
+  const { message } = App.useApp();
+  const [filters] = Form.useForm();
+  const [form] = Form.useForm<Values>();
+  const paged = usePagedQuery<typeof customersCall, Filters>(customersCall, { sort: 'createdAt' });
+  const agents = useCall(admin.userList, { role: 'agent', limit: 500, order: 'asc', sort: 'name' });
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const open = (r: Row | 'new') => {
+    form.resetFields();
+    if (r !== 'new') form.setFieldsValue({ ...r });
+    setEditing(r);
+  };
+  const save = async () => {
+    const v = await form.validateFields();
+    setSaving(true);
+    try {
+      const body = {
+        name: v.name,
+        contactName: v.contactName ?? '',
+        contactPhone: v.contactPhone ?? '',
+        contactEmail: v.contactEmail ?? '',
+        agentUserId: v.agentUserId ?? null,
+      };
+      if (editing === 'new') await createCustomer({ ...body, code: v.code ?? '' });
+      else if (editing) await updateCustomer({ ...body, id: editing.id });
+      void message.success(t('admin.saved'));
+      setEditing(null);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 422)
+        form.setFields(Object.entries(e.fieldErrors).map(([name, errors]) => ({ name: name as never, errors })));
+      else void message.error(errorText(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const columns: TableColumnsType<Row> = [
+    { title: t('admin.code'), dataIndex: 'code', sorter: true, key: 'code' },
+    { title: t('admin.name'), dataIndex: 'name', sorter: true, key: 'name' },
+    { title: t('admin.contactName'), dataIndex: 'contactName' },
+    { title: t('admin.contactPhone'), dataIndex: 'contactPhone' },
+    { title: t('admin.agent'), dataIndex: 'agentName', render: (v: string | null) => v ?? '-' },
+    { title: t('admin.users'), dataIndex: 'users' },
+    {
+      title: t('admin.createdAt'),
+      dataIndex: 'createdAt',
+      key: 'createdAt',
+      sorter: true,
+      render: (v: string) => formatTime(v),
+    },
+    {
+      title: t('admin.actions'),
+      key: 'actions',
+      render: (_, r) => (
+        <Button size="small" onClick={() => open(r)} data-testid={`customer-edit-${r.code}`}>
+          {t('admin.edit')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="admin-customers">
+      <Form
+        form={filters}
+        layout="inline"
+        onFinish={(v: Filters) => paged.setFilters({ keyword: v.keyword?.trim() || undefined })}
+      >
+        <Form.Item name="keyword" label={t('admin.keyword')}>
+          <Input allowClear />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {t('admin.search')}
+          </Button>
+          <Button type="primary" ghost onClick={() => open('new')} data-testid="customer-new">
+            {t('admin.newCustomer')}
+          </Button>
+        </Space>
+      </Form>
+      <PagedTable<Row> rowKey="id" size="small" paged={paged} loading={paged.query.isFetching} columns={columns} />
+      <Modal
+        open={editing !== null}
+        title={t(editing === 'new' ? 'admin.newCustomer' : 'admin.editCustomer')}
+        onCancel={() => setEditing(null)}
+        onOk={() => void save().catch(() => undefined)}
+        confirmLoading={saving}
+        okText={t('admin.save')}
+        cancelText={t('admin.cancel')}
+        destroyOnHidden
+        data-testid="customer-form"
+      >
+        <Form form={form} layout="vertical" autoComplete="off">
+          {editing === 'new' && (
+            <Form.Item name="code" label={t('admin.code')} rules={[{ required: true }]}>
+              <Input data-testid="customer-code" />
+            </Form.Item>
+          )}
+          <Form.Item name="name" label={t('admin.name')} rules={[{ required: true }]}>
+            <Input data-testid="customer-name" />
+          </Form.Item>
+          <Form.Item name="contactName" label={t('admin.contactName')}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="contactPhone" label={t('admin.contactPhone')}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="contactEmail" label={t('admin.contactEmail')}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="agentUserId" label={t('admin.agent')}>
+            <Select
+              allowClear
+              options={(agents.data?.list ?? []).map((a) => ({ value: a.id, label: `${a.name} ${a.displayName}` }))}
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Space>
+  );
+}

@@ -1,0 +1,165 @@
+import { type bills as B, reference } from '@console/contract';
+import { App, Button, DatePicker, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { billMonthsCall, billsCall, downloadBill, issueBill, markBillPaid } from './api/bills.ts';
+import { AdjustModal } from './components/AdjustModal.tsx';
+import { LinesDrawer } from './components/LinesDrawer.tsx';
+import { MonthChart } from './components/MonthChart.tsx';
+import './i18n.ts';
+
+type Row = B.BillRow;
+type Filters = Omit<B.BillListRequest, 'offset' | 'limit' | 'order'>;
+const STATUS_COLOR: Record<B.BillStatus, string> = { open: 'blue', issued: 'orange', paid: 'green' };
+
+/**
+ * Bills (spec route `bill`): the last 12 months as a chart, the monthly statements filtered by
+ * period, customer (agents and operators) and status, paged on the server; each opens to its
+ * lines and downloads as an xlsx. Operators issue, mark paid and adjust.
+ */
+export default function BillPage() {
+  useI18n();
+  const { modal } = App.useApp();
+  const [form] = Form.useForm();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const manage = hasRoute('bill.manage');
+  const paged = usePagedQuery<typeof billsCall, Filters>(billsCall);
+  const [customerId, setCustomerId] = useState<number | undefined>();
+  const months = useCall(billMonthsCall, customerId ? { customerId } : {});
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [open, setOpen] = useState<Row | null>(null);
+  const [adjusting, setAdjusting] = useState(false);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const onSearch = (v: Record<string, any>) => {
+    void invalidateCall(billsCall);
+    setCustomerId(v.customerId);
+    paged.setFilters({ period: v.period?.format('YYYY-MM'), customerId: v.customerId, status: v.status });
+  };
+  const refresh = () => Promise.all([invalidateCall(billsCall), invalidateCall(billMonthsCall)]);
+  const act = (r: Row, question: string, run: (id: number) => Promise<unknown>) =>
+    modal.confirm({
+      content: question,
+      onOk: async () => {
+        await run(r.id);
+        await refresh();
+      },
+    });
+  const download = async (r: Row) => {
+    setBusy(r.id);
+    try {
+      await downloadBill(r.id);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const columns: TableColumnsType<Row> = [
+    { key: 'period', title: t('bills.period'), render: (_, r) => <a onClick={() => setOpen(r)}>{r.period}</a> },
+    ...(isCustomer
+      ? []
+      : [{ key: 'customer', title: t('bills.customer'), render: (_: unknown, r: Row) => r.customerCode }]),
+    {
+      key: 'status',
+      title: t('bills.status'),
+      render: (_, r) => <Tag color={STATUS_COLOR[r.status]}>{t(`bills.statuses.${r.status}`)}</Tag>,
+    },
+    { key: 'lines', title: t('bills.lines'), align: 'right', render: (_, r) => r.lines },
+    {
+      key: 'totals',
+      title: t('bills.totals'),
+      render: (_, r) => (
+        <Space size={4} wrap>
+          {r.totals.map((x) => (
+            <span key={x.currency} data-currency={x.currency}>
+              {x.currency} {x.amount}
+            </span>
+          ))}
+        </Space>
+      ),
+    },
+    { key: 'totalCny', title: t('bills.totalCny'), align: 'right', render: (_, r) => <b>{r.totalCny}</b> },
+    { key: 'issuedAt', title: t('bills.issuedAt'), render: (_, r) => formatTime(r.issuedAt) },
+    { key: 'paidAt', title: t('bills.paidAt'), render: (_, r) => formatTime(r.paidAt) },
+    {
+      key: 'actions',
+      title: t('bills.actions'),
+      fixed: 'right' as const,
+      render: (_, r) => (
+        <Space size="small">
+          <Button size="small" type="link" onClick={() => setOpen(r)}>
+            {t('bills.view')}
+          </Button>
+          <Button
+            size="small"
+            type="link"
+            loading={busy === r.id}
+            onClick={() => void download(r)}
+            data-testid="bill-download"
+          >
+            {t('bills.download')}
+          </Button>
+          {manage && r.status === 'open' && (
+            <Button size="small" type="link" onClick={() => act(r, t('bills.confirmIssue'), issueBill)}>
+              {t('bills.issue')}
+            </Button>
+          )}
+          {manage && r.status === 'issued' && (
+            <Button size="small" type="link" onClick={() => act(r, t('bills.confirmPaid'), markBillPaid)}>
+              {t('bills.markPaid')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <MonthChart months={months.data} />
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        <Form.Item name="period" label={t('bills.period')}>
+          <DatePicker picker="month" />
+        </Form.Item>
+        {!isCustomer && (
+          <Form.Item name="customerId" label={t('bills.customer')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 180 }}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="status" label={t('bills.status')}>
+          <Select
+            allowClear
+            style={{ width: 130 }}
+            options={(['open', 'issued', 'paid'] as const).map((s) => ({ value: s, label: t(`bills.statuses.${s}`) }))}
+          />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="bill-search">
+            {t('bills.search')}
+          </Button>
+          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('bills.reset')}</Button>
+          {manage && <Button onClick={() => setAdjusting(true)}>{t('bills.adjust')}</Button>}
+        </Space>
+      </Form>
+      <PagedTable<Row>
+        rowKey="id"
+        size="small"
+        paged={paged}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="bill-table"
+        onRow={(r) => ({ 'data-period': r.period, 'data-status': r.status }) as never}
+      />
+      <LinesDrawer bill={open} onClose={() => setOpen(null)} />
+      {manage && <AdjustModal open={adjusting} onClose={() => setAdjusting(false)} />}
+    </Space>
+  );
+}

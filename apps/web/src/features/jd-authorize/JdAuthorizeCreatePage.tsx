@@ -1,0 +1,60 @@
+import { reference } from '@console/contract';
+import { App, Button, Card, Form, Select, Space } from 'antd';
+import { useNavigate } from 'react-router';
+import { errorText, t, useCall, useI18n, useSession } from '@/lib';
+import { createJd, refreshJd } from './api/jdAuthorize.ts';
+import { formErrors, JdFields, toFields } from './components/JdFields.tsx';
+import './i18n.ts';
+
+/** Create JD Authorization (spec §2 order.jdAuthorize create): save the app; authorizing it is the list's button. */
+export default function JdAuthorizeCreatePage() {
+  useI18n();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [form] = Form.useForm();
+  const submit = async (v: Record<string, any>) => {
+    try {
+      await createJd({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
+      void message.success(t('jdAuthorize.created'));
+      await refreshJd();
+      form.resetFields();
+      navigate('/order/jdAuthorize');
+    } catch (e) {
+      const fields = formErrors(e);
+      if (fields) form.setFields(fields);
+      else void message.error(errorText(e));
+    }
+  };
+  return (
+    <Card title={t('jdAuthorize.create')} data-testid="jd-create">
+      <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
+        {!isCustomer && (
+          <Form.Item
+            name="customerId"
+            label={t('jdAuthorize.customer')}
+            rules={[{ required: true, message: t('jdAuthorize.selectCustomer') }]}
+            style={{ maxWidth: 360 }}
+          >
+            <Select
+              showSearch
+              optionFilterProp="label"
+              placeholder={t('jdAuthorize.selectCustomer')}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              data-testid="jd-customer"
+            />
+          </Form.Item>
+        )}
+        <JdFields />
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="jd-submit">
+            {t('jdAuthorize.save')}
+          </Button>
+          <Button onClick={() => navigate('/order/jdAuthorize')}>{t('jdAuthorize.cancel')}</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,105 @@
+import { reference, type labelB as L } from '@console/contract';
+import { Alert, Button, Card, Form, Select, Space, Typography, Upload } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { downloadTemplate, labelBListCall, promptAddresses } from './api/labelB.ts';
+import { ConfirmBatch } from './components/ConfirmBatch.tsx';
+import { RowsTable } from './components/shared.tsx';
+import './i18n.ts';
+
+/**
+ * Upload address changes (spec §7 updateLableB/prompt then create): the workbook is checked
+ * first (every row with its old and new address, refusals and the label-B warning; nothing
+ * changes), then confirmed and followed to its end.
+ */
+export default function LabelBCreatePage() {
+  useI18n();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [customerId, setCustomerId] = useState<number | undefined>();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<L.LabelBDetail | null>(null);
+  const l = (k: string) => t(`labelB.${k}`);
+
+  const check = async () => {
+    if (!file) return setError(l('chooseFile'));
+    if (!isCustomer && !customerId) return setError(l('customerRequired'));
+    setError(null);
+    setBusy(true);
+    try {
+      setDraft(await promptAddresses(file, customerId));
+      void invalidateCall(labelBListCall);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card data-testid="labelb-create-page">
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Typography.Text type="secondary">{l('hint')}</Typography.Text>
+        <Space wrap>
+          {!isCustomer && (
+            <Form.Item label={l('customer')} style={{ marginBottom: 0 }}>
+              <Select
+                showSearch
+                optionFilterProp="label"
+                style={{ width: 220 }}
+                value={customerId}
+                onChange={setCustomerId}
+                disabled={!!draft}
+                options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+              />
+            </Form.Item>
+          )}
+          <Button onClick={() => void downloadTemplate()}>{l('template')}</Button>
+        </Space>
+        {!draft && (
+          <div data-testid="labelb-file" style={{ maxWidth: 720 }}>
+            <Upload.Dragger
+              accept=".xlsx"
+              maxCount={1}
+              disabled={busy}
+              fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
+              beforeUpload={(f) => {
+                if (!/\.xlsx$/i.test(f.name)) {
+                  setError(l('onlyXlsx'));
+                  return Upload.LIST_IGNORE;
+                }
+                setError(null);
+                setFile(f);
+                return false;
+              }}
+              onRemove={() => setFile(null)}
+            >
+              <p>{l('chooseFile')}</p>
+            </Upload.Dragger>
+          </div>
+        )}
+        {error && <Alert type="error" showIcon message={error} data-testid="labelb-error" />}
+        {!draft && (
+          <Button type="primary" loading={busy} onClick={check} data-testid="labelb-check">
+            {l('check')}
+          </Button>
+        )}
+        {draft && (
+          <>
+            <Typography.Text strong data-testid="labelb-batch-no">
+              {draft.batch.batchNo}
+            </Typography.Text>
+            <RowsTable rows={draft.rows} />
+            <ConfirmBatch batch={draft.batch} />
+            <Button onClick={() => navigate(`/order/updateLabelB/info?id=${draft.batch.id}`)}>{l('openBatch')}</Button>
+          </>
+        )}
+      </Space>
+    </Card>
+  );
+}

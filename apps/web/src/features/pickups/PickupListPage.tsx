@@ -1,0 +1,207 @@
+import { reference, type pickups as P } from '@console/contract';
+import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
+import './i18n.ts';
+
+type Row = P.PickupRow;
+type Filters = Omit<P.PickupListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
+const SORTABLE = new Set(['createdAt', 'pickupDate']);
+const STATUS_COLOR = { booked: 'blue', cancelled: 'default', pickedUp: 'green' } as const;
+
+/**
+ * Pickup list (spec §2 subscribeTake.list): filtered, sorted and paged on the server; each row
+ * downloads its slip, and a booked one is cancelled with a reason until its cutoff. A second tab
+ * lists the customer's pickup messages (booked, changed, cancelled, picked up).
+ */
+export default function PickupListPage() {
+  useI18n();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [reasonForm] = Form.useForm();
+  const { user } = useSession();
+  const isCustomer = !!user?.customer;
+  const paged = usePagedQuery<typeof pickupListCall, Filters>(pickupListCall, { sort: 'createdAt' });
+  const messages = usePagedQuery<typeof messagesCall, Record<string, never>>(messagesCall, {});
+  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
+  const [cancelling, setCancelling] = useState<Row | null>(null);
+
+  const onSearch = (v: Record<string, any>) => {
+    void invalidateCall(pickupListCall);
+    paged.setFilters({
+      pickupNo: v.pickupNo?.trim() || undefined,
+      boxNo: v.boxNo?.trim() || undefined,
+      region: v.region,
+      status: v.status,
+      customerId: v.customerId,
+      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
+      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+    });
+  };
+  const confirmCancel = async () => {
+    // A missing reason is shown on the field; nothing to send.
+    const v = await reasonForm.validateFields().catch(() => null);
+    if (!v) return;
+    const { reason } = v as { reason: string };
+    await cancelPickup(cancelling!.id, reason);
+    void message.success(t('pickups.cancelled'));
+    setCancelling(null);
+    reasonForm.resetFields();
+    await refreshPickups();
+  };
+
+  const label = (k: string) => t(`pickups.${k}`);
+  const col = (k: keyof Row | 'counts', render?: (r: Row) => React.ReactNode) => ({
+    key: k,
+    title: label(k === 'customerCode' ? 'customer' : k === 'pickupDate' ? 'date' : k),
+    sorter: SORTABLE.has(k),
+    render: (_: unknown, r: Row) => (render ? render(r) : (r[k as keyof Row] as React.ReactNode)),
+  });
+  const columns: TableColumnsType<Row> = [
+    col('pickupNo'),
+    ...(isCustomer ? [] : [col('customerCode')]),
+    col('region', (r) => t(`pickups.regions.${r.region}`)),
+    col('pickupDate'),
+    col('slot'),
+    col('boxNo'),
+    col('shopAbbr'),
+    col('counts', (r) => `${r.bigCartons} / ${r.smallParcels}`),
+    col('markerPrefix'),
+    col('status', (r) => (
+      <Tag color={STATUS_COLOR[r.status]} title={r.cancelReason ?? undefined}>
+        {t(`pickups.statuses.${r.status}`)}
+      </Tag>
+    )),
+    col('storageNo', (r) => r.storageNo ?? ''),
+    col('createdAt', (r) => formatTime(r.createdAt)),
+    {
+      key: 'actions',
+      title: label('actions'),
+      fixed: 'right' as const,
+      render: (_: unknown, r: Row) => (
+        <Space size="small">
+          <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
+            {label('downloadSlip')}
+          </Button>
+          {r.cancellable && (
+            <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
+              {label('cancel')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+  const messageColumns: TableColumnsType<P.PickupMessageRow> = [
+    { key: 'at', title: label('at'), render: (_, m) => formatTime(m.createdAt) },
+    { key: 'pickupNo', title: label('pickupNo'), dataIndex: 'pickupNo' },
+    ...(isCustomer ? [] : [{ key: 'customer', title: label('customer'), dataIndex: 'customerCode' }]),
+    { key: 'kind', title: label('status'), render: (_, m) => m.kind },
+    { key: 'text', title: label('message'), dataIndex: 'text' },
+  ];
+
+  const list = (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+        <Form.Item name="pickupNo" label={label('pickupNo')}>
+          <Input allowClear style={{ width: 200 }} maxLength={32} data-testid="pickup-filter-no" />
+        </Form.Item>
+        <Form.Item name="boxNo" label={label('boxNo')}>
+          <Input allowClear style={{ width: 160 }} maxLength={32} data-testid="pickup-filter-box" />
+        </Form.Item>
+        <Form.Item name="region" label={label('region')}>
+          <Select
+            allowClear
+            style={{ width: 110 }}
+            options={(['tokyo', 'osaka'] as const).map((r) => ({ value: r, label: t(`pickups.regions.${r}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="status" label={label('status')}>
+          <Select
+            allowClear
+            style={{ width: 120 }}
+            options={(['booked', 'cancelled', 'pickedUp'] as const).map((s) => ({
+              value: s,
+              label: t(`pickups.statuses.${s}`),
+            }))}
+          />
+        </Form.Item>
+        {!isCustomer && (
+          <Form.Item name="customerId" label={label('customer')}>
+            <Select
+              allowClear
+              showSearch
+              optionFilterProp="label"
+              style={{ width: 160 }}
+              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="range" label={label('dateRange')}>
+          <DatePicker.RangePicker />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" data-testid="pickup-search">
+            {label('search')}
+          </Button>
+          <Button onClick={() => (form.resetFields(), onSearch({}))}>{label('reset')}</Button>
+          <Button onClick={() => navigate('/subscribeTake/create')}>{label('create')}</Button>
+        </Space>
+      </Form>
+      <PagedTable<Row>
+        rowKey="id"
+        size="small"
+        paged={paged}
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        data-testid="pickup-table"
+        onRow={(r) => ({ 'data-pickup-no': r.pickupNo }) as never}
+      />
+    </Space>
+  );
+
+  return (
+    <>
+      <Tabs
+        items={[
+          { key: 'list', label: label('list'), children: list },
+          {
+            key: 'messages',
+            label: label('messages'),
+            children: (
+              <PagedTable<P.PickupMessageRow>
+                rowKey="id"
+                size="small"
+                paged={messages}
+                columns={messageColumns}
+                data-testid="pickup-messages"
+              />
+            ),
+          },
+        ]}
+      />
+      <Modal
+        open={!!cancelling}
+        title={cancelling ? t('pickups.cancelTitle', { no: cancelling.pickupNo }) : ''}
+        onOk={() => void confirmCancel()}
+        onCancel={() => setCancelling(null)}
+        okButtonProps={{ danger: true, 'data-testid': 'pickup-cancel-ok' } as never}
+        destroyOnHidden
+      >
+        <Form form={reasonForm} layout="vertical">
+          <Form.Item
+            name="reason"
+            label={label('reason')}
+            rules={[{ required: true, message: label('reasonRequired') }]}
+          >
+            <Input.TextArea maxLength={200} rows={3} data-testid="pickup-cancel-reason" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
