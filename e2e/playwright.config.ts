@@ -2,14 +2,15 @@
  * End-to-end tests in Debian's Chromium against the real server and the built console.
  * Two servers, each on a fresh SQLite file with the demo seed:
  *  - MAIN (8090): every spec;
- *  - SHORT_TTL (8091): access tokens live 5 s, for refresh-and-replay and data-heavy specs.
+ *  - SHORT_TTL (8091): access tokens live 5 s, for refresh-and-replay and data-heavy specs;
+ *  - a fake JD OAuth server (MAIN + 2) that MAIN authorizes JD apps against (JD_OAUTH_BASE_URL).
  * Modules add their specs under e2e/<module>/ and import URLs from ./servers.ts.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
+import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
 
 // Workers re-evaluate this file; the run directory must be the one the runner made.
 process.env.E2E_RUN_DIR ??= mkdtempSync(join(tmpdir(), 'console-e2e-'));
@@ -60,7 +61,19 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main')}`,
+      // JD's OAuth server for the JD authorization spec: knows the seeded demo apps and the spec's own.
+      command:
+        `JD_FAKE_PORT=${JD_PORT} JD_FAKE_EXPIRES_IN=${JD_FAKE_EXPIRES_DAYS * 86400} ` +
+        `JD_FAKE_APPS=DEMOJDAPPKEY0001=demo-jd-secret-0001,DEMOJDAPPKEY0002=demo-jd-secret-0002,${E2E_JD_APP.appKey}=${E2E_JD_APP.appSecret} ` +
+        `${node} support/fake-jd.ts`,
+      url: `http://127.0.0.1:${JD_PORT}/oauth2/to_login`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main', `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT}`)}`,
       url: `http://localhost:${MAIN_PORT}/home/`,
       timeout: 180_000,
       reuseExistingServer: false,

@@ -119,7 +119,10 @@ test("an order's life: intercept, store, ship with a manifest, clearance refusal
   // The customer's error badge before the clearance result.
   await customer.goto(`${MAIN}/home/order/error`);
   const badge = customer.getByTestId('badge-error');
-  const before = Number(await badge.getAttribute('data-count'));
+  // The badge shows 0 until its first call answers: take the count from the API, then wait for it.
+  const before = (await api<{ total: number }>(request, 'order/error', { offset: 0, limit: 1, order: 'desc' }, token))
+    .body.data.total;
+  await expect(badge).toHaveAttribute('data-count', String(before));
 
   // Uploads the clearance result: one released, one refused for its address.
   await operator.goto(`${MAIN}/home/clearance/results`);

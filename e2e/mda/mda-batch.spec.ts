@@ -1,0 +1,74 @@
+/**
+ * MDA downloads (issue 15): on the Batch List a batch's MDA menu gives the broker's workbook
+ * with a progress bar; the file holds one row per item line of the batch's orders, each with
+ * the exporter (the orders' export nomination) and a value in JPY.
+ */
+import { expect as baseExpect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { MAIN } from '../servers.ts';
+import { api, loginByCookie } from '../support/session.ts';
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+test.describe.configure({ timeout: 120_000 });
+
+test('Batch List: the MDA workbook (layout 1) of a Japan batch, read back', async ({ page, context, request }) => {
+  const token = await loginByCookie(context, request, 'demo');
+  const batches = (
+    await api<{ list: { id: number; batchNo: string; status: string; channel: string }[] }>(
+      request,
+      'order/batches',
+      { offset: 0, limit: 100, order: 'asc' },
+      token,
+    )
+  ).body.data.list;
+  // The oldest (a seeded batch, whose orders name an export nomination): other specs import
+  // newer JP batches without one.
+  const batch = batches.find((b) => b.status === 'done' && b.channel === 'JP');
+  expect(batch).toBeTruthy();
+  const orders = (
+    await api<{ total: number; list: { orderNo: string }[] }>(
+      request,
+      'order/orders',
+      { offset: 0, limit: 100, batchId: batch!.id },
+      token,
+    )
+  ).body.data;
+  expect(orders.total).toBeGreaterThan(0);
+
+  await page.goto(`${MAIN}/home/order/batchList`);
+  const menu = page.getByTestId(`batch-mda-${batch!.batchNo}`);
+  await expect(menu).toBeVisible();
+  await menu.hover();
+  const downloaded = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'MDA 明细（格式 1）' }).click();
+  const bar = page.getByTestId('download-progress');
+  await expect(bar).toBeVisible();
+  const file = await downloaded;
+  expect(file.suggestedFilename()).toMatch(/^MDA-\d{12}\.xlsx$/);
+  await expect(bar).toHaveAttribute('data-phase', 'done');
+
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(await file.path());
+  const ws = wb.worksheets[0]!;
+  const header = (ws.getRow(1).values as unknown[]).slice(1).map(String);
+  expect(header.slice(0, 2)).toEqual(['注文番号 Order no.', '欄番号 Line no.']);
+  const col = (title: string) => header.indexOf(title) + 1;
+  const rows: ExcelJS.Row[] = [];
+  ws.eachRow((r, n) => void (n > 1 && rows.push(r)));
+  expect(rows.length).toBeGreaterThanOrEqual(orders.total);
+  // Every order of the batch, and nothing else.
+  const inFile = new Set(rows.map((r) => String(r.getCell(1).value)));
+  expect([...inFile].sort()).toEqual(orders.list.map((o) => o.orderNo).sort());
+  for (const r of rows) {
+    expect(r.getCell(col('バッチ番号 Batch no.')).value).toBe(batch!.batchNo);
+    // The seeded exporter: demo's first export nomination.
+    expect(r.getCell(col('輸出者名 Exporter (en)')).value).toBe('DEMO Trading Co., Ltd.');
+    expect(r.getCell(col('法人番号 Corporate no.')).value).toBe('7000012050002');
+    expect(r.getCell(col('単位 Unit')).value).toBe('PCE');
+    // JPY orders: a whole-yen value on each line.
+    expect(Number.isInteger(r.getCell(col('申告価格 Value (JPY)')).value)).toBe(true);
+  }
+  // Line numbers restart at 1 in each order.
+  const firstLines = rows.filter((r) => r.getCell(2).value === 1).length;
+  expect(firstLines).toBe(orders.total);
+});
