@@ -110,6 +110,7 @@ const storageCount = async () =>
 describe('the storage accrual job', () => {
   let intercepted: number;
   let held: number;
+  let old: number;
   it('charges the closed months of orders still held, an intercepted one included, each in its month', async () => {
     // China 12:00 Apr 10: 40 days before China 12:00 May 20. 20 days complete in April, 10 free.
     intercepted = await received('2031-04-10T04:00:00.000Z');
@@ -119,7 +120,7 @@ describe('the storage accrual job', () => {
     // Received this month: nothing closed yet.
     const fresh = await received('2031-05-02T04:00:00.000Z');
     // Charged the old way (one line at shipping): never charged again.
-    const old = await received('2031-02-01T04:00:00.000Z');
+    old = await received('2031-02-01T04:00:00.000Z');
     await h.db
       .insertInto('charges')
       .values({
@@ -212,6 +213,17 @@ describe('the storage accrual job', () => {
     await accrueStorage(h.db, new Date('2031-08-01T04:00:00.000Z'));
     expect((await storageOf(intercepted)).length).toBe(3);
     expect(await storageCount()).toBeGreaterThan(n); // the others still held did accrue
+  });
+
+  it('an order charged storage the old way ships without another storage line', async () => {
+    await move('ship', [old], '2031-06-05T04:00:00.000Z');
+    expect((await storageOf(old)).map((c) => [c.key, c.amount])).toEqual([['', 100]]);
+    const freight = await h.db
+      .selectFrom('charges')
+      .select('amount_minor')
+      .where('charge_key', '=', `freight:${old}`)
+      .executeTakeFirstOrThrow();
+    expect(Number(freight.amount_minor)).toBe(1200);
   });
 
   it('shipping before the job ran writes every month, each in its month', async () => {
