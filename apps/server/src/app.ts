@@ -47,6 +47,7 @@ import { expireTemporaryFiles, setFileRetentionDays } from './lib/generated-file
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
+import { startStorageAccrual } from './modules/bills/storage-accrual.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
@@ -223,6 +224,15 @@ export async function buildApp({
     clearInterval(fileSweep);
     await sweepingFiles;
   });
+  // Storage accrual (issue 17): the closed months of parcels still in the warehouse, at start and every STORAGE_ACCRUAL_HOURS.
+  const storageAccrual = startStorageAccrual({
+    db,
+    clock,
+    hours: config.STORAGE_ACCRUAL_HOURS,
+    onError: (e) => app.log.warn({ err: e }, 'storage accrual failed'),
+    onDone: (written) => written && app.log.info({ written }, 'storage accrued'),
+  });
+  app.addHook('onClose', () => storageAccrual.stop());
   app.addHook('onClose', () => orderReviews.close());
   const labelB = createLabelBService({
     db,

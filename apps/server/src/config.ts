@@ -67,6 +67,12 @@ const schema = z.object({
   FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   /** How often the retention cleanup runs (minutes). */
   FILE_SWEEP_MINUTES: z.coerce.number().positive().default(60),
+  /**
+   * How often storage of parcels still in the warehouse is charged for the closed months (hours;
+   * the job also runs once at start). 0: never (the tests run it themselves). At most 24 days:
+   * a timer cannot wait longer.
+   */
+  STORAGE_ACCRUAL_HOURS: z.coerce.number().min(0).max(576).default(24),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
   /**
@@ -169,5 +175,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
 /** Configuration for tests: defaults with overrides, no environment. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DEMO_SEED: 'false', ...overrides });
+  // The storage accrual job off: a test that wants it turns it on or calls it (it would write
+  // charges into the seeded statements while other tests read them).
+  return parseConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DEMO_SEED: 'false',
+    STORAGE_ACCRUAL_HOURS: '0',
+    ...overrides,
+  });
 }

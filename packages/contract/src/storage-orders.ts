@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
+import { addRuleMessages, ruleIssue } from './messages.ts';
 import { chinaDay, orderStatus } from './orders.ts';
 
 /**
@@ -19,6 +20,17 @@ export type StorageMethod = z.infer<typeof storageMethod>;
 /** Where the parcels came from (`storageOrder/originSelect`). */
 export const storageOrigin = z.enum(['pickup', 'selfSend', 'counter']);
 export type StorageOrigin = z.infer<typeof storageOrigin>;
+/** A parcel's gross weight at the scan, whole grams (issue 17: freight is priced by it). */
+export const GROSS_WEIGHT_MAX_G = 100_000;
+export const grossWeightG = z.number().int().min(1).max(GROSS_WEIGHT_MAX_G);
+
+addRuleMessages({
+  grossWeightsLength: {
+    en: 'Give one weight per waybill (empty for none), as many as the waybills.',
+    'zh-CN': '每个运单号对应一个重量（无重量留空），数量须与运单号相同。',
+  },
+});
+
 /** received: every line stored; partial: some refused; refused: none stored. */
 export const storageStatus = z.enum(['received', 'partial', 'refused']);
 export type StorageStatus = z.infer<typeof storageStatus>;
@@ -28,7 +40,8 @@ export type StorageStatus = z.infer<typeof storageStatus>;
  * (its existence is not told); `otherCustomer` is an order in scope but not of the storage
  * order's customer; `duplicate` a waybill twice in the entry or already a line of this storage
  * order; `alreadyReceived` an order received (or further) before; `refused` any other reason
- * of the order's life.
+ * of the order's life; `badWeight` an Excel row whose gross weight (column B) is not a whole
+ * number of grams from 1 to 100,000 (the row is not stored).
  */
 export const storageOutcome = z.enum([
   'received',
@@ -39,6 +52,7 @@ export const storageOutcome = z.enum([
   'cancelled',
   'otherCustomer',
   'refused',
+  'badWeight',
 ]);
 export type StorageOutcome = z.infer<typeof storageOutcome>;
 
@@ -79,6 +93,8 @@ export const storageLine = z.object({
   ok: z.boolean(),
   /** The reason in the caller's language. */
   message: z.string(),
+  /** The gross weight (g) entered with this line; null when none was. */
+  grossWeightG: z.number().int().nullable(),
   /** The order as it is now (its receive state); null when none was found. */
   order: lineOrder.nullable(),
   at: isoTime,
@@ -139,7 +155,9 @@ export const createStorageOrder = defineCall({
   path: 'storageOrder/create',
   summary:
     'Store waybills typed or scanned (one per line): each line received or refused with the reason. ' +
-    'With `id`, the lines are added to that storage order (a scanner adds one call per scan).',
+    'With `id`, the lines are added to that storage order (a scanner adds one call per scan). ' +
+    "`grossWeightsG` (optional, parallel to `waybillNos`): each line's gross weight in grams or null; a received " +
+    "line's weight becomes its order's (a line without one leaves the order's weight as it was).",
   aes: true,
   permission: 'storageOrder.create',
   request: z
@@ -148,8 +166,14 @@ export const createStorageOrder = defineCall({
       customerId: idOf.optional(),
       origin: storageOrigin.default('counter'),
       waybillNos: waybillList,
+      grossWeightsG: z.array(grossWeightG.nullable()).max(2000).optional(),
     })
-    .strict(),
+    .strict()
+    .check((ctx) => {
+      const w = ctx.value.grossWeightsG;
+      if (w && w.length !== ctx.value.waybillNos.length)
+        ctx.issues.push({ ...ruleIssue(w, 'grossWeightsLength'), path: ['grossWeightsG'] });
+    }),
   response: z.object({ storageOrder: storageOrderRow, lines: z.array(storageLine) }),
 });
 export type CreateStorageOrderRequest = z.input<typeof createStorageOrder.request>;
@@ -161,7 +185,8 @@ export const STORAGE_BATCH_MAX_ROWS = 10_000;
 export const createStorageOrderBatch = defineCall({
   path: 'storageOrder/createBatch',
   summary:
-    'Store the waybills of an xlsx (column A, a header row optional): multipart, the fields sealed as data/iv. ' +
+    'Store the waybills of an xlsx (column A, a header row optional; column B the gross weight in grams, ' +
+    'optional): multipart, the fields sealed as data/iv. ' +
     'Refused rows go to an error workbook (`errorFileId`).',
   aes: true,
   permission: 'storageOrder.create',

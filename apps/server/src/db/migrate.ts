@@ -30,6 +30,7 @@ import * as declPermitUpload from './migrations/2026-11-24T1310-decl-permit-uplo
 import * as labelBBatches from './migrations/2026-11-24T1320-labelb-address-batches.ts';
 import * as adminAudit from './migrations/2026-11-24T1345-admin-audit.ts';
 import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
+import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-weight.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1335-jd-authorize': jdAuthorize,
   '2026-11-24T1340-bills-charges': billsCharges,
   '2026-11-24T1345-admin-audit': adminAudit,
+  '2026-11-24T1400-storage-line-weight': storageLineWeight,
 };
 
 class ListedMigrations implements MigrationProvider {

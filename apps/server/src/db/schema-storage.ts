@@ -29,6 +29,8 @@ export interface StorageOrderLinesTable {
   outcome: string;
   /** Message key of the reason (takes {orderNo} and {code}). */
   message_key: string;
+  /** The gross weight (g) entered with this scan; null when none was (migration 2026-11-24T1400). */
+  gross_weight_g: number | null;
   created_at: Time;
 }
 export interface ShipmentsTable {

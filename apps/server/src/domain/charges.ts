@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 /**
  * Charges (issue 17): what an order's life costs its customer, priced by the rate card in force
  * on the charge's day (a customer's card overrides its channel's). Every charge has a unique key
- * (`<kind>:<order>`), inserted with "on conflict do nothing": shipping twice, or two parallel
+ * (`<kind>:<order>`; storage `storage:<order>:<YYYY-MM>`, one per China month), inserted with "on conflict do nothing": shipping twice, or two parallel
  * ship requests, charge once, and the database (not a read-then-write) decides. A correction is
  * a new line (an adjustment), never an edit. All amounts are integers in minor units.
  */
@@ -21,7 +21,12 @@ export const nextMonth = (p: string) => {
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 };
 
-/** The freight of a gross weight under a card: first weight, then each bracket's started steps; at least the minimum. */
+/**
+ * The freight of a gross weight under a card: first weight, then each bracket's started steps; at
+ * least the minimum. An order never weighed (no scan weight, `null`) is charged the first weight
+ * (and the minimum): the line shows no weight (`charges.weight_g` null), so an operator sees it
+ * and corrects it with an adjustment once the parcel is weighed.
+ */
 export function freightMinor(rules: C.RateRules, weightG: number | null): number {
   const w = weightG ?? 0;
   let total = rules.firstPrice;
@@ -42,6 +47,56 @@ export function storageMinor(rules: C.RateRules, receivedAt: string | null, ship
   if (!receivedAt || !rules.storagePerDay) return 0;
   const days = Math.floor((Date.parse(shippedAt) - Date.parse(receivedAt)) / DAY_MS);
   return Math.max(0, days - rules.storageFreeDays) * rules.storagePerDay;
+}
+
+/** The first instant (UTC ms) of China month `p` (YYYY-MM). */
+export const chinaMonthStart = (p: string) => Date.parse(`${p}-01T00:00:00.000+08:00`);
+
+/** One China month's part of an order's storage. */
+export interface StorageMonth {
+  /** YYYY-MM, China time: the charge's key and statement month. */
+  period: string;
+  /** Billable days (beyond the free period) that completed in this month. */
+  days: number;
+  amount: number;
+  /** The line's time: the month's last moment, or `until` in the month that holds it. */
+  at: string;
+  /** The China day whose card priced the part (the `at` day). */
+  day: string;
+}
+
+/**
+ * Storage split by China month (UTC+8), from receipt until `until` (the shipping time, or now).
+ * Days are the same whole days `storageMinor` counts (the n-th day completes n × 24 h after
+ * receipt) and each belongs to the month in which it completes, so the months of a shipped order
+ * add up to its whole stay: day n is billable when n > the free days, and a month's part is the
+ * billable days completed from its first instant to its end (or to `until`). `rulesOf(day)`
+ * gives the card in force on the part's last day (null: no card, no charge that month); a
+ * month's free days and price are that card's. Months with no billable day are listed with 0.
+ */
+export function storageMonths(
+  receivedAt: string | null,
+  until: string,
+  rulesOf: (day: string) => C.RateRules | null,
+): StorageMonth[] {
+  if (!receivedAt) return [];
+  const r = Date.parse(receivedAt);
+  const u = Date.parse(until);
+  if (!(u >= r)) return [];
+  // Billable days completed by instant t (ms) under free days `free`.
+  const billable = (t: number, free: number) => Math.max(0, Math.floor((t - r) / DAY_MS) - free);
+  const out: StorageMonth[] = [];
+  const last = chinaMonthOf(until);
+  for (let p = chinaMonthOf(receivedAt); ; p = nextMonth(p)) {
+    const start = chinaMonthStart(p);
+    const end = Math.min(chinaMonthStart(nextMonth(p)) - 1, u);
+    const at = new Date(end).toISOString();
+    const day = chinaDayOf(at);
+    const rules = rulesOf(day);
+    const days = rules ? billable(end, rules.storageFreeDays) - billable(start - 1, rules.storageFreeDays) : 0;
+    out.push({ period: p, days, amount: rules ? days * rules.storagePerDay : 0, at, day });
+    if (p === last) return out;
+  }
 }
 
 // ---- exact decimals (bigint), never floats ----
@@ -124,14 +179,14 @@ export function cardInForce(cards: readonly Card[], channel: string, customerId:
 /**
  * The open statement a charge of `customerId` at `at` goes to: its month's, or, once that one is
  * issued, the next open month's. Created when missing (unique per customer and month, so two
- * parallel writers share one).
+ * parallel writers share one), stamped `now` (a past month's charge is written today).
  */
-export async function openBillFor(trx: Trx, customerId: number, at: string): Promise<number> {
+export async function openBillFor(trx: Trx, customerId: number, at: string, now = at): Promise<number> {
   let p = chinaMonthOf(at);
   for (let i = 0; i < 240; i++, p = nextMonth(p)) {
     await trx
       .insertInto('bills')
-      .values({ customer_id: customerId, period: p, status: 'open', created_at: at, updated_at: at })
+      .values({ customer_id: customerId, period: p, status: 'open', created_at: now, updated_at: now })
       .onConflict((oc) => oc.columns(['customer_id', 'period']).doNothing())
       .execute();
     const b = await trx
@@ -156,17 +211,25 @@ export interface NewCharge {
   rate_card_id?: number | null;
   reason?: string | null;
   corrects_id?: number | null;
+  /** The line's own time when it belongs to another month than the write (a closed month's storage). */
+  at?: string;
 }
 
-/** Inserts charges into their open statements; a key already charged is skipped. Returns the ids written. */
+/**
+ * Inserts charges into their open statements; a key already charged is skipped. Returns the ids
+ * written. A charge with its own `at` goes to the statement of that time's month while it is open
+ * (else the next open one, as every charge); the others to `at`'s.
+ */
 export async function writeCharges(trx: Trx, charges: NewCharge[], at: string, by: number | null): Promise<number[]> {
   const written: number[] = [];
-  const bills = new Map<number, number>();
+  const bills = new Map<string, number>();
   for (const c of charges) {
-    let billId = bills.get(c.customer_id);
+    const lineAt = c.at ?? at;
+    const billKey = `${c.customer_id}:${chinaMonthOf(lineAt)}`;
+    let billId = bills.get(billKey);
     if (billId === undefined) {
-      billId = await openBillFor(trx, c.customer_id, at);
-      bills.set(c.customer_id, billId);
+      billId = await openBillFor(trx, c.customer_id, lineAt, at);
+      bills.set(billKey, billId);
     }
     const r = await trx
       .insertInto('charges')
@@ -182,7 +245,7 @@ export async function writeCharges(trx: Trx, charges: NewCharge[], at: string, b
         rate_card_id: c.rate_card_id ?? null,
         reason: c.reason ?? null,
         corrects_id: c.corrects_id ?? null,
-        at,
+        at: lineAt,
         created_by: by,
       })
       .onConflict((oc) => oc.column('charge_key').doNothing())
@@ -223,13 +286,15 @@ function taxFen(t: string | null): bigint {
 
 /**
  * Charges of shipped orders (called by order-life's ship move, in its transaction): freight by
- * gross weight, the remote-area surcharge, storage beyond the free days, and the tax estimate as
+ * gross weight, the remote-area surcharge, storage beyond the free days (every month's part the
+ * accrual job has not written yet, each in its month), and the tax estimate as
  * a pass-through line in CNY. An order without a card in force is not charged (logged by the
  * missing line; an operator adjusts).
  */
 export async function chargeShipment(trx: Trx, orderIds: readonly number[], at: string, by: number | null) {
   const orders = await ordersOf(trx, orderIds);
   const cards = await cardsFor(trx, [...new Set(orders.map((o) => o.channel_code))]);
+  const oldStorage = await withOldStorage(trx, orderIds);
   const day = chinaDayOf(at);
   const out: NewCharge[] = [];
   for (const o of orders) {
@@ -254,17 +319,9 @@ export async function chargeShipment(trx: Trx, orderIds: readonly number[], at: 
           currency: card.currency,
         });
       }
-      const storage = storageMinor(r, o.received_at ? new Date(o.received_at).toISOString() : null, at);
-      if (storage) {
-        out.push({
-          ...base,
-          kind: 'storage',
-          charge_key: `storage:${o.id}`,
-          amount_minor: storage,
-          currency: card.currency,
-        });
-      }
     }
+    // Storage is priced month by month (each month's card), so it does not need today's card.
+    if (!oldStorage.has(o.id)) out.push(...storageCharges(cards, o, at, null));
     const tax = taxFen(o.tax_estimate);
     if (tax > 0n) {
       out.push({
@@ -278,6 +335,81 @@ export async function chargeShipment(trx: Trx, orderIds: readonly number[], at: 
     }
   }
   return writeCharges(trx, out, at, by);
+}
+
+type StoredOrder = Pick<
+  Awaited<ReturnType<typeof ordersOf>>[number],
+  'id' | 'customer_id' | 'channel_code' | 'received_at'
+>;
+
+/**
+ * The storage lines of an order from receipt until `until`, one per China month with a billable
+ * day; `closedBefore` (a YYYY-MM) keeps only the months before it (the accrual job charges closed
+ * months only). Each line is dated in its month, so it goes to that month's statement while open.
+ */
+function storageCharges(cards: readonly Card[], o: StoredOrder, until: string, closedBefore: string | null) {
+  if (o.received_at === null) return [];
+  const receivedAt = new Date(o.received_at).toISOString();
+  const cardOf = (day: string) => cardInForce(cards, o.channel_code, o.customer_id, day);
+  const out: NewCharge[] = [];
+  for (const m of storageMonths(receivedAt, until, (day) => cardOf(day)?.rules ?? null)) {
+    if (closedBefore !== null && m.period >= closedBefore) continue;
+    if (m.amount <= 0) continue;
+    const card = cardOf(m.day)!;
+    out.push({
+      customer_id: o.customer_id,
+      order_id: o.id,
+      rate_card_id: card.id,
+      kind: 'storage',
+      charge_key: `storage:${o.id}:${m.period}`,
+      amount_minor: m.amount,
+      currency: card.currency,
+      at: m.at,
+    });
+  }
+  return out;
+}
+
+/**
+ * Orders charged storage before it was monthly (one `storage:<order>` line at shipping): they
+ * keep that line and are not charged storage again.
+ */
+async function withOldStorage(trx: Trx, orderIds: readonly number[]) {
+  const out = new Set<number>();
+  for (let i = 0; i < orderIds.length; i += 5000) {
+    const keys = orderIds.slice(i, i + 5000).map((id) => `storage:${id}`);
+    const rows = await trx.selectFrom('charges').select('order_id').where('charge_key', 'in', keys).execute();
+    for (const r of rows) if (r.order_id !== null) out.add(r.order_id);
+  }
+  return out;
+}
+
+/**
+ * The closed months' storage of orders still in the warehouse (received, not shipped; an
+ * intercepted order included, which may never ship): the accrual job (modules/bills) calls it
+ * per chunk of orders, each chunk in a transaction. Months already charged are skipped (read
+ * first, and the unique key decides under parallel runs), so running it again writes nothing.
+ */
+export async function chargeStorageAccrued(trx: Trx, orderIds: readonly number[], at: string) {
+  const orders = await ordersOf(trx, orderIds);
+  const cards = await cardsFor(trx, [...new Set(orders.map((o) => o.channel_code))]);
+  const charged = new Set<string>();
+  for (let i = 0; i < orderIds.length; i += 5000) {
+    const rows = await trx
+      .selectFrom('charges')
+      .select('charge_key')
+      .where('order_id', 'in', orderIds.slice(i, i + 5000))
+      .where('kind', '=', 'storage')
+      .execute();
+    for (const r of rows) charged.add(r.charge_key);
+  }
+  const current = chinaMonthOf(at);
+  const out: NewCharge[] = [];
+  for (const o of orders) {
+    if (o.received_at === null || charged.has(`storage:${o.id}`)) continue;
+    out.push(...storageCharges(cards, o, at, current).filter((c) => !charged.has(c.charge_key)));
+  }
+  return writeCharges(trx, out, at, null);
 }
 
 async function feeCharge(

@@ -24,6 +24,9 @@ const CARD: C.RateRules = {
   storageFreeDays: 7,
   storagePerDay: 50,
 };
+/** The demo gross weight of an order, 300 g to 3 kg (the storage seed's scan lines carry it too). */
+export const demoWeightG = (orderId: number) => 300 + ((orderId * 137) % 2700);
+
 export async function seedDemoBills(db: Database, now: Date) {
   const iso = now.toISOString();
   const channels = await db.selectFrom('channels').select(['code', 'currency']).execute();
@@ -71,7 +74,7 @@ export async function seedDemoBills(db: Database, now: Date) {
     for (const o of all) {
       await trx
         .updateTable('orders')
-        .set({ gross_weight_g: 300 + ((o.id * 137) % 2700) })
+        .set({ gross_weight_g: demoWeightG(o.id) })
         .where('id', '=', o.id)
         .execute();
     }

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database.ts';
+import { demoWeightG } from './bills.ts';
 
 /**
  * Demo storage orders and shipments for `demo` and `demo2` (embedded default only, after the
@@ -36,13 +37,22 @@ export async function seedDemoStorage(db: Database, now: Date) {
           order_id: o.id,
           outcome: 'received',
           message_key: 'storageReceived',
+          // Weighed at the scan: the weight the bills seed gives the order.
+          gross_weight_g: demoWeightG(o.id),
         })),
-        { code: `NOSUCH${k + 1}0001`, order_id: null, outcome: 'notFound', message_key: 'storageNotFound' },
+        {
+          code: `NOSUCH${k + 1}0001`,
+          order_id: null,
+          outcome: 'notFound',
+          message_key: 'storageNotFound',
+          gross_weight_g: null,
+        },
         {
           code: orders[0]!.waybill_no!,
           order_id: orders[0]!.id,
           outcome: 'duplicate',
           message_key: 'storageDuplicate',
+          gross_weight_g: null,
         },
       ];
       const so = await trx

@@ -138,12 +138,15 @@ describe('charges on shipping', () => {
     const r = await ship([id], at);
     expect(r.done).toEqual([id]);
     const rows = await chargesOf(id);
-    expect(rows.map((c) => [c.kind, c.amount_minor, c.currency])).toEqual([
+    // Storage is one line per China month: ten days may span a month end, so the parts are summed.
+    const storage = rows.filter((c) => c.kind === 'storage');
+    expect(storage.length).toBeGreaterThanOrEqual(1);
+    expect(rows.filter((c) => c.kind !== 'storage').map((c) => [c.kind, c.amount_minor, c.currency])).toEqual([
       ['freight', 1200 + 2 * 300, 'JPY'],
       ['remote', 800, 'JPY'],
-      ['storage', 3 * 50, 'JPY'],
       ['tax', 1235, 'CNY'],
     ]);
+    expect(storage.reduce((a, c) => a + c.amount_minor, 0)).toBe(3 * 50);
   });
 
   it('shipping twice charges once; charging again writes nothing', async () => {

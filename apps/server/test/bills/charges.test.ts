@@ -7,6 +7,7 @@ import {
   fromMinor,
   nextMonth,
   storageMinor,
+  storageMonths,
   toCnyFen,
   toMinor,
 } from '../../src/domain/charges.ts';
@@ -60,6 +61,140 @@ describe('storage beyond the free days', () => {
     ['ten days beyond, part days dropped', '2026-11-02T12:00:00.000Z', 10 * 50],
   ])('%s', (_name, received, expected) => {
     expect(storageMinor(rules(), received, shipped)).toBe(expected);
+  });
+});
+
+describe('storage by China month', () => {
+  const months = (received: string | null, until: string, r: C.RateRules | ((day: string) => C.RateRules | null)) =>
+    storageMonths(received, until, typeof r === 'function' ? r : () => r).map((m) => [m.period, m.days, m.amount]);
+  it.each([
+    // received China 12:00 Nov 2, shipped China 12:00 Nov 20: 18 days, 7 free
+    [
+      'received and shipped in one month',
+      '2026-11-02T04:00:00.000Z',
+      '2026-11-20T04:00:00.000Z',
+      rules(),
+      [['2026-11', 11, 550]],
+    ],
+    // 6 days completed in October, all free; the other 4 free days and 16 billable in November
+    [
+      'free days spanning a month end',
+      '2026-10-25T04:00:00.000Z',
+      '2026-11-20T04:00:00.000Z',
+      rules({ storageFreeDays: 10 }),
+      [
+        ['2026-10', 0, 0],
+        ['2026-11', 16, 800],
+      ],
+    ],
+    // day 31 completes at China 12:00 Nov 1; shipped at 14:00
+    [
+      'shipped on the 1st',
+      '2026-10-01T04:00:00.000Z',
+      '2026-11-01T06:00:00.000Z',
+      rules(),
+      [
+        ['2026-10', 23, 1150],
+        ['2026-11', 1, 50],
+      ],
+    ],
+    // shipped China 10:00 Nov 1, before day 31 completes: November has nothing
+    [
+      'shipped on the 1st before a day completes',
+      '2026-10-01T04:00:00.000Z',
+      '2026-11-01T02:00:00.000Z',
+      rules(),
+      [
+        ['2026-10', 23, 1150],
+        ['2026-11', 0, 0],
+      ],
+    ],
+    // received China midnight Feb 1 2028: 28 days complete in February (the 29th at midnight Mar 1)
+    [
+      'leap February',
+      '2028-01-31T16:00:00.000Z',
+      '2028-03-10T16:00:00.000Z',
+      rules(),
+      [
+        ['2028-02', 21, 1050],
+        ['2028-03', 11, 550],
+      ],
+    ],
+    [
+      'non-leap February',
+      '2026-01-31T16:00:00.000Z',
+      '2026-03-10T16:00:00.000Z',
+      rules(),
+      [
+        ['2026-02', 20, 1000],
+        ['2026-03', 11, 550],
+      ],
+    ],
+    // a millisecond before China midnight is still October; each day then completes at 23:59:59.999
+    [
+      'received at the last China moment of a month',
+      '2026-10-31T15:59:59.999Z',
+      '2026-11-30T16:00:00.000Z',
+      rules({ storageFreeDays: 0 }),
+      [
+        ['2026-10', 0, 0],
+        ['2026-11', 30, 1500],
+        ['2026-12', 0, 0],
+      ],
+    ],
+    [
+      'received at China midnight: that month',
+      '2026-10-31T16:00:00.000Z',
+      '2026-11-30T15:59:59.999Z',
+      rules({ storageFreeDays: 0 }),
+      [['2026-11', 29, 1450]],
+    ],
+    [
+      'across a year end',
+      '2026-12-20T04:00:00.000Z',
+      '2027-01-10T04:00:00.000Z',
+      rules(),
+      [
+        ['2026-12', 4, 200],
+        ['2027-01', 10, 500],
+      ],
+    ],
+    ['never received', null, '2026-11-20T04:00:00.000Z', rules(), []],
+    ['until before receipt', '2026-11-20T04:00:00.000Z', '2026-11-19T04:00:00.000Z', rules(), []],
+    [
+      'no card in October: only November is charged, by its card',
+      '2026-10-01T04:00:00.000Z',
+      '2026-11-10T04:00:00.000Z',
+      (day: string) => (day >= '2026-11-01' ? rules() : null),
+      [
+        ['2026-10', 0, 0],
+        ['2026-11', 10, 500],
+      ],
+    ],
+  ] as const)('%s', (_name, received, until, r, expected) => {
+    expect(months(received, until, r as never)).toEqual(expected);
+  });
+
+  it('a closed month is dated at its last China moment, the last month at the shipping time', () => {
+    const m = storageMonths('2026-10-01T04:00:00.000Z', '2026-11-10T04:00:00.000Z', () => rules());
+    expect(m.map((x) => [x.at, x.day])).toEqual([
+      ['2026-10-31T15:59:59.999Z', '2026-10-31'],
+      ['2026-11-10T04:00:00.000Z', '2026-11-10'],
+    ]);
+  });
+
+  it('the months add up to the whole stay (storageMinor) for any receipt and shipping time', () => {
+    let seed = 17;
+    const rnd = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 500; i++) {
+      const r = Date.parse('2026-01-01T00:00:00Z') + Math.floor(rnd() * 400 * 86_400_000);
+      const u = r + Math.floor(rnd() * 120 * 86_400_000);
+      const card = rules({ storageFreeDays: Math.floor(rnd() * 20), storagePerDay: 1 + Math.floor(rnd() * 99) });
+      const [ri, ui] = [new Date(r).toISOString(), new Date(u).toISOString()];
+      const parts = storageMonths(ri, ui, () => card);
+      expect(parts.reduce((a, m) => a + m.amount, 0)).toBe(storageMinor(card, ri, ui));
+      expect(parts.every((m) => m.days >= 0)).toBe(true);
+    }
   });
 });
 

@@ -16,6 +16,10 @@ addMessages({
     en: "Order {orderNo} is not of this storage order's customer.",
     'zh-CN': '订单 {orderNo} 不属于本入库单的客户。',
   },
+  storageBadWeight: {
+    en: 'The gross weight of waybill {code} (column B) is not a whole number of grams from 1 to 100,000.',
+    'zh-CN': '运单号 {code} 的毛重（B 列）不是 1 至 100,000 之间的整数克数。',
+  },
   storageOrderNotFound: { en: 'Storage order not found.', 'zh-CN': '入库单不存在。' },
   storageOrderNotEntry: {
     en: 'Waybills can only be added to a storage order made by entry, not by Excel.',

@@ -1,5 +1,5 @@
 import type { storageOrders as C } from '@console/contract';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
@@ -143,6 +143,27 @@ export function createStorageOrdersRepository(db: Database) {
       return out;
     },
 
+    /** Orders' gross weights (g) as weighed at the scan, one CASE update per chunk rather than a statement per parcel. */
+    async setGrossWeights(trx: Q, weights: readonly { id: number; weightG: number }[]) {
+      for (let i = 0; i < weights.length; i += CHUNK) {
+        const chunk = weights.slice(i, i + CHUNK);
+        // The cast: PostgreSQL types a bare parameter of a CASE as text.
+        const cases = sql.join(
+          chunk.map((w) => sql`when ${w.id} then cast(${w.weightG} as integer)`),
+          sql` `,
+        );
+        await trx
+          .updateTable('orders')
+          .set({ gross_weight_g: sql<number>`case id ${cases} end` })
+          .where(
+            'id',
+            'in',
+            chunk.map((w) => w.id),
+          )
+          .execute();
+      }
+    },
+
     async insertLines(trx: Q, rows: Omit<DB['storage_order_lines'], 'id'>[]) {
       const ids: number[] = [];
       for (let i = 0; i < rows.length; i += CHUNK) {
@@ -199,6 +220,7 @@ export function createStorageOrdersRepository(db: Database) {
           'l.code',
           'l.outcome',
           'l.message_key',
+          'l.gross_weight_g',
           'l.created_at',
           'o.id as order_id',
           'o.order_no',

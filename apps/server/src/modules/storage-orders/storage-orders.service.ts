@@ -17,7 +17,7 @@ import '../batches/batches.messages.ts';
 import { matchSelfSends } from '../self-sends/self-sends.service.ts';
 import { createOutbound } from './storage-orders.outbound.ts';
 import './storage-orders.messages.ts';
-import { normalCode, waybillsOfSheet } from './storage-orders.sheet.ts';
+import { normalCode, type SheetWaybill, waybillsOfSheet } from './storage-orders.sheet.ts';
 import {
   createStorageOrdersRepository,
   type FoundOrder,
@@ -45,6 +45,7 @@ export interface StorageOrdersDeps {
 interface Planned {
   code: string;
   row: number;
+  weightG: number | null;
   order: FoundOrder | null;
   outcome: C.StorageOutcome;
   key: string;
@@ -105,7 +106,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     actor: Actor,
     scope: Scope,
     so: { id: number; customer_id: number | null; storage_no: string; origin: string },
-    entered: { code: string; row: number }[],
+    entered: SheetWaybill[],
     at: string,
   ) {
     const codes = [...new Set(entered.map((e) => e.code))];
@@ -128,17 +129,19 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       if (o.waybill_no) byCode.set(o.waybill_no, o);
     }
     const seen = new Set<string>();
-    const plan: Planned[] = entered.map(({ code, row }) => {
+    const plan: Planned[] = entered.map(({ code, row, weightG, badWeight }) => {
+      // A row refused for its weight stores nothing, so a later row of the waybill is no duplicate.
+      if (badWeight) return { code, row, weightG, order: null, outcome: 'badWeight', key: 'storageBadWeight' };
       const dup = seen.has(code) || stored.has(code);
       seen.add(code);
       const o = byCode.get(code);
       // Another tenant's order reads as no order at all: its existence is not told.
       const order = o && scopeAllows(scope, o.customer_id) ? o : null;
-      if (dup) return { code, row, order, outcome: 'duplicate', key: 'storageDuplicate' };
-      if (!order) return { code, row, order: null, outcome: 'notFound', key: 'storageNotFound' };
+      if (dup) return { code, row, weightG, order, outcome: 'duplicate', key: 'storageDuplicate' };
+      if (!order) return { code, row, weightG, order: null, outcome: 'notFound', key: 'storageNotFound' };
       if (so.customer_id !== null && order.customer_id !== so.customer_id)
-        return { code, row, order, outcome: 'otherCustomer', key: 'storageOtherCustomer' };
-      return { code, row, order, outcome: 'received', key: 'storageReceived' };
+        return { code, row, weightG, order, outcome: 'otherCustomer', key: 'storageOtherCustomer' };
+      return { code, row, weightG, order, outcome: 'received', key: 'storageReceived' };
     });
     const wanted = plan.filter((p) => p.outcome === 'received').map((p) => p.order!.id);
     const moved = await transition(trx, 'receive', wanted, {
@@ -158,6 +161,13 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         p.order = { ...p.order!, status: 'received', received_at: at };
       }
     }
+    // The scale's weight becomes the order's (freight is priced by it), in the receive's transaction.
+    await repo.setGrossWeights(
+      trx,
+      plan.flatMap((p) =>
+        p.outcome === 'received' && p.weightG !== null ? [{ id: p.order!.id, weightG: p.weightG }] : [],
+      ),
+    );
     const ids = await repo.insertLines(
       trx,
       plan.map((p) => ({
@@ -166,6 +176,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         order_id: p.order?.id ?? null,
         outcome: p.outcome,
         message_key: p.key,
+        gross_weight_g: p.weightG,
         created_at: at,
       })),
     );
@@ -183,6 +194,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       outcome: p.outcome,
       ok: p.outcome === 'received',
       message: lineMessage(lang, p.key, p.code, p.order?.order_no),
+      grossWeightG: p.weightG,
       order: p.order
         ? {
             id: p.order.id,
@@ -232,6 +244,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
           outcome: r.outcome as C.StorageOutcome,
           ok: r.outcome === 'received',
           message: lineMessage(lang, r.message_key, r.code, r.order_no),
+          grossWeightG: r.gross_weight_g,
           order:
             r.order_id !== null && r.order_no !== null
               ? {
@@ -251,7 +264,12 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     /** Entry (typed or scanned): a new storage order, or lines added to the caller's entry one. */
     async create(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.createStorageOrder>) {
       const at = now();
-      const entered = input.waybillNos.map((w, i) => ({ code: normalCode(w), row: i + 1 }));
+      // The contract checked that the weights, when given, are one per waybill.
+      const entered = input.waybillNos.map((w, i) => ({
+        code: normalCode(w),
+        row: i + 1,
+        weightG: input.grossWeightsG?.[i] ?? null,
+      }));
       const existing = input.id !== undefined ? await found(scope, input.id) : null;
       if (existing && existing.method !== 'entry') throw AppError.conflict('storageOrderNotEntry');
       const customerId = existing ? existing.customer_id : await customerOf(actor, scope, input.customerId);
@@ -282,7 +300,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       return { storageOrder: presentOrder(header), lines: lines.map(presentLine(lang, at)) };
     },
 
-    /** Excel: column A's waybills, all in one transaction; the refused rows to an error workbook. */
+    /** Excel: column A's waybills (B: gross weights), all in one transaction; the refused rows to an error workbook. */
     async createBatch(
       actor: Actor,
       scope: Scope,

@@ -5,9 +5,11 @@ import {
   Card,
   Form,
   Input,
+  InputNumber,
   type InputRef,
   List,
   Progress,
+  Segmented,
   Select,
   Space,
   Tabs,
@@ -19,6 +21,7 @@ import { useNavigate } from 'react-router';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
 import { beep, OutcomeTag, ScanLines } from './components/shared.tsx';
+import { parsePasted, validWeight } from './paste.ts';
 import './i18n.ts';
 
 /**
@@ -92,7 +95,10 @@ type Line = S.StorageLine;
 /** Typed or scanned waybills, one call each, in order (the first one makes the storage order). */
 function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: number }) {
   const navigate = useNavigate();
+  const [mode, setMode] = useState<'scan' | 'paste'>('scan');
   const [code, setCode] = useState('');
+  const [weight, setWeight] = useState<number | null>(null);
+  const [pasted, setPasted] = useState('');
   const [lines, setLines] = useState<Line[]>([]);
   const [storage, setStorage] = useState<S.StorageOrderRow | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -101,26 +107,44 @@ function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const current = useRef<number | undefined>(undefined);
 
-  const send = (waybill: string) => async () => {
+  const send = (waybillNos: string[], grossWeightsG?: (number | null)[]) => async () => {
     try {
-      const r = await storeWaybills({ id: current.current, customerId, origin, waybillNos: [waybill] });
+      const r = await storeWaybills({ id: current.current, customerId, origin, waybillNos, grossWeightsG });
       current.current = r.storageOrder.id;
       setStorage(r.storageOrder);
       setError(null);
       for (const l of r.lines) beep(l.ok);
-      setLines((xs) => [...r.lines, ...xs].slice(0, 500));
+      setLines((xs) => [...[...r.lines].reverse(), ...xs].slice(0, 500));
       void invalidateCall(storageListCall);
+      return true;
     } catch (e) {
       beep(false);
       setError(errorText(e));
+      return false;
     }
   };
+  // Enter in the waybill field sends it with the weight beside it, then both clear for the next parcel.
   const onEnter = () => {
     const c = code.trim();
-    setCode('');
     if (!c) return;
-    queue.current = queue.current.then(send(c));
+    if (weight !== null && validWeight(weight) === null) {
+      beep(false);
+      setError(t('storageOrders.weightInvalid'));
+      return;
+    }
+    setCode('');
+    setWeight(null);
+    queue.current = queue.current.then(send([c], weight === null ? undefined : [weight]));
     input.current?.focus();
+  };
+  const onPaste = () => {
+    const p = parsePasted(pasted);
+    if ('bad' in p) return setError(t('storageOrders.pasteBadLine', { n: p.bad.n, line: p.bad.line }));
+    if (!p.waybillNos.length) return;
+    if (p.waybillNos.length > 2000) return setError(t('storageOrders.pasteTooMany', { n: 2000 }));
+    queue.current = queue.current.then(async () => {
+      if (await send(p.waybillNos, p.grossWeightsG)()) setPasted('');
+    });
   };
   const reset = () => {
     current.current = undefined;
@@ -131,19 +155,63 @@ function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
   const last = lines[0];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Typography.Text type="secondary">{t('storageOrders.entryHint')}</Typography.Text>
-      <Input
-        ref={input}
-        autoFocus
-        size="large"
-        value={code}
-        maxLength={64}
-        onChange={(e) => setCode(e.target.value)}
-        onPressEnter={onEnter}
-        placeholder={t('storageOrders.waybillPlaceholder')}
-        aria-label={t('storageOrders.waybill')}
-        data-testid="storage-input"
+      <Segmented
+        value={mode}
+        onChange={(v) => setMode(v as typeof mode)}
+        options={[
+          { value: 'scan', label: t('storageOrders.scanMode') },
+          { value: 'paste', label: <span data-testid="storage-paste-mode">{t('storageOrders.pasteMode')}</span> },
+        ]}
       />
+      {mode === 'scan' ? (
+        <>
+          <Typography.Text type="secondary">{t('storageOrders.entryHint')}</Typography.Text>
+          <Space.Compact style={{ width: '100%' }}>
+            <Input
+              ref={input}
+              autoFocus
+              size="large"
+              value={code}
+              maxLength={64}
+              onChange={(e) => setCode(e.target.value)}
+              onPressEnter={onEnter}
+              placeholder={t('storageOrders.waybillPlaceholder')}
+              aria-label={t('storageOrders.waybill')}
+              data-testid="storage-input"
+            />
+            <InputNumber
+              size="large"
+              style={{ width: 180 }}
+              value={weight}
+              // No min/max here: antd would hold an out-of-range value back from onChange and the
+              // parcel would be stored without its weight; onEnter refuses it with a message instead.
+              controls={false}
+              suffix="g"
+              onChange={(v) => setWeight(typeof v === 'number' ? v : null)}
+              // A scale that sends the weight and Enter hands over to the waybill field (or stores a typed waybill).
+              onPressEnter={() => (code.trim() ? onEnter() : input.current?.focus())}
+              placeholder={t('storageOrders.weightPlaceholder')}
+              aria-label={t('storageOrders.weight')}
+              data-testid="storage-weight"
+            />
+          </Space.Compact>
+        </>
+      ) : (
+        <>
+          <Typography.Text type="secondary">{t('storageOrders.pasteHint')}</Typography.Text>
+          <Input.TextArea
+            rows={8}
+            value={pasted}
+            onChange={(e) => setPasted(e.target.value)}
+            placeholder={t('storageOrders.pastePlaceholder')}
+            aria-label={t('storageOrders.pasteMode')}
+            data-testid="storage-paste"
+          />
+          <Button type="primary" onClick={onPaste} disabled={!pasted.trim()} data-testid="storage-paste-submit">
+            {t('storageOrders.pasteSubmit')}
+          </Button>
+        </>
+      )}
       {error && <Alert type="error" showIcon message={error} data-testid="storage-error" />}
       {last && (
         <Alert

@@ -16,6 +16,12 @@ export function LinesTable({ paged }: { paged: ReturnType<typeof useLines> }) {
   const columns: TableColumnsType<S.StorageLine> = [
     { key: 'code', title: t('storageOrders.waybill'), render: (_, r) => r.code },
     { key: 'outcome', title: t('storageOrders.result'), render: (_, r) => <OutcomeTag outcome={r.outcome} /> },
+    {
+      key: 'weight',
+      title: t('storageOrders.weight'),
+      align: 'right',
+      render: (_, r) => (r.grossWeightG === null ? '' : String(r.grossWeightG)),
+    },
     { key: 'message', title: t('storageOrders.message'), render: (_, r) => r.message },
     { key: 'order', title: t('storageOrders.order'), render: (_, r) => r.order?.orderNo ?? '' },
     { key: 'customer', title: t('storageOrders.customer'), render: (_, r) => r.order?.customerCode ?? '' },

@@ -18,12 +18,12 @@ export function OutcomeTag({ outcome }: { outcome: string }) {
   );
 }
 
-/** The lines a scanner entered, newest first, each with its result (storage entry, out single). */
+/** The lines a scanner entered, newest first, each with its result and the weight entered (storage entry, out single). */
 export function ScanLines({
   lines,
   testId,
 }: {
-  lines: { code: string; outcome: string; message: string }[];
+  lines: { code: string; outcome: string; message: string; grossWeightG?: number | null }[];
   testId: string;
 }) {
   return (
@@ -37,6 +37,11 @@ export function ScanLines({
           <Space>
             <OutcomeTag outcome={l.outcome} />
             <Typography.Text code>{l.code}</Typography.Text>
+            {l.grossWeightG != null && (
+              <Typography.Text strong data-testid="line-weight">
+                {t('storageOrders.lineWeight', { n: l.grossWeightG })}
+              </Typography.Text>
+            )}
             {l.message}
           </Space>
         </List.Item>

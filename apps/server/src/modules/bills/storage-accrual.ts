@@ -1,0 +1,66 @@
+import type { Database } from '../../db/database.ts';
+import { chargeStorageAccrued, chinaMonthOf, chinaMonthStart } from '../../domain/charges.ts';
+
+/** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */
+const CHUNK = 500;
+
+/**
+ * Storage accrual (issue 17): an order kept in the warehouse is charged storage for each closed
+ * China month, not only when (if ever) it ships, so a month's statement shows the storage of the
+ * parcels still held. Walks the orders received and not shipped (status `received`, intercepted
+ * ones included) that were received before the current month, in id order, a chunk per
+ * transaction. Idempotent: the month's key is unique, so a second run (or a parallel one, or the
+ * ship move) writes nothing twice. Returns the number of lines written.
+ */
+export async function accrueStorage(db: Database, at: Date): Promise<number> {
+  const iso = at.toISOString();
+  const monthStart = new Date(chinaMonthStart(chinaMonthOf(iso))).toISOString();
+  let written = 0;
+  for (let after = 0; ;) {
+    const ids = (
+      await db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'received')
+        .where('received_at', '<', monthStart)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(CHUNK)
+        .execute()
+    ).map((o) => o.id);
+    if (!ids.length) return written;
+    written += (await db.transaction().execute((trx) => chargeStorageAccrued(trx, ids, iso))).length;
+    after = ids.at(-1)!;
+  }
+}
+
+/**
+ * The job: once at start, then every `hours` (0: never; tests call `accrueStorage` themselves).
+ * `stop()` clears the timer and waits for a run under way, so the database closes after it.
+ */
+export function startStorageAccrual(opts: {
+  db: Database;
+  clock: () => Date;
+  hours: number;
+  onError: (err: unknown) => void;
+  onDone?: (written: number) => void;
+}) {
+  if (!opts.hours) return { stop: async () => {}, running: () => null };
+  let running: Promise<unknown> | null = null;
+  const run = () => {
+    running ??= accrueStorage(opts.db, opts.clock())
+      .then((n) => opts.onDone?.(n))
+      .catch(opts.onError)
+      .finally(() => (running = null));
+  };
+  run();
+  const timer = setInterval(run, opts.hours * 3_600_000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+    running: () => running,
+  };
+}
