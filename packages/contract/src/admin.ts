@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
-import { idOf, text } from './fields.ts';
+import { idOf, text, whole } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
 import { chinaDay } from './orders.ts';
 import { roles } from './routes.ts';
@@ -40,6 +40,8 @@ export const customerRow = z.object({
   agentUserId: z.number().int().nullable(),
   agentName: z.string().nullable(),
   users: z.number().int(),
+  /** The channels this customer may use; empty: every channel. */
+  channels: z.array(z.string()),
   createdAt: isoTime,
 });
 export type CustomerRow = z.infer<typeof customerRow>;
@@ -68,6 +70,14 @@ const customerFields = {
   contactEmail: text({ max: 254 }).default(''),
   /** The agent (a user of role agent) who acts for this customer; null: none. */
   agentUserId: idOf.nullable().default(null),
+  /**
+   * The channels the customer may use (known codes, each once); empty: every channel. The server
+   * refuses orders and uploads of this customer on any other channel.
+   */
+  channels: z
+    .array(text({ min: 1, max: 16 }))
+    .max(100)
+    .default([]),
 };
 
 export const createCustomer = defineCall({
@@ -84,6 +94,74 @@ export const updateCustomer = defineCall({
   permission: 'system.customers',
   request: z.object({ id: idOf, ...customerFields }).strict(),
   response: customerRow,
+});
+
+/**
+ * Waybill number segments of one customer (issue 17). `s10`: EMS-style two capital letters, 8
+ * digits and a check digit, two capital letters (EE12345678?JP); `plain`: a prefix and a
+ * zero-padded 10-digit sequence. A segment hands out firstSeq…lastSeq; the customer's own
+ * segment of a channel is used before the shared one.
+ */
+export const segmentSchemes = ['s10', 'plain'] as const;
+export type SegmentScheme = (typeof segmentSchemes)[number];
+/** The largest sequence of each scheme: 8 digits for S10, 10 for plain. */
+export const segmentMaxSeq: Record<SegmentScheme, number> = { s10: 99_999_999, plain: 9_999_999_999 };
+
+export const segmentRow = z.object({
+  id: z.number().int(),
+  channelCode: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  suffix: z.string(),
+  scheme: z.enum(segmentSchemes),
+  firstSeq: z.number().int(),
+  nextSeq: z.number().int(),
+  lastSeq: z.number().int(),
+  /** Numbers handed out (nextSeq − firstSeq). */
+  used: z.number().int(),
+  /** Numbers left (lastSeq − nextSeq + 1; 0 once retired or used up). */
+  remaining: z.number().int(),
+  /** The first and the last number of the range as printed. */
+  firstNumber: z.string(),
+  lastNumber: z.string(),
+});
+export type SegmentRow = z.infer<typeof segmentRow>;
+
+export const customerSegments = defineCall({
+  path: 'admin/customer/segments',
+  summary: "A customer's own waybill number segments with what is used and left.",
+  permission: 'system.customers',
+  request: z.object({ customerId: idOf }).strict(),
+  response: z.array(segmentRow),
+});
+
+export const createSegment = defineCall({
+  path: 'admin/customer/segment/create',
+  summary:
+    'Give a customer a number segment of a channel. A range overlapping any segment of the same scheme, prefix and suffix (shared or any customer’s) is refused: a number is never handed out twice.',
+  permission: 'system.customers',
+  request: z
+    .object({
+      customerId: idOf,
+      channelCode: text({ min: 1, max: 16 }),
+      name: text({ min: 1, max: 100 }),
+      prefix: text({ min: 1, max: 10 }),
+      suffix: text({ max: 10 }).default(''),
+      scheme: z.enum(segmentSchemes),
+      firstSeq: whole(1, segmentMaxSeq.plain),
+      lastSeq: whole(1, segmentMaxSeq.plain),
+    })
+    .strict(),
+  response: segmentRow,
+});
+
+export const retireSegment = defineCall({
+  path: 'admin/customer/segment/retire',
+  summary:
+    'Stop a customer segment: no further numbers are handed out (its range stays claimed, so it is never reissued).',
+  permission: 'system.customers',
+  request: z.object({ id: idOf }).strict(),
+  response: segmentRow,
 });
 
 export const userRow = z.object({
@@ -218,5 +296,6 @@ export const auditList = defineCall({
 
 export type CreateCustomerRequest = z.output<typeof createCustomer.request>;
 export type UpdateCustomerRequest = z.output<typeof updateCustomer.request>;
+export type CreateSegmentRequest = z.output<typeof createSegment.request>;
 export type CreateUserRequest = z.output<typeof createUser.request>;
 export type EditableRole = (typeof editableRoles)[number];

@@ -30,3 +30,12 @@ export function chinaDay(db: Kysely<any>, column: string): RawBuilder<string> {
 export function ilike(db: Kysely<any>) {
   return dialectOf(db) === 'postgres' ? ('ilike' as const) : ('like' as const);
 }
+
+/**
+ * Serialises transactions that take the same key until they end: a check-then-insert that must
+ * not interleave (two overlapping number segments). PostgreSQL takes a transaction-scoped
+ * advisory lock; SQLite needs nothing, its writers are one at a time from BEGIN IMMEDIATE on.
+ */
+export async function lockForTransaction(db: Kysely<any>, key: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+}

@@ -29,6 +29,7 @@ import * as pickupAppointments from './migrations/2026-11-24T1325-pickups-appoin
 import * as declPermitUpload from './migrations/2026-11-24T1310-decl-permit-upload.ts';
 import * as labelBBatches from './migrations/2026-11-24T1320-labelb-address-batches.ts';
 import * as adminAudit from './migrations/2026-11-24T1345-admin-audit.ts';
+import * as customerChannelsSegments from './migrations/2026-11-24T1400-customer-channels-segments.ts';
 import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
 import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-weight.ts';
 
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1335-jd-authorize': jdAuthorize,
   '2026-11-24T1340-bills-charges': billsCharges,
   '2026-11-24T1345-admin-audit': adminAudit,
+  '2026-11-24T1400-customer-channels-segments': customerChannelsSegments,
   '2026-11-24T1400-storage-line-weight': storageLineWeight,
 };
 

@@ -107,6 +107,13 @@ export interface NumberSegmentsTable {
   scheme: string;
   next_seq: number;
   last_seq: number;
+  /** Where the segment's range begins (migration 2026-11-24T1400): overlap checks use it. */
+  first_seq: Generated<number>;
+}
+/** A customer's allowed channels: none = every channel (migration 2026-11-24T1400). */
+export interface CustomerChannelsTable {
+  customer_id: number;
+  channel_code: string;
 }
 export interface ExportNominationsTable {
   id: Generated<number>;
@@ -356,6 +363,7 @@ export interface DB
   clearance_webhook_seen: ClearanceWebhookSeenTable;
   users: UsersTable;
   customers: CustomersTable;
+  customer_channels: CustomerChannelsTable;
   role_permissions: RolePermissionsTable;
   sessions: SessionsTable;
   session_tokens: SessionTokensTable;

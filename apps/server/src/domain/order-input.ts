@@ -191,6 +191,12 @@ export interface ValidateContext {
   orderTypes?: ReadonlySet<string>;
   /** Clearance companies known; absent = not checked. */
   clearanceCompanies?: ReadonlySet<string>;
+  /**
+   * The channels the order's customer may use (domain/customer-channels.ts), given only where an
+   * order gets its channel (create, import): an order kept on a channel taken away later is
+   * still changed and re-checked as it is. Absent or null = every channel.
+   */
+  allowedChannels?: ReadonlySet<string> | null;
 }
 
 /** Cross-border e-commerce retail import limit per transaction (DESIGN "Domain facts"). */
@@ -274,6 +280,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     return true;
   };
 
+  if (ctx.allowedChannels && !ctx.allowedChannels.has(input.channel))
+    err('channel', 'channelNotAllowed', { value: input.channel });
   if (required('orderNo', input.orderNo, 'orderNoRequired') && !/^[\w\-./#]{1,64}$/.test(input.orderNo)) {
     err('orderNo', 'orderNoFormat');
   }
@@ -364,6 +372,10 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
 }
 
 addMessages({
+  channelNotAllowed: {
+    en: 'This customer may not use channel {value}.',
+    'zh-CN': '该客户不能使用渠道 {value}。',
+  },
   orderTextTooLong: { en: 'At most {max} characters.', 'zh-CN': '最多 {max} 个字符。' },
   orderNoRequired: { en: 'The order number cannot be empty', 'zh-CN': '订单号不能为空' },
   orderNoFormat: {

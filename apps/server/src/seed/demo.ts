@@ -402,6 +402,23 @@ export async function seedDemo(db: Database, opts: { orders?: number } = {}): Pr
     for (const [channel, seq] of nextSeq) {
       await trx.updateTable('number_segments').set({ next_seq: seq }).where('channel_code', '=', channel).execute();
     }
+    // demo2's own Singapore segment (issue 17: a customer's segments are managed on the
+    // Customers page), added after the shared segments were advanced above so it starts at 1.
+    // demo and demo2 keep every channel: their seed orders use all of them.
+    await trx
+      .insertInto('number_segments')
+      .values({
+        channel_code: 'SG',
+        customer_id: customers[1]!,
+        name: 'DEMO2-SG',
+        prefix: 'D2SG',
+        suffix: '',
+        scheme: 'plain',
+        first_seq: 1,
+        next_seq: 1,
+        last_seq: 999_999,
+      })
+      .execute();
 
     const notices = [
       ['系统升级通知', 'System upgrade', '本周六 02:00–04:00 系统维护。', 'Maintenance on Saturday 02:00–04:00.', 0],

@@ -49,6 +49,12 @@ describe('the tenant wall', () => {
     [admin.customerList, {}],
     [admin.createCustomer, { code: 'NOPE', name: 'x' }],
     [admin.updateCustomer, { id: 1, name: 'x' }],
+    [admin.customerSegments, { customerId: 1 }],
+    [
+      admin.createSegment,
+      { customerId: 1, channelCode: 'JP', name: 'x', prefix: 'NOPE', scheme: 'plain', firstSeq: 1, lastSeq: 9 },
+    ],
+    [admin.retireSegment, { id: 1 }],
     [admin.userList, {}],
     [admin.createUser, { name: 'nope1', displayName: 'x', role: 'customer', customerId: 1 }],
     [admin.resetPassword, { id: 1 }],
@@ -70,6 +76,7 @@ describe('the tenant wall', () => {
     const users = await h.db.selectFrom('users').select('name').where('name', '=', 'nope1').execute();
     expect(users).toEqual([]);
     expect(await h.db.selectFrom('customers').select('id').where('code', '=', 'NOPE').execute()).toEqual([]);
+    expect(await h.db.selectFrom('number_segments').select('id').where('prefix', '=', 'NOPE').execute()).toEqual([]);
   });
   it('operators may not edit roles; the admin may', async () => {
     expect((await call(admin.roleList, {}, tokens.operator)).status).toBe(403);

@@ -106,6 +106,80 @@ export function createAdminRepository(db: Database) {
       const r = await db.insertInto('customers').values(v).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
+    async channelsOf(customerIds: number[]) {
+      const out = new Map<number, string[]>();
+      if (!customerIds.length) return out;
+      const rows = await db
+        .selectFrom('customer_channels as cc')
+        .innerJoin('channels as ch', 'ch.code', 'cc.channel_code')
+        .select(['cc.customer_id', 'cc.channel_code'])
+        .where('cc.customer_id', 'in', customerIds)
+        .orderBy('ch.sort')
+        .execute();
+      for (const r of rows)
+        (out.get(r.customer_id) ?? out.set(r.customer_id, []).get(r.customer_id)!).push(r.channel_code);
+      return out;
+    },
+    async knownChannels() {
+      return (await db.selectFrom('channels').select('code').execute()).map((r) => r.code);
+    },
+    async setChannels(customerId: number, codes: string[]) {
+      await db.deleteFrom('customer_channels').where('customer_id', '=', customerId).execute();
+      if (codes.length)
+        await db
+          .insertInto('customer_channels')
+          .values(codes.map((channel_code) => ({ customer_id: customerId, channel_code })))
+          .execute();
+    },
+
+    segmentsOf(customerId: number) {
+      return db
+        .selectFrom('number_segments')
+        .selectAll()
+        .where('customer_id', '=', customerId)
+        .orderBy('channel_code')
+        .orderBy('id')
+        .execute();
+    },
+    segmentById(id: number) {
+      return db.selectFrom('number_segments').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** A segment of the same number shape whose range meets [first, last]: shared or anyone's. */
+    overlapping(v: { scheme: string; prefix: string; suffix: string; first: number; last: number }) {
+      return db
+        .selectFrom('number_segments')
+        .select(['id', 'name', 'first_seq', 'last_seq'])
+        .where('scheme', '=', v.scheme)
+        .where('prefix', '=', v.prefix)
+        .where('suffix', '=', v.suffix)
+        .where('first_seq', '<=', v.last)
+        .where('last_seq', '>=', v.first)
+        .orderBy('first_seq')
+        .executeTakeFirst();
+    },
+    async insertSegment(v: {
+      channel_code: string;
+      customer_id: number;
+      name: string;
+      prefix: string;
+      suffix: string;
+      scheme: string;
+      first_seq: number;
+      next_seq: number;
+      last_seq: number;
+    }) {
+      const r = await db.insertInto('number_segments').values(v).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+    /** Nothing more is handed out; the range up to the last number given stays claimed. */
+    retireSegment(id: number) {
+      return db
+        .updateTable('number_segments')
+        .set({ last_seq: sql<number>`next_seq - 1` })
+        .where('id', '=', id)
+        .execute();
+    },
+
     updateCustomer(
       id: number,
       v: {

@@ -6,6 +6,9 @@ export function adminRoutes(r: Registrar, service: AdminService) {
   r.call(c.customerList, (input) => service.customerPage(input));
   r.call(c.createCustomer, (input, ctx) => service.createCustomer(ctx, input));
   r.call(c.updateCustomer, (input, ctx) => service.updateCustomer(ctx, input));
+  r.call(c.customerSegments, (input) => service.segments(input.customerId));
+  r.call(c.createSegment, (input, ctx) => service.createSegment(ctx, input));
+  r.call(c.retireSegment, (input, ctx) => service.retireSegment(ctx, input.id));
   r.call(c.userList, (input) => service.userPage(input));
   r.call(c.createUser, (input, ctx) => service.createUser(ctx, input));
   r.call(c.resetPassword, (input, ctx) => service.resetPassword(ctx, input.id));

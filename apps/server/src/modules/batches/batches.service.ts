@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { unpackOrder } from '../../domain/order-input.ts';
+import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { Download } from '../../http/call-context.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
@@ -157,9 +158,14 @@ export function createBatchesService(deps: BatchesDeps) {
     file: Buffer,
     lang: ApiLanguage,
   ): Promise<ParseJob> {
-    const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
+    const [ref, channelTax, allowed] = await Promise.all([
+      repo.referenceData(),
+      loadChannelTax(db),
+      allowedChannelsOf(db, batch.customer_id),
+    ]);
     return {
       channelTax: [...channelTax],
+      allowedChannels: allowed ? [...allowed] : null,
       file: new Uint8Array(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)),
       kind: batch.template_kind as ParseJob['kind'],
       channel: batch.channel_code,
@@ -599,6 +605,10 @@ export function createBatchesService(deps: BatchesDeps) {
         throw AppError.field('channel', 'channelNotForCall');
       const channel = def.channel ?? input.channel ?? null;
       if (kind !== 'order' && !channel) throw AppError.field('channel', 'channelRequired');
+      // The page's channel is refused at once; channels named per row are refused row by row.
+      const allowed = await allowedChannelsOf(db, customerId);
+      if (channel && allowed && !allowed.has(channel))
+        throw AppError.field('channel', 'channelNotAllowed', { value: channel });
       if (input.exportNominationId && !(await repo.exportNominationOf(input.exportNominationId, customerId))) {
         throw AppError.field('exportNominationId', 'notFound');
       }

@@ -70,6 +70,8 @@ export interface ParseJob {
   clearanceCompanies: string[];
   /** Each channel's tax regime and whether it takes registered items only (orders.tax.ts). */
   channelTax: [string, ChannelTax][];
+  /** The channels the customer may use (domain/customer-channels.ts); null: every channel. */
+  allowedChannels: string[] | null;
 }
 
 /** What one order to be made should be known for (issue 12): the first 200 go to the preview. */
@@ -225,6 +227,7 @@ async function run(job: ParseJob) {
     currencies,
     orderTypes: new Set(job.orderTypes),
     clearanceCompanies: new Set(job.clearanceCompanies),
+    allowedChannels: job.allowedChannels ? new Set(job.allowedChannels) : null,
   };
   const channels = new Map(job.channels.map((c) => [c.code, c]));
   const currencyOf = (code: string) => channels.get(code)?.currency;

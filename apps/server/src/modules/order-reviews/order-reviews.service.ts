@@ -12,6 +12,7 @@ import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
 import { createParsePool } from '../batches/parse-pool.ts';
+import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import type { Issue, ParseJob } from '../batches/parse.worker.ts';
 import { decodeParsedOrders } from '../batches/parsed-orders.ts';
 import { COLUMNS } from '../batches/templates.ts';
@@ -116,9 +117,15 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       progress?.total(100);
       progress?.writing();
       const customerId = customerFor(actor, scope, input.customerId);
-      const [ref, channelTax] = await Promise.all([repo.referenceData(), loadChannelTax(db)]);
+      const [ref, channelTax, allowed] = await Promise.all([
+        repo.referenceData(),
+        loadChannelTax(db),
+        allowedChannelsOf(db, customerId),
+      ]);
       const job: ParseJob = {
         channelTax: [...channelTax],
+        // The review says what an import of the sheet would refuse, a channel the customer may not use too.
+        allowedChannels: allowed ? [...allowed] : null,
         file: new Uint8Array(file.data.buffer.slice(file.data.byteOffset, file.data.byteOffset + file.data.byteLength)),
         kind: 'order',
         channel: null,

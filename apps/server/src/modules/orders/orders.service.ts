@@ -2,7 +2,8 @@ import { type ApiLanguage, ErrorCode, isValidJan, orders, type Paging } from '@c
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
+import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { type OrderInput, type ValidateContext, validateOrder } from '../../domain/order-input.ts';
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
@@ -151,7 +152,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
   /** The domain's validation → 422 (errors, translated with their parameters) or 409 (confirmations not given). */
   async function check(
     input: OrderInput,
-    ctx: Ctx,
+    ctx: Ctx & Pick<ValidateContext, 'allowedChannels'>,
     lang: ApiLanguage,
     confirm: Confirm,
     /** Runs when the order has no errors, before confirmations are asked (a refusal comes first). */
@@ -552,7 +553,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         remark: p.remark,
       };
       let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
-      await check(input, ctx, lang, p.confirm, async () => {
+      const allowedChannels = await allowedChannelsOf(db, customerId);
+      await check(input, { ...ctx, allowedChannels }, lang, p.confirm, async () => {
         assessed = await orderTax.assess(input, ctx.currencies, clock(), lang, { yearly: true, refuse: true });
       });
       input.taxEstimate = assessed!.taxEstimate;

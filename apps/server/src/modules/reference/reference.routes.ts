@@ -1,6 +1,7 @@
 import { reference } from '@console/contract';
 import type { Registrar } from '../../http/register-call.ts';
 import type { Database } from '../../db/database.ts';
+import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { AppError } from '../../lib/errors.ts';
 import { cnDivisions } from './cn-divisions.ts';
 import { createReferenceRepository } from './reference.repository.ts';
@@ -13,16 +14,22 @@ const coded = (r: { code: string; name_zh: string; name_en: string }) => ({
 /** Reference data is read-only and small: the routes read the repository directly. */
 export function referenceRoutes(r: Registrar, db: Database) {
   const repo = createReferenceRepository(db);
-  r.call(reference.channels, async () =>
-    (await repo.channels()).map((c) => ({
-      ...coded(c),
-      code: c.code as never,
-      currency: c.currency as never,
-      origin: c.origin,
-      templateKind: c.template_kind,
-      hasBoxes: c.has_boxes === 1,
-    })),
-  );
+  // A customer user sees the channels it may use (none listed: all); agents and operators act
+  // for several customers and see every channel (the server refuses per customer on create).
+  r.call(reference.channels, async (_input, ctx) => {
+    const allowed =
+      ctx.actor.role === 'customer' && ctx.actor.customerId ? await allowedChannelsOf(db, ctx.actor.customerId) : null;
+    return (await repo.channels())
+      .filter((c) => !allowed || allowed.has(c.code))
+      .map((c) => ({
+        ...coded(c),
+        code: c.code as never,
+        currency: c.currency as never,
+        origin: c.origin,
+        templateKind: c.template_kind,
+        hasBoxes: c.has_boxes === 1,
+      }));
+  });
   r.call(reference.customsClearanceCompanies, async () => (await repo.clearanceCompanies()).map(coded));
   r.call(reference.orderTypes, async () => (await repo.orderTypes()).map(coded));
   r.call(reference.currencies, async () =>

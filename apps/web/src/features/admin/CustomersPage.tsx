@@ -1,9 +1,10 @@
-import { admin, type CallResponse } from '@console/contract';
-import { App, Button, Form, Input, Modal, Select, Space, type TableColumnsType } from 'antd';
+import { admin, type CallResponse, reference } from '@console/contract';
+import { App, Button, Divider, Form, Input, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
+import { ApiError, errorText, formatTime, localized, t, useCall, useI18n } from '@/lib';
 import { createCustomer, customersCall, updateCustomer } from './api/admin.ts';
+import { CustomerSegments } from './CustomerSegments.tsx';
 import './i18n.ts';
 
 type Row = CallResponse<typeof admin.customerList>['list'][number];
@@ -15,9 +16,13 @@ type Values = {
   contactPhone?: string;
   contactEmail?: string;
   agentUserId?: number | null;
+  channels?: string[];
 };
 
-/** System → Customers (issue 17): operators create customers and give them an agent. */
+/**
+ * System → Customers (issue 17): operators create customers, give them an agent, limit the
+ * channels they may use and manage their own waybill number segments.
+ */
 export default function CustomersPage() {
   useI18n();
   const { message } = App.useApp();
@@ -25,6 +30,7 @@ export default function CustomersPage() {
   const [form] = Form.useForm<Values>();
   const paged = usePagedQuery<typeof customersCall, Filters>(customersCall, { sort: 'createdAt' });
   const agents = useCall(admin.userList, { role: 'agent', limit: 500, order: 'asc', sort: 'name' });
+  const channels = useCall(reference.channels, {});
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -43,6 +49,7 @@ export default function CustomersPage() {
         contactPhone: v.contactPhone ?? '',
         contactEmail: v.contactEmail ?? '',
         agentUserId: v.agentUserId ?? null,
+        channels: v.channels ?? [],
       };
       if (editing === 'new') await createCustomer({ ...body, code: v.code ?? '' });
       else if (editing) await updateCustomer({ ...body, id: editing.id });
@@ -63,6 +70,12 @@ export default function CustomersPage() {
     { title: t('admin.contactName'), dataIndex: 'contactName' },
     { title: t('admin.contactPhone'), dataIndex: 'contactPhone' },
     { title: t('admin.agent'), dataIndex: 'agentName', render: (v: string | null) => v ?? '-' },
+    {
+      title: t('admin.channels'),
+      dataIndex: 'channels',
+      render: (v: string[]) =>
+        v.length ? v.map((c) => <Tag key={c}>{c}</Tag>) : <Tag color="default">{t('admin.allChannels')}</Tag>,
+    },
     { title: t('admin.users'), dataIndex: 'users' },
     {
       title: t('admin.createdAt'),
@@ -111,9 +124,10 @@ export default function CustomersPage() {
         okText={t('admin.save')}
         cancelText={t('admin.cancel')}
         destroyOnHidden
+        width={editing === 'new' ? 560 : 1000}
         data-testid="customer-form"
       >
-        <Form form={form} layout="vertical" autoComplete="off">
+        <Form form={form} layout="vertical" autoComplete="off" onFinish={() => void save().catch(() => undefined)}>
           {editing === 'new' && (
             <Form.Item name="code" label={t('admin.code')} rules={[{ required: true }]}>
               <Input data-testid="customer-code" />
@@ -137,7 +151,25 @@ export default function CustomersPage() {
               options={(agents.data?.list ?? []).map((a) => ({ value: a.id, label: `${a.name} ${a.displayName}` }))}
             />
           </Form.Item>
+          <Form.Item name="channels" label={t('admin.channels')} extra={t('admin.channelsHelp')}>
+            <Select
+              mode="multiple"
+              allowClear
+              placeholder={t('admin.allChannels')}
+              optionFilterProp="label"
+              data-testid="customer-channels"
+              options={(channels.data ?? []).map((c) => ({ value: c.code, label: `${c.code} ${localized(c.name)}` }))}
+            />
+          </Form.Item>
+          {/* Enter in a field saves. */}
+          <button type="submit" hidden />
         </Form>
+        <Divider />
+        {editing && editing !== 'new' ? (
+          <CustomerSegments customerId={editing.id} />
+        ) : (
+          <Typography.Text type="secondary">{t('admin.segmentsAfterSave')}</Typography.Text>
+        )}
       </Modal>
     </Space>
   );

@@ -34,6 +34,14 @@ export default function OrderCreatePage() {
     { enabled: isCustomer || !!customerId },
   );
 
+  // A customer limited to some channels gets only those (reference.channels): start on one of them.
+  const firstChannel = channels.data?.[0]?.code;
+  useEffect(() => {
+    const list = channels.data;
+    if (list?.length && !list.some((c) => c.code === form.getFieldValue('channel')))
+      form.setFieldValue('channel', firstChannel);
+  }, [channels.data, firstChannel, form]);
+
   const fillDefaults = async (cid?: number) => {
     const [sender, no] = await Promise.all([getSendAddress(cid), getOrderNumber(cid)]);
     form.setFieldsValue({ sender, orderNo: form.getFieldValue('orderNo') || no.orderNo });

@@ -23,3 +23,7 @@ export const disableUser = (id: number, disabled: boolean) =>
   after(call(admin.disableUser, { id, disabled }), admin.userList);
 export const endSessions = (id: number) => after(call(admin.endUserSessions, { id }), admin.userList);
 export const updateRole = (b: CallRequest<typeof admin.updateRole>) => after(call(admin.updateRole, b), admin.roleList);
+export const customerSegmentsCall = admin.customerSegments;
+export const createSegment = (b: CallRequest<typeof admin.createSegment>) =>
+  after(call(admin.createSegment, b, { silent: true }), admin.customerSegments);
+export const retireSegment = (id: number) => after(call(admin.retireSegment, { id }), admin.customerSegments);

@@ -26,6 +26,9 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   // Agents and operators pick one of the customers they may act for; a customer acts for itself.
   const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
   const companies = useCall(reference.customsClearanceCompanies, {});
+  // A customer user is offered the channels it may use (the server answers only those).
+  const channelList = useCall(reference.channels, {});
+  const channelCodes = channelList.data?.map((c) => c.code as string) ?? CHANNELS;
   const [kind, setKind] = useState<Kind>(kinds[0]!);
   const [fields, setFields] = useState<{
     channel?: string;
@@ -35,6 +38,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   }>({
     channel: 'JP',
   });
+  const orderChannel = fields.channel && channelCodes.includes(fields.channel) ? fields.channel : channelCodes[0];
   // Nominations belong to a customer: an agent or operator sees those of the customer chosen.
   const nominations = useCall(
     reference.exportsOptions,
@@ -85,7 +89,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
     }
     try {
       const b = await uploadBatch(kind, file, {
-        channel: fields.channel,
+        channel: kind === 'order' ? orderChannel : fields.channel,
         customerId: fields.customerId ? String(fields.customerId) : undefined,
         clearanceCompany: fields.clearanceCompany,
         exportNominationId: fields.exportNominationId ? String(fields.exportNominationId) : undefined,
@@ -124,8 +128,8 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
         {kind === 'order' && (
           <Form.Item label={t('batches.channel')}>
             <Segmented
-              options={CHANNELS}
-              value={fields.channel}
+              options={channelCodes}
+              value={orderChannel}
               onChange={(v) => setFields({ ...fields, channel: String(v) })}
             />
           </Form.Item>
