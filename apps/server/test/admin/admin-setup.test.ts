@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { admin } from '@console/contract';
+import { admin, bills, storageOrders } from '@console/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import { createHarness, multipart } from '../harness.ts';
 import { aes } from '../items/helpers.ts';
+import { validRecipient } from '../support/orders.ts';
 
 /**
  * The first-admin CLI (issue 17) says which database it wrote to and refuses a weak password
@@ -124,6 +125,62 @@ describe('create-admin', () => {
       const userMe = await aes(h, 'me', {}, t);
       expect(userMe.data.customer).toMatchObject({ code: 'FIRST' });
       expect(userMe.data.accessedRoutes.map((r: { name: string }) => r.name)).toContain('order.list');
+
+      // Billed: the admin sets the channel's rate card; the customer's order is weighed at the
+      // scan, shipped, and its freight is on the customer's open statement.
+      const call = async (def: { path: string; aes?: boolean }, body: unknown, token: string): Promise<any> => {
+        if (def.aes) {
+          const r = await aes(h, def.path, body, token);
+          expect(r.status, `${def.path} ${JSON.stringify(r.body)}`).toBe(200);
+          return r.data;
+        }
+        const r = await post(def.path, body, token);
+        expect(r.status, `${def.path} ${JSON.stringify(r.body)}`).toBe(200);
+        return r.body.data;
+      };
+      const today = new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+      await call(
+        bills.saveRateCard,
+        {
+          channelCode: 'JP',
+          effectiveFrom: today,
+          rules: { firstWeightG: 500, firstPrice: 1000, brackets: [{ upToG: null, stepG: 500, price: 200 }] },
+        },
+        chief,
+      );
+      const order = await call(
+        { path: 'order/createImport' },
+        {
+          channel: 'JP',
+          orderNo: 'FIRST-0001',
+          recipient: validRecipient,
+          sender: { name: 'First Trading', address: 'Tokyo', phone: '03-1234-5678' },
+          items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
+          confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
+        },
+        t,
+      );
+      const stored = await call(
+        storageOrders.createStorageOrder,
+        { waybillNos: [order.waybillNo], grossWeightsG: [1200] },
+        chief,
+      );
+      expect(stored.lines.map((l: { outcome: string }) => l.outcome)).toEqual(['received']);
+      const shipped = await call(storageOrders.outBatch, { orderIds: [order.id] }, chief);
+      expect(shipped.lines.map((l: { outcome: string }) => l.outcome)).toEqual(['shipped']);
+      const statements = await call(bills.bills, { status: 'open' }, t);
+      expect(statements.list).toHaveLength(1);
+      const lines = await call(bills.billLines, { id: statements.list[0].id }, t);
+      // 1,200 g: the first 500 g (1,000) and two started steps of 500 g (2 × 200); the tax
+      // estimate passes through in CNY.
+      const got = lines.list
+        .map((l: { kind: string; amount: string; currency: string }) => [l.kind, l.amount, l.currency])
+        .sort();
+      expect(got).toEqual([
+        ['freight', '1400', 'JPY'],
+        ['tax', expect.stringMatching(/^\d+\.\d{2}$/), 'CNY'],
+      ]);
+      expect(Number(got[1][1])).toBeGreaterThan(0);
     } finally {
       await app.close();
       await db.destroy();
