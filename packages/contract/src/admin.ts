@@ -104,8 +104,12 @@ export const updateCustomer = defineCall({
  */
 export const segmentSchemes = ['s10', 'plain'] as const;
 export type SegmentScheme = (typeof segmentSchemes)[number];
-/** The largest sequence of each scheme: 8 digits for S10, 10 for plain. */
-export const segmentMaxSeq: Record<SegmentScheme, number> = { s10: 99_999_999, plain: 9_999_999_999 };
+/**
+ * The largest sequence of each scheme: 8 digits for S10; a plain number prints 10 digits, but a
+ * request's numbers stay below 2^31 like every other (issue 10 finding 17), which still leaves a
+ * plain segment two billion numbers.
+ */
+export const segmentMaxSeq: Record<SegmentScheme, number> = { s10: 99_999_999, plain: 2_147_483_647 };
 
 export const segmentRow = z.object({
   id: z.number().int(),
