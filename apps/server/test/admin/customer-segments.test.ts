@@ -150,7 +150,7 @@ describe('a customer segment', () => {
       'This range meets segment DEMO-USA-1 (1000–1999) of the same prefix and suffix: a number would be handed out twice.',
     ]);
     // The shared JP segment is CBL1, 1 … 9,999,999,999 (its first_seq is 1 from the migration).
-    const shared = await create(segment({ prefix: 'CBL1', firstSeq: 9_000_000_000, lastSeq: 9_000_000_010 }));
+    const shared = await create(segment({ prefix: 'CBL1', firstSeq: 2_000_000_000, lastSeq: 2_000_000_010 }));
     expect(shared.status).toBe(422);
     expect(Object.keys(shared.body.data)).toEqual(['firstSeq']);
     // Touching ranges are fine; a different suffix is a different number.
