@@ -37,7 +37,7 @@ import { createMeituanService } from './modules/meituan/meituan.service.ts';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
 import { createRecipientsService } from './modules/recipients/recipients.service.ts';
 import { selfSendsRoutes } from './modules/self-sends/self-sends.routes.ts';
-import { createSelfSendsService } from './modules/self-sends/self-sends.service.ts';
+import { createSelfSendsService, matchSelfSends } from './modules/self-sends/self-sends.service.ts';
 import { smtpMailer } from './modules/export-declarations/export-declarations.mailer.ts';
 import { exportDeclarationsRoutes } from './modules/export-declarations/export-declarations.routes.ts';
 import { createExportDeclarationsService } from './modules/export-declarations/export-declarations.service.ts';
@@ -264,7 +264,10 @@ export async function buildApp({
       clock,
       files,
       uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
-      afterStore: (trx, so, codes, at) => pickups.linkStorage(trx, so, codes, at),
+      afterStore: async (trx, so, codes, at) => {
+        await pickups.linkStorage(trx, so, codes, at);
+        await matchSelfSends(trx, { storageOrderId: so.id, customerId: so.customer_id, codes, at });
+      },
     }),
     config.UPLOAD_LIMIT_BYTES,
   );

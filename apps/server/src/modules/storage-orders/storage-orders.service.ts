@@ -14,7 +14,6 @@ import type { Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
-import { matchSelfSends } from '../self-sends/self-sends.service.ts';
 import { createOutbound } from './storage-orders.outbound.ts';
 import './storage-orders.messages.ts';
 import { normalCode, type SheetWaybill, waybillsOfSheet } from './storage-orders.sheet.ts';
@@ -32,7 +31,12 @@ export interface StorageOrdersDeps {
   clock: () => Date;
   files: Storage;
   uploadLimitBytes: number;
-  /** Runs in the transaction that stores lines (pickups: a booking's boxes arriving mark it picked up). */
+  /**
+   * Runs in the transaction that stores lines, once its lines are written, with the codes
+   * entered: what else arrives with them (app.ts wires pickups, whose booked boxes arriving mark
+   * the booking picked up, and self-sends, whose declared parcels are marked arrived). Storage
+   * knows neither module; a failure there rolls the storage back with it.
+   */
   afterStore?: (
     trx: Transaction<DB>,
     so: { id: number; storage_no: string; customer_id: number | null; origin: string },
@@ -110,7 +114,6 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     at: string,
   ) {
     const codes = [...new Set(entered.map((e) => e.code))];
-    await deps.afterStore?.(trx, so, codes, at);
     const found = await repo.byWaybills(trx, codes);
     // A waybill this storage order stored before is an order already received: only codes whose
     // order is received (or further) can be such a duplicate, so most scans skip the look-up.
@@ -180,8 +183,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         created_at: at,
       })),
     );
-    // Declared self-send parcels among the codes arrive with this storage order (modules/self-sends).
-    await matchSelfSends(trx, { storageOrderId: so.id, customerId: so.customer_id, codes, at });
+    await deps.afterStore?.(trx, so, codes, at);
     const counts = await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
     return { counts, lines: plan.map((p, i) => ({ ...p, id: ids[i]! })) };
   }
