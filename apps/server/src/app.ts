@@ -48,6 +48,7 @@ import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
 import { startStorageAccrual } from './modules/bills/storage-accrual.ts';
+import { startPeriodic } from './lib/periodic.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
@@ -282,17 +283,26 @@ export async function buildApp({
     }),
   );
 
-  jdAuthorizeRoutes(
-    registrar,
-    app,
-    createJdAuthorizeService({
-      db,
-      clock,
-      box: secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)),
-      jd: createJdClient(config.JD_OAUTH_BASE_URL),
-      redirectUri: config.JD_REDIRECT_URI,
-    }),
-  );
+  const jdAuthorize = createJdAuthorizeService({
+    db,
+    clock,
+    box: secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)),
+    jd: createJdClient(config.JD_OAUTH_BASE_URL),
+    redirectUri: config.JD_REDIRECT_URI,
+  });
+  jdAuthorizeRoutes(registrar, app, jdAuthorize);
+  // JD tokens near their expiry are renewed at start and every JD_RENEW_HOURS; a refusal is logged
+  // (never the secret: askJd keeps only JD's code and message) and the list keeps warning.
+  const jdRenewal = startPeriodic({
+    everyMs: config.JD_RENEW_HOURS * 3_600_000,
+    run: async () => {
+      const r = await jdAuthorize.renewDue();
+      if (r.renewed) app.log.info({ renewed: r.renewed }, 'JD tokens renewed');
+      for (const f of r.failed) app.log.warn({ err: f.error, jdAuthorizationId: f.id }, 'JD token renewal failed');
+    },
+    onError: (e) => app.log.warn({ err: e }, 'JD token renewal failed'),
+  });
+  app.addHook('onClose', () => jdRenewal.stop());
 
   registerConsole(app, config.WEB_DIST);
   return app;

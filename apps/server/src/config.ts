@@ -73,6 +73,8 @@ const schema = z.object({
    * a timer cannot wait longer.
    */
   STORAGE_ACCRUAL_HOURS: z.coerce.number().min(0).max(576).default(24),
+  /** How often JD access tokens near their expiry are renewed with their refresh token (modules/jd-authorize), also once at start; 0: never. */
+  JD_RENEW_HOURS: z.coerce.number().min(0).max(576).default(6),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
   /**
@@ -182,6 +184,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DEMO_SEED: 'false',
     STORAGE_ACCRUAL_HOURS: '0',
+    JD_RENEW_HOURS: '0',
     ...overrides,
   });
 }

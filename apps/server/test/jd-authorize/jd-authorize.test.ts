@@ -7,6 +7,8 @@ import { dialectOf } from '../../src/db/dialect.ts';
 import { logRequest } from '../../src/app.ts';
 import { ConfigError, testConfig } from '../../src/config.ts';
 import { loadSecretKey, SECRET_KEY_FILE, secretBox } from '../../src/lib/secret-box.ts';
+import { createJdClient } from '../../src/modules/jd-authorize/jd-client.ts';
+import { createJdAuthorizeService } from '../../src/modules/jd-authorize/jd-authorize.service.ts';
 import { DEMO_JD_APPS, seedDemoJdAuthorize } from '../../src/seed/jd-authorize.ts';
 import { createHarness, type Harness } from '../harness.ts';
 import { aes, outsider } from '../items/helpers.ts';
@@ -314,6 +316,54 @@ describe('renewal and the expiry warning', () => {
     const row = await create(demo, { platformName: 'never' });
     const r = await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo);
     expect(r.status).toBe(409);
+  });
+});
+
+describe('the renewal job (JD_RENEW_HOURS)', () => {
+  it('renews the tokens near their expiry with their refresh tokens, leaves the others, and one refusal stops no other', async () => {
+    const soon = await create(demo, { platformName: 'auto soon' });
+    const later = await create(demo, { platformName: 'auto later' });
+    jd.apps.set('APPKEY-ROTATED', SECRET);
+    const refused = await create(demo, { platformName: 'auto refused', appKey: 'APPKEY-ROTATED' });
+    jd.expiresIn = 2 * 24 * 3600;
+    try {
+      await (await authorize(demo, soon.id)).exchange();
+      await (await authorize(demo, refused.id)).exchange();
+    } finally {
+      jd.expiresIn = 31535999;
+    }
+    await (await authorize(demo, later.id)).exchange();
+    // The refused one's secret is rotated at JD since: JD refuses its refresh.
+    jd.apps.set('APPKEY-ROTATED', 'rotated-at-jd-0001');
+    const expiryOf = async (id: number) =>
+      (
+        await h.db
+          .selectFrom('jd_authorizations')
+          .select('token_expires_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).token_expires_at;
+    const [laterBefore, refusedBefore] = [await expiryOf(later.id), await expiryOf(refused.id)];
+
+    const service = createJdAuthorizeService({
+      db: h.db,
+      clock: () => h.clock.now,
+      box: secretBox(loadSecretKey(null, h.dataDir)),
+      jd: createJdClient(jd.url),
+    });
+    const r = await service.renewDue();
+    expect(r.failed.map((f) => f.id)).toEqual([refused.id]);
+    expect(r.renewed).toBeGreaterThanOrEqual(1);
+    const info = await aes(h, 'jdAuthorize/info', { id: soon.id }, demo);
+    expect(info.data).toMatchObject({ authorized: true, expiringSoon: false, expired: false });
+    expect(new Date(info.data.tokenExpiresAt).getTime()).toBe(h.clock.now.getTime() + jd.expiresIn * 1000);
+    // The one valid for a year was not sent to JD; the refused one keeps its token and its warning.
+    expect(await expiryOf(later.id)).toEqual(laterBefore);
+    expect(await expiryOf(refused.id)).toEqual(refusedBefore);
+    expect((await aes(h, 'jdAuthorize/info', { id: refused.id }, demo)).data).toMatchObject({ expiringSoon: true });
+    // Nothing is due any more but the refused one.
+    const again = await service.renewDue();
+    expect(again).toEqual({ renewed: 0, failed: [expect.objectContaining({ id: refused.id })] });
   });
 });
 

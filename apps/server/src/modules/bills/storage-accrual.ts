@@ -1,4 +1,5 @@
 import type { Database } from '../../db/database.ts';
+import { startPeriodic } from '../../lib/periodic.ts';
 import { chargeStorageAccrued, chinaMonthOf, chinaMonthStart } from '../../domain/charges.ts';
 
 /** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */
@@ -34,10 +35,7 @@ export async function accrueStorage(db: Database, at: Date): Promise<number> {
   }
 }
 
-/**
- * The job: once at start, then every `hours` (0: never; tests call `accrueStorage` themselves).
- * `stop()` clears the timer and waits for a run under way, so the database closes after it.
- */
+/** The job (lib/periodic.ts): once at start, then every `hours` (0: never; tests call `accrueStorage` themselves). */
 export function startStorageAccrual(opts: {
   db: Database;
   clock: () => Date;
@@ -45,22 +43,9 @@ export function startStorageAccrual(opts: {
   onError: (err: unknown) => void;
   onDone?: (written: number) => void;
 }) {
-  if (!opts.hours) return { stop: async () => {}, running: () => null };
-  let running: Promise<unknown> | null = null;
-  const run = () => {
-    running ??= accrueStorage(opts.db, opts.clock())
-      .then((n) => opts.onDone?.(n))
-      .catch(opts.onError)
-      .finally(() => (running = null));
-  };
-  run();
-  const timer = setInterval(run, opts.hours * 3_600_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-    running: () => running,
-  };
+  return startPeriodic({
+    everyMs: opts.hours * 3_600_000,
+    run: async () => opts.onDone?.(await accrueStorage(opts.db, opts.clock())),
+    onError: opts.onError,
+  });
 }

@@ -113,6 +113,16 @@ export function createJdAuthorizeRepository(db: Database) {
     find: (scope: Scope, id: number) =>
       inScope(base(), 'j.customer_id', scope).where('j.id', '=', id).select(columns).executeTakeFirst(),
 
+    /** Authorizations with a refresh token whose access token expires by `by` (the renewal job), oldest expiry first. */
+    renewable: (by: string) =>
+      db
+        .selectFrom('jd_authorizations')
+        .select('id')
+        .where('refresh_token_enc', 'is not', null)
+        .where('token_expires_at', '<=', by)
+        .orderBy('token_expires_at')
+        .execute(),
+
     /** The sealed secret and refresh token, for the calls that talk to JD. */
     secrets: (scope: Scope, id: number) =>
       inScope(db.selectFrom('jd_authorizations'), 'customer_id', scope)

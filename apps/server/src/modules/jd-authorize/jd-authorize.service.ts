@@ -128,7 +128,7 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
     });
   }
 
-  return {
+  const service = {
     async page(scope: Scope, f: C.JdAuthorizeListRequest) {
       const t = clock().getTime();
       const soon = new Date(t + C.JD_EXPIRY_WARNING_DAYS * DAY_MS).toISOString();
@@ -232,6 +232,27 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
       await store(id, s.app_key, tokens);
       return present(await loadScoped(scope, id));
     },
+
+    /**
+     * The renewal job: every authorization whose access token would show "expiring soon" (or has
+     * expired) is renewed with its stored refresh token, so a token lapses only when JD refuses;
+     * the list's warning then means the automatic renewal failed. One failure stops no other.
+     */
+    async renewDue(): Promise<{ renewed: number; failed: { id: number; error: unknown }[] }> {
+      const by = new Date(clock().getTime() + C.JD_EXPIRY_WARNING_DAYS * DAY_MS).toISOString();
+      let renewed = 0;
+      const failed: { id: number; error: unknown }[] = [];
+      for (const { id } of await repo.renewable(by)) {
+        try {
+          await service.renew({ all: true }, id);
+          renewed += 1;
+        } catch (error) {
+          failed.push({ id, error });
+        }
+      }
+      return { renewed, failed };
+    },
   };
+  return service;
 }
 export type JdAuthorizeService = ReturnType<typeof createJdAuthorizeService>;

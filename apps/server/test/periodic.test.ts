@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startPeriodic } from '../src/lib/periodic.ts';
+
+/** The background jobs' timer (storage accrual, JD renewal): at start, then every period; never two at once. */
+describe('startPeriodic', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('runs at start and every period; a tick during a run is skipped; stop waits for the run under way', async () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    let release!: () => void;
+    const job = startPeriodic({
+      everyMs: 1000,
+      run: () => {
+        runs += 1;
+        return new Promise<void>((r) => (release = r));
+      },
+      onError: () => {},
+    });
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(3000); // still running: three ticks skipped
+    expect(runs).toBe(1);
+    release();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(runs).toBe(2);
+    let stopped = false;
+    const stopping = job.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false); // waits for the second run
+    release();
+    await stopping;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(runs).toBe(2); // no tick after stop
+  });
+
+  it('an error goes to onError and the job goes on', async () => {
+    vi.useFakeTimers();
+    const errors: unknown[] = [];
+    let runs = 0;
+    const job = startPeriodic({
+      everyMs: 1000,
+      run: async () => {
+        runs += 1;
+        throw new Error(`run ${runs}`);
+      },
+      onError: (e) => errors.push(e),
+    });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(runs).toBe(3);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['run 1', 'run 2', 'run 3']);
+    await job.stop();
+  });
+
+  it('0: never runs', async () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const job = startPeriodic({ everyMs: 0, run: async () => void (runs += 1), onError: () => {} });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs).toBe(0);
+    await job.stop();
+  });
+});
