@@ -338,6 +338,50 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     expect(await abnormalRule(`SR-${id}-2`)).toMatch(/sameRecipientTooOften/);
   });
 
+  it('the same-recipient rule counts the earlier orders once and the batch’s own rows across chunks', async () => {
+    const recipient = idCard('19660606');
+    for (const k of [1, 2]) {
+      const r = await call(
+        h.app,
+        'order/createImport',
+        {
+          channel: 'JP',
+          orderNo: `SRC-${k}-${serial}`,
+          recipient: {
+            name: '王小明',
+            idCard: recipient,
+            phone: '13812345678',
+            province: '浙江省',
+            city: '杭州市',
+            district: '西湖区',
+            address: '文三路100号',
+          },
+          sender: { name: null, address: null, phone: null },
+          items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
+        },
+        demo,
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+    // Three chunks of 500: with two earlier orders, the batch's third row is the fifth in 7 days.
+    const { id, orderNos } = await preview(1200, { recipientIdCard: recipient });
+    expect((await call(h.app, 'order/batch/confirm', { id, confirmations: [] }, demo)).status).toBe(200);
+    expect(await settleOn(h.app, id)).toMatchObject({ status: 'done', orderCount: 1200 });
+    const rows = await h.db
+      .selectFrom('orders')
+      .select(['order_no', 'abnormal_rule'])
+      .where('batch_id', '=', id)
+      .execute();
+    const flagged = new Set(
+      rows.filter((r) => r.abnormal_rule?.includes('sameRecipientTooOften')).map((r) => r.order_no),
+    );
+    expect(flagged.size).toBe(1198);
+    expect(flagged.has(orderNos[0]!)).toBe(false);
+    expect(flagged.has(orderNos[1]!)).toBe(false);
+    expect(flagged.has(orderNos[2]!)).toBe(true);
+    expect(flagged.has(orderNos[1199]!)).toBe(true);
+  });
+
   it('all or nothing: a commit failing after some chunks removes the orders it staged', async () => {
     const { id } = await preview(1200);
     const app = await anotherApp({
