@@ -8,7 +8,7 @@ import { transition } from '../../src/domain/order-life.ts';
 import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
 import { aes } from '../items/helpers.ts';
-import { createJpOrder } from '../support/orders.ts';
+import { validRecipient } from '../support/orders.ts';
 import { pdfText } from '../support/pdf-read.ts';
 
 /**
@@ -28,7 +28,24 @@ beforeAll(async () => {
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
 });
 
-const newOrder = (token = demo) => createJpOrder(h, token, 'LB');
+let n = 0;
+async function newOrder(token = demo) {
+  n += 1;
+  const r = await h.post(
+    'order/createImport',
+    {
+      channel: 'JP',
+      orderNo: `LB${Date.now().toString(36).toUpperCase()}${n}`,
+      recipient: validRecipient,
+      sender: { name: '山田商事', address: '東京都千代田区丸の内1-1-1', phone: '03-1234-5678' },
+      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
+      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
+    },
+    token,
+  );
+  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
+  return r.body.data as { id: number; orderNo: string; waybillNo: string };
+}
 
 async function move(t: Parameters<typeof transition>[1], ids: number[]) {
   const r = await h.db
