@@ -227,14 +227,14 @@ export function createBatchesService(deps: BatchesDeps) {
         ).id;
       }
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
-      // as the worker made them (parsed-orders.ts), so a commit reads them back a line at a time.
+      // as the worker made them (parsed-orders.ts), so a commit reads them back a frame at a time.
       // The orders without errors are kept when others have some: the user may import them now.
       // Before the batch shows as a preview (a poll never sees one without its notes), and before
       // the parsed orders are stored (a database too full for the notes leaves no file behind).
       await repo.saveNotes(batchId, JSON.stringify({ orderNotes: d.orderNotes, notesSummary: d.notesSummary }));
       let parsedKey: string | null = null;
       if (r.parsed) {
-        parsedKey = (await files.put(r.parsed.data, 'parsed.ndjson', r.parsed.sha256)).key;
+        parsedKey = (await files.put(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
       }
       await repo.updateBatch(db, batchId, {
         parsed_key: parsedKey,

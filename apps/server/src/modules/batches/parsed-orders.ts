@@ -1,18 +1,21 @@
 import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
 import { type OrderInput, type PackedOrder, packOrder } from '../../domain/order-input.ts';
 import { type WaybillGroup, waybillGroups } from '../../domain/order-writer.ts';
 
 /**
- * A preview's parsed orders as they wait on disk for the confirm: newline-separated JSON, a
- * first line that counts them (in all and per waybill group), then the packed orders, up to
- * `ORDERS_PER_LINE` a line.
+ * A preview's parsed orders as they wait on disk for the confirm: a magic line, a JSON line that
+ * counts them (in all and per waybill group), then frames of up to `ORDERS_PER_FRAME` packed
+ * orders, each a 4-byte length and V8's serialization of the array (node:v8).
  *
  * The parse worker writes these bytes and hands them over without a copy: the main thread used
  * to receive the orders as structured clones and stringify them (0.6 s of one 100,000-order
- * preview, every other user's call waiting). The commit reads one line per chunk it writes, and
+ * preview, every other user's call waiting). The commit reads one frame per chunk it writes, and
  * reserves the waybill numbers from the counts, not by reading every order first (0.4-0.7 s).
+ * V8's serializer rather than JSON: 100,000 orders encode in 0.11 s instead of 0.21 s and decode
+ * in 0.11 s instead of 0.20 s. Files written before it (newline-separated JSON) still decode.
  */
-export const ORDERS_PER_LINE = 2000;
+export const ORDERS_PER_FRAME = 2000;
 
 interface Head {
   orders: number;
@@ -20,16 +23,22 @@ interface Head {
   waybills: [string, number, number | null, number][];
 }
 
+const MAGIC = Buffer.from('console-parsed-orders v8\n');
+
 /** The stored form of these orders and its SHA-256 (computed where the bytes are made). */
 export function encodeParsedOrders(orders: readonly OrderInput[]): { data: Buffer; sha256: string } {
   const head: Head = {
     orders: orders.length,
     waybills: waybillGroups(orders).map((g) => [g.channel, g.customerId, g.numberSegmentId ?? null, g.count]),
   };
-  const lines = [JSON.stringify(head)];
-  for (let i = 0; i < orders.length; i += ORDERS_PER_LINE)
-    lines.push(JSON.stringify(orders.slice(i, i + ORDERS_PER_LINE).map(packOrder)));
-  const data = Buffer.from(lines.join('\n'));
+  const parts: Buffer[] = [MAGIC, Buffer.from(`${JSON.stringify(head)}\n`)];
+  for (let i = 0; i < orders.length; i += ORDERS_PER_FRAME) {
+    const frame = v8.serialize(orders.slice(i, i + ORDERS_PER_FRAME).map(packOrder));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(frame.length);
+    parts.push(length, frame);
+  }
+  const data = Buffer.concat(parts);
   return { data, sha256: createHash('sha256').update(data).digest('hex') };
 }
 
@@ -40,8 +49,38 @@ export interface ParsedOrders {
   packs(): Generator<PackedOrder[], void>;
 }
 
-/** Reads the stored form; a file stored before it had a first line is counted by reading it. */
+/** Reads the stored form; files of the earlier JSON forms (with or without a first line) too. */
 export function decodeParsedOrders(data: Buffer): ParsedOrders {
+  if (data.subarray(0, MAGIC.length).equals(MAGIC)) {
+    const nl = data.indexOf(10, MAGIC.length);
+    const head = JSON.parse(data.toString('utf8', MAGIC.length, nl)) as Head;
+    const frames: [number, number][] = [];
+    for (let at = nl + 1; at < data.length;) {
+      const length = data.readUInt32LE(at);
+      frames.push([at + 4, at + 4 + length]);
+      at += 4 + length;
+    }
+    return {
+      total: head.orders,
+      waybills: waybillsOf(head),
+      *packs() {
+        for (const [start, end] of frames) yield v8.deserialize(data.subarray(start, end)) as PackedOrder[];
+      },
+    };
+  }
+  return decodeJsonLines(data);
+}
+
+const waybillsOf = (head: Head): WaybillGroup[] =>
+  head.waybills.map(([channel, customerId, numberSegmentId, count]) => ({
+    channel: channel as OrderInput['channel'],
+    customerId,
+    numberSegmentId,
+    count,
+  }));
+
+/** The form before V8 frames: newline-separated JSON, the first line counting them or not. */
+function decodeJsonLines(data: Buffer): ParsedOrders {
   const lines: [number, number][] = [];
   for (let start = 0; start < data.length;) {
     const nl = data.indexOf(10, start);
@@ -57,16 +96,7 @@ export function decodeParsedOrders(data: Buffer): ParsedOrders {
   }
   if (headed) {
     const head = first as Head;
-    return {
-      total: head.orders,
-      waybills: head.waybills.map(([channel, customerId, numberSegmentId, count]) => ({
-        channel: channel as OrderInput['channel'],
-        customerId,
-        numberSegmentId,
-        count,
-      })),
-      packs,
-    };
+    return { total: head.orders, waybills: waybillsOf(head), packs };
   }
   // Packed orders lead with customerId, channel, …, numberSegmentId (index 7): see packOrder.
   const keys: WaybillGroup[] = [];
