@@ -36,6 +36,11 @@ describe('resident ID (GB 11643)', () => {
     expect(isMinor('2008-11-22', today)).toBe(true);
     // 2026-11-21T20:00Z is already 11-22 in Shanghai.
     expect(isMinor('2008-11-22', new Date('2026-11-21T20:00:00Z'))).toBe(false);
+    // Born on 29 February: 18 on 1 March of a common year, not on 28 February.
+    expect(isMinor('2008-02-29', new Date('2026-02-28T03:00:00Z'))).toBe(true);
+    expect(isMinor('2008-02-29', new Date('2026-03-01T03:00:00Z'))).toBe(false);
+    expect(isMinor('1990-01-01', today)).toBe(false);
+    expect(isMinor('2020-06-30', today)).toBe(true);
   });
 });
 

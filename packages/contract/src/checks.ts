@@ -9,7 +9,7 @@ const ID_CHECK = '10X98765432';
 /** GB 11643 check character of the first 17 digits (ISO 7064 MOD 11-2). */
 export function idCardCheckChar(first17: string): string {
   let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i]!;
+  for (let i = 0; i < 17; i++) sum += (first17.charCodeAt(i) - 48) * ID_WEIGHTS[i]!;
   return ID_CHECK[sum % 11]!;
 }
 
@@ -42,13 +42,16 @@ export function chinaDate(now: Date): string {
   return lastDay.day;
 }
 
-/** Under 18 on today's date in Asia/Shanghai. */
+let lastCutoff = { day: '', cutoff: '' };
+/**
+ * Under 18 on today's date in Asia/Shanghai: born after the same day 18 years ago. Both are
+ * YYYY-MM-DD, so the string order is the date order (an import asks once per row: no splitting).
+ */
 export function isMinor(birth: string, today: Date): boolean {
-  const [y, m, d] = birth.split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = chinaDate(today).split('-').map(Number) as [number, number, number];
-  let age = ty - y;
-  if (tm < m || (tm === m && td < d)) age--;
-  return age < 18;
+  const day = chinaDate(today);
+  if (day !== lastCutoff.day)
+    lastCutoff = { day, cutoff: `${String(Number(day.slice(0, 4)) - 18).padStart(4, '0')}${day.slice(4)}` };
+  return birth > lastCutoff.cutoff;
 }
 
 /** EAN-13 / EAN-8 check digit over the data digits (weights 3,1,3,1… from the right). */
