@@ -160,6 +160,45 @@ describe('allowed channels', () => {
     expect(msgs).toEqual(['4:This customer may not use channel SG.']);
   });
 
+  it('a channel taken away between preview and confirm: the confirm is a 422 on id, nothing is written, the preview stays', async () => {
+    const file = await fill(await template(h, tokens.demo2, 'download/importOrder'), [
+      baseRow(201, { orderNo: 'CH-LATE-1' }),
+      baseRow(202, { orderNo: 'CH-LATE-2' }),
+    ]);
+    const up = await upload(
+      h,
+      'order/batch/createImport',
+      tokens.demo2,
+      { channel: 'JP' },
+      { name: 'late.xlsx', data: file },
+    );
+    expect(up.status).toBe(200);
+    const p = await settle(h, tokens.demo2, up.body.data.id);
+    expect(p).toMatchObject({ status: 'preview', orderCount: 2, invalidRows: 0 });
+    const confirm = (lang: Record<string, string>) =>
+      h.post(
+        'order/batch/confirm',
+        { id: p.id, confirmations: p.confirmations.map((c: { kind: string }) => c.kind) },
+        tokens.demo2,
+        lang,
+      );
+
+    expect((await setChannels(['EMS'])).status).toBe(200);
+    const refused = await confirm(en);
+    expect(refused.status).toBe(422);
+    expect(refused.body.data.id).toEqual(['This customer may not use channel JP.']);
+    expect((await confirm(zh)).body.data.id).toEqual(['该客户不能使用渠道 JP。']);
+    const written = () => h.db.selectFrom('orders').select('order_no').where('order_no', 'like', 'CH-LATE-%').execute();
+    expect(await written()).toEqual([]);
+    expect((await settle(h, tokens.demo2, p.id)).status).toBe('preview');
+
+    // Given back, the same preview is confirmed and its orders written.
+    expect((await setChannels(['EMS', 'JP'])).status).toBe(200);
+    expect((await confirm(en)).status).toBe(200);
+    expect((await settle(h, tokens.demo2, p.id)).status).toBe('done');
+    expect((await written()).map((o) => o.order_no).sort()).toEqual(['CH-LATE-1', 'CH-LATE-2']);
+  });
+
   it('unknown or repeated codes are a 422 on channels and change nothing', async () => {
     const unknown = await setChannels(['JP', 'MARS']);
     expect(unknown.status).toBe(422);

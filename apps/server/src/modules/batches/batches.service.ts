@@ -698,6 +698,15 @@ export function createBatchesService(deps: BatchesDeps) {
         throw AppError.validation({ confirmations: missing.map((c) => `confirmKind_${c.kind}`) });
       }
       await deps.assertNoticesClear(actor);
+      // A channel taken from the customer since the preview writes none of its orders (issue 17):
+      // the preview stays, to be confirmed once the channel is given back or the sheet is changed.
+      // (A preview stored before its orders were is parsed again by the commit, with today's list.)
+      const allowed = await allowedChannelsOf(db, b.customer_id);
+      if (allowed && b.parsed_key) {
+        const channels = new Set((await parsedOrders(b, lang)).waybills.map((g) => g.channel as string));
+        const refused = [...channels].filter((c) => !allowed.has(c));
+        if (refused.length) throw AppError.field('id', 'channelNotAllowed', { value: refused.join(', ') });
+      }
       // Claim the batch atomically: two confirms of one batch commit it once.
       const claimed = await db
         .updateTable('batches')
