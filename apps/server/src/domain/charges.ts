@@ -222,15 +222,29 @@ export interface NewCharge {
  */
 export async function writeCharges(trx: Trx, charges: NewCharge[], at: string, by: number | null): Promise<number[]> {
   const written: number[] = [];
-  const bills = new Map<string, number>();
+  // Every writer takes its locks in one order, so two never wait on each other (on PostgreSQL the
+  // storage job and a ship deadlocked, each holding the statement or the line the other inserts
+  // next): first the statements, by customer and month; then the lines, by order (each order's in
+  // the order its caller made them, which is how the statement lists them).
+  const monthOf = new Map<string, { customerId: number; month: string; lineAt: string }>();
   for (const c of charges) {
     const lineAt = c.at ?? at;
-    const billKey = `${c.customer_id}:${chinaMonthOf(lineAt)}`;
-    let billId = bills.get(billKey);
-    if (billId === undefined) {
-      billId = await openBillFor(trx, c.customer_id, lineAt, at);
-      bills.set(billKey, billId);
-    }
+    const month = chinaMonthOf(lineAt);
+    const key = `${c.customer_id}:${month}`;
+    if (!monthOf.has(key)) monthOf.set(key, { customerId: c.customer_id, month, lineAt });
+  }
+  const bills = new Map<string, number>();
+  const byCustomerAndMonth = [...monthOf.entries()].sort(
+    ([, a], [, b]) => a.customerId - b.customerId || (a.month < b.month ? -1 : a.month > b.month ? 1 : 0),
+  );
+  for (const [key, m] of byCustomerAndMonth) bills.set(key, await openBillFor(trx, m.customerId, m.lineAt, at));
+  const ordered = charges
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (a.c.order_id ?? 0) - (b.c.order_id ?? 0) || a.i - b.i)
+    .map((x) => x.c);
+  for (const c of ordered) {
+    const lineAt = c.at ?? at;
+    const billId = bills.get(`${c.customer_id}:${chinaMonthOf(lineAt)}`)!;
     const r = await trx
       .insertInto('charges')
       .values({

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromMinor, toMinor } from '../../src/domain/charges.ts';
+import { fromMinor, type NewCharge, toMinor, writeCharges } from '../../src/domain/charges.ts';
 import { transition } from '../../src/domain/order-life.ts';
 import { accrueStorage } from '../../src/modules/bills/storage-accrual.ts';
 import { createHarness, type Harness } from '../harness.ts';
@@ -263,6 +263,40 @@ describe('the storage accrual job', () => {
     ]);
     const issuedAfter = (await post('bills', { customerId: demoId, period: '2031-12' }, operator)).body.data.list[0];
     expect(issuedAfter).toEqual(issuedBefore);
+  });
+
+  it('two writers naming the same statements and lines in opposite orders, in parallel, both finish (no deadlock on PostgreSQL)', async () => {
+    const [a, b] = [await received('2031-03-01T04:00:00.000Z'), await received('2031-03-01T04:00:00.000Z')];
+    const line = (round: number, orderId: number, month: string, n: number): NewCharge => ({
+      customer_id: demoId,
+      order_id: orderId,
+      kind: 'storage',
+      charge_key: `deadlock:${round}:${n}`,
+      amount_minor: 100,
+      currency: 'JPY',
+      at: `${2040 + round}-${month}-15T04:00:00.000Z`,
+    });
+    for (let round = 0; round < 5; round++) {
+      // The storage job's order against a ship's: each statement and each line the other's first.
+      const first = [line(round, a, '03', 1), line(round, b, '02', 2)];
+      const second = [line(round, b, '02', 2), line(round, a, '03', 1)];
+      const at = `${2040 + round}-03-20T04:00:00.000Z`;
+      const written = await Promise.all(
+        [first, second].map((lines) => h.db.transaction().execute((trx) => writeCharges(trx, lines, at, null))),
+      );
+      expect(written.flat()).toHaveLength(2);
+      const rows = await h.db
+        .selectFrom('charges as c')
+        .innerJoin('bills as b', 'b.id', 'c.bill_id')
+        .select(['c.charge_key', 'b.period'])
+        .where('c.charge_key', 'like', `deadlock:${round}:%`)
+        .orderBy('c.charge_key')
+        .execute();
+      expect(rows).toEqual([
+        { charge_key: `deadlock:${round}:1`, period: `${2040 + round}-03` },
+        { charge_key: `deadlock:${round}:2`, period: `${2040 + round}-02` },
+      ]);
+    }
   });
 
   it('every statement total still equals the sum of its lines', async () => {
