@@ -1,6 +1,7 @@
-import { type bills as B, reference } from '@console/contract';
+import { type bills as B } from '@console/contract';
 import { App, Button, DatePicker, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { billMonthsCall, billsCall, downloadBill, issueBill, markBillPaid } from './api/bills.ts';
@@ -28,7 +29,6 @@ export default function BillPage() {
   const paged = usePagedQuery<typeof billsCall, Filters>(billsCall);
   const [customerId, setCustomerId] = useState<number | undefined>();
   const months = useCall(billMonthsCall, customerId ? { customerId } : {});
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [open, setOpen] = useState<Row | null>(null);
   const [adjusting, setAdjusting] = useState(false);
   const [busy, setBusy] = useState<number | null>(null);
@@ -125,13 +125,7 @@ export default function BillPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={t('bills.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 180 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 180 }} />
           </Form.Item>
         )}
         <Form.Item name="status" label={t('bills.status')}>

@@ -14,6 +14,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { rateCardsCall, saveRateCard } from './api/bills.ts';
@@ -41,7 +42,6 @@ export default function RateCardsPage() {
   const [form] = Form.useForm<Values>();
   const paged = usePagedQuery<typeof rateCardsCall, Filters>(rateCardsCall);
   const channels = useCall(reference.channels, {});
-  const customers = useCall(reference.customers, {});
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [saving, setSaving] = useState(false);
   const channelValue = Form.useWatch('channelCode', form);
@@ -168,13 +168,7 @@ export default function RateCardsPage() {
           />
         </Form.Item>
         <Form.Item name="customerId" label={t('bills.cards.customer')}>
-          <Select
-            allowClear
-            showSearch
-            optionFilterProp="label"
-            style={{ width: 220 }}
-            options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-          />
+          <CustomerSelect allowClear style={{ width: 220 }} />
         </Form.Item>
         <Space>
           <Button type="primary" htmlType="submit" data-testid="cards-search">
@@ -221,14 +215,7 @@ export default function RateCardsPage() {
               />
             </Form.Item>
             <Form.Item name="customerId" label={t('bills.cards.customer')} extra={t('bills.cards.customerHelp')}>
-              <Select
-                allowClear
-                showSearch
-                optionFilterProp="label"
-                style={{ width: 220 }}
-                disabled={editing !== 'new'}
-                options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              />
+              <CustomerSelect allowClear style={{ width: 220 }} disabled={editing !== 'new'} />
             </Form.Item>
             <Form.Item name="effectiveFrom" label={t('bills.cards.effectiveFrom')} rules={[{ required: true }]}>
               <DatePicker data-testid="card-effective" />

@@ -1,7 +1,7 @@
-import { reference } from '@console/contract';
-import { App, Button, Card, Form, Select, Space } from 'antd';
+import { App, Button, Card, Form, Space } from 'antd';
 import { useNavigate } from 'react-router';
-import { errorText, t, useCall, useI18n, useSession } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { errorText, t, useI18n, useSession } from '@/lib';
 import { createNomination, refreshNominations } from './api/exportNominations.ts';
 import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
@@ -17,7 +17,6 @@ export default function ExportNominationCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [form] = Form.useForm();
   const submit = async (v: Record<string, any>) => {
     try {
@@ -44,13 +43,7 @@ export default function ExportNominationCreatePage() {
             rules={[{ required: true, message: t('exportNominations.selectCustomer') }]}
             style={{ maxWidth: 360 }}
           >
-            <Select
-              showSearch
-              optionFilterProp="label"
-              placeholder={t('exportNominations.selectCustomer')}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              data-testid="nomination-customer"
-            />
+            <CustomerSelect placeholder={t('exportNominations.selectCustomer')} data-testid="nomination-customer" />
           </Form.Item>
         )}
         <NominationFields />

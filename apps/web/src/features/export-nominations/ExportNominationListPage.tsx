@@ -1,9 +1,10 @@
-import { type exportNominations, reference } from '@console/contract';
-import { App, Button, Form, Input, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
+import { type exportNominations } from '@console/contract';
+import { App, Button, Form, Input, Popconfirm, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { ApiError, errorText, formatTime, hasRoute, t, useCall, useI18n, useSession } from '@/lib';
+import { ApiError, errorText, formatTime, hasRoute, t, useI18n, useSession } from '@/lib';
 import {
   deleteNomination,
   exportNominationsXlsx,
@@ -42,7 +43,6 @@ export default function ExportNominationListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof nominationsCall, Filters>(nominationsCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const download = useDownloadProgress();
   const visible = isCustomer ? COLUMNS.filter((c) => c !== 'customerCode') : COLUMNS;
 
@@ -144,14 +144,7 @@ export default function ExportNominationListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={t('exportNominations.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 180 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              data-testid="nomination-filter-customer"
-            />
+            <CustomerSelect allowClear style={{ width: 180 }} data-testid="nomination-filter-customer" />
           </Form.Item>
         )}
         <Space>

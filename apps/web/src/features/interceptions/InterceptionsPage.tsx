@@ -1,4 +1,4 @@
-import { interceptions, reference } from '@console/contract';
+import { interceptions } from '@console/contract';
 import {
   Alert,
   App,
@@ -15,8 +15,9 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useState } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { errorText, formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
 
@@ -43,7 +44,6 @@ export default function InterceptionsPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof interceptionsCall, Filters>(interceptionsCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [creating, setCreating] = useState(false);
   const [results, setResults] = useState<Results | null>(null);
   const [cancelling, setCancelling] = useState<Row | null>(null);
@@ -178,13 +178,7 @@ export default function InterceptionsPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={t('interceptions.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={t('interceptions.dateRange')}>

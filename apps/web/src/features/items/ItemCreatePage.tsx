@@ -1,7 +1,8 @@
-import { items, reference } from '@console/contract';
-import { App, Button, Card, Form, Select } from 'antd';
+import { items } from '@console/contract';
+import { App, Button, Card, Form } from 'antd';
 import { useNavigate } from 'react-router';
-import { errorText, invalidateCall, t, useCall, useI18n } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { errorText, invalidateCall, t, useI18n } from '@/lib';
 import { createItem } from './api/createItem.ts';
 import { ItemFields, toItemInput } from './components/ItemForm.tsx';
 import { formErrors } from './components/shared.tsx';
@@ -16,7 +17,6 @@ export default function ItemCreatePage() {
   const role = useRole();
   const [form] = Form.useForm();
   const chosen = Form.useWatch('customerId', form) as number | undefined;
-  const customers = useCall(reference.customers, {}, { enabled: !role.isCustomer });
   const submit = async (v: Record<string, any>) => {
     try {
       const r = await createItem({ ...toItemInput(v), customerId: role.isCustomer ? undefined : v.customerId });
@@ -43,11 +43,8 @@ export default function ItemCreatePage() {
             rules={[{ required: true, message: t('items.required', { label: t('items.customer') }) }]}
             style={{ maxWidth: 360 }}
           >
-            <Select
-              showSearch
-              optionFilterProp="label"
+            <CustomerSelect
               placeholder={t('items.selectCustomer')}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               // An image belongs to the customer it was uploaded for.
               onChange={() => form.setFieldValue('imageId', null)}
               data-testid="item-customer"

@@ -1,7 +1,7 @@
-import { reference } from '@console/contract';
-import { App, Button, Card, Form, Select, Space } from 'antd';
+import { App, Button, Card, Form, Space } from 'antd';
 import { useNavigate } from 'react-router';
-import { errorText, t, useCall, useI18n, useSession } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { errorText, t, useI18n, useSession } from '@/lib';
 import { createJd, refreshJd } from './api/jdAuthorize.ts';
 import { formErrors, JdFields, toFields } from './components/JdFields.tsx';
 import './i18n.ts';
@@ -13,7 +13,6 @@ export default function JdAuthorizeCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [form] = Form.useForm();
   const submit = async (v: Record<string, any>) => {
     try {
@@ -38,13 +37,7 @@ export default function JdAuthorizeCreatePage() {
             rules={[{ required: true, message: t('jdAuthorize.selectCustomer') }]}
             style={{ maxWidth: 360 }}
           >
-            <Select
-              showSearch
-              optionFilterProp="label"
-              placeholder={t('jdAuthorize.selectCustomer')}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              data-testid="jd-customer"
-            />
+            <CustomerSelect placeholder={t('jdAuthorize.selectCustomer')} data-testid="jd-customer" />
           </Form.Item>
         )}
         <JdFields />

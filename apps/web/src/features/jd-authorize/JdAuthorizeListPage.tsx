@@ -1,9 +1,10 @@
-import { jdAuthorize, reference } from '@console/contract';
+import { jdAuthorize } from '@console/contract';
 import { Alert, App, Button, Form, Input, Popconfirm, Select, Space, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { ApiError, errorText, formatTime, hasRoute, t, useCall, useI18n, useSession } from '@/lib';
+import { ApiError, errorText, formatTime, hasRoute, t, useI18n, useSession } from '@/lib';
 import { authorizeUrl, deleteJd, exchangeJdCode, jdListCall, refreshJd, renewJd } from './api/jdAuthorize.ts';
 import './i18n.ts';
 
@@ -29,7 +30,6 @@ export default function JdAuthorizeListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof jdListCall, Filters>(jdListCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [busy, setBusy] = useState<number | null>(null);
   const [exchanging, setExchanging] = useState(false);
   const handled = useRef<string | null>(null);
@@ -227,13 +227,7 @@ export default function JdAuthorizeListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={t('jdAuthorize.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 180 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 180 }} />
           </Form.Item>
         )}
         <Space>

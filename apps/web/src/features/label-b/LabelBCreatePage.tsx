@@ -1,8 +1,9 @@
-import { reference, type labelB as L } from '@console/contract';
-import { Alert, Button, Card, Form, Select, Space, Typography, Upload } from 'antd';
+import { type labelB as L } from '@console/contract';
+import { Alert, Button, Card, Form, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, labelBListCall, promptAddresses } from './api/labelB.ts';
 import { ConfirmBatch } from './components/ConfirmBatch.tsx';
 import { RowsTable } from './components/shared.tsx';
@@ -18,7 +19,6 @@ export default function LabelBCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [customerId, setCustomerId] = useState<number | undefined>();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
@@ -48,15 +48,7 @@ export default function LabelBCreatePage() {
         <Space wrap>
           {!isCustomer && (
             <Form.Item label={l('customer')} style={{ marginBottom: 0 }}>
-              <Select
-                showSearch
-                optionFilterProp="label"
-                style={{ width: 220 }}
-                value={customerId}
-                onChange={setCustomerId}
-                disabled={!!draft}
-                options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              />
+              <CustomerSelect style={{ width: 220 }} value={customerId} onChange={setCustomerId} disabled={!!draft} />
             </Form.Item>
           )}
           <Button onClick={() => void downloadTemplate()}>{l('template')}</Button>

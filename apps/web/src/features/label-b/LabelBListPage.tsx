@@ -1,8 +1,9 @@
-import { reference, type labelB as L } from '@console/contract';
+import { type labelB as L } from '@console/contract';
 import { Button, Form, Input, Select, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, exportBatch, labelBListCall } from './api/labelB.ts';
 import { StatusTag } from './components/shared.tsx';
 import './i18n.ts';
@@ -18,7 +19,6 @@ export default function LabelBListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof labelBListCall, Filters>(labelBListCall, {});
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const l = (k: string) => t(`labelB.${k}`);
   const onSearch = (v: Record<string, any>) => {
     void invalidateCall(labelBListCall);
@@ -69,13 +69,7 @@ export default function LabelBListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Space>

@@ -1,7 +1,8 @@
-import { type meituan as M, reference } from '@console/contract';
+import { type meituan as M } from '@console/contract';
 import { Alert, Button, Card, Form, Select, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import {
   batchNumbersCall,
@@ -25,7 +26,6 @@ export default function MeituanCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const locations = useCall(locationsCall, {});
   const [location, setLocation] = useState<M.MeituanLocation>('tokyo');
   const [customerId, setCustomerId] = useState<number | undefined>();
@@ -73,14 +73,11 @@ export default function MeituanCreatePage() {
           </Form.Item>
           {!isCustomer && (
             <Form.Item label={l('customer')} style={{ marginBottom: 0 }}>
-              <Select
+              <CustomerSelect
                 allowClear
-                showSearch
-                optionFilterProp="label"
                 style={{ width: 220 }}
                 value={customerId}
                 onChange={setCustomerId}
-                options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
                 data-testid="meituan-customer"
               />
             </Form.Item>

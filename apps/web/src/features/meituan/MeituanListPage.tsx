@@ -1,7 +1,8 @@
-import { type meituan as M, reference } from '@console/contract';
+import { type meituan as M } from '@console/contract';
 import { App, Button, DatePicker, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { batchNumbersCall, completeMeituan, exportMeituan, locationsCall, meituanListCall } from './api/meituan.ts';
@@ -25,7 +26,6 @@ export default function MeituanListPage() {
   const isCustomer = !!user?.customer;
   const canComplete = hasRoute('meituanOrder.complete');
   const paged = usePagedQuery<typeof meituanListCall, Filters>(meituanListCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const locations = useCall(locationsCall, {});
   const batches = useCall(batchNumbersCall, {});
   const [selected, setSelected] = useState<number[]>([]);
@@ -150,13 +150,7 @@ export default function MeituanListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={l('dateRange')}>

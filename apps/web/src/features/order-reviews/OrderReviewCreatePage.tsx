@@ -1,9 +1,10 @@
-import { exportJobs, orderReviews, reference } from '@console/contract';
-import { Alert, App, Button, Card, Form, Progress, Select, Space, Typography, Upload } from 'antd';
+import { exportJobs, orderReviews } from '@console/contract';
+import { Alert, App, Button, Card, Form, Progress, Space, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { newProgressId } from '@/components/download-progress.tsx';
-import { call, errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { call, errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, submitReview } from './api/orderReviews.ts';
 import { fileSize } from './components/shared.tsx';
 import './i18n.ts';
@@ -20,7 +21,6 @@ export default function OrderReviewCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [file, setFile] = useState<File | null>(null);
   const [customerId, setCustomerId] = useState<number | undefined>();
   const [busy, setBusy] = useState(false);
@@ -82,14 +82,11 @@ export default function OrderReviewCreatePage() {
         </Button>
         {!isCustomer && (
           <Form.Item label={t('orderReviews.customer')} required style={{ marginBottom: 0 }}>
-            <Select
-              showSearch
-              optionFilterProp="label"
+            <CustomerSelect
               placeholder={t('orderReviews.selectCustomer')}
               style={{ width: 240 }}
               value={customerId}
               onChange={setCustomerId}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               data-testid="review-customer"
             />
           </Form.Item>

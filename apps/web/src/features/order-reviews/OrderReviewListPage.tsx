@@ -1,19 +1,11 @@
-import { orderReviews, reference } from '@console/contract';
+import { orderReviews } from '@console/contract';
 import { App, Button, DatePicker, Form, Input, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import {
-  formatTime,
-  invalidateCall,
-  saveServerSetting,
-  t,
-  useCall,
-  useI18n,
-  useServerSettings,
-  useSession,
-} from '@/lib';
+import { formatTime, invalidateCall, saveServerSetting, t, useI18n, useServerSettings, useSession } from '@/lib';
 import { deleteReview, downloadReview, reviewsCall } from './api/orderReviews.ts';
 import { ReviewStatusTag } from './components/shared.tsx';
 import './i18n.ts';
@@ -52,7 +44,6 @@ export default function OrderReviewListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof reviewsCall, Filters>(reviewsCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const settings = useServerSettings();
   const saved = settings.data?.orderReviewColumns;
   const chosen: readonly string[] =
@@ -155,13 +146,7 @@ export default function OrderReviewListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={t('orderReviews.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={t('orderReviews.dateRange')}>

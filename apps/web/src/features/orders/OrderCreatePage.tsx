@@ -1,6 +1,7 @@
 import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Form, Input, Row, Select, Space } from 'antd';
 import { useEffect } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
@@ -21,8 +22,6 @@ export default function OrderCreatePage() {
   const channels = useCall(reference.channels, {});
   const types = useCall(reference.orderTypes, {});
   const companies = useCall(reference.customsClearanceCompanies, {});
-  // Agents and operators pick one of the customers they may act for; a customer acts for itself.
-  const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
   const nominations = useCall(
     reference.exportsOptions,
     { customerId: isCustomer ? undefined : customerId },
@@ -89,17 +88,15 @@ export default function OrderCreatePage() {
         initialValues={{ channel: 'JP', orderType: 'normal', items: [{ quantity: 1 }] }}
       >
         <Row gutter={12}>
+          {/* Agents and operators pick one of the customers they may act for; a customer acts for itself. */}
           {!isCustomer && (
             <Col span={6}>
               <Form.Item name="customerId" label={t('orders.customer')} rules={[{ required: true }]}>
-                <Select
+                <CustomerSelect
+                  enabled={!!user && !isCustomer}
                   data-testid="create-customer"
-                  showSearch
-                  optionFilterProp="label"
-                  loading={customers.isLoading}
                   placeholder={t('orders.selectCustomer')}
                   onChange={chooseCustomer}
-                  options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
                 />
               </Form.Item>
             </Col>

@@ -1,7 +1,8 @@
-import { reference, type pickups as P } from '@console/contract';
-import { Alert, App, Button, Card, DatePicker, Form, Input, InputNumber, Radio, Select, Space } from 'antd';
+import { type pickups as P } from '@console/contract';
+import { Alert, App, Button, Card, DatePicker, Form, Input, InputNumber, Radio, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, errorText, t, useCall, useI18n, useSession } from '@/lib';
 import { bookPickup, downloadSlip, refreshPickups, slotsCall, suggestAbbr } from './api/pickups.ts';
 import './i18n.ts';
@@ -21,7 +22,6 @@ export default function PickupCreatePage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [form] = Form.useForm();
   const region: P.PickupRegion = Form.useWatch('region', form) ?? 'tokyo';
   const date: Dayjs | undefined = Form.useWatch('date', form);
@@ -104,13 +104,7 @@ export default function PickupCreatePage() {
       >
         {!isCustomer && (
           <Form.Item name="customerId" label={t('pickups.customer')} rules={required} style={{ maxWidth: 360 }}>
-            <Select
-              showSearch
-              optionFilterProp="label"
-              placeholder={t('pickups.selectCustomer')}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              data-testid="pickup-customer"
-            />
+            <CustomerSelect placeholder={t('pickups.selectCustomer')} data-testid="pickup-customer" />
           </Form.Item>
         )}
         <Form.Item name="region" label={t('pickups.region')} rules={required}>

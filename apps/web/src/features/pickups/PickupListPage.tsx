@@ -1,9 +1,10 @@
-import { reference, type pickups as P } from '@console/contract';
+import { type pickups as P } from '@console/contract';
 import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
 import './i18n.ts';
 
@@ -27,7 +28,6 @@ export default function PickupListPage() {
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof pickupListCall, Filters>(pickupListCall, { sort: 'createdAt' });
   const messages = usePagedQuery<typeof messagesCall, Record<string, never>>(messagesCall, {});
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [cancelling, setCancelling] = useState<Row | null>(null);
 
   const onSearch = (v: Record<string, any>) => {
@@ -132,13 +132,7 @@ export default function PickupListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={label('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={label('dateRange')}>

@@ -1,8 +1,9 @@
-import { recipients as R, reference } from '@console/contract';
-import { App, Button, Col, Form, Input, Modal, Popconfirm, Row, Select, Space, type TableColumnsType } from 'antd';
+import { recipients as R } from '@console/contract';
+import { App, Button, Col, Form, Input, Modal, Popconfirm, Row, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { ApiError, call, errorText, formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { ApiError, call, errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import './i18n.ts';
 
 type Row = R.RecipientRow;
@@ -34,7 +35,6 @@ export default function RecipientListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof R.recipientList, Filters>(R.recipientList, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [busy, setBusy] = useState(false);
   const l = (k: string, p?: Record<string, string | number>) => t(`recipients.${k}`, p);
@@ -114,13 +114,7 @@ export default function RecipientListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Space>
@@ -149,11 +143,7 @@ export default function RecipientListPage() {
             {!isCustomer && editing === 'new' && (
               <Col span={12}>
                 <Form.Item name="customerId" label={l('customer')} rules={[{ required: true }]}>
-                  <Select
-                    showSearch
-                    optionFilterProp="label"
-                    options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-                  />
+                  <CustomerSelect />
                 </Form.Item>
               </Col>
             )}

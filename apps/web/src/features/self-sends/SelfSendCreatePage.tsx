@@ -1,9 +1,10 @@
-import { reference, selfSends as S } from '@console/contract';
+import { selfSends as S } from '@console/contract';
 import { Alert, Button, Card, DatePicker, Form, Input, InputNumber, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, call, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { ApiError, call, invalidateCall, t, useI18n, useSession } from '@/lib';
 import './i18n.ts';
 
 /**
@@ -16,7 +17,6 @@ export default function SelfSendCreatePage() {
   const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const company = Form.useWatch('expressCompany', form);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<number | null>(null);
@@ -71,11 +71,7 @@ export default function SelfSendCreatePage() {
       >
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')} rules={[{ required: true }]}>
-            <Select
-              showSearch
-              optionFilterProp="label"
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect />
           </Form.Item>
         )}
         <Form.Item name="expressCompany" label={l('expressCompany')} rules={[{ required: true }]}>

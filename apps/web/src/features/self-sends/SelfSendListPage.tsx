@@ -1,8 +1,9 @@
-import { reference, selfSends as S } from '@console/contract';
+import { selfSends as S } from '@console/contract';
 import { Button, DatePicker, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
-import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import './i18n.ts';
 
 type Row = S.SelfSendRow;
@@ -17,7 +18,6 @@ export default function SelfSendListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof S.selfSendList, Filters>(S.selfSendList, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const l = (k: string) => t(`selfSends.${k}`);
   const onSearch = (v: Record<string, any>) => {
     void invalidateCall(S.selfSendList);
@@ -88,13 +88,7 @@ export default function SelfSendListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={l('dateRange')}>

@@ -1,4 +1,4 @@
-import { reference, type storageOrders as S } from '@console/contract';
+import { type storageOrders as S } from '@console/contract';
 import {
   Alert,
   Button,
@@ -18,6 +18,7 @@ import {
 } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
 import { beep, OutcomeTag, ScanLines } from './components/shared.tsx';
@@ -33,7 +34,6 @@ export default function StorageCreatePage() {
   useI18n();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const origins = useCall(originsCall, {});
   const [origin, setOrigin] = useState<S.StorageOrigin>('counter');
   const [customerId, setCustomerId] = useState<number | undefined>();
@@ -50,17 +50,14 @@ export default function StorageCreatePage() {
       </Form.Item>
       {!isCustomer && (
         <Form.Item label={t('storageOrders.customer')} style={{ marginBottom: 0 }}>
-          <Select
+          <CustomerSelect
             allowClear
-            showSearch
-            optionFilterProp="label"
             style={{ width: 220 }}
             placeholder={
               user?.roles.includes('agent') ? t('storageOrders.customerRequired') : t('storageOrders.anyCustomer')
             }
             value={customerId}
             onChange={setCustomerId}
-            options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
             data-testid="storage-customer"
           />
         </Form.Item>

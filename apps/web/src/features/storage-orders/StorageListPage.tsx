@@ -1,6 +1,7 @@
-import { reference, type storageOrders as S } from '@console/contract';
+import { type storageOrders as S } from '@console/contract';
 import { Button, DatePicker, Form, Input, Select, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { originsCall, storageListCall } from './api/storageOrders.ts';
@@ -22,7 +23,6 @@ export default function StorageListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof storageListCall, Filters>(storageListCall, { sort: 'createdAt' });
-  const customers = useCall(reference.customers, {}, { enabled: !isCustomer });
   const origins = useCall(originsCall, {});
 
   const onSearch = (v: Record<string, any>) => {
@@ -100,13 +100,7 @@ export default function StorageListPage() {
         </Form.Item>
         {!isCustomer && (
           <Form.Item name="customerId" label={label('customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} />
           </Form.Item>
         )}
         <Form.Item name="range" label={label('dateRange')}>

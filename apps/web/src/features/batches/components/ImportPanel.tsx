@@ -2,6 +2,7 @@ import { type batches, reference } from '@console/contract';
 import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { errorText, formatTime, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
 import {
   confirmBatch,
@@ -23,8 +24,6 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
   useI18n();
   const { user } = useSession();
   const isCustomer = (user?.roles ?? []).includes('customer');
-  // Agents and operators pick one of the customers they may act for; a customer acts for itself.
-  const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
   const companies = useCall(reference.customsClearanceCompanies, {});
   // A customer user is offered the channels it may use (the server answers only those).
   const channelList = useCall(reference.channels, {});
@@ -134,18 +133,16 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
             />
           </Form.Item>
         )}
+        {/* Agents and operators pick one of the customers they may act for; a customer acts for itself. */}
         {!isCustomer && (
           <Form.Item label={t('batches.customer')} required>
-            <Select
-              showSearch
-              optionFilterProp="label"
+            <CustomerSelect
+              enabled={!!user && !isCustomer}
               style={{ width: 240 }}
               placeholder={t('batches.selectCustomer')}
-              loading={customers.isLoading}
               value={fields.customerId}
               // Another customer's nomination does not apply.
               onChange={(v: number) => setFields({ ...fields, customerId: v, exportNominationId: undefined })}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               data-testid="customer"
             />
           </Form.Item>

@@ -1,6 +1,7 @@
 import { reference } from '@console/contract';
 import { App, Form, Input, Modal, Select } from 'antd';
 import { useState } from 'react';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { invalidateCall, t, useCall } from '@/lib';
 import { adjustBill, billLinesCall, billMonthsCall, billsCall } from '../api/bills.ts';
 
@@ -9,7 +10,6 @@ export function AdjustModal({ open, onClose }: { open: boolean; onClose: () => v
   const [form] = Form.useForm();
   const { message } = App.useApp();
   const [saving, setSaving] = useState(false);
-  const customers = useCall(reference.customers, {}, { enabled: open });
   const currencies = useCall(reference.currencies, {}, { enabled: open });
   const submit = async () => {
     const v = await form.validateFields();
@@ -35,11 +35,7 @@ export function AdjustModal({ open, onClose }: { open: boolean; onClose: () => v
     >
       <Form form={form} layout="vertical" initialValues={{ currency: 'JPY' }}>
         <Form.Item name="customerId" label={t('bills.customer')} rules={[{ required: true }]}>
-          <Select
-            showSearch
-            optionFilterProp="label"
-            options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-          />
+          <CustomerSelect enabled={open} />
         </Form.Item>
         <Form.Item name="currency" label={t('bills.currency')} rules={[{ required: true }]}>
           <Select options={(currencies.data ?? []).map((c: { code: string }) => ({ value: c.code, label: c.code }))} />

@@ -1,7 +1,8 @@
-import { type items, reference } from '@console/contract';
-import { Alert, Button, Modal, Progress, Select, Space, Table, Typography, Upload } from 'antd';
+import { type items } from '@console/contract';
+import { Alert, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
 import { useEffect, useState } from 'react';
-import { errorText, formatTime, t, useCall, useI18n } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { errorText, formatTime, t, useI18n } from '@/lib';
 import {
   confirmItemImport,
   downloadItemImportErrors,
@@ -29,7 +30,6 @@ export function ItemImportModal({
 }) {
   useI18n();
   const role = useRole();
-  const customers = useCall(reference.customers, {}, { enabled: open && !role.isCustomer });
   const [customerId, setCustomerId] = useState<number>();
   const [job, setJob] = useState<Import | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -109,16 +109,13 @@ export function ItemImportModal({
         {!role.isCustomer && (
           <Space>
             <Typography.Text>{t('items.customer')}</Typography.Text>
-            <Select
-              showSearch
-              optionFilterProp="label"
+            <CustomerSelect
+              enabled={open && !role.isCustomer}
               style={{ width: 260 }}
               placeholder={t('items.selectCustomer')}
-              loading={customers.isLoading}
               value={customerId}
               onChange={(v: number) => (setCustomerId(v), reset())}
               disabled={committing}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               data-testid="import-customer"
             />
           </Space>

@@ -1,10 +1,11 @@
-import { items, reference } from '@console/contract';
+import { items } from '@console/contract';
 import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { usePagedQuery } from '@/components/paged-table';
-import { invalidateCall, saveServerSetting, t, useCall, useI18n, useServerSettings } from '@/lib';
+import { invalidateCall, saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { useBrands } from '../api/useBrands.ts';
 import { useCategories } from '../api/useCategories.ts';
 import { itemsCall } from '../api/useItems.ts';
@@ -35,7 +36,6 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   const brands = useBrands();
   const parts = useParts();
   const categories = useCategories();
-  const customers = useCall(reference.customers, {}, { enabled: !role.isCustomer });
   const settings = useServerSettings();
   // Saved columns are read during render (no flash of every column after a reload); the
   // failed list has its own fixed set (the reason is what it is for).
@@ -128,14 +128,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
         </Form.Item>
         {!role.isCustomer && (
           <Form.Item name="customerId" label={t('items.customer')}>
-            <Select
-              allowClear
-              showSearch
-              optionFilterProp="label"
-              style={{ width: 160 }}
-              options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
-              data-testid="list-customer"
-            />
+            <CustomerSelect allowClear style={{ width: 160 }} data-testid="list-customer" />
           </Form.Item>
         )}
         <Form.Item name="range" label={t('items.dateRange')}>

@@ -1,9 +1,10 @@
-import { orders, reference } from '@console/contract';
-import { Alert, App, Button, Form, Select, Space, Table, Tag, Typography, Upload } from 'antd';
+import { orders } from '@console/contract';
+import { Alert, App, Button, Form, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useState } from 'react';
+import { CustomerSelect as CustomerPicker } from '@/components/CustomerSelect.tsx';
 import { attempt } from '@/components/mutation.ts';
 import { PAGE_SIZES } from '@/components/paged-table';
-import { errorText, invalidateCall, t, useCall, useSession } from '@/lib';
+import { errorText, invalidateCall, t, useSession } from '@/lib';
 import { applyPreview, type ChangeKind, downloadRefused, downloadTemplate, previewSheet } from '../api/changes.ts';
 
 type BulkPreview = orders.BulkPreview;
@@ -15,18 +16,15 @@ const show = (v: string | null) =>
 export function CustomerSelect({ value, onChange }: { value?: number; onChange: (v?: number) => void }) {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
-  const customers = useCall(reference.customers, {}, { enabled: !!user && !isCustomer });
   if (isCustomer) return null;
   return (
     <Form.Item label={t('orderPages.customer')} extra={t('orderPages.customerHint')}>
-      <Select
+      <CustomerPicker
+        enabled={!!user && !isCustomer}
         allowClear
-        showSearch
-        optionFilterProp="label"
         style={{ width: 260 }}
         value={value}
         onChange={(v) => onChange(v ?? undefined)}
-        options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
         data-testid="change-customer"
       />
     </Form.Item>

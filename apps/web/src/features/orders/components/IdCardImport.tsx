@@ -1,7 +1,8 @@
-import { orders, reference } from '@console/contract';
-import { Alert, Button, Modal, Select, Space, Table, Typography, Upload } from 'antd';
+import { orders } from '@console/contract';
+import { Alert, Button, Modal, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
-import { ApiError, reportError, t, useCall, useSession } from '@/lib';
+import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { ApiError, reportError, t, useSession } from '@/lib';
 import { downloadIdCardImportErrors, idCardTemplate, importIdCards } from '../api/orders.ts';
 
 type Result = { rows: number; created: number; updated: number; images: number };
@@ -39,7 +40,6 @@ export function IdCardImport({ onDone }: { onDone: () => void }) {
   const [problems, setProblems] = useState<Problem[] | null>(null);
   /** The refused upload's workbook of failed rows (only its uploader and operators can fetch it). */
   const [errorFileId, setErrorFileId] = useState<number | null>(null);
-  const customers = useCall(reference.customers, {}, { enabled: open && !!user && !isCustomer });
   if (isAgent) return null;
 
   const send = async (file: File) => {
@@ -70,14 +70,12 @@ export function IdCardImport({ onDone }: { onDone: () => void }) {
           <Typography.Paragraph type="secondary">{t('orders.bulkImportHint')}</Typography.Paragraph>
           <Space wrap>
             {!isCustomer && (
-              <Select
-                showSearch
-                optionFilterProp="label"
+              <CustomerSelect
+                enabled={open && !!user && !isCustomer}
                 style={{ width: 240 }}
                 placeholder={t('orders.selectCustomer')}
                 value={customerId}
                 onChange={setCustomerId}
-                options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
               />
             )}
             <Button onClick={idCardTemplate}>{t('orders.template')}</Button>

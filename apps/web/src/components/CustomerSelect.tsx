@@ -1,0 +1,24 @@
+/**
+ * The customer picker ("code name", searchable) that agents and operators use on every page that
+ * acts for or filters by a customer. One component instead of a copy per page, and one query: each
+ * instance asks `reference.customers` through react-query, so every picker on screen shares the
+ * same cached answer. Works as a controlled input inside `Form.Item` (value/onChange pass through);
+ * callers add allowClear, style, placeholder, data-testid and the like. `enabled: false` keeps it
+ * from fetching (e.g. a modal that is closed, or before the session is known).
+ */
+import { reference } from '@console/contract';
+import { Select, type SelectProps } from 'antd';
+import { useCall } from '@/lib';
+
+export function CustomerSelect({ enabled = true, ...props }: Omit<SelectProps, 'options'> & { enabled?: boolean }) {
+  const customers = useCall(reference.customers, {}, { enabled });
+  return (
+    <Select
+      showSearch
+      optionFilterProp="label"
+      options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
+      loading={customers.isLoading}
+      {...props}
+    />
+  );
+}
