@@ -155,7 +155,6 @@ async function main() {
     }
   };
 
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, SQLite (node:sqlite, WAL)`);
   /**
    * One import of `file`, upload to done. `load`: another user lists their batches every 50 ms
    * throughout, and logs in then creates an order every 50 ms during the commit (issue 10 #12);
