@@ -16,6 +16,8 @@ export function CustomerSelect({ enabled = true, ...props }: Omit<SelectProps, '
     <Select
       showSearch
       optionFilterProp="label"
+      // Filters keep the picker narrow; the list is as wide as the names need, not cut at 160 px.
+      popupMatchSelectWidth={false}
       options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
       loading={customers.isLoading}
       {...props}
