@@ -28,6 +28,7 @@ import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from './xlsx-guard.ts';
+import { numberSuffix } from '../../lib/document-numbers.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const MAX_ROWS = 100_000;
@@ -645,11 +646,7 @@ export function createBatchesService(deps: BatchesDeps) {
           created_at: t,
         })
         .catch(forget);
-      const batchNo = `B${chinaDate(clock()).replaceAll('-', '')}${String(Date.now() % 1e7).padStart(7, '0')}${Math.floor(
-        Math.random() * 100,
-      )
-        .toString()
-        .padStart(2, '0')}`;
+      const batchNo = `B${chinaDate(clock()).replaceAll('-', '')}${String(Date.now() % 1e7).padStart(7, '0')}${numberSuffix(100)}`;
       const batch = {
         batch_no: batchNo,
         customer_id: customerId,

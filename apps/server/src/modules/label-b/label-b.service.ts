@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { type ApiLanguage, chinaDate, ErrorCode, labelB as C, type ParsedRequest } from '@console/contract';
+import { type ApiLanguage, ErrorCode, labelB as C, type ParsedRequest } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -17,6 +16,7 @@ import '../batches/batches.messages.ts';
 import '../orders/orders.messages.ts';
 import './label-b.messages.ts';
 import { createLabelBRepository, type LabelBBatchRecord, type LabelBRowRecord } from './label-b.repository.ts';
+import { documentNumber } from '../../lib/document-numbers.ts';
 
 /**
  * What an applied batch hands on: the printed orders it marked for a replacement label "B"
@@ -72,8 +72,7 @@ export function createLabelBService(deps: LabelBDeps) {
   const repo = createLabelBRepository(db);
   const now = () => clock().toISOString();
   const running = new Set<Promise<void>>();
-  const batchNo = () =>
-    `LB${chinaDate(clock()).replaceAll('-', '')}${String(clock().getTime() % 100_000_000).padStart(8, '0')}${String(randomInt(1000)).padStart(3, '0')}`;
+  const batchNo = () => documentNumber('LB', clock());
 
   const presentBatch = (lang: ApiLanguage, b: LabelBBatchRecord): C.LabelBBatchRow => ({
     id: b.id,

@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { type ApiLanguage, chinaDate, ErrorCode, meituan as C, type ParsedRequest } from '@console/contract';
+import { type ApiLanguage, ErrorCode, meituan as C, type ParsedRequest } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import { Download, type UploadedFile } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -16,6 +15,7 @@ import { meituanColumns, meituanJob } from './meituan.export.ts';
 import './meituan.messages.ts';
 import { createMeituanRepository, type MeituanRecord } from './meituan.repository.ts';
 import { fenText, readOrders, type RowError, rowsOfSheet, type SheetRow } from './meituan.sheet.ts';
+import { documentNumber } from '../../lib/document-numbers.ts';
 
 export const MEITUAN_ERRORS_KIND = 'meituanErrors';
 const iso = (t: string | Date) => new Date(t).toISOString();
@@ -189,7 +189,7 @@ export function createMeituanService(deps: MeituanDeps) {
         };
       }
       if (input.preview) return { ...summary, committed: false, batchNumber: null, errorFileId: null };
-      const batchNumber = `MT${chinaDate(clock()).replaceAll('-', '')}${String(clock().getTime() % 100_000_000).padStart(8, '0')}${String(randomInt(1000)).padStart(3, '0')}`;
+      const batchNumber = documentNumber('MT', clock());
       // All or nothing: a system number uploaded meanwhile by a parallel upload fails the
       // unique index and rolls the whole upload back (a 422 on systemNo).
       await db

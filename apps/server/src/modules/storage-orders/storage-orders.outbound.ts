@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { type ApiLanguage, chinaDate, ErrorCode, type ParsedRequest, type storageOrders as C } from '@console/contract';
+import { type ApiLanguage, ErrorCode, type ParsedRequest, type storageOrders as C } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -17,6 +16,7 @@ import { fromMinor } from '../orders/orders.presenter.ts';
 import './storage-orders.messages.ts';
 import { waybillsOfSheet } from './storage-orders.sheet.ts';
 import type { FoundOrder, ShipmentRecord, StorageOrdersRepository } from './storage-orders.repository.ts';
+import { documentNumber } from '../../lib/document-numbers.ts';
 
 type OrderStatus = NonNullable<C.StorageLine['order']>['status'];
 type Entry = { code: string; id?: undefined } | { id: number; code?: undefined };
@@ -38,8 +38,7 @@ export function createOutbound(deps: {
 }) {
   const { db, clock, repo } = deps;
   const now = () => clock().toISOString();
-  const number = () =>
-    `SH${chinaDate(clock()).replaceAll('-', '')}${String(clock().getTime() % 100_000_000).padStart(8, '0')}${String(randomInt(1000)).padStart(3, '0')}`;
+  const number = () => documentNumber('SH', clock());
 
   const presentShipment = (s: ShipmentRecord): C.ShipmentRow => ({
     id: s.id,

@@ -1,10 +1,10 @@
-import { randomInt } from 'node:crypto';
-import { type ApiLanguage, chinaDate, ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
+import { type ApiLanguage, ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { transition } from '../../domain/order-life.ts';
 import type { UploadedFile } from '../../http/call-context.ts';
+import { documentNumber } from '../../lib/document-numbers.ts';
 import { AppError } from '../../lib/errors.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
@@ -73,8 +73,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
   const { db, clock, files } = deps;
   const repo = createStorageOrdersRepository(db);
   const now = () => clock().toISOString();
-  const number = (prefix: string) =>
-    `${prefix}${chinaDate(clock()).replaceAll('-', '')}${String(clock().getTime() % 100_000_000).padStart(8, '0')}${String(randomInt(1000)).padStart(3, '0')}`;
+  const number = (prefix: string) => documentNumber(prefix, clock());
 
   const presentOrder = (r: StorageOrderRecord): C.StorageOrderRow => {
     const received = Number(r.received_count);
