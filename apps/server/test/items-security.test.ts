@@ -135,8 +135,13 @@ describe('AES on the whole item group', () => {
     expect(r.status).toBe(200);
     expect(r.headers.aes).toBe('1');
     expect(typeof r.body.data).toBe('string');
-    expect(JSON.stringify(r.body)).not.toMatch(/nameZh|jan/);
-    expect((openResponse(demo, r.body) as any).list).toEqual(expect.any(Array));
+    // Field names in quotes: base64 has no quote, so a random run of 'jan' in the ciphertext cannot
+    // match (unquoted, a few runs in a hundred failed on one).
+    expect(JSON.stringify(r.body)).not.toMatch(/"nameZh"|"jan"/);
+    const opened = openResponse(demo, r.body) as any;
+    // The demo's catalogue is seeded, so the same check on the opened answer matches: the one above can fail.
+    expect(opened.list.length).toBeGreaterThan(0);
+    expect(JSON.stringify(opened)).toMatch(/"nameZh"|"jan"/);
   });
   it('the image upload and download refuse plain fields too', async () => {
     const res = await h.app.inject({
