@@ -188,6 +188,18 @@ describe('allowed channels', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.data.id).toEqual(['This customer may not use channel JP.']);
     expect((await confirm(zh)).body.data.id).toEqual(['该客户不能使用渠道 JP。']);
+    // The preview keeps its orders' channels, so the check reads no order; a preview stored before
+    // it kept them is checked from its stored orders, with the same answer.
+    const stored = () => h.db.selectFrom('batches').select('preview').where('id', '=', p.id).executeTakeFirstOrThrow();
+    const preview = JSON.parse((await stored()).preview!) as { channels?: string[] };
+    expect(preview.channels).toEqual(['JP']);
+    delete preview.channels;
+    await h.db
+      .updateTable('batches')
+      .set({ preview: JSON.stringify(preview) })
+      .where('id', '=', p.id)
+      .execute();
+    expect((await confirm(en)).body.data.id).toEqual(['This customer may not use channel JP.']);
     const written = () => h.db.selectFrom('orders').select('order_no').where('order_no', 'like', 'CH-LATE-%').execute();
     expect(await written()).toEqual([]);
     expect((await settle(h, tokens.demo2, p.id)).status).toBe('preview');

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type OrderInput, packOrder, unpackOrder } from '../../src/domain/order-input.ts';
-import { decodeParsedOrders, encodeParsedOrders, ORDERS_PER_FRAME } from '../../src/modules/batches/parsed-orders.ts';
+import {
+  decodeParsedOrders,
+  encodeParsedOrders,
+  ORDERS_PER_FRAME,
+  parsedChannels,
+} from '../../src/modules/batches/parsed-orders.ts';
 
 /** The stored form of a preview's orders (parsed-orders.ts): what the commit reads back. */
 const order = (i: number, channel: 'JP' | 'USA' = 'JP'): OrderInput => ({
@@ -55,6 +60,7 @@ describe('parsed orders, stored between preview and commit', () => {
     expect(packs.flat().map((p) => unpackOrder(p))).toEqual(orders.map((o) => unpackOrder(packOrder(o))));
     const groups = parsed.waybills.map((g) => `${g.channel}/${g.customerId}:${g.count}`).sort();
     expect(groups).toEqual(['JP/1:1999', 'JP/2:1998', 'USA/1:5', 'USA/2:5']);
+    expect(parsedChannels(data)?.sort()).toEqual(['JP', 'USA']);
   });
 
   it('a file stored in the earlier JSON form (before V8 frames) still decodes', () => {
@@ -74,5 +80,7 @@ describe('parsed orders, stored between preview and commit', () => {
       { channel: 'JP', customerId: 1, numberSegmentId: null, count: 1 },
     ]);
     expect([...parsed.packs()].flat().map((p) => unpackOrder(p).orderNo)).toEqual(['N-1', 'N-2', 'N-3']);
+    // Its channels are not read from the head: the confirm falls back to the decoded groups.
+    expect(parsedChannels(legacy)).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import { createParsePool, parseFailureText } from './parse-pool.ts';
-import { decodeParsedOrders } from './parsed-orders.ts';
+import { decodeParsedOrders, parsedChannels } from './parsed-orders.ts';
 import type { ConfirmOrder, Issue, NotesSummary, OrderNote, ParseJob } from './parse.worker.ts';
 import { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from '../orders/orders.tax.ts';
 import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/orders.input.ts';
@@ -56,6 +56,8 @@ type Preview = {
   /** Orders with errors (absent in previews stored before it was counted). */
   invalidOrders?: number;
   confirmOrders?: ConfirmOrder[];
+  /** The channels of the orders to write (absent in previews stored before it was kept). */
+  channels?: string[];
   fatal?: { key: string; params?: Record<string, string | number> };
 };
 type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatchesRepository>['find']>>>;
@@ -234,8 +236,10 @@ export function createBatchesService(deps: BatchesDeps) {
       // the parsed orders are stored (a database too full for the notes leaves no file behind).
       await repo.saveNotes(batchId, JSON.stringify({ orderNotes: d.orderNotes, notesSummary: d.notesSummary }));
       let parsedKey: string | null = null;
+      let channels: string[] | undefined;
       if (r.parsed) {
         parsedKey = (await files.put(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
+        channels = parsedChannels(r.parsed.data) ?? undefined;
       }
       await repo.updateBatch(db, batchId, {
         parsed_key: parsedKey,
@@ -256,6 +260,7 @@ export function createBatchesService(deps: BatchesDeps) {
           duplicates: d.duplicates,
           invalidOrders: d.invalidOrders,
           confirmOrders: d.confirmOrders,
+          channels,
         } satisfies Preview),
         updated_at: now(),
         heartbeat_at: now(),
@@ -700,8 +705,8 @@ export function createBatchesService(deps: BatchesDeps) {
       // (A preview stored before its orders were is parsed again by the commit, with today's list.)
       const allowed = await allowedChannelsOf(db, b.customer_id);
       if (allowed && b.parsed_key) {
-        const channels = new Set((await parsedOrders(b, lang)).waybills.map((g) => g.channel as string));
-        const refused = [...channels].filter((c) => !allowed.has(c));
+        const channels = preview.channels ?? (await parsedOrders(b, lang)).waybills.map((g) => g.channel as string);
+        const refused = [...new Set(channels)].filter((c) => !allowed.has(c));
         if (refused.length) throw AppError.field('id', 'channelNotAllowed', { value: refused.join(', ') });
       }
       // Claim the batch atomically: two confirms of one batch commit it once.

@@ -49,11 +49,25 @@ export interface ParsedOrders {
   packs(): Generator<PackedOrder[], void>;
 }
 
+/**
+ * The channels of the stored orders, read from the head line alone (V8 form; null for the earlier
+ * JSON forms). Kept with the preview, so a confirm checks them against the customer's allowed
+ * channels without reading the orders back (27 MB at 100,000 orders).
+ */
+export function parsedChannels(data: Buffer): string[] | null {
+  if (!data.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  return [...new Set(readHead(data).head.waybills.map(([channel]) => channel))];
+}
+
+function readHead(data: Buffer) {
+  const nl = data.indexOf(10, MAGIC.length);
+  return { head: JSON.parse(data.toString('utf8', MAGIC.length, nl)) as Head, end: nl };
+}
+
 /** Reads the stored form; files of the earlier JSON forms (with or without a first line) too. */
 export function decodeParsedOrders(data: Buffer): ParsedOrders {
   if (data.subarray(0, MAGIC.length).equals(MAGIC)) {
-    const nl = data.indexOf(10, MAGIC.length);
-    const head = JSON.parse(data.toString('utf8', MAGIC.length, nl)) as Head;
+    const { head, end: nl } = readHead(data);
     const frames: [number, number][] = [];
     for (let at = nl + 1; at < data.length;) {
       const length = data.readUInt32LE(at);
