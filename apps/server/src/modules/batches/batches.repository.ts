@@ -5,6 +5,7 @@ import { ilike } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 /** The only place the batch import's SQL lives. */
 export function createBatchesRepository(db: Database) {
@@ -41,7 +42,7 @@ export function createBatchesRepository(db: Database) {
           .execute();
         out.push(...rows.map((r) => r.order_no));
         // A 100,000-row preview asks 100 of these: other users' calls run between them.
-        if (i + 1000 < orderNos.length) await new Promise((r) => setImmediate(r));
+        if (i + 1000 < orderNos.length) await nextTurn();
       }
       return out;
     },
@@ -109,7 +110,7 @@ export function createBatchesRepository(db: Database) {
           return ids.length;
         });
         if (!removed) return;
-        await new Promise((r) => setImmediate(r));
+        await nextTurn();
       }
     },
     async page(

@@ -29,6 +29,7 @@ import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from './xlsx-guard.ts';
 import { numberSuffix } from '../../lib/document-numbers.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const MAX_ROWS = 100_000;
@@ -399,7 +400,7 @@ export function createBatchesService(deps: BatchesDeps) {
             await writeChunk(trx, orders);
             await repo.updateBatch(db, batchId, { progress: progress(), heartbeat_at: now() });
             await deps.afterStagedChunk?.(batchId, written);
-            await new Promise((r) => setImmediate(r));
+            await nextTurn();
           }
           await publish(trx);
         });
@@ -415,7 +416,7 @@ export function createBatchesService(deps: BatchesDeps) {
             await repo.updateBatch(trx, batchId, { progress: progress(), heartbeat_at: now() });
           });
           await deps.afterStagedChunk?.(batchId, written);
-          await new Promise((r) => setImmediate(r));
+          await nextTurn();
         }
         await publish(db);
         setBatchHidden(db, batchId, false);

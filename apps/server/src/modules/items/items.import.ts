@@ -33,6 +33,7 @@ import {
 import { createItemImportRepository, type ItemImportRecord } from './items.import.repository.ts';
 import './items.messages.ts';
 import type { ItemsService, NewItemValues } from './items.service.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Items written per statement of a commit (22 columns: far under both engines' parameter limits). */
@@ -239,7 +240,7 @@ export function createItemImportService(deps: ItemImportDeps) {
             { user_id: actor.userId, at },
           );
           live.set(id, Math.floor(((i + chunk.length) / rows.length) * 99));
-          await new Promise((r) => setImmediate(r));
+          await nextTurn();
         }
         const done = await repo.update(
           trx,
@@ -349,7 +350,7 @@ export function createItemImportService(deps: ItemImportDeps) {
       // Each row through item/create's own rules: the contract's schema, then the service's checks.
       for (let n = 0; n < body.length; n++) {
         // A turn for other calls every few hundred rows: checking is on the event loop.
-        if (n % 500 === 499) await new Promise((r) => setImmediate(r));
+        if (n % 500 === 499) await nextTurn();
         const row = body[n]!;
         const cells = new Map<ImportField, string>();
         for (const [k, i] of at) cells.set(k, row.cells[i] ?? '');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 /**
  * The label PDFs (issue 14): label A, the 100 × 150 mm waybill label, and the product label
@@ -268,7 +269,7 @@ export async function renderLabels(job: LabelRender, out: string, onProgress?: O
       // and every chunk of the PDF waits in memory (16 MiB a 1,000 labels, in small buffers).
       if ((i + 1) % 10 === 0) {
         if (file.writableNeedDrain) await new Promise<void>((r) => file.once('drain', () => r()));
-        else await new Promise((r) => setImmediate(r));
+        else await nextTurn();
       }
     }
     if (!job.orders.length) doc.addPage();

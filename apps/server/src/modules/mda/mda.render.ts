@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { kg, type MdaOrder } from './mda.data.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 /**
  * The PD PDF (issue 15): a commercial invoice and a packing list in English and Japanese, one
@@ -231,7 +232,7 @@ export async function renderPd(job: PdRender, out: string, onProgress?: (orders:
       if ((i + 1) % 50 === 0) forgetLayouts(doc);
       // Let the file stream write: drawing is synchronous (modules/labels).
       if (file.writableNeedDrain) await new Promise<void>((r) => file.once('drain', () => r()));
-      else await new Promise((r) => setImmediate(r));
+      else await nextTurn();
     }
     if (!job.documents.length) doc.addPage();
   } finally {
