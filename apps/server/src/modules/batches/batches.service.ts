@@ -389,6 +389,9 @@ export function createBatchesService(deps: BatchesDeps) {
       // Every waybill number of the batch is reserved first, in one short transaction: the segment
       // is not held for the commit (see reserveWaybills), and a failure gives the range back.
       waybills = await db.transaction().execute((trx) => reserveWaybillGroups(trx, parsed.waybills, createdAt));
+      // Each step below gets a turn of its own, as every chunk does: run together, the reserving,
+      // the first chunk's recent orders and its write held other users' calls for 120 ms.
+      await nextTurn();
       if (pg) {
         // PostgreSQL: one transaction. Its snapshot hides the rows from everyone else and blocks
         // no one's reads or other writes (a create with one of its order numbers waits on the
@@ -411,6 +414,7 @@ export function createBatchesService(deps: BatchesDeps) {
         for await (const orders of chunks()) {
           // Before the chunk's transaction: SQLite's one connection is not taken twice.
           await markAbnormal(orders);
+          await nextTurn();
           await db.transaction().execute(async (trx) => {
             await writeChunk(trx, orders);
             await repo.updateBatch(trx, batchId, { progress: progress(), heartbeat_at: now() });

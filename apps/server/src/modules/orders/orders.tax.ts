@@ -20,6 +20,7 @@ import {
 } from '../../domain/tax-estimate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
 
 /** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */
 export type CatalogueEntries = (customerId: number, jans: Iterable<string>) => Promise<Map<string, CatalogueEntry>>;
@@ -76,6 +77,8 @@ export async function yearlyTotals(
   if (!channels.length || !ids.length) return out;
   const { from, to } = chinaYear(now);
   for (let i = 0; i < ids.length; i += ID_CARDS_PER_QUERY) {
+    // One query per turn of the event loop, as the catalogue's (items.catalogue.ts).
+    if (i > 0) await nextTurn();
     let q = db
       .selectFrom('orders')
       .select(['recipient_id_card', 'currency', (eb) => eb.fn.sum<string | number>('total_amount').as('total')])
