@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { transition } from '../src/domain/order-life.ts';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { createHarness, type Harness, listening } from './harness.ts';
-import { aes, outsider } from './items/helpers.ts';
+import { aes, aesBlob, outsider } from './items/helpers.ts';
 import { validRecipient } from './support/orders.ts';
 
 /**
@@ -32,20 +32,7 @@ const valid = {
   receiveEmail: 'docs@test.example',
 };
 
-async function blob(path: string, body: unknown, token: string, lang = 'en') {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      aes: '1',
-      'accept-language': lang,
-    },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
-}
+const blob = (path: string, body: unknown, token: string, lang = 'en') => aesBlob(h, path, body, token, lang);
 
 async function create(token: string, body: Record<string, unknown>) {
   return aes(h, 'export/create', { ...valid, ...body }, token);

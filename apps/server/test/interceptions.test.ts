@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { transition } from '../src/domain/order-life.ts';
 import { baseRow, fill, idCard, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
-import { validRecipient } from './support/orders.ts';
+import { createOrder, jpOrderBody, validRecipient } from './support/orders.ts';
 
 /**
  * Issue 13, the order's life: interceptions (create / list / cancel) through order-life's
@@ -30,27 +30,13 @@ beforeAll(async () => {
   demo2Id = ids.find((c) => c.code === 'DEMO2')!.id;
 });
 
-let n = 0;
 /** A new order through the API (exactly what a customer creates); recipient phone optional. */
-async function newOrder(token = demo, extra: Record<string, unknown> = {}) {
-  n += 1;
-  const r = await post(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `ICP${Date.now().toString(36).toUpperCase()}${n}`,
-      userRefNo: `UREF-${n}-${Date.now()}`,
-      recipient: validRecipient,
-      sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
-      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-      ...extra,
-    },
+const newOrder = (token = demo, extra: Record<string, unknown> = {}) =>
+  createOrder(
+    post,
     token,
+    jpOrderBody('ICP', { userRefNo: `UREF-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, ...extra }),
   );
-  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: number; orderNo: string; waybillNo: string };
-}
 const orderRow = (id: number) =>
   h.db.selectFrom('orders').select(['status', 'intercepted', 'customer_id']).where('id', '=', id).executeTakeFirst();
 const eventsOf = async (id: number) =>

@@ -3,7 +3,7 @@ import type { items as C } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
-import { aes, freshJan, itemBody } from './items/helpers.ts';
+import { aes, aesBlob, freshJan, itemBody } from './items/helpers.ts';
 import { lyingWorkbook, zipFiles } from './support/zip.ts';
 
 /**
@@ -27,15 +27,7 @@ beforeAll(async () => {
 });
 
 /** A blob call with a sealed request: status and bytes. */
-async function blob(path: string, body: unknown, token: string) {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, aes: '1' },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload, type: res.headers['content-type'], body: res.body };
-}
+const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token);
 
 async function upload(
   token: string,

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT } from '../src/modules/labels/labels.render.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { decodeBox, pdfPages, pdfText, renderPage } from './support/pdf-read.ts';
-import { validRecipient } from './support/orders.ts';
+import { createOrder, jpOrderBody, validRecipient } from './support/orders.ts';
 
 /**
  * Label calls (issue 14): `order/download/labelA` prints through the order life (created →
@@ -25,23 +25,15 @@ beforeAll(async () => {
 });
 
 let n = 0;
-async function newOrder(token = demo) {
-  n += 1;
-  const r = await h.post(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `LBL${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: validRecipient,
+const newOrder = (token = demo) =>
+  createOrder(
+    h.post,
+    token,
+    jpOrderBody('LBL', {
       sender: { name: '山田商事', address: '東京都千代田区丸の内1-1-1', phone: '03-1234-5678' },
       items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-    },
-    token,
+    }),
   );
-  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: number; orderNo: string; waybillNo: string };
-}
 
 async function download(call: string, body: unknown, token: string) {
   const res = await h.app.inject({

@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
 import { idCardCheckChar } from '@console/contract';
-import { validRecipient } from './support/orders.ts';
+import { createOrder, jpOrderBody, validRecipient } from './support/orders.ts';
 
 /**
  * Issue 11 #15: batch sender and updates — preview (old and new value per field, refusals by
@@ -24,26 +24,13 @@ beforeAll(async () => {
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
 });
 
-let n = 0;
 /** A new order of the token's customer, through the API. */
-async function newOrder(token: string, extra: Record<string, unknown> = {}) {
-  n += 1;
-  const r = await h.post(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `CHG${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: validRecipient,
-      sender: { name: 'Old Sender', address: 'Osaka', phone: '06-1111-2222' },
-      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-      ...extra,
-    },
+const newOrder = (token: string, extra: Record<string, unknown> = {}) =>
+  createOrder(
+    h.post,
     token,
+    jpOrderBody('CHG', { sender: { name: 'Old Sender', address: 'Osaka', phone: '06-1111-2222' }, ...extra }),
   );
-  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: number; orderNo: string; waybillNo: string };
-}
 const row = (id: number) => h.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const events = (id: number) =>
   h.db.selectFrom('tracking_events').select('kind').where('order_id', '=', id).where('kind', '=', 'updated').execute();

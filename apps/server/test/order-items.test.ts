@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { validRecipient } from './support/orders.ts';
+import { createOrder, jpOrderBody } from './support/orders.ts';
 
 /**
  * Issue 11 #15: the order items page lists, adds, changes and removes items through
@@ -21,25 +21,17 @@ beforeAll(async () => {
   [demo, demo2, operator] = await Promise.all(['demo', 'demo2', 'operator'].map((n) => h.login(n)));
 });
 
-let n = 0;
 async function newOrder(items = 2) {
-  n += 1;
-  const r = await h.post(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `ITM${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: validRecipient,
+  const { id, waybillNo } = await createOrder(
+    h.post,
+    demo,
+    jpOrderBody('ITM', {
       sender: { name: 'S', address: 'Tokyo', phone: '03-1234-5678' },
       items: Array.from({ length: items }, (_, i) => ({ name: `Item ${i + 1}`, quantity: 1, unitPrice: '1000' })),
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-    },
-    demo,
+    }),
   );
-  if (r.status !== 200) throw new Error(JSON.stringify(r.body));
-  const id = r.body.data.id as number;
   const list = await h.post('order/items', { orderId: id }, demo);
-  return { id, waybillNo: r.body.data.waybillNo as string, items: list.body.data as { id: number }[] };
+  return { id, waybillNo, items: list.body.data as { id: number }[] };
 }
 const post = (path: string, body: unknown, token: string) =>
   fetch(base + path, {

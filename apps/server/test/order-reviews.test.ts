@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { baseRow, fill, idCard, type RowValues } from './batches/helpers.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
-import { aes, outsider } from './items/helpers.ts';
+import { aes, aesBlob, outsider } from './items/helpers.ts';
 
 /**
  * Order review (issue 12): upload → findings per catalogue case and a price off the declared
@@ -29,20 +29,7 @@ const unknownJan = (() => {
   return d + eanCheckDigit(d);
 })();
 
-async function blob(path: string, body: unknown, token: string, lang = 'en') {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      aes: '1',
-      'accept-language': lang,
-    },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
-}
+const blob = (path: string, body: unknown, token: string, lang = 'en') => aesBlob(h, path, body, token, lang);
 
 /** `orderReview/create` as the console sends it: the fields sealed as data/iv, the file plain. */
 async function submit(token: string, file: Buffer | null, fields: Record<string, unknown> = {}, lang = 'en') {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
-import { validRecipient } from './support/orders.ts';
+import { createOrder, jpOrderBody } from './support/orders.ts';
 
 /**
  * Finding 18 of issue 10: check-then-write races. On PostgreSQL a customer's delete and an
@@ -22,25 +22,8 @@ beforeAll(async () => {
 
 const call = (path: string, body: unknown, token: string) => http.post(path, body, token, { 'accept-language': 'en' });
 
-let n = 0;
 /** A new order of the customer, through the API (so it is exactly what a customer creates). */
-async function newOrder() {
-  n += 1;
-  const r = await call(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `RACE${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: validRecipient,
-      sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
-      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '1500' }],
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-    },
-    demo,
-  );
-  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: number; orderNo: string; waybillNo: string };
-}
+const newOrder = () => createOrder(call, demo, jpOrderBody('RACE'));
 
 describe('finding 18: status-guarded writes under truly parallel requests', () => {
   it('a delete and a scan of the same new order, sent together 40 times, never both succeed', async () => {

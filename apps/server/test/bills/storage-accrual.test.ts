@@ -3,6 +3,7 @@ import { fromMinor, type NewCharge, toMinor, writeCharges } from '../../src/doma
 import { transition } from '../../src/domain/order-life.ts';
 import { accrueStorage } from '../../src/modules/bills/storage-accrual.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { cloneOrders } from '../support/orders.ts';
 
 /**
  * Storage accrues by China month (issue 17): the job charges the closed months of parcels still
@@ -39,40 +40,12 @@ beforeAll(async () => {
   expect(card.status).toBe(200);
 });
 
-let seq = 0;
 /** A fresh JP order of demo received at `receivedAt` (copied from a seeded one). */
 async function received(receivedAt: string) {
-  const model = await h.db
-    .selectFrom('orders')
-    .selectAll()
-    .where('customer_id', '=', demoId)
-    .where('channel_code', '=', 'JP')
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  seq++;
-  const { id: _id, ...rest } = model;
-  const { id } = await h.db
-    .insertInto('orders')
-    .values({
-      ...rest,
-      batch_id: null,
-      order_no: `AC${String(seq).padStart(6, '0')}`,
-      waybill_no: `ACW${String(seq).padStart(9, '0')}`,
-      system_no: `ACS${seq}`,
-      split_waybill_no: null,
-      status: 'created',
-      intercepted: 0,
-      released: 0,
-      error_at: null,
-      error_reason: null,
-      received_at: null,
-      shipped_at: null,
-      gross_weight_g: 400,
-      recipient_province: '浙江省',
-      tax_estimate: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [{ id }] = await cloneOrders(h.db, demoId, 1, 'AC', {
+    channel: 'JP',
+    over: { gross_weight_g: 400, recipient_province: '浙江省', tax_estimate: null },
+  });
   await move('receive', [id], receivedAt);
   return id;
 }

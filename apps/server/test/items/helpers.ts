@@ -12,6 +12,31 @@ export async function aes(h: Harness, path: string, body: unknown, token: string
   return { status: r.status, body: r.body, data: data as any, headers: r.headers };
 }
 
+/**
+ * A sealed call that answers a file (workbook, PDF, zip) on success and JSON otherwise: the raw
+ * bytes and headers as they came. `lang`: its Accept-Language, none when absent.
+ */
+export async function aesBlob(h: Harness, path: string, body: unknown, token: string, lang?: string) {
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      aes: '1',
+      ...(lang ? { 'accept-language': lang } : {}),
+    },
+    payload: JSON.stringify(sealRequest(token, body)),
+  });
+  return {
+    status: res.statusCode,
+    bytes: res.rawPayload,
+    headers: res.headers,
+    type: res.headers['content-type'],
+    body: res.body,
+  };
+}
+
 /** The multipart image upload: fields sealed as `data`/`iv`, the file plain. */
 export async function uploadImage(
   h: Harness,

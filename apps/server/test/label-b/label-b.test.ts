@@ -7,8 +7,8 @@ import { resolveDivision } from '../../src/domain/order-input.ts';
 import { transition } from '../../src/domain/order-life.ts';
 import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
-import { aes } from '../items/helpers.ts';
-import { validRecipient } from '../support/orders.ts';
+import { aes, aesBlob } from '../items/helpers.ts';
+import { createOrder, jpOrderBody } from '../support/orders.ts';
 import { pdfText } from '../support/pdf-read.ts';
 
 /**
@@ -28,24 +28,15 @@ beforeAll(async () => {
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
 });
 
-let n = 0;
-async function newOrder(token = demo) {
-  n += 1;
-  const r = await h.post(
-    'order/createImport',
-    {
-      channel: 'JP',
-      orderNo: `LB${Date.now().toString(36).toUpperCase()}${n}`,
-      recipient: validRecipient,
+const newOrder = (token = demo) =>
+  createOrder(
+    h.post,
+    token,
+    jpOrderBody('LB', {
       sender: { name: '山田商事', address: '東京都千代田区丸の内1-1-1', phone: '03-1234-5678' },
       items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
-      confirm: ['minorId', 'crossBorderLimit', 'multiplePricesPerJan'],
-    },
-    token,
+    }),
   );
-  if (r.status !== 200) throw new Error(`create failed: ${JSON.stringify(r.body)}`);
-  return r.body.data as { id: number; orderNo: string; waybillNo: string };
-}
 
 async function move(t: Parameters<typeof transition>[1], ids: number[]) {
   const r = await h.db
@@ -77,20 +68,7 @@ async function prompt(token: string, rows: (string | number)[][], fields: Record
   return { status: res.statusCode, data: res.statusCode === 200 ? (openResponse(token, body) as any) : body.data };
 }
 
-async function blob(p: string, body: unknown, token: string) {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${p}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      aes: '1',
-      'accept-language': 'en',
-    },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload };
-}
+const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token, 'en');
 
 /** Confirms a draft and follows the job to its end. */
 async function confirm(id: number, token = demo) {

@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SLIP_LAYOUT } from '../../src/modules/pickups/pickups.slip.ts';
-import { sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness } from '../harness.ts';
-import { aes } from '../items/helpers.ts';
+import { aes, aesBlob } from '../items/helpers.ts';
 import { decodeBox, pdfPages, pdfText, renderPage } from '../support/pdf-read.ts';
 
 /**
@@ -49,15 +48,7 @@ const left = async (region: string, date: string, slot: string) =>
 const setCapacity = (region: string, slot: string, capacity: number) =>
   aes(h, 'subscribe/time/capacity/update', { region, slot, capacity }, operator);
 
-async function blob(p: string, body: unknown, token: string) {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${p}`,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, aes: '1' },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
-}
+const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token);
 
 beforeAll(async () => {
   h = await createHarness({ now: SAT_0830_JST, env: { ACCESS_TOKEN_TTL_SECONDS: String(30 * 86400) } });

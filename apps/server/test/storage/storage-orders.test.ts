@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { transition } from '../../src/domain/order-life.ts';
 import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness, listening, multipart } from '../harness.ts';
-import { aes, outsider } from '../items/helpers.ts';
+import { aes, aesBlob, outsider } from '../items/helpers.ts';
+import { cloneOrders } from '../support/orders.ts';
 
 /**
  * Inbound storage and outbound shipping (issue 13), every call through AES: per-line outcomes,
@@ -19,56 +20,8 @@ let other: { customerId: number; token: string };
 let demoId: number;
 let demo2Id: number;
 
-interface O {
-  id: number;
-  order_no: string;
-  waybill_no: string;
-}
-let seq = 0;
-/**
- * New orders of a customer (status created), copied from one of its seeded orders with a fresh
- * order number and waybill, with its items: each test gets orders of its own.
- */
-async function take(customerId: number, n: number): Promise<O[]> {
-  const model = await h.db
-    .selectFrom('orders')
-    .selectAll()
-    .where('customer_id', '=', customerId)
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const items = await h.db.selectFrom('order_items').selectAll().where('order_id', '=', model.id).execute();
-  const out: O[] = [];
-  for (let i = 0; i < n; i++) {
-    seq++;
-    const { id: _id, ...rest } = model;
-    const row = await h.db
-      .insertInto('orders')
-      .values({
-        ...rest,
-        batch_id: null,
-        order_no: `ST${String(seq).padStart(6, '0')}`,
-        waybill_no: `STW${String(seq).padStart(9, '0')}`,
-        system_no: `STS${seq}`,
-        split_waybill_no: null,
-        status: 'created',
-        intercepted: 0,
-        released: 0,
-        error_at: null,
-        error_reason: null,
-        received_at: null,
-        shipped_at: null,
-      })
-      .returning(['id', 'order_no', 'waybill_no'])
-      .executeTakeFirstOrThrow();
-    if (items.length)
-      await h.db
-        .insertInto('order_items')
-        .values(items.map(({ id: _i, ...it }) => ({ ...it, order_id: row.id })))
-        .execute();
-    out.push(row as O);
-  }
-  return out;
-}
+/** New orders of a customer with their items: each test gets orders of its own. */
+const take = (customerId: number, n: number) => cloneOrders(h.db, customerId, n, 'ST', { items: true });
 async function move(t: Parameters<typeof transition>[1], ids: number[], reason?: string) {
   const r = await h.db
     .transaction()
@@ -93,20 +46,7 @@ const events = async (id: number, kind: string) =>
     ).n,
   );
 
-async function blob(path: string, body: unknown, token: string, lang = 'en') {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      aes: '1',
-      'accept-language': lang,
-    },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return { status: res.statusCode, bytes: res.rawPayload, headers: res.headers };
-}
+const blob = (path: string, body: unknown, token: string, lang = 'en') => aesBlob(h, path, body, token, lang);
 async function upload(
   path: string,
   token: string,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
 import { aes } from '../items/helpers.ts';
+import { cloneOrders } from '../support/orders.ts';
 
 /**
  * The gross weight at the storage scan (issue 17): entered beside each waybill (or column B of
@@ -19,47 +20,13 @@ let operator: string;
 let demoId: number;
 let demo2Id: number;
 
-let seq = 0;
-/** Fresh orders (status created) of a customer, copied from its first seeded order. */
-async function take(customerId: number, n: number) {
-  const model = await h.db
-    .selectFrom('orders')
-    .selectAll()
-    .where('customer_id', '=', customerId)
-    .where('channel_code', '=', 'JP')
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const out: { id: number; waybill_no: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    seq++;
-    const { id: _id, ...rest } = model;
-    const row = await h.db
-      .insertInto('orders')
-      .values({
-        ...rest,
-        batch_id: null,
-        order_no: `WG${String(seq).padStart(6, '0')}`,
-        waybill_no: `WGW${String(seq).padStart(9, '0')}`,
-        system_no: `WGS${seq}`,
-        split_waybill_no: null,
-        status: 'created',
-        intercepted: 0,
-        released: 0,
-        error_at: null,
-        error_reason: null,
-        received_at: null,
-        shipped_at: null,
-        gross_weight_g: null,
-        // No remote surcharge, no tax line: the freight is the only charge of the tests.
-        recipient_province: '浙江省',
-        tax_estimate: null,
-      })
-      .returning(['id', 'waybill_no'])
-      .executeTakeFirstOrThrow();
-    out.push(row as { id: number; waybill_no: string });
-  }
-  return out;
-}
+/** Fresh JP orders of a customer (status created). */
+const take = (customerId: number, n: number) =>
+  cloneOrders(h.db, customerId, n, 'WG', {
+    channel: 'JP',
+    // No remote surcharge, no tax line: the freight is the only charge of the tests.
+    over: { gross_weight_g: null, recipient_province: '浙江省', tax_estimate: null },
+  });
 const weightOf = async (id: number) =>
   (await h.db.selectFrom('orders').select('gross_weight_g').where('id', '=', id).executeTakeFirstOrThrow())
     .gross_weight_g;
