@@ -1,5 +1,5 @@
 import { expect, test, type Request } from '@playwright/test';
-import { MAIN, SHORT_TTL } from '../servers.ts';
+import { MAIN, PASSWORD, SHORT_TTL } from '../servers.ts';
 import { TOKEN_COOKIE, UUID_COOKIE, api, apiLogin, cookie, loginUI } from '../support/session.ts';
 
 test.describe('session rules', () => {
@@ -107,5 +107,26 @@ test.describe('session rules', () => {
     expect(typeof envelope.data).toBe('string');
     // …and the console decrypted it: the greeting shows the name.
     await expect(page.getByTestId('user-menu')).toContainText('演示客户');
+  });
+
+  test('leaving a page while it loads the session keeps the session: no logout, the token still works', async ({
+    page,
+    context,
+    request,
+  }) => {
+    // Signed in, the home page loads the session (`me`, settings, badges); the user goes elsewhere
+    // at once (a bookmark, a reload), and the navigation cuts that loading off. It once counted as
+    // a failed session: the page logged out and the next page found its token revoked.
+    await page.goto(`${MAIN}/home/login`);
+    await page.getByTestId('login-name').fill('demo2');
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/home\/index$/);
+    const token = (await cookie(context, TOKEN_COOKIE))!.value;
+    await page.goto(`${MAIN}/home/seeMore`);
+    await expect(page.getByTestId('see-more')).toBeVisible();
+    await expect(page).toHaveURL(/\/home\/seeMore$/);
+    expect((await cookie(context, TOKEN_COOKIE))?.value).toBe(token);
+    expect((await api(request, 'order/stats', {}, token)).status).toBe(200);
   });
 });

@@ -20,6 +20,16 @@ const ChangePassword = lazy(() => import('./layout/ChangePassword.tsx'));
 
 let loading: Promise<void> | null = null;
 
+// A page being left (a reload, an address typed, a bookmark) cuts off its own loading: no failure
+// of the session. Taken for one, it logged the user out and revoked the token the next page was
+// about to load with. `beforeunload` fires as the navigation starts, before the calls are cut.
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => (leaving = true));
+  // Back from the back-forward cache: the page lives again.
+  window.addEventListener('pageshow', () => (leaving = false));
+}
+
 /**
  * Loads the user and their settings once, however many renders ask. `me`, the settings and
  * the frame's and page's chunks are asked for at the same time, not one after the other.
@@ -56,7 +66,7 @@ export function Guard({ children }: { children: ReactNode }) {
     bootstrapSession(location.pathname).then(
       () => !cancelled && setReady(true),
       async (err: unknown) => {
-        if (cancelled) return;
+        if (cancelled || leaving) return;
         const text = err instanceof SessionError ? err.message : t('session.hasError');
         await logout();
         const { message } = await feedback();
