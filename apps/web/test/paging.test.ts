@@ -2,6 +2,7 @@
  * Finding 23 / finding 1: the paging rules every server-paged table shares
  * (components/paged-table). Order List once reset the offset a page turn had just set.
  */
+import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import {
   applyFilters,
@@ -11,6 +12,7 @@ import {
   pageOf,
   toRequest,
   type PagingDefaults,
+  rangeToDates,
 } from '../src/components/paged-table/paging.ts';
 
 const defaults: PagingDefaults = { limit: 20, order: 'desc', sort: 'createdAt' };
@@ -61,5 +63,19 @@ describe('finding 1: paged table state', () => {
     expect(clampToTotal(on3, 41)).toBe(on3);
     expect(clampToTotal(on3, 40).offset).toBe(20);
     expect(clampToTotal(on3, 0).offset).toBe(0);
+  });
+});
+
+describe('rangeToDates (every filter bar with a date range)', () => {
+  it('sends the picked days as YYYY-MM-DD, whatever the time of day picked', () => {
+    expect(rangeToDates([dayjs('2026-01-05T23:59:00'), dayjs('2026-02-01T00:00:00')])).toEqual({
+      dateFrom: '2026-01-05',
+      dateTo: '2026-02-01',
+    });
+  });
+  it('sends no dates for no range, and only the end that was picked', () => {
+    expect(rangeToDates(undefined)).toEqual({ dateFrom: undefined, dateTo: undefined });
+    expect(rangeToDates(null)).toEqual({ dateFrom: undefined, dateTo: undefined });
+    expect(rangeToDates([null, dayjs('2026-03-09')])).toEqual({ dateFrom: undefined, dateTo: '2026-03-09' });
   });
 });

@@ -1,3 +1,4 @@
 export { PagedTable, type PagedTableProps } from './PagedTable.tsx';
 export { usePagedQuery, type PagedQuery, type PagedQueryOptions } from './usePagedQuery.ts';
-export { PAGE_SIZES } from './paging.ts';
+export { PAGE_SIZES, rangeToDates } from './paging.ts';
+export { EnumSelect, FilterBar, type EnumSelectProps, type FilterBarProps } from './FilterBar.tsx';

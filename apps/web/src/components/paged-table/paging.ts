@@ -79,3 +79,13 @@ export function clampToTotal<F>(s: PagedState<F>, total: number): PagedState<F> 
   const lastPage = Math.max(1, Math.ceil(total / s.limit));
   return { ...s, offset: (lastPage - 1) * s.limit };
 }
+
+type DayLike = { format(pattern: string): string } | null | undefined;
+
+/** The server filters by calendar day: a picked range becomes `dateFrom`/`dateTo` as YYYY-MM-DD. */
+export function rangeToDates(range: readonly [DayLike, DayLike] | null | undefined): {
+  dateFrom: string | undefined;
+  dateTo: string | undefined;
+} {
+  return { dateFrom: range?.[0]?.format('YYYY-MM-DD'), dateTo: range?.[1]?.format('YYYY-MM-DD') };
+}

@@ -1,7 +1,7 @@
 import type { admin, CallResponse } from '@console/contract';
 import { Button, DatePicker, Form, Input, Space, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, t, useI18n } from '@/lib';
 import { auditCall } from './api/admin.ts';
 import './i18n.ts';
@@ -27,8 +27,7 @@ export default function AuditPage() {
       userName: v.userName?.trim() || undefined,
       action: v.action?.trim() || undefined,
       target: v.target?.trim() || undefined,
-      dateFrom: v.dates?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.dates?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.dates),
     });
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="admin-audit">

@@ -1,8 +1,7 @@
 import { type bills as B } from '@console/contract';
-import { App, Button, DatePicker, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { App, Button, DatePicker, Form, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { billMonthsCall, billsCall, downloadBill, issueBill, markBillPaid } from './api/bills.ts';
 import { AdjustModal } from './components/AdjustModal.tsx';
@@ -22,7 +21,6 @@ const STATUS_COLOR: Record<B.BillStatus, string> = { open: 'blue', issued: 'oran
 export default function BillPage() {
   useI18n();
   const { modal } = App.useApp();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const manage = hasRoute('bill.manage');
@@ -119,30 +117,18 @@ export default function BillPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <MonthChart months={months.data} />
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+      <FilterBar
+        i18n="bills"
+        onSearch={onSearch}
+        searchTestId="bill-search"
+        extra={manage && <Button onClick={() => setAdjusting(true)}>{t('bills.adjust')}</Button>}
+      >
         <Form.Item name="period" label={t('bills.period')}>
           <DatePicker picker="month" />
         </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={t('bills.customer')}>
-            <CustomerSelect allowClear style={{ width: 180 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="status" label={t('bills.status')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={(['open', 'issued', 'paid'] as const).map((s) => ({ value: s, label: t(`bills.statuses.${s}`) }))}
-          />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="bill-search">
-            {t('bills.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('bills.reset')}</Button>
-          {manage && <Button onClick={() => setAdjusting(true)}>{t('bills.adjust')}</Button>}
-        </Space>
-      </Form>
+        <FilterBar.Customer width={180} />
+        <FilterBar.Enum name="status" width={130} values={['open', 'issued', 'paid']} i18n="bills.statuses" />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -15,7 +15,7 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { rateCardsCall, saveRateCard } from './api/bills.ts';
 import './i18n.ts';
@@ -38,7 +38,6 @@ const FEES = ['minimum', 'remoteFee', 'interceptionFee', 'relabelFee', 'storageP
 export default function RateCardsPage() {
   const { localized } = useI18n();
   const { message } = App.useApp();
-  const [filters] = Form.useForm();
   const [form] = Form.useForm<Values>();
   const paged = usePagedQuery<typeof rateCardsCall, Filters>(rateCardsCall);
   const channels = useCall(reference.channels, {});
@@ -154,10 +153,17 @@ export default function RateCardsPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="rate-cards">
-      <Form
-        form={filters}
-        layout="inline"
-        onFinish={(v: Filters) => paged.setFilters({ channelCode: v.channelCode, customerId: v.customerId })}
+      <FilterBar
+        i18n="bills"
+        onSearch={(v: Filters) => paged.setFilters({ channelCode: v.channelCode, customerId: v.customerId })}
+        searchTestId="cards-search"
+        // This bar never had the row gap of the list pages; kept as it was.
+        style={{}}
+        extra={
+          <Button onClick={() => open('new')} data-testid="card-new">
+            {t('bills.cards.new')}
+          </Button>
+        }
       >
         <Form.Item name="channelCode" label={t('bills.cards.channel')}>
           <Select
@@ -167,26 +173,9 @@ export default function RateCardsPage() {
             options={(channels.data ?? []).map((c) => ({ value: c.code, label: `${c.code} ${localized(c.name)}` }))}
           />
         </Form.Item>
-        <Form.Item name="customerId" label={t('bills.cards.customer')}>
-          <CustomerSelect allowClear style={{ width: 220 }} />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="cards-search">
-            {t('bills.search')}
-          </Button>
-          <Button
-            onClick={() => {
-              filters.resetFields();
-              paged.setFilters({});
-            }}
-          >
-            {t('bills.reset')}
-          </Button>
-          <Button onClick={() => open('new')} data-testid="card-new">
-            {t('bills.cards.new')}
-          </Button>
-        </Space>
-      </Form>
+        {/* Only operators open rate cards (bill.manage), so the filter is always there. */}
+        <FilterBar.Customer label={t('bills.cards.customer')} width={220} />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

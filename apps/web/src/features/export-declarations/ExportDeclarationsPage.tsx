@@ -1,20 +1,7 @@
 import { exportDeclarations as D } from '@console/contract';
-import {
-  Alert,
-  App,
-  Button,
-  DatePicker,
-  Form,
-  Input,
-  Select,
-  Space,
-  Tag,
-  Typography,
-  Upload,
-  type TableColumnsType,
-} from 'antd';
+import { Alert, App, Button, Form, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, hasRoute, invalidateCall, t, useI18n, useSession } from '@/lib';
 import {
   declarationListCall,
@@ -41,7 +28,6 @@ const SORTABLE = new Set(['orderCreatedAt', 'goodsJpy', 'updatedAt']);
 export default function ExportDeclarationsPage() {
   useI18n();
   const { message } = App.useApp();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const canUploadPermit = hasRoute('order.exportDeclarations.uploadPermit');
@@ -60,8 +46,7 @@ export default function ExportDeclarationsPage() {
       batchNo: v.batchNo?.trim() || undefined,
       orderNos: v.orderNos?.trim() || undefined,
       declared: v.declared,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
 
@@ -241,30 +226,14 @@ export default function ExportDeclarationsPage() {
       {paged.data && !paged.data.mailConfigured && (
         <Alert type="info" showIcon message={label('mailOff')} data-testid="decl-mail-off" />
       )}
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="batchNo" label={label('batchNo')}>
-          <Input allowClear style={{ width: 180 }} maxLength={64} />
-        </Form.Item>
+      <FilterBar i18n="exportDeclarations" onSearch={onSearch} searchTestId="decl-search">
+        <FilterBar.Text name="batchNo" width={180} maxLength={64} />
         <Form.Item name="orderNos" label={label('orderNos')}>
           <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} style={{ width: 220 }} data-testid="decl-filter-nos" />
         </Form.Item>
-        <Form.Item name="declared" label={label('declared')}>
-          <Select
-            allowClear
-            style={{ width: 140 }}
-            options={(['yes', 'no'] as const).map((v) => ({ value: v, label: label(v) }))}
-          />
-        </Form.Item>
-        <Form.Item name="range" label={label('dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="decl-search">
-            {label('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{label('reset')}</Button>
-        </Space>
-      </Form>
+        <FilterBar.Enum name="declared" width={140} values={['yes', 'no']} i18n="exportDeclarations" />
+        <FilterBar.DateRange />
+      </FilterBar>
       <Space wrap>
         <Button onClick={() => void downloadDeclarations('orderNo', filters)} data-testid="decl-download">
           {label('download')}

@@ -1,9 +1,8 @@
 import { type exportNominations } from '@console/contract';
-import { App, Button, Form, Input, Popconfirm, Space, type TableColumnsType } from 'antd';
+import { App, Button, Popconfirm, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, hasRoute, t, useI18n, useSession } from '@/lib';
 import {
   deleteNomination,
@@ -39,7 +38,6 @@ export default function ExportNominationListPage() {
   useI18n();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof nominationsCall, Filters>(nominationsCall, { sort: 'createdAt' });
@@ -123,45 +121,39 @@ export default function ExportNominationListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="name" label={t('exportNominations.name')}>
-          <Input
-            allowClear
-            style={{ width: 220 }}
-            maxLength={100}
-            placeholder={t('exportNominations.namePlaceholder')}
-            data-testid="nomination-filter-name"
-          />
-        </Form.Item>
-        <Form.Item name="corporateNumber" label={t('exportNominations.corporateNumber')}>
-          <Input
-            allowClear
-            style={{ width: 160 }}
-            maxLength={13}
-            inputMode="numeric"
-            data-testid="nomination-filter-number"
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={t('exportNominations.customer')}>
-            <CustomerSelect allowClear style={{ width: 180 }} data-testid="nomination-filter-customer" />
-          </Form.Item>
-        )}
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="nomination-search">
-            {t('exportNominations.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('exportNominations.reset')}</Button>
-          {hasRoute('exports.create') && (
-            <Button onClick={() => navigate('/exports/create')} data-testid="nomination-create-button">
-              {t('exportNominations.create')}
+      <FilterBar
+        i18n="exportNominations"
+        onSearch={onSearch}
+        searchTestId="nomination-search"
+        extra={
+          <>
+            {hasRoute('exports.create') && (
+              <Button onClick={() => navigate('/exports/create')} data-testid="nomination-create-button">
+                {t('exportNominations.create')}
+              </Button>
+            )}
+            <Button disabled={download.busy} onClick={exportList} data-testid="nomination-export">
+              {t('exportNominations.export')}
             </Button>
-          )}
-          <Button disabled={download.busy} onClick={exportList} data-testid="nomination-export">
-            {t('exportNominations.export')}
-          </Button>
-        </Space>
-      </Form>
+          </>
+        }
+      >
+        <FilterBar.Text
+          name="name"
+          width={220}
+          maxLength={100}
+          placeholder={t('exportNominations.namePlaceholder')}
+          data-testid="nomination-filter-name"
+        />
+        <FilterBar.Text
+          name="corporateNumber"
+          width={160}
+          maxLength={13}
+          inputMode="numeric"
+          data-testid="nomination-filter-number"
+        />
+        <FilterBar.Customer width={180} data-testid="nomination-filter-customer" />
+      </FilterBar>
       {download.panel}
       <PagedTable<Row>
         rowKey="id"

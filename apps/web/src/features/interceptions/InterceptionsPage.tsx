@@ -3,7 +3,6 @@ import {
   Alert,
   App,
   Button,
-  DatePicker,
   Form,
   Input,
   List,
@@ -15,8 +14,7 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useState } from 'react';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
@@ -38,7 +36,6 @@ const OUTCOME_COLOR = { intercepted: 'green', notFound: 'default', refused: 'ora
 export default function InterceptionsPage() {
   useI18n();
   const { message } = App.useApp();
-  const [form] = Form.useForm();
   const [createForm] = Form.useForm();
   const [cancelForm] = Form.useForm();
   const { user } = useSession();
@@ -56,8 +53,7 @@ export default function InterceptionsPage() {
       number: v.number?.trim() || undefined,
       status: v.status,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
 
@@ -155,48 +151,36 @@ export default function InterceptionsPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="number" label={t('interceptions.number')}>
-          <Input
-            allowClear
-            style={{ width: 200 }}
-            maxLength={64}
-            placeholder={t('interceptions.numberHint')}
-            data-testid="interception-filter-number"
-          />
-        </Form.Item>
-        <Form.Item name="status" label={t('interceptions.status')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={interceptions.interceptionStatus.options.map((s) => ({
-              value: s,
-              label: t(`interceptions.statuses.${s}`),
-            }))}
-            data-testid="interception-filter-status"
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={t('interceptions.customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={t('interceptions.dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="interception-search">
-            {t('interceptions.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('interceptions.reset')}</Button>
+      <FilterBar
+        i18n="interceptions"
+        onSearch={onSearch}
+        searchTestId="interception-search"
+        extra={
           <Button
             onClick={() => (createForm.resetFields(), setResults(null), setCreating(true))}
             data-testid="interception-create"
           >
             {t('interceptions.create')}
           </Button>
-        </Space>
-      </Form>
+        }
+      >
+        <FilterBar.Text
+          name="number"
+          width={200}
+          maxLength={64}
+          placeholder={t('interceptions.numberHint')}
+          data-testid="interception-filter-number"
+        />
+        <FilterBar.Enum
+          name="status"
+          width={130}
+          values={interceptions.interceptionStatus.options}
+          i18n="interceptions.statuses"
+          data-testid="interception-filter-status"
+        />
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -1,9 +1,8 @@
 import { jdAuthorize } from '@console/contract';
-import { Alert, App, Button, Form, Input, Popconfirm, Select, Space, Tag, Tooltip, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Popconfirm, Space, Tag, Tooltip, type TableColumnsType } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, hasRoute, t, useI18n, useSession } from '@/lib';
 import { authorizeUrl, deleteJd, exchangeJdCode, jdListCall, refreshJd, renewJd } from './api/jdAuthorize.ts';
 import './i18n.ts';
@@ -26,7 +25,6 @@ export default function JdAuthorizeListPage() {
   useI18n();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof jdListCall, Filters>(jdListCall, { sort: 'createdAt' });
@@ -207,41 +205,34 @@ export default function JdAuthorizeListPage() {
             .join('；')}
         />
       )}
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="keyword" label={t('jdAuthorize.keyword')}>
-          <Input
-            allowClear
-            style={{ width: 240 }}
-            maxLength={100}
-            placeholder={t('jdAuthorize.keywordPlaceholder')}
-            data-testid="jd-filter-keyword"
-          />
-        </Form.Item>
-        <Form.Item name="status" label={t('jdAuthorize.status')}>
-          <Select
-            allowClear
-            style={{ width: 140 }}
-            options={jdAuthorize.jdAuthorizeStatus.options.map((s) => ({ value: s, label: t(`jdAuthorize.${s}`) }))}
-            data-testid="jd-filter-status"
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={t('jdAuthorize.customer')}>
-            <CustomerSelect allowClear style={{ width: 180 }} />
-          </Form.Item>
-        )}
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="jd-search">
-            {t('jdAuthorize.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('jdAuthorize.reset')}</Button>
-          {hasRoute('order.jdAuthorize.create') && (
+      <FilterBar
+        i18n="jdAuthorize"
+        onSearch={onSearch}
+        searchTestId="jd-search"
+        extra={
+          hasRoute('order.jdAuthorize.create') && (
             <Button onClick={() => navigate('/order/jdAuthorize/create')} data-testid="jd-create-button">
               {t('jdAuthorize.create')}
             </Button>
-          )}
-        </Space>
-      </Form>
+          )
+        }
+      >
+        <FilterBar.Text
+          name="keyword"
+          width={240}
+          maxLength={100}
+          placeholder={t('jdAuthorize.keywordPlaceholder')}
+          data-testid="jd-filter-keyword"
+        />
+        <FilterBar.Enum
+          name="status"
+          width={140}
+          values={jdAuthorize.jdAuthorizeStatus.options}
+          i18n="jdAuthorize"
+          data-testid="jd-filter-status"
+        />
+        <FilterBar.Customer width={180} />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -1,8 +1,7 @@
 import { type labelB as L } from '@console/contract';
-import { Button, Form, Input, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, exportBatch, labelBListCall } from './api/labelB.ts';
 import { StatusTag } from './components/shared.tsx';
@@ -15,7 +14,6 @@ type Filters = Omit<L.LabelBListRequest, 'offset' | 'limit' | 'order'>;
 export default function LabelBListPage() {
   useI18n();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof labelBListCall, Filters>(labelBListCall, {});
@@ -53,36 +51,28 @@ export default function LabelBListPage() {
   ];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="batchNo" label={l('batchNo')}>
-          <Input allowClear style={{ width: 220 }} maxLength={40} data-testid="labelb-filter-no" />
-        </Form.Item>
-        <Form.Item name="status" label={l('status')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={(['draft', 'applying', 'done', 'failed'] as const).map((s) => ({
-              value: s,
-              label: t(`labelB.statuses.${s}`),
-            }))}
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={l('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="labelb-search">
-            {l('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{l('reset')}</Button>
-          <Button onClick={() => navigate('/order/updateLabelB/create')} data-testid="labelb-create">
-            {l('create')}
-          </Button>
-          <Button onClick={() => void downloadTemplate()}>{l('template')}</Button>
-        </Space>
-      </Form>
+      <FilterBar
+        i18n="labelB"
+        onSearch={onSearch}
+        searchTestId="labelb-search"
+        extra={
+          <>
+            <Button onClick={() => navigate('/order/updateLabelB/create')} data-testid="labelb-create">
+              {l('create')}
+            </Button>
+            <Button onClick={() => void downloadTemplate()}>{l('template')}</Button>
+          </>
+        }
+      >
+        <FilterBar.Text name="batchNo" width={220} maxLength={40} data-testid="labelb-filter-no" />
+        <FilterBar.Enum
+          name="status"
+          width={130}
+          values={['draft', 'applying', 'done', 'failed']}
+          i18n="labelB.statuses"
+        />
+        <FilterBar.Customer />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

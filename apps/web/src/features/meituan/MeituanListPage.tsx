@@ -1,9 +1,8 @@
 import { type meituan as M } from '@console/contract';
-import { App, Button, DatePicker, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { batchNumbersCall, completeMeituan, exportMeituan, locationsCall, meituanListCall } from './api/meituan.ts';
 import './i18n.ts';
@@ -21,7 +20,6 @@ export default function MeituanListPage() {
   useI18n();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const canComplete = hasRoute('meituanOrder.complete');
@@ -41,8 +39,7 @@ export default function MeituanListPage() {
       operationLocation: v.operationLocation,
       batchNumber: v.batchNumber,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const complete = async (ids: number[]) => {
@@ -120,23 +117,39 @@ export default function MeituanListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="meituan-list-page">
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="number" label={l('number')}>
-          <Input
-            allowClear
-            style={{ width: 220 }}
-            maxLength={64}
-            placeholder={l('numberHint')}
-            data-testid="meituan-filter-number"
-          />
-        </Form.Item>
-        <Form.Item name="status" label={l('status')}>
-          <Select
-            allowClear
-            style={{ width: 140 }}
-            options={[0, 1].map((s) => ({ value: s, label: l(`statuses.${s}`) }))}
-          />
-        </Form.Item>
+      <FilterBar
+        i18n="meituan"
+        onSearch={onSearch}
+        searchTestId="meituan-search"
+        wrapButtons
+        extra={
+          <>
+            {hasRoute('meituanOrder.create') && (
+              <Button onClick={() => navigate('/meituanOrder/create')}>{l('create')}</Button>
+            )}
+            <Button loading={busy} onClick={() => void onExport()} data-testid="meituan-export">
+              {l('export')}
+            </Button>
+            {canComplete && (
+              <Button
+                disabled={!selected.length || busy}
+                onClick={() => void complete(selected)}
+                data-testid="meituan-complete-selected"
+              >
+                {l('completeSelected', { count: selected.length })}
+              </Button>
+            )}
+          </>
+        }
+      >
+        <FilterBar.Text
+          name="number"
+          width={220}
+          maxLength={64}
+          placeholder={l('numberHint')}
+          data-testid="meituan-filter-number"
+        />
+        <FilterBar.Enum name="status" width={140} values={[0, 1]} i18n="meituan.statuses" />
         <Form.Item name="operationLocation" label={l('operationLocation')}>
           <Select allowClear style={{ width: 160 }} options={locations.data ?? []} />
         </Form.Item>
@@ -148,36 +161,9 @@ export default function MeituanListPage() {
             options={(batches.data ?? []).map((b) => ({ value: b, label: b }))}
           />
         </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={l('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={l('dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space wrap>
-          <Button type="primary" htmlType="submit" data-testid="meituan-search">
-            {l('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{l('reset')}</Button>
-          {hasRoute('meituanOrder.create') && (
-            <Button onClick={() => navigate('/meituanOrder/create')}>{l('create')}</Button>
-          )}
-          <Button loading={busy} onClick={() => void onExport()} data-testid="meituan-export">
-            {l('export')}
-          </Button>
-          {canComplete && (
-            <Button
-              disabled={!selected.length || busy}
-              onClick={() => void complete(selected)}
-              data-testid="meituan-complete-selected"
-            >
-              {l('completeSelected', { count: selected.length })}
-            </Button>
-          )}
-        </Space>
-      </Form>
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -1,10 +1,9 @@
 import { orderReviews } from '@console/contract';
-import { App, Button, DatePicker, Form, Input, Popconfirm, Select, Space, type TableColumnsType } from 'antd';
+import { App, Button, Popconfirm, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, saveServerSetting, t, useI18n, useServerSettings, useSession } from '@/lib';
 import { deleteReview, downloadReview, reviewsCall } from './api/orderReviews.ts';
 import { ReviewStatusTag } from './components/shared.tsx';
@@ -40,7 +39,6 @@ export default function OrderReviewListPage() {
   useI18n();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof reviewsCall, Filters>(reviewsCall, { sort: 'createdAt' });
@@ -58,8 +56,7 @@ export default function OrderReviewListPage() {
       status: v.status,
       reviewNo: v.reviewNo?.trim() || undefined,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const remove = async (r: Row) => {
@@ -132,44 +129,37 @@ export default function OrderReviewListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="status" label={t('orderReviews.status')}>
-          <Select
-            allowClear
-            style={{ width: 120 }}
-            options={([0, 1] as const).map((s) => ({ value: s, label: t(`orderReviews.statuses.${s}`) }))}
-            data-testid="review-filter-status"
-          />
-        </Form.Item>
-        <Form.Item name="reviewNo" label={t('orderReviews.reviewNo')}>
-          <Input allowClear style={{ width: 200 }} maxLength={32} data-testid="review-filter-no" />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={t('orderReviews.customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={t('orderReviews.dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="review-search">
-            {t('orderReviews.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{t('orderReviews.reset')}</Button>
-          <Button onClick={() => navigate('/orderReview/create')} data-testid="review-create">
-            {t('orderReviews.create')}
-          </Button>
-          <ColumnChooser
-            all={ALL_COLUMNS}
-            chosen={chosen}
-            titleOf={title}
-            label={t('orderReviews.columns')}
-            disabled={!ready}
-            onChoose={(next) => void saveServerSetting('orderReviewColumns', next)}
-          />
-        </Space>
-      </Form>
+      <FilterBar
+        i18n="orderReviews"
+        onSearch={onSearch}
+        searchTestId="review-search"
+        extra={
+          <>
+            <Button onClick={() => navigate('/orderReview/create')} data-testid="review-create">
+              {t('orderReviews.create')}
+            </Button>
+            <ColumnChooser
+              all={ALL_COLUMNS}
+              chosen={chosen}
+              titleOf={title}
+              label={t('orderReviews.columns')}
+              disabled={!ready}
+              onChoose={(next) => void saveServerSetting('orderReviewColumns', next)}
+            />
+          </>
+        }
+      >
+        <FilterBar.Enum
+          name="status"
+          width={120}
+          values={[0, 1]}
+          i18n="orderReviews.statuses"
+          data-testid="review-filter-status"
+        />
+        <FilterBar.Text name="reviewNo" width={200} maxLength={32} data-testid="review-filter-no" />
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       {download.panel}
       <PagedTable<Row>
         rowKey="id"

@@ -1,12 +1,12 @@
 import { orders } from '@console/contract';
-import { App, Button, DatePicker, Form, Input, Select, Space } from 'antd';
+import { App, Button, Form, Input, Select, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { MdaOrdersMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
-import { usePagedQuery } from '@/components/paged-table';
+import { FilterBar, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { exportOrders, type ListRequest, setPrintFlag } from './api/orders.ts';
 import { PrintButton } from '@/components/printing/components.tsx';
@@ -71,8 +71,7 @@ export default function OrderListPage() {
       printFlag: b(v.printFlag),
       recipientName: v.recipientName?.trim() || undefined,
       recipientPhone: v.recipientPhone?.trim() || undefined,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     } as Filters);
   };
   // At least one column stays: an empty choice would read as "not chosen" (every column).
@@ -83,12 +82,54 @@ export default function OrderListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form
+      <FilterBar
         form={form}
-        layout="inline"
-        onFinish={onSearch}
+        i18n="orders"
+        onSearch={onSearch}
         initialValues={byBatch ?? { noType: 'orderNo' }}
-        style={{ rowGap: 8 }}
+        searchTestId="list-search"
+        resetTestId="list-reset"
+        extra={
+          <>
+            <Button
+              onClick={() =>
+                void attempt(message, () =>
+                  download.run((id) => exportOrders({ ...req, offset: undefined, limit: undefined } as never, id)),
+                )
+              }
+              loading={download.busy}
+              data-testid="list-export"
+            >
+              {t('orders.export')}
+            </Button>
+            <ColumnChooser
+              all={ALL_COLUMNS}
+              chosen={columns}
+              titleOf={columnTitle}
+              label={t('orders.columns')}
+              disabled={!columnsKnown}
+              onChoose={(next) => void saveServerSetting('orderColumns', next)}
+            />
+            <Button
+              disabled={!selected.length}
+              data-testid="list-mark-printed"
+              onClick={async () => {
+                if ((await attempt(message, () => setPrintFlag(selected, true))) === undefined) return;
+                message.success(t('orders.markedPrinted'));
+                await afterWrite();
+              }}
+            >
+              {t('orders.markPrinted')}
+            </Button>
+            <PrintButton
+              orders={selectedRows}
+              testId="list-print"
+              onDone={(o) => void (o.kind === 'printed' && afterWrite())}
+            />
+            <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
+            <MdaOrdersMenu ids={selected} download={download} />
+          </>
+        }
       >
         <Form.Item name="noType">
           <Select
@@ -113,22 +154,14 @@ export default function OrderListPage() {
             data-testid="list-channel"
           />
         </Form.Item>
-        <Form.Item name="status" label={t('orders.status')}>
-          <Select
-            allowClear
-            style={{ width: 110 }}
-            options={STATUSES.map((s) => ({ value: s, label: t(`orders.kinds.${s}`) }))}
-            data-testid="list-status"
-          />
-        </Form.Item>
-        <Form.Item name="receiveStatus" label={t('orders.receiveStatus')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={['none', 'partial', 'all'].map((s) => ({ value: s, label: t(`orders.receive.${s}`) }))}
-            data-testid="list-receiveStatus"
-          />
-        </Form.Item>
+        <FilterBar.Enum name="status" width={110} values={STATUSES} i18n="orders.kinds" data-testid="list-status" />
+        <FilterBar.Enum
+          name="receiveStatus"
+          width={130}
+          values={['none', 'partial', 'all']}
+          i18n="orders.receive"
+          data-testid="list-receiveStatus"
+        />
         <Form.Item name="intercepted" label={t('orders.intercepted')}>
           <Select allowClear style={{ width: 80 }} options={bool()} data-testid="list-intercepted" />
         </Form.Item>
@@ -144,55 +177,8 @@ export default function OrderListPage() {
         <Form.Item name="recipientPhone" label={t('orders.phone')}>
           <Input allowClear style={{ width: 130 }} data-testid="list-recipientPhone" />
         </Form.Item>
-        <Form.Item name="range" label={t('orders.dateRange')}>
-          <DatePicker.RangePicker data-testid="list-range" />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="list-search">
-            {t('orders.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))} data-testid="list-reset">
-            {t('orders.reset')}
-          </Button>
-          <Button
-            onClick={() =>
-              void attempt(message, () =>
-                download.run((id) => exportOrders({ ...req, offset: undefined, limit: undefined } as never, id)),
-              )
-            }
-            loading={download.busy}
-            data-testid="list-export"
-          >
-            {t('orders.export')}
-          </Button>
-          <ColumnChooser
-            all={ALL_COLUMNS}
-            chosen={columns}
-            titleOf={columnTitle}
-            label={t('orders.columns')}
-            disabled={!columnsKnown}
-            onChoose={(next) => void saveServerSetting('orderColumns', next)}
-          />
-          <Button
-            disabled={!selected.length}
-            data-testid="list-mark-printed"
-            onClick={async () => {
-              if ((await attempt(message, () => setPrintFlag(selected, true))) === undefined) return;
-              message.success(t('orders.markedPrinted'));
-              await afterWrite();
-            }}
-          >
-            {t('orders.markPrinted')}
-          </Button>
-          <PrintButton
-            orders={selectedRows}
-            testId="list-print"
-            onDone={(o) => void (o.kind === 'printed' && afterWrite())}
-          />
-          <DeleteOrders rows={selectedRows} onDeleted={afterWrite} />
-          <MdaOrdersMenu ids={selected} download={download} />
-        </Space>
-      </Form>
+        <FilterBar.DateRange data-testid="list-range" />
+      </FilterBar>
       {download.panel}
       <OrderTable
         data-testid="order-table"

@@ -1,9 +1,8 @@
 import { type pickups as P } from '@console/contract';
-import { App, Button, DatePicker, Form, Input, Modal, Select, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Form, Input, Modal, Space, Tabs, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
 import './i18n.ts';
@@ -22,7 +21,6 @@ export default function PickupListPage() {
   useI18n();
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const [form] = Form.useForm();
   const [reasonForm] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
@@ -38,8 +36,7 @@ export default function PickupListPage() {
       region: v.region,
       status: v.status,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const confirmCancel = async () => {
@@ -106,46 +103,24 @@ export default function PickupListPage() {
 
   const list = (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="pickupNo" label={label('pickupNo')}>
-          <Input allowClear style={{ width: 200 }} maxLength={32} data-testid="pickup-filter-no" />
-        </Form.Item>
-        <Form.Item name="boxNo" label={label('boxNo')}>
-          <Input allowClear style={{ width: 160 }} maxLength={32} data-testid="pickup-filter-box" />
-        </Form.Item>
-        <Form.Item name="region" label={label('region')}>
-          <Select
-            allowClear
-            style={{ width: 110 }}
-            options={(['tokyo', 'osaka'] as const).map((r) => ({ value: r, label: t(`pickups.regions.${r}`) }))}
-          />
-        </Form.Item>
-        <Form.Item name="status" label={label('status')}>
-          <Select
-            allowClear
-            style={{ width: 120 }}
-            options={(['booked', 'cancelled', 'pickedUp'] as const).map((s) => ({
-              value: s,
-              label: t(`pickups.statuses.${s}`),
-            }))}
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={label('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={label('dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="pickup-search">
-            {label('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{label('reset')}</Button>
-          <Button onClick={() => navigate('/subscribeTake/create')}>{label('create')}</Button>
-        </Space>
-      </Form>
+      <FilterBar
+        i18n="pickups"
+        onSearch={onSearch}
+        searchTestId="pickup-search"
+        extra={<Button onClick={() => navigate('/subscribeTake/create')}>{label('create')}</Button>}
+      >
+        <FilterBar.Text name="pickupNo" width={200} maxLength={32} data-testid="pickup-filter-no" />
+        <FilterBar.Text name="boxNo" width={160} maxLength={32} data-testid="pickup-filter-box" />
+        <FilterBar.Enum name="region" width={110} values={['tokyo', 'osaka']} i18n="pickups.regions" />
+        <FilterBar.Enum
+          name="status"
+          width={120}
+          values={['booked', 'cancelled', 'pickedUp']}
+          i18n="pickups.statuses"
+        />
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -2,7 +2,7 @@ import { recipients as R } from '@console/contract';
 import { App, Button, Col, Form, Input, Modal, Popconfirm, Row, Space, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { ApiError, call, errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import './i18n.ts';
 
@@ -30,7 +30,6 @@ const REQUIRED = new Set(['name', 'idCard', 'phone', 'province', 'city', 'distri
 export default function RecipientListPage() {
   useI18n();
   const { message } = App.useApp();
-  const [search] = Form.useForm();
   const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
@@ -108,25 +107,18 @@ export default function RecipientListPage() {
   ];
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="recipient-list-page">
-      <Form form={search} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="keyword" label={l('keyword')}>
-          <Input allowClear style={{ width: 220 }} maxLength={64} placeholder={l('keywordHint')} />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={l('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Space>
-          <Button type="primary" htmlType="submit">
-            {l('search')}
-          </Button>
-          <Button onClick={() => (search.resetFields(), onSearch({}))}>{l('reset')}</Button>
+      <FilterBar
+        i18n="recipients"
+        onSearch={onSearch}
+        extra={
           <Button onClick={() => void open('new')} data-testid="recipient-create">
             {l('create')}
           </Button>
-        </Space>
-      </Form>
+        }
+      >
+        <FilterBar.Text name="keyword" width={220} maxLength={64} placeholder={l('keywordHint')} />
+        <FilterBar.Customer />
+      </FilterBar>
       <PagedTable<Row> rowKey="id" size="small" paged={paged} columns={columns} data-testid="recipient-table" />
       <Modal
         open={editing !== null}

@@ -1,8 +1,7 @@
 import { selfSends as S } from '@console/contract';
-import { Button, DatePicker, Form, Input, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { Button, Space, Tag, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import './i18n.ts';
 
@@ -14,7 +13,6 @@ const COLOR = { pending: 'default', partial: 'orange', arrived: 'green' } as con
 export default function SelfSendListPage() {
   useI18n();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof S.selfSendList, Filters>(S.selfSendList, { sort: 'createdAt' });
@@ -26,8 +24,7 @@ export default function SelfSendListPage() {
       expressCompany: v.expressCompany,
       status: v.status,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const columns: TableColumnsType<Row> = [
@@ -68,40 +65,23 @@ export default function SelfSendListPage() {
   ];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="trackingNo" label={l('trackingNo')}>
-          <Input allowClear style={{ width: 200 }} maxLength={40} data-testid="self-send-filter-tracking" />
-        </Form.Item>
-        <Form.Item name="expressCompany" label={l('expressCompany')}>
-          <Select
-            allowClear
-            style={{ width: 170 }}
-            options={S.expressCompany.options.map((c) => ({ value: c, label: l(`companies.${c}`) }))}
-          />
-        </Form.Item>
-        <Form.Item name="status" label={l('status')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={S.selfSendStatus.options.map((s) => ({ value: s, label: l(`statuses.${s}`) }))}
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={l('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={l('dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="self-send-search">
-            {l('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{l('reset')}</Button>
-          <Button onClick={() => navigate('/selfSendTake/create')}>{l('create')}</Button>
-        </Space>
-      </Form>
+      <FilterBar
+        i18n="selfSends"
+        onSearch={onSearch}
+        searchTestId="self-send-search"
+        extra={<Button onClick={() => navigate('/selfSendTake/create')}>{l('create')}</Button>}
+      >
+        <FilterBar.Text name="trackingNo" width={200} maxLength={40} data-testid="self-send-filter-tracking" />
+        <FilterBar.Enum
+          name="expressCompany"
+          width={170}
+          values={S.expressCompany.options}
+          i18n="selfSends.companies"
+        />
+        <FilterBar.Enum name="status" width={130} values={S.selfSendStatus.options} i18n="selfSends.statuses" />
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

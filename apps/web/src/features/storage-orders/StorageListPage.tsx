@@ -1,8 +1,7 @@
 import { type storageOrders as S } from '@console/contract';
-import { Button, DatePicker, Form, Input, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Form, Select, Space, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { originsCall, storageListCall } from './api/storageOrders.ts';
 import { StorageStatusTag } from './components/shared.tsx';
@@ -19,7 +18,6 @@ const SORTABLE = new Set(['createdAt', 'lineCount', 'receivedCount']);
 export default function StorageListPage() {
   useI18n();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof storageListCall, Filters>(storageListCall, { sort: 'createdAt' });
@@ -33,8 +31,7 @@ export default function StorageListPage() {
       origin: v.origin,
       status: v.status,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const label = (k: string) => t(`storageOrders.${k}`);
@@ -74,46 +71,26 @@ export default function StorageListPage() {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
-        <Form.Item name="storageNo" label={label('storageNo')}>
-          <Input allowClear style={{ width: 220 }} maxLength={32} data-testid="storage-filter-no" />
-        </Form.Item>
-        <Form.Item name="method" label={label('method')}>
-          <Select
-            allowClear
-            style={{ width: 150 }}
-            options={(['entry', 'excel'] as const).map((m) => ({ value: m, label: t(`storageOrders.methods.${m}`) }))}
-          />
-        </Form.Item>
+      <FilterBar
+        i18n="storageOrders"
+        onSearch={onSearch}
+        searchTestId="storage-search"
+        extra={<Button onClick={() => navigate('/storageOrder/create')}>{label('create')}</Button>}
+      >
+        <FilterBar.Text name="storageNo" width={220} maxLength={32} data-testid="storage-filter-no" />
+        <FilterBar.Enum name="method" width={150} values={['entry', 'excel']} i18n="storageOrders.methods" />
         <Form.Item name="origin" label={label('origin')}>
           <Select allowClear style={{ width: 120 }} options={origins.data ?? []} />
         </Form.Item>
-        <Form.Item name="status" label={label('status')}>
-          <Select
-            allowClear
-            style={{ width: 130 }}
-            options={(['received', 'partial', 'refused'] as const).map((s) => ({
-              value: s,
-              label: t(`storageOrders.statuses.${s}`),
-            }))}
-          />
-        </Form.Item>
-        {!isCustomer && (
-          <Form.Item name="customerId" label={label('customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={label('dateRange')}>
-          <DatePicker.RangePicker />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="storage-search">
-            {label('search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))}>{label('reset')}</Button>
-          <Button onClick={() => navigate('/storageOrder/create')}>{label('create')}</Button>
-        </Space>
-      </Form>
+        <FilterBar.Enum
+          name="status"
+          width={130}
+          values={['received', 'partial', 'refused']}
+          i18n="storageOrders.statuses"
+        />
+        <FilterBar.Customer />
+        <FilterBar.DateRange />
+      </FilterBar>
       <PagedTable<Row>
         rowKey="id"
         size="small"

@@ -1,10 +1,9 @@
 import { items } from '@console/contract';
-import { Button, DatePicker, Form, Input, Select, Space, TreeSelect } from 'antd';
+import { Button, Form, Select, Space, TreeSelect } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
-import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { usePagedQuery } from '@/components/paged-table';
+import { FilterBar, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { invalidateCall, saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { useBrands } from '../api/useBrands.ts';
 import { useCategories } from '../api/useCategories.ts';
@@ -25,7 +24,6 @@ const FAILED_COLUMNS = ['image', 'jan', 'nameZh', 'customerCode', 'brand', 'cate
 export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   const { localized } = useI18n();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const role = useRole();
   const [importing, setImporting] = useState(false);
   const fixed: Filters = failedOnly ? { status: 'failed' } : {};
@@ -64,8 +62,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
       partId: v.partId,
       group: v.group?.trim() || undefined,
       customerId: v.customerId,
-      dateFrom: v.range?.[0]?.format('YYYY-MM-DD'),
-      dateTo: v.range?.[1]?.format('YYYY-MM-DD'),
+      ...rangeToDates(v.range),
     });
   };
   const afterWrite = async () => {
@@ -75,26 +72,43 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Form form={form} layout="inline" onFinish={onSearch} style={{ rowGap: 8 }}>
+      <FilterBar
+        i18n="items"
+        onSearch={onSearch}
+        searchTestId="list-search"
+        resetTestId="list-reset"
+        extra={
+          !failedOnly && (
+            <>
+              <Button onClick={() => navigate('/item/create')} data-testid="list-create">
+                {t('items.create')}
+              </Button>
+              <Button onClick={() => setImporting(true)} data-testid="list-import">
+                {t('items.importing.button')}
+              </Button>
+              <ColumnChooser
+                all={ALL_COLUMNS}
+                chosen={columns}
+                titleOf={columnTitle}
+                label={t('items.columns')}
+                disabled={!ready}
+                onChoose={(next) => void saveServerSetting('itemColumns', next)}
+              />
+            </>
+          )
+        }
+      >
         {!failedOnly && (
-          <Form.Item name="status" label={t('items.status')}>
-            <Select
-              allowClear
-              style={{ width: 130 }}
-              options={(['pending', 'approved', 'failed'] as const).map((s) => ({
-                value: s,
-                label: t(`items.statuses.${s}`),
-              }))}
-              data-testid="list-status"
-            />
-          </Form.Item>
+          <FilterBar.Enum
+            name="status"
+            width={130}
+            values={['pending', 'approved', 'failed']}
+            i18n="items.statuses"
+            data-testid="list-status"
+          />
         )}
-        <Form.Item name="jan" label={t('items.jan')}>
-          <Input allowClear style={{ width: 150 }} maxLength={13} data-testid="list-jan" />
-        </Form.Item>
-        <Form.Item name="name" label={t('items.name')}>
-          <Input allowClear style={{ width: 160 }} placeholder={t('items.anyName')} data-testid="list-name" />
-        </Form.Item>
+        <FilterBar.Text name="jan" width={150} maxLength={13} data-testid="list-jan" />
+        <FilterBar.Text name="name" width={160} placeholder={t('items.anyName')} data-testid="list-name" />
         <Form.Item name="brandId" label={t('items.brand')}>
           <Select
             allowClear
@@ -123,46 +137,10 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
             data-testid="list-part"
           />
         </Form.Item>
-        <Form.Item name="group" label={t('items.group')}>
-          <Input allowClear style={{ width: 120 }} data-testid="list-group" />
-        </Form.Item>
-        {!role.isCustomer && (
-          <Form.Item name="customerId" label={t('items.customer')}>
-            <CustomerSelect allowClear style={{ width: 160 }} data-testid="list-customer" />
-          </Form.Item>
-        )}
-        <Form.Item name="range" label={t('items.dateRange')}>
-          <DatePicker.RangePicker data-testid="list-range" />
-        </Form.Item>
-        <Space>
-          <Button type="primary" htmlType="submit" data-testid="list-search">
-            {t('items.search')}
-          </Button>
-          <Button onClick={() => (form.resetFields(), onSearch({}))} data-testid="list-reset">
-            {t('items.reset')}
-          </Button>
-          {!failedOnly && (
-            <Button onClick={() => navigate('/item/create')} data-testid="list-create">
-              {t('items.create')}
-            </Button>
-          )}
-          {!failedOnly && (
-            <Button onClick={() => setImporting(true)} data-testid="list-import">
-              {t('items.importing.button')}
-            </Button>
-          )}
-          {!failedOnly && (
-            <ColumnChooser
-              all={ALL_COLUMNS}
-              chosen={columns}
-              titleOf={columnTitle}
-              label={t('items.columns')}
-              disabled={!ready}
-              onChoose={(next) => void saveServerSetting('itemColumns', next)}
-            />
-          )}
-        </Space>
-      </Form>
+        <FilterBar.Text name="group" width={120} data-testid="list-group" />
+        <FilterBar.Customer data-testid="list-customer" />
+        <FilterBar.DateRange data-testid="list-range" />
+      </FilterBar>
       <ItemTable
         data-testid="item-table"
         paged={paged}
