@@ -69,6 +69,28 @@ test.describe('tabs (issue 11 #18)', () => {
   });
 });
 
+test.describe('a page opened by its address', () => {
+  test('keeps its tab when the session answers before the saved tabs', async ({ page, context, request }) => {
+    const token = await loginByCookie(context, request, 'demo2');
+    const [first, second, target] = (await listOrders(request, token, { limit: 3 })).list;
+    const saved = ['/index', `/order/info?id=${first!.id}`, `/order/info?id=${second!.id}`];
+    await withTabs(page, 'demo2', saved);
+    // `me` answers first and the settings (the saved tabs) 1 s later: the frame must wait for them.
+    // Drawn before, it opened this page's tab and the restored tabs then replaced it: a blank page.
+    await page.route('**/api/user/settings', async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+    });
+    const path = `/order/info?id=${target!.id}`;
+    await page.goto(`${MAIN}/home${path}`);
+    await expect(tab(page, path)).toHaveClass(/is-active/);
+    await expect(page.getByTestId('order-detail')).toBeVisible();
+    // The saved tabs are there too, before it.
+    await expect(page.getByTestId('tab')).toHaveCount(4);
+    await expect(tab(page, saved[2]!)).toBeVisible();
+  });
+});
+
 test.describe('side menu (issue 11 #19)', () => {
   test('collapsed: every entry has its own icon; the collapse button covers no entry', async ({
     page,

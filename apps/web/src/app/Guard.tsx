@@ -55,10 +55,13 @@ export function Guard({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const { user } = useSession();
   const token = getToken();
-  const [ready, setReady] = useState(Boolean(user));
+  const [ready, setReady] = useState(Boolean(user) && !loading);
 
   useEffect(() => {
-    if (!token || user) {
+    // While the session loads, `me` sets the user before the settings may have come: the frame
+    // waits for them. Drawn at once, it opened the addressed page's tab, and the tabs restored a
+    // moment later replaced it (a blank page with no active tab, when they did not hold it).
+    if (!token || (user && !loading)) {
       setReady(Boolean(user));
       return;
     }
