@@ -2,7 +2,7 @@ import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
 import type { Locale as AntLocale } from 'antd/es/locale';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { setFeedback } from '@/lib/feedback.ts';
 import { useI18n, type Locale } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
@@ -33,12 +33,28 @@ function FeedbackBridge() {
   return null;
 }
 
+const reducedMotion =
+  typeof window === 'undefined' ? undefined : window.matchMedia?.('(prefers-reduced-motion: reduce)');
+
+/** Whether the system asks for less motion (an accessibility setting); followed as it changes. */
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      reducedMotion?.addEventListener('change', onChange);
+      return () => reducedMotion?.removeEventListener('change', onChange);
+    },
+    () => reducedMotion?.matches ?? false,
+    () => false,
+  );
+}
+
 /** antd's theme from the appearance settings (the frame's CSS variables are set by FrameVars). */
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const appearance = useAppearance();
   const { locale } = useI18n();
   const def = themes[appearance.theme];
   const antLocale = useAntLocale(locale);
+  const still = useReducedMotion();
 
   return (
     <ConfigProvider
@@ -46,7 +62,9 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
       componentSize={appearance.size}
       theme={{
         algorithm: def.dark ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
-        token: { colorPrimary: appearance.themeColor, colorInfo: appearance.themeColor, ...def.token },
+        // A user who asks the system for less motion gets dialogs, menus and pickers without their
+        // zoom and slide animations (antd's `motion` token turns them off).
+        token: { colorPrimary: appearance.themeColor, colorInfo: appearance.themeColor, ...def.token, motion: !still },
         components: def.dark ? undefined : { Menu: { itemBg: 'transparent' } },
         // Components' styles come from antd's prebuilt stylesheet (imported by ShellRoot), not
         // from CSS-in-JS at render time; the tokens above still apply as CSS variables.
