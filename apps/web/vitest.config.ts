@@ -5,6 +5,6 @@ import viteConfig from './vite.config.ts';
 export default mergeConfig(
   viteConfig,
   defineConfig({
-    test: { include: ['test/**/*.test.ts'], setupFiles: ['test/setup.ts'], environment: 'node' },
+    test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], setupFiles: ['test/setup.ts'], environment: 'node' },
   }),
 );

@@ -43,7 +43,8 @@ export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: {
   return {
     auth: true,
     aes: false,
-    timeout: DEFAULT_TIMEOUT_MS,
+    // Spec §7: downloads run without a timeout, whatever their size.
+    timeout: def.kind === 'blob' ? 0 : DEFAULT_TIMEOUT_MS,
     kind: 'json',
     ...def,
   };

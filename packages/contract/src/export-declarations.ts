@@ -66,6 +66,8 @@ export const exportDeclarations = defineCall({
   path: 'exportDeclarations',
   summary: "The caller's orders that need (over JPY 200,000) or have an export declaration: filters, sort, paging.",
   permission: 'order.exportDeclarations',
+  // Spec §7: export declarations run without a timeout.
+  timeout: 0,
   request: exportDeclarationListRequest,
   response: paged(exportDeclarationRow).extend({
     /** False: no SMTP server configured, permits are not e-mailed (the page says so). */
@@ -84,6 +86,7 @@ export const updateExportDeclaration = defineCall({
   path: 'exportDeclaration/update',
   summary: 'Set (both filled) or clear (both empty) the product name and JPY amount of one order.',
   permission: 'order.exportDeclarations',
+  timeout: 0,
   request: z.object({ orderId: idOf, ...declarationFields }).strict(),
   response: exportDeclarationRow,
 });
