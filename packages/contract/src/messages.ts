@@ -178,6 +178,11 @@ export function fieldMessage(issue: Issue, lang: ApiLanguage): string {
   }
 }
 
+/** A rule's own texts, if the contract names that rule (the server raises some itself). */
+export function ruleMessage(rule: string): Text | undefined {
+  return (ruleMessages as Record<string, Text>)[rule] ?? extraRules.get(rule);
+}
+
 function ruleText(rule: string, lang: ApiLanguage): string {
   const t = (ruleMessages as Record<string, Text>)[rule] ?? extraRules.get(rule);
   return t ? t[lang] : generic.notAccepted[lang];

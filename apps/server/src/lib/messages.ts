@@ -1,4 +1,4 @@
-import { type ApiLanguage, passwordMessages, textProblemMessages } from '@console/contract';
+import { type ApiLanguage, passwordMessages, ruleMessage, textProblemMessages } from '@console/contract';
 
 /**
  * Every message the server sends, in both API languages. Keys are stable; a
@@ -83,8 +83,14 @@ export function addMessages(catalogue: MessageCatalogue): void {
   Object.assign(extra, catalogue);
 }
 
+/** Every key with its texts (the parity test reads them). */
+export function allMessages(): MessageCatalogue {
+  return { ...(messages as MessageCatalogue), ...extra };
+}
+
 export function translate(lang: ApiLanguage, key: string, params?: Record<string, string | number>): string {
-  const entry = (messages as MessageCatalogue)[key] ?? extra[key];
+  // A key of the contract's rules (a field the service checks again, such as a pickup date) reads as the contract words it.
+  const entry = (messages as MessageCatalogue)[key] ?? extra[key] ?? ruleMessage(key);
   let text = entry ? entry[lang] : key;
   if (params) for (const [k, v] of Object.entries(params)) text = text.replaceAll(`{${k}}`, String(v));
   return text;

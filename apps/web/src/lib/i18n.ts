@@ -93,6 +93,11 @@ export function hasMessage(locale: Locale, key: string): boolean {
   return catalogue[locale].has(key);
 }
 
+/** Every key a locale defines (the parity test compares the languages). */
+export function messageKeys(locale: Locale): string[] {
+  return [...catalogue[locale].keys()];
+}
+
 /** A server label in both languages, shown in the current one. */
 export function localized(text: I18nText, locale: Locale = current): string {
   return locale === 'zh-chs' || locale === 'zh-cht' ? text.zh : text.en;
