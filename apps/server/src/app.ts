@@ -12,7 +12,8 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
-import { localStorage, type Storage } from './lib/storage.ts';
+import type { Storage } from './lib/storage.ts';
+import { createStorage } from './lib/storage-config.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -114,7 +115,7 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
   });
-  const files = storage ?? localStorage(path.join(config.DATA_DIR, 'files'));
+  const files = storage ?? createStorage(config, db);
 
   installSecurityHeaders(app);
   await app.register(multipart, {

@@ -121,6 +121,26 @@ const schema = z.object({
     .refine((v) => v === '' || /^smtps?:\/\/[^\s]+$/.test(v), 'want smtp://… or smtps://…'),
   SMTP_FROM: z.string().default('console@localhost'),
   /**
+   * Where files' bytes live (lib/storage*.ts): `local` (DATA_DIR/files), `database` (the
+   * file_blobs table) or `s3`. Unset: local on SQLite, database on PostgreSQL, so several
+   * instances on one PostgreSQL share their files with no extra setting.
+   */
+  FILE_STORE: z.enum(['local', 'database', 's3']).optional(),
+  /** FILE_STORE=s3: the bucket (required), an optional key prefix, and where it is. */
+  S3_BUCKET: z.string().optional(),
+  S3_PREFIX: z
+    .string()
+    .default('')
+    .transform((v) => v.replace(/^\/+|\/+$/g, '')),
+  S3_REGION: z.string().default('us-east-1'),
+  /** An S3-compatible server's address (MinIO, Ceph, …); unset: AWS. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Path-style addressing (`host/bucket/key`), which most S3-compatible servers want. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Unset: the AWS SDK's own chain (environment of the SDK, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /**
    * The clearance companies' webhook secrets (modules/clearance): `CODE=secret,CODE=secret`,
    * each secret at least 32 characters. A company without one cannot call the webhook.
    */
@@ -149,9 +169,28 @@ const schema = z.object({
     }),
 });
 
-export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED'> & {
+type S3Keys =
+  | 'S3_BUCKET'
+  | 'S3_PREFIX'
+  | 'S3_REGION'
+  | 'S3_ENDPOINT'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY';
+
+export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED' | 'FILE_STORE' | S3Keys> & {
   database: { dialect: 'sqlite'; file: string; readerThreads?: number } | { dialect: 'postgres'; url: string };
   demoSeed: boolean;
+  fileStore: 'local' | 'database' | 's3';
+  /** FILE_STORE=s3 only. */
+  s3: {
+    bucket: string;
+    prefix: string;
+    region: string;
+    endpoint?: string;
+    forcePathStyle: boolean;
+    credentials?: { accessKeyId: string; secretAccessKey: string };
+  } | null;
 };
 
 export class ConfigError extends Error {}
@@ -162,7 +201,19 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const { DATABASE_URL, DEMO_SEED, ...rest } = parsed.data;
+  const {
+    DATABASE_URL,
+    DEMO_SEED,
+    FILE_STORE,
+    S3_BUCKET,
+    S3_PREFIX,
+    S3_REGION,
+    S3_ENDPOINT,
+    S3_FORCE_PATH_STYLE,
+    S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY,
+    ...rest
+  } = parsed.data;
   const url = DATABASE_URL?.trim();
   const database =
     url && /^postgres(ql)?:\/\//.test(url)
@@ -172,7 +223,27 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
           file: url || path.join(rest.DATA_DIR, 'console.sqlite'),
           readerThreads: rest.READER_THREADS,
         } as const);
-  return { ...rest, database, demoSeed: DEMO_SEED ?? database.dialect === 'sqlite' };
+  const fileStore = FILE_STORE ?? (database.dialect === 'postgres' ? 'database' : 'local');
+  const problems: string[] = [];
+  if (fileStore === 's3' && !S3_BUCKET) problems.push('  S3_BUCKET: required with FILE_STORE=s3');
+  if (!S3_ACCESS_KEY_ID !== !S3_SECRET_ACCESS_KEY)
+    problems.push('  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const s3 =
+    fileStore === 's3'
+      ? {
+          bucket: S3_BUCKET!,
+          prefix: S3_PREFIX,
+          region: S3_REGION,
+          endpoint: S3_ENDPOINT,
+          forcePathStyle: S3_FORCE_PATH_STYLE,
+          credentials:
+            S3_ACCESS_KEY_ID && S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY }
+              : undefined,
+        }
+      : null;
+  return { ...rest, database, demoSeed: DEMO_SEED ?? database.dialect === 'sqlite', fileStore, s3 };
 }
 
 /** Configuration for tests: defaults with overrides, no environment. */

@@ -28,6 +28,7 @@ function fullDisk(root: string): Storage & { puts: number } {
     },
     get: (key: string) => real.get(key),
     remove: (key: string) => real.remove(key),
+    check: () => real.check(),
   };
   return s;
 }

@@ -11,7 +11,8 @@ import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import type { Storage } from '../src/lib/storage.ts';
+import { StoredFileMissing, type Storage } from '../src/lib/storage.ts';
+import { createStorage } from '../src/lib/storage-config.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 
 /**
@@ -23,6 +24,10 @@ export interface Harness {
   app: FastifyInstance;
   db: Database;
   dataDir: string;
+  /** The app's file store: a folder on SQLite, the database on PostgreSQL (FILE_STORE's defaults). */
+  storage: Storage;
+  /** Whether the store holds bytes under this key. */
+  stored(key: string): Promise<boolean>;
   clock: { now: Date };
   /** Logs in and returns the access token. */
   login(name: string, password?: string): Promise<string>;
@@ -70,7 +75,8 @@ export async function createHarness(
   await migrateToLatest(db);
   if (opts.seed !== false) await seedDemo(db, { orders: 60 });
   const clock = { now: opts.now ?? new Date() };
-  const app = await buildApp({ config, db, clock: () => clock.now, storage: opts.storage });
+  const storage = opts.storage ?? createStorage(config, db);
+  const app = await buildApp({ config, db, clock: () => clock.now, storage });
   await app.ready();
 
   afterAll(async () => {
@@ -103,6 +109,15 @@ export async function createHarness(
     app,
     db,
     dataDir,
+    storage,
+    stored: (key) =>
+      storage.get(key).then(
+        () => true,
+        (e: unknown) => {
+          if (e instanceof StoredFileMissing) return false;
+          throw e;
+        },
+      ),
     clock,
     post,
     async login(name, password = DEMO_PASSWORD) {

@@ -146,6 +146,13 @@ export interface FilesTable {
   /** When the retention cleanup removed its bytes. */
   expired_at: Time | null;
 }
+/** The bytes of stored files when the file store is the database (lib/storage-database.ts). */
+export interface FileBlobsTable {
+  key: string;
+  data: Uint8Array;
+  size: number;
+  created_at: Time;
+}
 export interface BatchesTable {
   id: Generated<number>;
   batch_no: string;
@@ -378,6 +385,7 @@ export interface DB
   number_segments: NumberSegmentsTable;
   export_nominations: ExportNominationsTable;
   files: FilesTable;
+  file_blobs: FileBlobsTable;
   batches: BatchesTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;

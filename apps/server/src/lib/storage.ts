@@ -3,14 +3,50 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * File storage behind one interface (DESIGN "Files"): a local folder by default;
- * an S3-compatible bucket implements the same three calls for several instances.
+ * File storage behind one interface (DESIGN "Files"), chosen by FILE_STORE: a local folder
+ * (the embedded default), the database (`storage-database.ts`, the default on PostgreSQL, so
+ * several instances share their files with no extra setting), or an S3-compatible bucket
+ * (`storage-s3.ts`).
  */
 export interface Storage {
   /** `sha256`: the data's hash when the caller has it already (made off the event loop). */
   put(data: Buffer, hint: string, sha256?: string): Promise<{ key: string; size: number; sha256: string }>;
+  /** The bytes; rejects with `StoredFileMissing` when the key holds nothing. */
   get(key: string): Promise<Buffer>;
+  /** Removes the bytes; a key that holds nothing is not an error. */
   remove(key: string): Promise<void>;
+  /** Whether the store answers (readiness): writes, reads back and removes a small object. */
+  check(): Promise<void>;
+}
+
+/** A key's bytes are not in the store (removed, or never written there). */
+export class StoredFileMissing extends Error {
+  constructor(key: string) {
+    super(`no stored file under ${key}`);
+    this.name = 'StoredFileMissing';
+  }
+}
+
+/** A new key: the day it was written (for people browsing a bucket or folder), a uuid, the hint's extension. */
+export function newStorageKey(hint: string, now = new Date()): string {
+  const ext = path
+    .extname(hint)
+    .replace(/[^.a-zA-Z0-9]/g, '')
+    .slice(0, 10);
+  return `${now.toISOString().slice(0, 10)}/${randomUUID()}${ext}`;
+}
+
+export const sha256Of = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** Writes a probe, reads it back and removes it: what readiness asks of every store. */
+export async function probeStorage(store: Pick<Storage, 'put' | 'get' | 'remove'>): Promise<void> {
+  const probe = Buffer.from(`ready ${randomUUID()}`);
+  const { key } = await store.put(probe, 'probe.txt');
+  try {
+    if (!(await store.get(key)).equals(probe)) throw new Error('the store gave back other bytes');
+  } finally {
+    await store.remove(key);
+  }
 }
 
 export function localStorage(root: string): Storage {
@@ -19,14 +55,9 @@ export function localStorage(root: string): Storage {
     if (!p.startsWith(path.resolve(root) + path.sep)) throw new Error('storage key escapes the root');
     return p;
   };
-  return {
+  const store: Storage = {
     async put(data, hint, sha256) {
-      const ext = path
-        .extname(hint)
-        .replace(/[^.a-zA-Z0-9]/g, '')
-        .slice(0, 10);
-      const day = new Date().toISOString().slice(0, 10);
-      const key = `${day}/${randomUUID()}${ext}`;
+      const key = newStorageKey(hint);
       await fs.mkdir(path.dirname(resolve(key)), { recursive: true });
       try {
         await fs.writeFile(resolve(key), data);
@@ -35,13 +66,22 @@ export function localStorage(root: string): Storage {
         await fs.rm(resolve(key), { force: true }).catch(() => {});
         throw e;
       }
-      return { key, size: data.length, sha256: sha256 ?? createHash('sha256').update(data).digest('hex') };
+      return { key, size: data.length, sha256: sha256 ?? sha256Of(data) };
     },
-    get: (key) => fs.readFile(resolve(key)),
+    async get(key) {
+      try {
+        return await fs.readFile(resolve(key));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key);
+        throw e;
+      }
+    },
     async remove(key) {
       await fs.rm(resolve(key), { force: true });
     },
+    check: () => probeStorage(store),
   };
+  return store;
 }
 
 /**

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,7 +31,7 @@ afterAll(async () => {
 /** Another app on the same database and data folder: what a restarted server finds. */
 async function anotherApp(opts: { afterStagedChunk?: (batchId: number, written: number) => Promise<void> } = {}) {
   const config = testConfig({ DATA_DIR: h.dataDir, WEB_DIST: path.join(h.dataDir, 'no-web') });
-  const app = await buildApp({ config, db: h.db, clock: () => h.clock.now, ...opts });
+  const app = await buildApp({ config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
   await app.ready();
   others.push(app);
   return app;
@@ -75,7 +74,6 @@ async function preview(n: number, extra: Parameters<typeof baseRow>[1] = {}) {
   return { id: p.id as number, orderNos: rows.map((r) => r.orderNo as string) };
 }
 const batchRow = (id: number) => h.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const storedFile = (key: string) => path.join(h.dataDir, 'files', key);
 const ordersOf = async (id: number) =>
   Number(
     (
@@ -92,7 +90,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
     const { id, orderNos } = await preview(30);
     const b = await batchRow(id);
     expect(b.parsed_key).toBeTruthy();
-    expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(true);
+    expect(await h.stored(b.parsed_key!)).toBe(true);
     // Nothing of the preview is in any process: the upload itself is removed, and a fresh app
     // (empty memory) confirms it from the stored parse alone.
     const upload = await h.db
@@ -100,7 +98,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       .select('storage_key')
       .where('id', '=', b.file_id!)
       .executeTakeFirstOrThrow();
-    fs.rmSync(storedFile(upload.storage_key));
+    await h.storage.remove(upload.storage_key);
     const fresh = await anotherApp();
     const c = await call(fresh, 'order/batch/confirm', { id, confirmations: [] }, demo);
     expect(c.status, JSON.stringify(c.body)).toBe(200);
@@ -114,13 +112,13 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
     expect(written.map((o) => o.order_no)).toEqual(orderNos);
     // Committed: the stored parse is gone.
     expect((await batchRow(id)).parsed_key).toBeNull();
-    expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(false);
+    expect(await h.stored(b.parsed_key!)).toBe(false);
   });
 
   it('expires an unconfirmed preview after PREVIEW_TTL_MINUTES: a clear 409, its file removed', async () => {
     const { id } = await preview(3);
     const b = await batchRow(id);
-    expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(true);
+    expect(await h.stored(b.parsed_key!)).toBe(true);
     const before = h.clock.now;
     h.clock.now = new Date(before.getTime() + 24 * 60 * 60_000 + 1000);
     try {
@@ -131,7 +129,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       const after = await batchRow(id);
       expect(after).toMatchObject({ status: 'failed', parsed_key: null });
       expect(after.error_message).toMatch(/expired/);
-      expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(false);
+      expect(await h.stored(b.parsed_key!)).toBe(false);
       expect(await ordersOf(id)).toBe(0);
       // Asked again, the same answer.
       const again = await h.post('order/batch/confirm', { id, confirmations: [] }, token, en);
@@ -171,7 +169,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
     expect(done.status).toBe('failed');
     expect(done.errorMessage).toMatch(new RegExp(orderNos[1]!));
     expect(await batchRow(id)).toMatchObject({ parsed_key: null });
-    expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(false);
+    expect(await h.stored(b.parsed_key!)).toBe(false);
     expect(await ordersOf(id)).toBe(0);
   });
 });
@@ -418,7 +416,7 @@ describe('14. After kill -9 a batch stays committing', () => {
     const b = await batchRow(id);
     if (!pg) {
       // (On PostgreSQL the killed commit's transaction rolls back: nothing is left staged.)
-      const stored = decodeParsedOrders(fs.readFileSync(storedFile(b.parsed_key!)));
+      const stored = decodeParsedOrders(await h.storage.get(b.parsed_key!));
       const orders = [...stored.packs()][0]!.slice(0, 3).map((p) => unpackOrder(p));
       expect(orders.map((o) => o.orderNo)).toEqual(orderNos.slice(0, 3));
       await insertOrders(h.db, orders, { batchId: id, createdBy: 1, now: h.clock.now.toISOString() });
@@ -430,7 +428,7 @@ describe('14. After kill -9 a batch stays committing', () => {
     expect(after.status).toBe('failed');
     expect(after.error_message).toMatch(/server restarted during the import/);
     expect(await ordersOf(id)).toBe(0);
-    expect(fs.existsSync(storedFile(b.parsed_key!))).toBe(false);
+    expect(await h.stored(b.parsed_key!)).toBe(false);
   });
 });
 

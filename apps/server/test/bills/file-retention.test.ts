@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expireTemporaryFiles, saveGeneratedFile } from '../../src/lib/generated-files.ts';
-import { localStorage } from '../../src/lib/storage.ts';
 import { createHarness, type Harness } from '../harness.ts';
 
 /**
@@ -22,7 +19,7 @@ beforeAll(async () => {
   demoUser = (await h.db.selectFrom('users').select('id').where('name', '=', 'demo').executeTakeFirstOrThrow()).id;
 });
 
-const storage = () => localStorage(path.join(h.dataDir, 'files'));
+const storage = () => h.storage;
 const download = (id: number, token: string, lang = 'en') =>
   h.post('file/downloadSteam', { id }, token, { 'accept-language': lang });
 const saved = (at: Date, kind = 'labelPrintJob') =>
@@ -90,10 +87,9 @@ describe('file retention', () => {
     expect((await keyOf(errors)).expired_at).not.toBeNull();
     expect((await keyOf(fresh)).expired_at).toBeNull();
     expect((await keyOf(upload)).expired_at).toBeNull();
-    const files = path.join(h.dataDir, 'files');
-    expect(fs.existsSync(path.join(files, (await keyOf(old)).storage_key))).toBe(false);
-    expect(fs.existsSync(path.join(files, (await keyOf(errors)).storage_key))).toBe(false);
-    expect(fs.existsSync(path.join(files, stored.key))).toBe(true);
+    expect(await h.stored((await keyOf(old)).storage_key)).toBe(false);
+    expect(await h.stored((await keyOf(errors)).storage_key)).toBe(false);
+    expect(await h.stored(stored.key)).toBe(true);
 
     const en = await download(old, demo);
     expect(en.status).toBe(404);
