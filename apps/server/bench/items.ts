@@ -28,6 +28,7 @@ import { responseCacheStats } from '../src/http/response-cache.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { createAuthService } from '../src/modules/auth/auth.service.ts';
 import { itemsRoutes } from '../src/modules/items/items.routes.ts';
+import { createExportProgress } from '../src/modules/export-jobs/export-jobs.service.ts';
 import { createItemsService } from '../src/modules/items/items.service.ts';
 import { openResponse, sealRequest } from '../test/aes-client.ts';
 import { listening } from '../test/harness.ts';
@@ -154,6 +155,11 @@ function plainItems(app: FastifyInstance, appDb: Database, appConfig: Config) {
   const registrar = createRegistrar(app, appDb, (token) => auth.authenticate(token), {
     readCacheEntries: appConfig.READ_CACHE_ENTRIES,
     uploadLimitBytes: appConfig.UPLOAD_LIMIT_BYTES,
+    exportProgress: createExportProgress(
+      appDb,
+      () => new Date(),
+      () => {},
+    ),
   });
   const list: CallDef = itemCalls.items;
   const plain = { ...itemCalls.items, path: 'bench/items', aes: false } as typeof itemCalls.items;

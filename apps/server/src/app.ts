@@ -33,6 +33,7 @@ import { createItemsService } from './modules/items/items.service.ts';
 import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
+import { createExportProgress } from './modules/export-jobs/export-jobs.service.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
 import { createMeituanService } from './modules/meituan/meituan.service.ts';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
@@ -142,9 +143,13 @@ export async function buildApp({
     catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
   });
   const ordersLookup = createOrdersLookup(db, clock, files);
+  const exportProgress = createExportProgress(db, clock, (e) =>
+    app.log.warn({ err: e }, 'export progress not written'),
+  );
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
+    exportProgress,
   });
 
   authRoutes(registrar, auth);
@@ -174,7 +179,7 @@ export async function buildApp({
   ordersRoutes(registrar, orders, ordersLookup);
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, createInterceptionsService(db, clock));
-  exportJobsRoutes(registrar);
+  exportJobsRoutes(registrar, exportProgress);
   const itemImports = createItemImportService({
     db,
     clock,

@@ -146,6 +146,15 @@ export interface FilesTable {
   /** When the retention cleanup removed its bytes. */
   expired_at: Time | null;
 }
+/** A download's progress, any instance reads it (lib/export-progress.ts). */
+export interface ExportProgressTable {
+  user_id: number;
+  progress_id: string;
+  phase: string;
+  rows: number;
+  total: number | null;
+  updated_at: Time;
+}
 /** The bytes of stored files when the file store is the database (lib/storage-database.ts). */
 export interface FileBlobsTable {
   key: string;
@@ -386,6 +395,7 @@ export interface DB
   export_nominations: ExportNominationsTable;
   files: FilesTable;
   file_blobs: FileBlobsTable;
+  export_progress: ExportProgressTable;
   batches: BatchesTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;

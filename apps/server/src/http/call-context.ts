@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ApiLanguage } from '@console/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProgressTracker } from '../lib/export-progress.ts';
 import type { Actor, Scope } from '../lib/scope.ts';
 
 /** An uploaded file of a multipart call, held in memory (size-limited by config). */
@@ -35,6 +36,8 @@ export interface CallContext {
   readonly ip: string;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
+  /** The progress of the caller's download named `progressId` (none when the console named none). */
+  trackExport(progressId: string | undefined): ProgressTracker | undefined;
 }
 
 /**

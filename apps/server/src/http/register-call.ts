@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
+import type { ExportProgressStore } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
 import type { Database } from '../db/database.ts';
 import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
@@ -64,7 +65,7 @@ export function createRegistrar(
   app: FastifyInstance,
   db: Database,
   authenticate: Authenticate,
-  opts: { readCacheEntries: number; uploadLimitBytes: number },
+  opts: { readCacheEntries: number; uploadLimitBytes: number; exportProgress: ExportProgressStore },
 ): Registrar {
   return {
     responseCache: (def) => responseCache(db, def, opts.readCacheEntries),
@@ -112,6 +113,7 @@ export function createRegistrar(
           request,
           reply,
           scope: () => (scope ??= scopeOf(db, actor)),
+          trackExport: (progressId) => opts.exportProgress.track(actor.userId, progressId),
         };
         const result = await handler(parsed.data as ParsedRequest<typeof def>, ctx);
 

@@ -1,6 +1,6 @@
 import { batches as b } from '@console/contract';
 import type { CallContext } from '../../http/call-context.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import type { Registrar } from '../../http/register-call.ts';
 import type { BatchesService } from './batches.service.ts';
 
@@ -22,11 +22,11 @@ export function batchesRoutes(r: Registrar, service: BatchesService) {
   r.call(b.search, async (input, ctx) => service.search(await ctx.scope(), input));
   r.call(b.remove, async (input, ctx) => service.remove(await ctx.scope(), input.id));
   r.call(b.downloadExcel, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     return tracked(progress, async () => service.downloadExcel(await ctx.scope(), input.id, ctx.lang, progress));
   });
   r.call(b.downloadExcelByTime, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     return tracked(progress, async () =>
       service.downloadExcelByTime(await ctx.scope(), input.period, ctx.lang, progress),
     );

@@ -1,6 +1,6 @@
 import { exportNominations as c } from '@console/contract';
 import type { Registrar } from '../../http/register-call.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import type { ExportNominationsService } from './export-nominations.service.ts';
 
 export function exportNominationsRoutes(r: Registrar, service: ExportNominationsService) {
@@ -14,7 +14,7 @@ export function exportNominationsRoutes(r: Registrar, service: ExportNominations
   r.call(c.deleteExportNomination, async (input, ctx) => service.remove(await ctx.scope(), input.id));
   r.call(c.exportExportNominations, async (input, ctx) => {
     const { progressId, ...filters } = input;
-    const progress = trackExport(ctx.actor.userId, progressId);
+    const progress = ctx.trackExport(progressId);
     return tracked(progress, async () => service.download(await ctx.scope(), filters, ctx.lang, progress));
   });
 }

@@ -1,7 +1,7 @@
 import { files, labels } from '@console/contract';
 import { Download } from '../../http/call-context.ts';
 import type { Registrar } from '../../http/register-call.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import { streamAndRemove } from '../../lib/workbook-job.ts';
 import type { LabelsService } from './labels.service.ts';
 
@@ -10,7 +10,7 @@ const stamp = () => new Date(Date.now() + 8 * 3_600_000).toISOString().slice(0, 
 
 export function labelsRoutes(r: Registrar, service: LabelsService) {
   r.call(labels.downloadLabelA, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     const file = await tracked(progress, async () =>
       service.labelA(ctx.actor, await ctx.scope(), ctx.lang, input, progress),
     );
@@ -23,7 +23,7 @@ export function labelsRoutes(r: Registrar, service: LabelsService) {
     return new Download(f.name, f.mime, f.body);
   });
   r.call(labels.downloadLabelProduct, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     const file = await tracked(progress, async () => service.labelProduct(await ctx.scope(), input, progress));
     return new Download(`labelProduct-${stamp()}.pdf`, PDF, streamAndRemove(file));
   });

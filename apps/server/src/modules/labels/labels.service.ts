@@ -146,6 +146,7 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
         },
         done: () => {},
         failed: () => {},
+        flushed: () => writing,
       };
       file = await render({ kind: 'labelA', orders: printed.map(toLabel) }, progress);
       await writing;

@@ -1,7 +1,7 @@
 import { mda } from '@console/contract';
 import { Download } from '../../http/call-context.ts';
 import type { Registrar } from '../../http/register-call.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import { streamAndRemove } from '../../lib/workbook-job.ts';
 import type { MdaSelection } from './mda.repository.ts';
 import type { MdaService, PdGrouping } from './mda.service.ts';
@@ -23,7 +23,7 @@ export function mdaRoutes(r: Registrar, service: MdaService) {
   ];
   for (const [def, layout, name] of workbooks)
     r.call(def, async (input: Input, ctx) => {
-      const progress = trackExport(ctx.actor.userId, input.progressId);
+      const progress = ctx.trackExport(input.progressId);
       const file = await tracked(progress, async () =>
         service.workbook(await ctx.scope(), selection(input), layout, progress),
       );
@@ -38,7 +38,7 @@ export function mdaRoutes(r: Registrar, service: MdaService) {
   ];
   for (const [def, grouping, name] of pds)
     r.call(def, async (input: Input, ctx) => {
-      const progress = trackExport(ctx.actor.userId, input.progressId);
+      const progress = ctx.trackExport(input.progressId);
       const file = await tracked(progress, async () =>
         service.pd(await ctx.scope(), selection(input), grouping, progress),
       );

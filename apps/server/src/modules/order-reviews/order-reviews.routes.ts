@@ -1,14 +1,14 @@
 import { orderReviews as c } from '@console/contract';
 import type { CallContext } from '../../http/call-context.ts';
 import type { Registrar } from '../../http/register-call.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import type { OrderReviewsService } from './order-reviews.service.ts';
 
 export function orderReviewsRoutes(r: Registrar, service: OrderReviewsService) {
   const file = (ctx: CallContext) => ctx.files.find((f) => f.field === 'file') ?? ctx.files[0];
   r.call(c.orderReviews, async (input, ctx) => service.page(await ctx.scope(), input));
   r.call(c.createOrderReview, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     return tracked(progress, async () =>
       service.create(ctx.actor, await ctx.scope(), ctx.lang, input, file(ctx), progress),
     );
@@ -20,7 +20,7 @@ export function orderReviewsRoutes(r: Registrar, service: OrderReviewsService) {
     service.complete(ctx.actor, await ctx.scope(), input.id, input.remarks),
   );
   r.call(c.downloadOrderReviewItems, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     return tracked(progress, async () => service.download(await ctx.scope(), input.id, ctx.lang, progress));
   });
   r.call(c.downloadOrderReviewTemplate, () => service.template());

@@ -1,7 +1,7 @@
 import { orders } from '@console/contract';
 import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { trackExport, tracked } from '../../lib/export-progress.ts';
+import { tracked } from '../../lib/export-progress.ts';
 import type { Registrar } from '../../http/register-call.ts';
 import type { OrdersLookup } from './orders.lookup.ts';
 import type { OrdersService } from './orders.service.ts';
@@ -24,7 +24,7 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   });
   r.call(orders.batchOrders, async (input, ctx) => service.list(await ctx.scope(), ctx.lang, input));
   r.call(orders.downloadOrderExcel, async (input, ctx) => {
-    const progress = trackExport(ctx.actor.userId, input.progressId);
+    const progress = ctx.trackExport(input.progressId);
     const f = await tracked(progress, async () => service.exportExcel(await ctx.scope(), ctx.lang, input, progress));
     return new Download(f.filename, XLSX, f.body);
   });
