@@ -13,6 +13,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
 import { localStorage, type Storage } from './lib/storage.ts';
+import { useTempFolder } from './lib/temp-files.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -115,6 +116,10 @@ export async function buildApp({
     requestIdHeader: 'x-request-id',
   });
   const files = storage ?? localStorage(path.join(config.DATA_DIR, 'files'));
+  // Files being built and sent live in DATA_DIR/tmp; what a killed run left there goes now.
+  const temp = useTempFolder(path.join(config.DATA_DIR, 'tmp'));
+  if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
+  app.addHook('onClose', async () => temp.release());
 
   installSecurityHeaders(app);
   await app.register(multipart, {
