@@ -1,6 +1,7 @@
 import { CupsError } from './cups.ts';
 import { fetchPdf, fromBase64 } from './documents.ts';
 import { PrintError, type PrintCore } from './printing.ts';
+import { INTERNAL_ERROR, type Sender } from './qz.ts';
 
 /**
  * The basic commands of the Cainiao print component's WebSocket protocol (菜鸟打印组件, port
@@ -14,7 +15,7 @@ export const CAINIAO_COMMANDS = ['getPrinters', 'getAgentInfo', 'print'];
 
 type Out = Record<string, unknown>;
 
-export async function handleCainiaoMessage(core: PrintCore, text: string): Promise<Out[]> {
+export async function handleCainiaoMessage(core: PrintCore, text: string, sender: Sender = {}): Promise<Out[]> {
   let msg: unknown;
   try {
     msg = JSON.parse(text);
@@ -43,17 +44,16 @@ export async function handleCainiaoMessage(core: PrintCore, text: string): Promi
       case 'getAgentInfo':
         return [{ ...head, status: 'success', msg: '', version: 'console-print-agent-1.21.2' }];
       case 'print':
-        return await print(core, head, m.task);
+        return await print(core, head, m.task, sender.origin);
       default:
         return [
           { ...head, status: 'failed', msg: `Unsupported cmd "${String(m.cmd)}": use ${CAINIAO_COMMANDS.join(', ')}` },
         ];
     }
   } catch (e) {
-    const known = e instanceof PrintError || e instanceof CupsError;
-    return [
-      { ...head, status: 'failed', msg: known ? (e as Error).message : `Internal error: ${(e as Error).message}` },
-    ];
+    if (e instanceof PrintError || e instanceof CupsError) return [{ ...head, status: 'failed', msg: e.message }];
+    sender.log?.(`cainiao: ${String(m.cmd)} failed: ${(e as Error).stack ?? String(e)}`);
+    return [{ ...head, status: 'failed', msg: INTERNAL_ERROR }];
   }
 }
 
@@ -64,7 +64,7 @@ interface Content {
   templateURL?: unknown;
 }
 
-async function pdfOf(c: Content): Promise<Buffer> {
+async function pdfOf(c: Content, origin: string | undefined): Promise<Buffer> {
   if (c.contentType !== 'pdf') {
     throw new PrintError(
       c.templateURL
@@ -73,11 +73,11 @@ async function pdfOf(c: Content): Promise<Buffer> {
     );
   }
   if (typeof c.data === 'string') return fromBase64(c.data);
-  if (typeof c.url === 'string') return fetchPdf(c.url);
+  if (typeof c.url === 'string') return fetchPdf(c.url, origin);
   throw new PrintError('A pdf content needs data (base64) or url');
 }
 
-async function print(core: PrintCore, head: Out, task: unknown): Promise<Out[]> {
+async function print(core: PrintCore, head: Out, task: unknown, origin: string | undefined): Promise<Out[]> {
   if (typeof task !== 'object' || task === null) throw new PrintError('Invalid print: no task');
   const t = task as { taskID?: unknown; printer?: unknown; preview?: unknown; documents?: unknown };
   const taskID = t.taskID ?? null;
@@ -93,7 +93,7 @@ async function print(core: PrintCore, head: Out, task: unknown): Promise<Out[]> 
     try {
       if (!Array.isArray(d?.contents) || d.contents.length === 0) throw new PrintError('No contents');
       const pdfs: Buffer[] = [];
-      for (const c of d.contents as Content[]) pdfs.push(await pdfOf(c ?? {}));
+      for (const c of d.contents as Content[]) pdfs.push(await pdfOf(c ?? {}, origin));
       await core.print({
         printer,
         documents: pdfs,

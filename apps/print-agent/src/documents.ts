@@ -4,29 +4,66 @@ import { PrintError } from './printing.ts';
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 /**
- * A PDF sent by URL. Only http(s): a page allowed to use the agent must not make it read the
- * operator's own files.
+ * A PDF sent by URL, fetched only from the origin of the page that sent it (the console: an
+ * origin PRINT_AGENT_ORIGINS let connect). Any other URL is refused before a request is made:
+ * a page allowed to use the agent must not make it read the operator's own files, other ports
+ * of this PC or the office intranet, nor learn from its answers what is there. So no redirect
+ * is followed (it could lead anywhere) and a failed fetch never tells the remote status or the
+ * network error, only that the document could not be fetched.
+ *
+ * `origin`: the connecting page's Origin (already checked against the allow-list); without one
+ * nothing is fetched.
  */
-export async function fetchPdf(url: string): Promise<Buffer> {
+export async function fetchPdf(url: string, origin: string | undefined): Promise<Buffer> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new PrintError(`Not a URL: ${url.slice(0, 200)}`);
+    throw new PrintError('Not a URL: send the document as a URL of the console or as base64');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new PrintError('Only http(s) URLs are fetched: send other documents as base64');
   }
+  const allowed = originOf(origin);
+  if (!allowed || u.origin !== allowed) {
+    throw new PrintError(
+      `Only URLs of the console (${allowed ?? 'the page that connected'}) are fetched: send other documents as base64`,
+    );
+  }
+  const failed = () => new PrintError('Could not fetch the document from the console: print it again');
   let res: Response;
   try {
-    res = await fetch(u, { signal: AbortSignal.timeout(30_000) });
-  } catch (e) {
-    throw new PrintError(`Cannot fetch ${u.href}: ${(e as Error).message}`);
+    res = await fetch(u, { redirect: 'error', signal: AbortSignal.timeout(30_000) });
+  } catch {
+    throw failed();
   }
-  if (!res.ok) throw new PrintError(`Cannot fetch ${u.href}: HTTP ${res.status}`);
-  const body = Buffer.from(await res.arrayBuffer());
-  if (body.length > MAX_DOCUMENT_BYTES) throw new PrintError(`${u.href} is larger than 64 MiB`);
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => {});
+    throw failed();
+  }
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) {
+    await res.body?.cancel().catch(() => {});
+    throw new PrintError('The document is larger than 64 MiB');
+  }
+  let body: Buffer;
+  try {
+    body = Buffer.from(await res.arrayBuffer());
+  } catch {
+    throw failed();
+  }
+  if (body.length > MAX_DOCUMENT_BYTES) throw new PrintError('The document is larger than 64 MiB');
   return body;
+}
+
+/** The page's Origin as URL.origin spells it (lower-case host, default port dropped), or null. */
+function originOf(origin: string | undefined): string | null {
+  if (!origin) return null;
+  try {
+    const o = new URL(origin).origin;
+    return o === 'null' ? null : o;
+  } catch {
+    return null;
+  }
 }
 
 export function fromBase64(data: string): Buffer {

@@ -38,9 +38,29 @@ export interface PrintResult {
 
 export class PrintError extends Error {}
 
-export function isPdf(b: Buffer): boolean {
-  // PDF readers accept a header anywhere in the first 1024 bytes.
-  return b.subarray(0, 1024).includes('%PDF-');
+/** How far from the end the trailer (`startxref` … `%%EOF`) may be: writers may pad after it. */
+const TRAILER_BYTES = 1024;
+
+/**
+ * Why `b` is not a PDF a printer can take, or null when it is: the header at the very start,
+ * then a trailer near the end (`startxref <offset>` and `%%EOF`), and at that offset a
+ * cross-reference table (`xref`) or stream (`N G obj << /Type /XRef …`). A file cut short, or
+ * data with a `%PDF-` somewhere in it, is refused here rather than by the printer's filter
+ * (which prints garbage or nothing, and says so to no one).
+ */
+export function pdfProblem(b: Buffer): string | null {
+  if (b.subarray(0, 5).toString('latin1') !== '%PDF-') return 'it does not start with %PDF-';
+  const from = Math.max(0, b.length - TRAILER_BYTES);
+  const tail = b.subarray(from).toString('latin1');
+  const trailers = [...tail.matchAll(/startxref\s+(\d+)\s+%%EOF/g)];
+  const last = trailers.at(-1);
+  if (!last) return 'it is cut short: no startxref and %%EOF at its end';
+  const at = Number(last[1]);
+  if (!Number.isSafeInteger(at) || at < 5 || at >= from + last.index) return 'its startxref points outside the file';
+  const xref = b.subarray(at, at + 256).toString('latin1');
+  if (/^xref\s/.test(xref)) return null;
+  if (/^\d+\s+\d+\s+obj\s*<<[\s\S]*\/Type\s*\/XRef\b/.test(xref)) return null;
+  return 'no cross-reference table where its startxref points';
 }
 
 const num = (n: number) => String(Math.round(n * 100) / 100);
@@ -119,7 +139,8 @@ export class PrintCore {
   async print(job: PrintJob): Promise<PrintResult> {
     if (job.documents.length === 0) throw new PrintError('Nothing to print: no document');
     job.documents.forEach((d, i) => {
-      if (!isPdf(d)) throw new PrintError(`Document ${i + 1} is not a PDF`);
+      const problem = pdfProblem(d);
+      if (problem) throw new PrintError(`Document ${i + 1} is not a PDF: ${problem}`);
     });
     if (!Number.isInteger(job.copies) || job.copies < 1 || job.copies > 999) {
       throw new PrintError('copies must be a whole number from 1 to 999');

@@ -54,7 +54,7 @@ const printParams = z.object({
 });
 
 /** A print call's params as a job for the core (lengths converted to millimetres). */
-export async function toJob(params: unknown): Promise<PrintJob> {
+export async function toJob(params: unknown, origin?: string): Promise<PrintJob> {
   const parsed = printParams.safeParse(params);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -74,7 +74,7 @@ export async function toJob(params: unknown): Promise<PrintJob> {
     // QZ's default flavor for a PDF is "file": a URL to fetch.
     const flavor = (d.flavor ?? 'file').toLowerCase();
     if (flavor === 'base64') documents.push(fromBase64(d.data));
-    else if (flavor === 'file') documents.push(await fetchPdf(d.data));
+    else if (flavor === 'file') documents.push(await fetchPdf(d.data, origin));
     else throw new PrintError(`Unsupported flavor "${flavor}" for a PDF: use "base64" or "file" (a URL)`);
   }
   const m = o.margins;
@@ -107,11 +107,20 @@ export function matchPrinter(names: string[], query: string): string | undefined
 
 export const SUPPORTED_CALLS = ['getVersion', 'printers.find', 'printers.getDefault', 'printers.details', 'print'];
 
+/** Who sent a message: the page's Origin (URLs are fetched from it only) and the agent's log. */
+export interface Sender {
+  origin?: string;
+  log?: (line: string) => void;
+}
+
+/** An unexpected failure: its text (paths, library messages) goes to the agent's log, not to the page. */
+export const INTERNAL_ERROR = 'Internal error in the print agent: see its log';
+
 /**
  * Answers one text message; null when nothing is to be sent (the client's keep-alive "ping").
  * Never throws: every failure becomes an error reply.
  */
-export async function handleQzMessage(core: PrintCore, text: string): Promise<Reply | null> {
+export async function handleQzMessage(core: PrintCore, text: string, sender: Sender = {}): Promise<Reply | null> {
   if (text === 'ping') return null;
   let msg: unknown;
   try {
@@ -128,14 +137,15 @@ export async function handleQzMessage(core: PrintCore, text: string): Promise<Re
   if (call === undefined && 'certificate' in msg) return { uid, result: null };
   if (typeof call !== 'string') return { uid, error: 'Invalid message: no call' };
   try {
-    return { uid, result: await dispatch(core, call, params) };
+    return { uid, result: await dispatch(core, call, params, sender.origin) };
   } catch (e) {
     if (e instanceof PrintError || e instanceof CupsError) return { uid, error: e.message };
-    return { uid, error: `Internal error: ${(e as Error).message}` };
+    sender.log?.(`qz: ${call} failed: ${(e as Error).stack ?? String(e)}`);
+    return { uid, error: INTERNAL_ERROR };
   }
 }
 
-async function dispatch(core: PrintCore, call: string, params: unknown): Promise<unknown> {
+async function dispatch(core: PrintCore, call: string, params: unknown, origin?: string): Promise<unknown> {
   switch (call) {
     case 'getVersion':
       return QZ_VERSION;
@@ -156,7 +166,7 @@ async function dispatch(core: PrintCore, call: string, params: unknown): Promise
     case 'printers.details':
       return core.printers();
     case 'print':
-      await core.print(await toJob(params));
+      await core.print(await toJob(params, origin));
       // QZ Tray resolves a print with nothing once the job is spooled.
       return null;
     default:

@@ -65,14 +65,14 @@ export async function startAgent(config: AgentConfig, log: Log = () => {}): Prom
   const servers: http.Server[] = [];
   const sockets: WebSocketServer[] = [];
 
-  const wsServer = (name: string, handle: (text: string) => Promise<object[]>) => {
+  const wsServer = (name: string, handle: (text: string, origin: string | undefined) => Promise<object[]>) => {
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-    wss.on('connection', (ws: WebSocket, origin: string) => {
-      log(`${name}: connected from ${origin}`);
+    wss.on('connection', (ws: WebSocket, origin: string | undefined) => {
+      log(`${name}: connected from ${origin ?? '(no origin)'}`);
       ws.on('error', (e) => log(`${name}: socket error: ${e.message}`));
       ws.on('message', (data, isBinary) => {
         const text = isBinary ? '' : data.toString();
-        handle(text).then(
+        handle(text, origin).then(
           (replies) => {
             for (const r of replies) if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(r));
           },
@@ -84,11 +84,12 @@ export async function startAgent(config: AgentConfig, log: Log = () => {}): Prom
     return wss;
   };
 
-  const qz = wsServer('qz', async (text) => {
-    const reply = await handleQzMessage(core, text);
+  // The page's Origin goes with each message: documents by URL are fetched from it only.
+  const qz = wsServer('qz', async (text, origin) => {
+    const reply = await handleQzMessage(core, text, { origin, log });
     return reply ? [reply] : [];
   });
-  const cainiao = wsServer('cainiao', (text) => handleCainiaoMessage(core, text));
+  const cainiao = wsServer('cainiao', (text, origin) => handleCainiaoMessage(core, text, { origin, log }));
 
   const makeServer = (wss: WebSocketServer, tls?: { cert: string; key: string }) => {
     const onRequest = (_req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +25,10 @@ const A4 = makePdf(1, 595.28, 841.89);
 const TWO_PAGES = makePdf(2);
 
 let agent: Agent;
+/** The console's own web server (an allowed origin) serving a PDF, and a count of its requests. */
+let site: http.Server;
+let siteOrigin: string;
+const siteHits: string[] = [];
 let pdfDir: string;
 let outDir: string;
 let previousDefault: string | null = null;
@@ -44,12 +50,19 @@ beforeAll(async () => {
   await sh('lpadmin', ['-d', QUEUE]);
   outDir = cupsPdfOut();
   pdfDir = mkdtempSync(path.join(os.tmpdir(), 'print-agent-folder-'));
+  site = http.createServer((req, res) => {
+    siteHits.push(req.url ?? '');
+    if (req.url === '/a4.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(A4);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   agent = await startAgent(
     parseConfig({
       PRINT_AGENT_PORT: '0',
       PRINT_AGENT_CAINIAO_PORT: '0',
       PRINT_AGENT_HOSTS: '127.0.0.1',
-      PRINT_AGENT_ORIGINS: `${ORIGIN},http://localhost:8080`,
+      PRINT_AGENT_ORIGINS: `${ORIGIN},http://localhost:8080,${siteOrigin}`,
       PRINT_AGENT_PDF_DIR: pdfDir,
     }),
   );
@@ -57,6 +70,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.close();
+  await new Promise<void>((r) => (site ? site.close(() => r()) : r()));
   await removeQueue(QUEUE);
   await removeQueue(GONE);
   if (previousDefault && previousDefault !== QUEUE) await sh('lpadmin', ['-d', previousDefault]).catch(() => {});
@@ -251,7 +265,7 @@ describe('QZ Tray protocol with raw messages', () => {
       uid: 'p1',
       params: { printer: QUEUE, data: [{ type: 'pixel', format: 'pdf', flavor: 'base64', data: 'aGVsbG8=' }] },
     });
-    expect(await c.next()).toEqual({ uid: 'p1', error: 'Document 1 is not a PDF' });
+    expect(await c.next()).toEqual({ uid: 'p1', error: 'Document 1 is not a PDF: it does not start with %PDF-' });
     c.send({
       call: 'print',
       uid: 'p2',
@@ -303,6 +317,41 @@ describe('QZ Tray protocol with raw messages', () => {
     expect(info.pages).toBe(2);
     expect(info.size).toMatch(/^288(\.\d+)? x 432(\.\d+)? pts/);
     c.ws.close();
+  });
+
+  it('prints a URL of the connected page’s origin, and fetches no other (issue 26, finding 13)', async () => {
+    const byUrl = (uid: string, url: string, jobName: string) => ({
+      call: 'print',
+      uid,
+      params: {
+        printer: QUEUE,
+        options: { jobName },
+        data: [{ type: 'pixel', format: 'pdf', flavor: 'file', data: url }],
+      },
+    });
+    // The console's page asks for its own URL: fetched and printed on CUPS.
+    const own = await raw(agent.ports.qz, siteOrigin);
+    const t = title('url');
+    own.send(byUrl('u1', `${siteOrigin}/a4.pdf`, t));
+    expect(await own.next()).toEqual({ uid: 'u1', result: null });
+    expect((await pdfInfo(await printed(t))).pages).toBe(1);
+    expect(siteHits).toEqual(['/a4.pdf']);
+    // A 404 there is told as a failed fetch, without the status.
+    own.send(byUrl('u2', `${siteOrigin}/gone.pdf`, title('url')));
+    expect(await own.next()).toEqual({
+      uid: 'u2',
+      error: 'Could not fetch the document from the console: print it again',
+    });
+    own.ws.close();
+    // Another allowed page cannot make the agent fetch from this one (loopback, another port).
+    const other = await raw(agent.ports.qz, ORIGIN);
+    other.send(byUrl('u3', `${siteOrigin}/a4.pdf`, title('url')));
+    expect(await other.next()).toEqual({
+      uid: 'u3',
+      error: `Only URLs of the console (${ORIGIN}) are fetched: send other documents as base64`,
+    });
+    other.ws.close();
+    expect(siteHits).toEqual(['/a4.pdf', '/gone.pdf']);
   });
 
   it('refuses a wrong or missing Origin with 403 before any WebSocket exists', async () => {

@@ -16,10 +16,13 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Download } from '../src/http/call-context.ts';
 import { createBillsService } from '../src/modules/bills/bills.service.ts';
 import { seedDemo } from '../src/seed/demo.ts';
+import { useTempFolder } from '../src/lib/temp-files.ts';
 
 const count = Number(process.argv[3] ?? process.argv[2] ?? 100_000) || 100_000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bills-'));
 const db = createDatabase({ dialect: 'sqlite', file: path.join(dir, 'bench.sqlite') });
+// The app's temporary folder (DATA_DIR/tmp), where the service builds the bill's workbook.
+useTempFolder(path.join(dir, 'tmp'));
 const mib = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 await migrateToLatest(db);

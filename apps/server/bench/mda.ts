@@ -15,6 +15,7 @@ import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createMdaService } from '../src/modules/mda/mda.service.ts';
+import { useTempFolder } from '../src/lib/temp-files.ts';
 import { seedDemo } from '../src/seed/demo.ts';
 
 const FONTS = process.env.LABEL_FONT_DIR ?? '/usr/share/fonts/opentype/noto';
@@ -23,6 +24,7 @@ const [, , phase, file, batchArg] = process.argv;
 if (phase === 'workbook' || phase === 'pd') {
   // Child: one download through the service, then its figures as JSON.
   const db = createDatabase(testConfig({ DATABASE_URL: file!, DATA_DIR: path.dirname(file!) }).database);
+  useTempFolder(path.join(path.dirname(file!), 'tmp')); // the app's DATA_DIR/tmp
   const service = createMdaService({ db, clock: () => new Date(), fontDir: FONTS });
   const t0 = performance.now();
   const out =

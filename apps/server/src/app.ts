@@ -14,6 +14,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
+import { useTempFolder } from './lib/temp-files.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -117,6 +118,10 @@ export async function buildApp({
     requestIdHeader: 'x-request-id',
   });
   const files = storage ?? createStorage(config, db);
+  // Files being built and sent live in DATA_DIR/tmp; what a killed run left there goes now.
+  const temp = useTempFolder(path.join(config.DATA_DIR, 'tmp'));
+  if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
+  app.addHook('onClose', async () => temp.release());
 
   installSecurityHeaders(app);
   await app.register(multipart, {

@@ -1,19 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
 import { connectionOf, type Database } from '../db/database.ts';
 import type { ProgressTracker } from './export-progress.ts';
+import { tempFile } from './temp-files.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
 /**
  * Every workbook the server builds is a workbook job: the export declares its sheet
  * (columns, header) and its row source, and a worker thread reads the rows, writes the
- * .xlsx with ExcelJS's streaming writer into a temporary file and says when it is done.
+ * .xlsx with ExcelJS's streaming writer into a temporary file (DATA_DIR/tmp, lib/temp-files.ts)
+ * and says when it is done.
  * The event loop only waits: an export of 100,000 orders built on it stalled every other
  * user's call for seconds and held the whole workbook (1.8 GB) in memory.
  *
@@ -151,7 +150,6 @@ async function runOnWorker(data: WorkbookJobData | RenderJobData, progress?: Pro
   }
 }
 
-const tempFile = (ext = 'xlsx') => path.join(os.tmpdir(), `console-workbook-${randomUUID()}.${ext}`);
 const remove = (file: string) => fs.rm(file, { force: true }, () => {});
 
 /** Runs the job in a worker; resolves with the path of the finished workbook (the caller removes it). */
@@ -166,7 +164,7 @@ export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress
       source = { records: (await db.executeQuery<Record<string, unknown>>(job.query)).rows };
     else source = { query: { sql: job.query.sql, parameters: job.query.parameters }, database };
   } else source = { rows: job.rows ?? [] };
-  const out = tempFile();
+  const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
     await runOnWorker(data, progress);

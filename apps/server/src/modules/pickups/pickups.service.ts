@@ -8,13 +8,16 @@ import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
+import { renderFile, streamAndRemove } from '../../lib/workbook-job.ts';
 import { addDays, cutoffOf, dayState, japanToday, realDate } from './pickups.calendar.ts';
 import './pickups.messages.ts';
 import { createPickupsRepository, type PickupRecord, type PickupValues } from './pickups.repository.ts';
-import { renderSlip } from './pickups.slip.ts';
+import type { SlipRender } from './pickups.slip.ts';
 
 const { PICKUP_CUTOFF_HOUR, PICKUP_MAX_DAYS_AHEAD, PICKUP_SLOTS } = C;
 const isoOf = (t: string | Date) => new Date(t).toISOString();
+/** The slip is drawn in the file workers (lib/workbook-job.ts), named since functions cannot cross threads. */
+const SLIP = { module: new URL('./pickups.slip.ts', import.meta.url).href, name: 'renderSlip' };
 
 type Fields = Omit<C.BookPickup, 'customerId'>;
 
@@ -218,7 +221,8 @@ export function createPickupsService(deps: { db: Database; clock: () => Date; fo
     async slip(scope: Scope, id: number, lang: ApiLanguage) {
       const r = await loadScoped(scope, id);
       const en = lang === 'en';
-      const pdf = await renderSlip(deps.fontDir, {
+      const slip: SlipRender = {
+        fontDir: deps.fontDir,
         pickupNo: r.pickup_no,
         customerCode: r.customer_code,
         region: r.region as C.PickupRegion,
@@ -253,8 +257,10 @@ export function createPickupsService(deps: { db: Database; clock: () => Date; fo
               big: '大箱',
               small: '小包',
             },
-      });
-      return new Download(`${r.pickup_no}.pdf`, 'application/pdf', pdf);
+      };
+      const markers = slip.bigCartons + slip.smallParcels;
+      const file = await renderFile({ ...SLIP, arg: slip }, { ext: 'pdf', total: markers });
+      return new Download(`${r.pickup_no}.pdf`, 'application/pdf', streamAndRemove(file));
     },
 
     async messages(

@@ -8,6 +8,9 @@ import { drawBarcode } from '../labels/labels.render.ts';
  * big carton and small parcel: marker prefix + "-" + a three-digit sequence, each as text and
  * barcode, so the warehouse scan of a marker finds the booking. Same font and barcode drawing
  * as the labels (modules/labels).
+ *
+ * Drawn in a worker of lib/workbook-job.ts (`renderFile`), as the label PDFs are: a slip of 1,000
+ * markers is about 1.6 s of drawing, which on the event loop held every other call that long.
  */
 const MM = 72 / 25.4;
 const mm = (v: number) => v * MM;
@@ -42,6 +45,11 @@ export interface SlipData {
   labels: Record<'title' | 'pickupNo' | 'slot' | 'address' | 'box' | 'shop' | 'counts' | 'big' | 'small', string>;
 }
 
+/** What the worker is given (structured-cloned): the slip and where the fonts are. */
+export interface SlipRender extends SlipData {
+  fontDir: string;
+}
+
 /** One marker per expected box: big cartons first, then small parcels, numbered 001… */
 export function markersOf(d: Pick<SlipData, 'markerPrefix' | 'bigCartons' | 'smallParcels'>) {
   const out: { code: string; kind: 'big' | 'small' }[] = [];
@@ -51,10 +59,13 @@ export function markersOf(d: Pick<SlipData, 'markerPrefix' | 'bigCartons' | 'sma
   return out;
 }
 
-export function renderSlip(fontDir: string, d: SlipData): Promise<Buffer> {
-  const font = `${fontDir}/NotoSansCJK-Regular.ttc`;
+/** Draws the slip into `out` (a render function of the file workers: `renderFile`). */
+export async function renderSlip(d: SlipRender, out: string, onProgress?: (markers: number) => void): Promise<void> {
+  // Drawn in one go, the whole PDF waiting in the file stream until the end: 1,000 markers make
+  // about 0.2 MiB (bench:slips), and the worker has nothing else to do meanwhile.
+  const font = `${d.fontDir}/NotoSansCJK-Regular.ttc`;
   if (!fs.existsSync(font))
-    throw new Error(`Slip fonts missing in ${fontDir} (apt-get install fonts-noto-cjk, or set LABEL_FONT_DIR)`);
+    throw new Error(`Slip fonts missing in ${d.fontDir} (apt-get install fonts-noto-cjk, or set LABEL_FONT_DIR)`);
   const doc = new PDFDocument({
     size: [mm(A4.width), mm(A4.height)],
     margin: 0,
@@ -62,13 +73,51 @@ export function renderSlip(fontDir: string, d: SlipData): Promise<Buffer> {
     info: { Title: `Pickup ${d.pickupNo}`, Producer: 'console' },
   });
   doc.registerFont('text', font, 'NotoSansCJKsc-Regular');
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+  const file = fs.createWriteStream(out);
+  const done = new Promise<void>((resolve, reject) => {
+    file.on('finish', resolve);
+    file.on('error', reject);
     doc.on('error', reject);
   });
+  doc.pipe(file);
+  try {
+    drawBooking(doc, d);
+    const m = SLIP_LAYOUT.markers;
+    const markers = markersOf(d);
+    for (const [i, mk] of markers.entries()) {
+      const k = i % MARKERS_PER_PAGE;
+      if (k === 0) doc.addPage();
+      const x = m.left + (k % m.columns) * m.cellWidth;
+      const top = m.top + Math.floor(k / m.columns) * m.cellHeight;
+      doc
+        .rect(mm(x), mm(top), mm(m.cellWidth - 4), mm(m.cellHeight - 4))
+        .dash(3, { space: 3 })
+        .lineWidth(0.5)
+        .stroke('#888888')
+        .undash();
+      doc
+        .fillColor('#000000')
+        .fontSize(20)
+        .text(mk.code, mm(x + 5), mm(top + 4), { width: mm(m.cellWidth - 14) });
+      drawBarcode(doc, 'code128', mk.code, { x: x + 5, y: top + 16, width: m.cellWidth - 14, height: m.barcodeHeight });
+      doc
+        .fontSize(9)
+        .text(
+          `${mk.kind === 'big' ? d.labels.big : d.labels.small} ${i + 1}/${markers.length}  ${d.pickupNo}  ${d.date} ${d.slot}`,
+          mm(x + 5),
+          mm(top + 36),
+          { width: mm(m.cellWidth - 14) },
+        );
+    }
+  } finally {
+    doc.end();
+  }
+  await done;
+  onProgress?.(markersOf(d).length);
+}
 
+/** Page 1: the booking's number as a barcode, its slot, the depot, the box and the counts. */
+function drawBooking(doc: PDFKit.PDFDocument, d: SlipData) {
   doc.addPage();
   doc.font('text').fontSize(18).text(d.labels.title, mm(20), mm(15));
   drawBarcode(doc, 'code128', d.pickupNo, SLIP_LAYOUT.bookingBarcode);
@@ -86,34 +135,4 @@ export function renderSlip(fontDir: string, d: SlipData): Promise<Buffer> {
     doc.fontSize(11).text(v, mm(58), mm(y), { width: mm(132) });
     y += v.length > 60 ? 16 : 10;
   }
-
-  const m = SLIP_LAYOUT.markers;
-  const markers = markersOf(d);
-  markers.forEach((mk, i) => {
-    const k = i % MARKERS_PER_PAGE;
-    if (k === 0) doc.addPage();
-    const x = m.left + (k % m.columns) * m.cellWidth;
-    const top = m.top + Math.floor(k / m.columns) * m.cellHeight;
-    doc
-      .rect(mm(x), mm(top), mm(m.cellWidth - 4), mm(m.cellHeight - 4))
-      .dash(3, { space: 3 })
-      .lineWidth(0.5)
-      .stroke('#888888')
-      .undash();
-    doc
-      .fillColor('#000000')
-      .fontSize(20)
-      .text(mk.code, mm(x + 5), mm(top + 4), { width: mm(m.cellWidth - 14) });
-    drawBarcode(doc, 'code128', mk.code, { x: x + 5, y: top + 16, width: m.cellWidth - 14, height: m.barcodeHeight });
-    doc
-      .fontSize(9)
-      .text(
-        `${mk.kind === 'big' ? d.labels.big : d.labels.small} ${i + 1}/${markers.length}  ${d.pickupNo}  ${d.date} ${d.slot}`,
-        mm(x + 5),
-        mm(top + 36),
-        { width: mm(m.cellWidth - 14) },
-      );
-  });
-  doc.end();
-  return done;
 }
