@@ -14,12 +14,13 @@ export interface AuditEntry {
   detail?: string | Record<string, unknown>;
 }
 
-export async function audit(
-  db: Database,
-  who: { actor: Pick<Actor, 'userId' | 'name'> | null; ip: string },
-  entry: AuditEntry,
-  at: Date = new Date(),
-): Promise<void> {
+/** Who made the change and from where (a call's context fits: it has `actor` and `ip`). */
+export interface AuditWho {
+  actor: Pick<Actor, 'userId' | 'name'> | null;
+  ip: string;
+}
+
+export async function audit(db: Database, who: AuditWho, entry: AuditEntry, at: Date = new Date()): Promise<void> {
   const detail = typeof entry.detail === 'string' ? entry.detail : entry.detail ? JSON.stringify(entry.detail) : '';
   await db
     .insertInto('audit_log')

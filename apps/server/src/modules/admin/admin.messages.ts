@@ -50,5 +50,9 @@ addMessages({
     en: 'This range meets segment {name} ({first}–{last}) of the same prefix and suffix: a number would be handed out twice.',
     'zh-CN': '该范围与前后缀相同的号段 {name}（{first}–{last}）重叠，会重复发放单号。',
   },
+  staffPasswordAdminOnly: {
+    en: "Only an administrator resets a staff member's password.",
+    'zh-CN': '只有管理员可以重置员工账号的密码。',
+  },
   routeUnknown: { en: 'No route named {route}.', 'zh-CN': '没有名为 {route} 的路由。' },
 });

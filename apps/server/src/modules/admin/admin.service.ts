@@ -340,8 +340,15 @@ export function createAdminService({ db, clock }: AdminDeps) {
       return { user, password };
     },
 
+    /**
+     * The answer carries the new password, so a reset is a way into the account: a staff
+     * member's (operator's or admin's) is reset only by an admin, never by a peer operator
+     * (finding 12 of issue 26). Operators still reset customers' and agents' users.
+     */
     async resetPassword(c: Caller, id: number) {
       const target = await managed(c.actor, id);
+      if (roleRank[target.role] >= roleRank.operator && c.actor.role !== ADMIN_ROLE)
+        throw AppError.forbidden('staffPasswordAdminOnly');
       const password = oneTimePassword(target.name);
       const hash = await hashPassword(password);
       const user = await db.transaction().execute(async (trx) => {

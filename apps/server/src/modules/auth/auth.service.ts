@@ -10,6 +10,7 @@ import {
 import { isCommonPassword } from '@console/contract/common-passwords';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
@@ -230,17 +231,29 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       return null;
     },
 
-    async endSessionsOf(actor: Actor, userName: string) {
-      const user = await managedUser(actor, userName);
-      return { ended: await repo.endSessionsOfUser(user.id, 'operator', iso()) };
+    // Both write their audit row in the change's transaction, with the same actions as the
+    // System menu's calls (admin/user/*), so the log reads the same whichever page was used.
+    async endSessionsOf(who: AuditWho & { actor: Actor }, userName: string) {
+      const user = await managedUser(who.actor, userName);
+      return db.transaction().execute(async (trx) => {
+        const ended = await createAuthRepository(trx).endSessionsOfUser(user.id, 'operator', iso());
+        await audit(trx, who, { action: 'user.endSessions', target: `user:${user.name}`, detail: { ended } }, clock());
+        return { ended };
+      });
     },
 
-    async setDisabled(actor: Actor, userName: string, disabled: boolean) {
-      const user = await managedUser(actor, userName);
+    async setDisabled(who: AuditWho & { actor: Actor }, userName: string, disabled: boolean) {
+      const user = await managedUser(who.actor, userName);
       await db.transaction().execute(async (trx) => {
         const r = createAuthRepository(trx);
         await r.setDisabled(user.id, disabled);
         if (disabled) await r.endSessionsOfUser(user.id, 'disabled', iso());
+        await audit(
+          trx,
+          who,
+          { action: disabled ? 'user.disable' : 'user.enable', target: `user:${user.name}` },
+          clock(),
+        );
       });
       return null;
     },

@@ -2,6 +2,7 @@ import { type ApiLanguage, type bills as C, ErrorCode } from '@console/contract'
 import type { Database } from '../../db/database.ts';
 import { chinaMonthOf, fromMinor, toCnyFen, toMinor, writeCharges } from '../../domain/charges.ts';
 import { Download } from '../../http/call-context.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
@@ -10,6 +11,8 @@ import './bills.messages.ts';
 import { type BillRecord, createBillsRepository } from './bills.repository.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The caller of a change, for its audit row. */
+type Caller = AuditWho & { actor: Actor };
 const isoOf = (t: string | Date | null) => (t === null ? null : new Date(t).toISOString());
 
 /**
@@ -91,6 +94,32 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
     createdAt: new Date(r.created_at).toISOString(),
   });
 
+  /** A statement's step (issue, paid), audited in the same transaction as the guarded UPDATE. */
+  async function setStatus(
+    who: Caller,
+    scope: Scope,
+    id: number,
+    from: C.BillStatus,
+    to: C.BillStatus,
+    notKey: string,
+  ) {
+    const b = await load(scope, id);
+    await db.transaction().execute(async (trx) => {
+      if (!(await createBillsRepository(trx).setStatus(id, from, to, now()))) throw AppError.conflict(notKey);
+      await audit(
+        trx,
+        who,
+        {
+          action: to === 'paid' ? 'bill.markPaid' : 'bill.issue',
+          target: `bill:${id}`,
+          detail: { customer: b.customer_code, period: b.period },
+        },
+        clock(),
+      );
+    });
+    return (await present([await load(scope, id)]))[0]!;
+  }
+
   return {
     async page(scope: Scope, f: C.BillListRequest) {
       const { total, rows } = await repo.page(scope, f);
@@ -145,21 +174,17 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
       return new Download(name, XLSX, await buildWorkbookStream(db, job));
     },
 
-    async issue(scope: Scope, id: number) {
-      await load(scope, id);
-      if (!(await repo.setStatus(id, 'open', 'issued', now()))) throw AppError.conflict('billNotOpen');
-      return (await present([await load(scope, id)]))[0]!;
+    async issue(who: Caller, scope: Scope, id: number) {
+      return setStatus(who, scope, id, 'open', 'issued', 'billNotOpen');
     },
 
-    async markPaid(scope: Scope, id: number) {
-      await load(scope, id);
-      if (!(await repo.setStatus(id, 'issued', 'paid', now()))) throw AppError.conflict('billNotIssued');
-      return (await present([await load(scope, id)]))[0]!;
+    async markPaid(who: Caller, scope: Scope, id: number) {
+      return setStatus(who, scope, id, 'issued', 'paid', 'billNotIssued');
     },
 
     /** A manual adjustment: a new signed line on the customer's open statement, never an edit. */
     async adjust(
-      actor: Actor,
+      who: Caller,
       input: {
         customerId: number;
         orderId?: number;
@@ -189,8 +214,8 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
         if (!c || c.customer_id !== input.customerId) throw AppError.field('correctsId', 'billChargeNotCustomers');
       }
       const at = now();
-      const [id] = await db.transaction().execute((trx) =>
-        writeCharges(
+      const [id] = await db.transaction().execute(async (trx) => {
+        const ids = await writeCharges(
           trx,
           [
             {
@@ -205,9 +230,27 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
             },
           ],
           at,
-          actor.userId,
-        ),
-      );
+          who.actor.userId,
+        );
+        await audit(
+          trx,
+          who,
+          {
+            action: 'bill.adjust',
+            target: `customer:${input.customerId}`,
+            detail: {
+              charge: ids[0],
+              amount: input.amount,
+              currency: input.currency,
+              orderId: input.orderId,
+              correctsId: input.correctsId,
+              reason: input.reason,
+            },
+          },
+          clock(),
+        );
+        return ids;
+      });
       return {
         id: id!,
         kind: 'adjustment' as const,
@@ -235,7 +278,7 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
 
     /** A new card version in the channel's currency; brackets must rise above the first weight. */
     async saveCard(
-      actor: Actor,
+      who: Caller,
       input: { channelCode: string; customerId: number | null; effectiveFrom: string; rules: C.RateRules },
     ) {
       const ch = await repo.channel(input.channelCode);
@@ -249,14 +292,27 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
           throw AppError.field('rules.brackets', 'rateCardBrackets');
         if (b.upToG !== null) lower = b.upToG;
       });
-      const { id } = await repo.insertCard({
-        channel_code: ch.code,
-        customer_id: input.customerId,
-        effective_from: input.effectiveFrom,
-        currency: ch.currency,
-        rules: JSON.stringify(input.rules),
-        created_by: actor.userId,
-        created_at: now(),
+      const id = await db.transaction().execute(async (trx) => {
+        const card = await createBillsRepository(trx).insertCard({
+          channel_code: ch.code,
+          customer_id: input.customerId,
+          effective_from: input.effectiveFrom,
+          currency: ch.currency,
+          rules: JSON.stringify(input.rules),
+          created_by: who.actor.userId,
+          created_at: now(),
+        });
+        await audit(
+          trx,
+          who,
+          {
+            action: 'rateCard.save',
+            target: `rateCard:${card.id}`,
+            detail: { channel: ch.code, customerId: input.customerId, from: input.effectiveFrom, rules: input.rules },
+          },
+          clock(),
+        );
+        return card.id;
       });
       return presentCard(await repo.card(id));
     },

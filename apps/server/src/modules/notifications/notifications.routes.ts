@@ -9,5 +9,5 @@ export function notificationsRoutes(r: Registrar, service: NotificationsService)
   r.call(n.noticeCheck, (_input, ctx) => service.check(ctx.actor));
   r.call(n.noticeAgree, (input, ctx) => service.agree(ctx.actor, input.id));
   r.call(n.message, (_input, ctx) => service.message(ctx.actor));
-  r.call(n.publishNotice, (input, ctx) => service.publish(ctx.actor, input));
+  r.call(n.publishNotice, (input, ctx) => service.publish(ctx, input));
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@console/contract';
 import type { Database } from '../../db/database.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { createNotificationsRepository } from './notifications.repository.ts';
@@ -62,20 +63,29 @@ export function createNotificationsService(db: Database, clock: () => Date) {
       ]);
       return { unread, latest: latest.list.map(summary) };
     },
+    /** A notice reaches every user (and may block their ordering): audited with its change. */
     async publish(
-      actor: Actor,
+      who: AuditWho & { actor: Actor },
       n: { title: { zh: string; en: string }; content: { zh: string; en: string }; mustAgree: boolean },
     ) {
-      const id = await repo.insert({
-        title_zh: n.title.zh,
-        title_en: n.title.en,
-        content_zh: n.content.zh,
-        content_en: n.content.en,
-        must_agree: n.mustAgree ? 1 : 0,
-        published_at: now(),
-        created_by: actor.userId,
+      return db.transaction().execute(async (trx) => {
+        const id = await createNotificationsRepository(trx).insert({
+          title_zh: n.title.zh,
+          title_en: n.title.en,
+          content_zh: n.content.zh,
+          content_en: n.content.en,
+          must_agree: n.mustAgree ? 1 : 0,
+          published_at: now(),
+          created_by: who.actor.userId,
+        });
+        await audit(
+          trx,
+          who,
+          { action: 'notice.publish', target: `notice:${id}`, detail: { title: n.title.en, mustAgree: n.mustAgree } },
+          clock(),
+        );
+        return { id };
       });
-      return { id };
     },
   };
 }

@@ -84,6 +84,16 @@ export async function enabledAbnormalRules(db: Database): Promise<ReadonlySet<st
   return new Set(ABNORMAL_RULES.filter((r) => !off.has(r)));
 }
 
+/** Switches one rule (the row is made at the first switch); `db` is the caller's transaction. */
+export async function saveAbnormalRule(db: Database, code: string, enabled: boolean, by: number, at: string) {
+  const on = enabled ? 1 : 0;
+  await db
+    .insertInto('abnormal_rules')
+    .values({ code, enabled: on, updated_by: by, updated_at: at })
+    .onConflict((oc) => oc.column('code').doUpdateSet({ enabled: on, updated_by: by, updated_at: at }))
+    .execute();
+}
+
 /**
  * The abnormal rules of one order, without a query: `recent` is how many orders the same ID
  * number had in the 7 days before (the caller counts them, one query for a whole chunk on

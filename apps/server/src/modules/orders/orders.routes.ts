@@ -114,7 +114,7 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   );
   r.call(orders.errorBoxcUpdate, async (input, ctx) => service.fixBoxcError(ctx.actor, await ctx.scope(), input));
   r.call(orders.abnormalRules, () => service.abnormalRules());
-  r.call(orders.abnormalRuleSwitch, (input, ctx) => service.switchAbnormalRule(ctx.actor, input));
+  r.call(orders.abnormalRuleSwitch, (input, ctx) => service.switchAbnormalRule(ctx, input));
   r.call(orders.abnormalUpdate, async (input, ctx) => service.resolveAbnormal(ctx.actor, await ctx.scope(), input));
 
   // ID cards

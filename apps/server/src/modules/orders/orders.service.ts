@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { type OrderInput, type ValidateContext, validateOrder } from '../../domain/order-input.ts';
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { storedReasonText } from '../../lib/reasons.ts';
@@ -16,6 +17,7 @@ import { orderExportJob } from './orders.export.ts';
 import {
   ABNORMAL_RULES,
   enabledAbnormalRules,
+  saveAbnormalRule,
   evaluateAbnormal,
   loadValidationContext,
   orderInputOf,
@@ -825,16 +827,19 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       }));
     },
     /** Operators switch a rule; the next create, update or import reads the switch. */
-    async switchAbnormalRule(actor: Actor, p: Req<typeof orders.abnormalRuleSwitch>) {
-      if (!OPERATOR_ROLES.has(actor.role)) throw AppError.forbidden('operatorsOnly');
+    async switchAbnormalRule(who: AuditWho & { actor: Actor }, p: Req<typeof orders.abnormalRuleSwitch>) {
+      if (!OPERATOR_ROLES.has(who.actor.role)) throw AppError.forbidden('operatorsOnly');
       if (!(ABNORMAL_RULES as readonly string[]).includes(p.code)) throw AppError.field('code', 'abnormalRuleUnknown');
-      const at = now();
-      const enabled = p.enabled ? 1 : 0;
-      await db
-        .insertInto('abnormal_rules')
-        .values({ code: p.code, enabled, updated_by: actor.userId, updated_at: at })
-        .onConflict((oc) => oc.column('code').doUpdateSet({ enabled, updated_by: actor.userId, updated_at: at }))
-        .execute();
+      // A global rule of every customer's orders: audited with the switch.
+      await db.transaction().execute(async (trx) => {
+        await saveAbnormalRule(trx, p.code, p.enabled, who.actor.userId, now());
+        await audit(
+          trx,
+          who,
+          { action: 'abnormalRule.update', target: `abnormalRule:${p.code}`, detail: { enabled: p.enabled } },
+          clock(),
+        );
+      });
       return (await this.abnormalRules()).find((r) => r.code === p.code)!;
     },
     async resolveAbnormal(actor: Actor, scope: Scope, p: Req<typeof orders.abnormalUpdate>) {

@@ -13,5 +13,5 @@ export function pickupsRoutes(r: Registrar, service: PickupsService) {
   r.call(c.pickupMessages, async (input, ctx) => service.messages(await ctx.scope(), ctx.lang, input));
   r.call(c.shopAbbreviation, async (input) => service.shopAbbr(input.name));
   r.call(c.slotCapacities, async () => service.capacities());
-  r.call(c.setSlotCapacity, async (input) => service.setCapacity(input));
+  r.call(c.setSlotCapacity, async (input, ctx) => service.setCapacity(ctx, input));
 }

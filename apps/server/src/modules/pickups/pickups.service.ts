@@ -5,6 +5,7 @@ import { pinyin } from 'pinyin-pro';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { Download } from '../../http/call-context.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -307,8 +308,23 @@ export function createPickupsService(deps: { db: Database; clock: () => Date; fo
       }));
     },
 
-    async setCapacity(input: C.CapacityRow) {
-      await repo.setCapacity(input.region, input.slot, input.capacity);
+    /** Capacity is what every customer can book: audited (old and new) with its change. */
+    async setCapacity(who: AuditWho, input: C.CapacityRow) {
+      await db.transaction().execute(async (trx) => {
+        const r = createPickupsRepository(trx);
+        const before = (await r.capacities()).find((c) => c.region === input.region && c.slot === input.slot);
+        await r.setCapacity(input.region, input.slot, input.capacity);
+        await audit(
+          trx,
+          who,
+          {
+            action: 'pickupCapacity.update',
+            target: `pickupSlot:${input.region}:${input.slot}`,
+            detail: { capacity: [before ? Number(before.capacity) : null, input.capacity] },
+          },
+          clock(),
+        );
+      });
       return this.capacities();
     },
 
