@@ -64,4 +64,20 @@ describe('config', () => {
       expect(refusal(wrong)).toMatch(/TRUST_PROXY: want the proxies' addresses/);
     }
   });
+  it('finding 11 (issue 26): PUBLIC_URL is an origin users open, nothing else', () => {
+    expect(parseConfig({}).PUBLIC_URL).toBe(null);
+    expect(parseConfig({ PUBLIC_URL: 'https://console.example.com/' }).PUBLIC_URL).toBe('https://console.example.com');
+    expect(parseConfig({ PUBLIC_URL: 'http://localhost:8090' }).PUBLIC_URL).toBe('http://localhost:8090');
+    for (const wrong of [
+      'console.example.com',
+      'ftp://console.example.com',
+      'javascript:alert(1)',
+      'https://console.example.com/home/',
+      'https://console.example.com/?x=1',
+      'https://console.example.com/#x',
+      'https://user:pw@console.example.com',
+    ]) {
+      expect(() => parseConfig({ PUBLIC_URL: wrong }), wrong).toThrow(/PUBLIC_URL: want the origin users open/);
+    }
+  });
 });

@@ -146,10 +146,29 @@ const schema = z.object({
   /** JD open platform's OAuth server (to_login, access_token, refresh_token live under it). */
   JD_OAUTH_BASE_URL: z.url().default('https://open-oauth.jd.com'),
   /**
-   * The callback JD redirects the browser to, as registered with JD for the app. Unset: this
-   * server's /api/jdAuthorize/callback at the host the console was opened on.
+   * Where users reach this server (`https://console.example.com`): the base of every absolute link
+   * the server makes, today JD's OAuth callback. Configuration only, never the request's Host
+   * header (finding 11 of issue 26: a forged Host sent JD's authorization code elsewhere). Unset:
+   * JD authorization is refused, saying so, unless JD_REDIRECT_URI is set.
    */
-  JD_REDIRECT_URI: z.url().optional(),
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim();
+      if (!s) return null;
+      const u = URL.canParse(s) ? new URL(s) : null;
+      if (!u || !/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash || u.pathname !== '/') {
+        ctx.addIssue({ code: 'custom', message: 'want the origin users open, such as https://console.example.com' });
+        return null;
+      }
+      return u.origin;
+    }),
+  /**
+   * The callback JD redirects the browser to, as registered with JD for the app. Unset: PUBLIC_URL
+   * followed by /api/jdAuthorize/callback.
+   */
+  JD_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
   /**
    * Where export permits are e-mailed from (modules/export-declarations): `smtp://user:pass@host:587`
    * or `smtps://…`; empty: nothing is sent and the declarations page says so.
