@@ -3,14 +3,15 @@
  * Two servers, each on a fresh SQLite file with the demo seed:
  *  - MAIN (8090): every spec;
  *  - SHORT_TTL (8091): access tokens live 5 s, for refresh-and-replay and data-heavy specs;
- *  - a fake JD OAuth server (MAIN + 2) that MAIN authorizes JD apps against (JD_OAUTH_BASE_URL).
+ *  - a fake JD OAuth server (MAIN + 2) that MAIN authorizes JD apps against (JD_OAUTH_BASE_URL; JD sends the
+ *    browser back to MAIN's PUBLIC_URL).
  * Modules add their specs under e2e/<module>/ and import URLs from ./servers.ts.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
+import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN, MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
 
 // Workers re-evaluate this file; the run directory must be the one the runner made.
 process.env.E2E_RUN_DIR ??= mkdtempSync(join(tmpdir(), 'console-e2e-'));
@@ -77,7 +78,7 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
-      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main', `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT}`)}`,
+      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main', `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT} PUBLIC_URL=${MAIN}`)}`,
       url: `http://localhost:${MAIN_PORT}/home/`,
       timeout: 180_000,
       reuseExistingServer: false,

@@ -294,12 +294,18 @@ export async function buildApp({
     }),
   );
 
+  // JD's callback from configuration only (finding 11 of issue 26), never from a request's Host.
+  const jdRedirectUri =
+    config.JD_REDIRECT_URI ?? (config.PUBLIC_URL ? `${config.PUBLIC_URL}${jdContract.JD_CALLBACK_PATH}` : null);
+  if (!jdRedirectUri) {
+    app.log.warn('JD authorization is off until PUBLIC_URL (or JD_REDIRECT_URI) is set: no callback address for JD');
+  }
   const jdAuthorize = createJdAuthorizeService({
     db,
     clock,
     box: secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)),
     jd: createJdClient(config.JD_OAUTH_BASE_URL),
-    redirectUri: config.JD_REDIRECT_URI,
+    redirectUri: jdRedirectUri,
   });
   jdAuthorizeRoutes(registrar, app, jdAuthorize);
   // JD tokens near their expiry are renewed at start and every JD_RENEW_HOURS; a refusal is logged

@@ -32,4 +32,52 @@ describe('config', () => {
       expect(msg).toMatch(/DEMO_SEED/);
     }
   });
+
+  it('finding 6 (issue 26): TRUST_PROXY names the proxies, never "trust every sender" nor a hop count', () => {
+    expect(parseConfig({}).TRUST_PROXY).toBe(false);
+    for (const off of ['', 'false', 'off', 'no', '0'])
+      expect(parseConfig({ TRUST_PROXY: off }).TRUST_PROXY).toBe(false);
+    expect(parseConfig({ TRUST_PROXY: '127.0.0.1' }).TRUST_PROXY).toEqual(['127.0.0.1']);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    const refusal = (value: string) => {
+      try {
+        parseConfig({ TRUST_PROXY: value });
+      } catch (e) {
+        expect(e, value).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      return expect.unreachable(value);
+    };
+    for (const everything of ['true', 'yes', 'on', 'TRUE']) {
+      expect(refusal(everything)).toMatch(
+        /TRUST_PROXY: trusting every sender lets any client choose its address.*CIDRs/,
+      );
+    }
+    for (const hops of ['1', '2']) expect(refusal(hops)).toMatch(/TRUST_PROXY: a hop count cannot tell the proxy/);
+    for (const wrong of ['proxy.local', '10.0.0.0/33', '300.1.1.1', '-1', '1.5', '10.0.0.1,,x', '::1/129']) {
+      expect(refusal(wrong)).toMatch(/TRUST_PROXY: want the proxies' addresses/);
+    }
+  });
+  it('finding 11 (issue 26): PUBLIC_URL is an origin users open, nothing else', () => {
+    expect(parseConfig({}).PUBLIC_URL).toBe(null);
+    expect(parseConfig({ PUBLIC_URL: 'https://console.example.com/' }).PUBLIC_URL).toBe('https://console.example.com');
+    expect(parseConfig({ PUBLIC_URL: 'http://localhost:8090' }).PUBLIC_URL).toBe('http://localhost:8090');
+    for (const wrong of [
+      'console.example.com',
+      'ftp://console.example.com',
+      'javascript:alert(1)',
+      'https://console.example.com/home/',
+      'https://console.example.com/?x=1',
+      'https://console.example.com/#x',
+      'https://user:pw@console.example.com',
+    ]) {
+      expect(() => parseConfig({ PUBLIC_URL: wrong }), wrong).toThrow(/PUBLIC_URL: want the origin users open/);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -50,7 +51,45 @@ const schema = z.object({
     .int()
     .min(1024)
     .default(30 * 1024 * 1024),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * The reverse proxies allowed to say where a request came from (X-Forwarded-For, -Proto): their
+   * addresses or CIDRs, comma-separated, or proxy-addr's `loopback`, `linklocal`, `uniquelocal`;
+   * empty: none (the socket's address). The client's address is then the last X-Forwarded-For
+   * entry a trusted proxy added; what the client wrote before it is ignored. Never "trust every
+   * sender" (finding 6 of issue 26): the first entry, which the client writes itself, was the
+   * address, and the login and tracking limits counted whatever it chose. No hop count either:
+   * Fastify 5 ignores one (it cannot tell the proxy from a client that reaches the server
+   * directly), so it would quietly trust no one (docs/decisions.md).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v, ctx): false | string[] => {
+      const s = v.trim().toLowerCase();
+      if (['', '0', 'false', 'off', 'no'].includes(s)) return false;
+      const want = "the proxies' addresses or CIDRs, comma-separated (e.g. 127.0.0.1 or 10.0.0.0/8)";
+      if (['true', 'yes', 'on'].includes(s)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `trusting every sender lets any client choose its address (X-Forwarded-For); give ${want}`,
+        });
+        return false;
+      }
+      if (/^\d+$/.test(s)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `a hop count cannot tell the proxy from a client that connects directly (Fastify ignores it); give ${want}`,
+        });
+        return false;
+      }
+      const entries = v.split(',').map((e) => e.trim());
+      const bad = entries.filter((e) => !PROXY_NAMES.has(e) && !isAddressOrCidr(e));
+      if (bad.length) {
+        ctx.addIssue({ code: 'custom', message: `want ${want}; not ${bad.map((b) => `"${b}"`).join(', ')}` });
+        return false;
+      }
+      return entries;
+    }),
   /** Uploaded workbooks parsed at once (each in its own worker thread); more wait in a queue. */
   PARSE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** A parse running longer than this is stopped and its batch failed (fractions allowed). */
@@ -107,10 +146,29 @@ const schema = z.object({
   /** JD open platform's OAuth server (to_login, access_token, refresh_token live under it). */
   JD_OAUTH_BASE_URL: z.url().default('https://open-oauth.jd.com'),
   /**
-   * The callback JD redirects the browser to, as registered with JD for the app. Unset: this
-   * server's /api/jdAuthorize/callback at the host the console was opened on.
+   * Where users reach this server (`https://console.example.com`): the base of every absolute link
+   * the server makes, today JD's OAuth callback. Configuration only, never the request's Host
+   * header (finding 11 of issue 26: a forged Host sent JD's authorization code elsewhere). Unset:
+   * JD authorization is refused, saying so, unless JD_REDIRECT_URI is set.
    */
-  JD_REDIRECT_URI: z.url().optional(),
+  PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim();
+      if (!s) return null;
+      const u = URL.canParse(s) ? new URL(s) : null;
+      if (!u || !/^https?:$/.test(u.protocol) || u.username || u.password || u.search || u.hash || u.pathname !== '/') {
+        ctx.addIssue({ code: 'custom', message: 'want the origin users open, such as https://console.example.com' });
+        return null;
+      }
+      return u.origin;
+    }),
+  /**
+   * The callback JD redirects the browser to, as registered with JD for the app. Unset: PUBLIC_URL
+   * followed by /api/jdAuthorize/callback.
+   */
+  JD_REDIRECT_URI: z.url({ protocol: /^https?$/ }).optional(),
   /**
    * Where export permits are e-mailed from (modules/export-declarations): `smtp://user:pass@host:587`
    * or `smtps://…`; empty: nothing is sent and the declarations page says so.
@@ -168,6 +226,18 @@ const schema = z.object({
       return out as ReadonlyMap<string, string>;
     }),
 });
+
+/** proxy-addr's names for address ranges (Fastify compiles TRUST_PROXY with it). */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IPv4 or IPv6 address, optionally with a prefix length (a CIDR). */
+function isAddressOrCidr(s: string): boolean {
+  const [addr = '', prefix, ...rest] = s.split('/');
+  const family = net.isIP(addr);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 type S3Keys =
   | 'S3_BUCKET'

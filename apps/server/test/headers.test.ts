@@ -14,7 +14,7 @@ let h: Harness;
 let proxied: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  proxied = await createHarness({ seed: false, env: { TRUST_PROXY: 'true' } });
+  proxied = await createHarness({ seed: false, env: { TRUST_PROXY: '127.0.0.1' } });
 });
 
 const get = (app: Harness['app'], url: string, headers: Record<string, string> = {}) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
+import { emailAddress } from './email.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
@@ -67,7 +68,7 @@ const customerFields = {
   name: text({ min: 1, max: 200 }),
   contactName: text({ max: 100 }).default(''),
   contactPhone: text({ max: 32 }).default(''),
-  contactEmail: text({ max: 254 }).default(''),
+  contactEmail: emailAddress({ optional: true }).default(''),
   /** The agent (a user of role agent) who acts for this customer; null: none. */
   agentUserId: idOf.nullable().default(null),
   /**

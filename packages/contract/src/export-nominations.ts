@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
 import { corporateNumberProblem } from './checks.ts';
+import { emailAddress } from './email.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { progressField } from './export-jobs.ts';
 import { idOf, text } from './fields.ts';
@@ -27,10 +28,6 @@ addRuleMessages({
     en: 'This corporate number is not valid: its first digit (the check digit) does not match the other 12.',
     'zh-CN': '法人番号无效：第一位校验码与后 12 位不符。',
   },
-  email: {
-    en: 'Enter an email address such as name@example.com.',
-    'zh-CN': '请输入有效的邮箱地址，如 name@example.com。',
-  },
 });
 
 /** 法人番号: 13 digits, check digit first (checks.ts, shared with the console's form). */
@@ -39,19 +36,12 @@ export const corporateNumber = text({ max: 32 }).check((ctx) => {
   if (problem) ctx.issues.push(ruleIssue(ctx.value, `corporateNumber_${problem}`));
 });
 
-/**
- * An address that receives export documents. Deliberately plain (one @, a dot in the domain, no
- * spaces): the mail server is the real judge; this catches typing slips.
- */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const emailText = (required: boolean) =>
-  text({ min: required ? 1 : 0, max: 254 }).check((ctx) => {
-    if ((required || ctx.value !== '') && !EMAIL_PATTERN.test(ctx.value))
-      ctx.issues.push(ruleIssue(ctx.value, 'email'));
-  });
-export const receiveEmail = emailText(true);
+/** An address that receives export documents: one address (email.ts, the contract's one rule). */
+export const receiveEmail = emailAddress();
 /** On a nomination's own form the address may be left empty (set later on its page). */
-export const optionalReceiveEmail = emailText(false);
+export const optionalReceiveEmail = emailAddress({ optional: true });
+/** The console's form checks with the same pattern. */
+export { EMAIL_PATTERN } from './email.ts';
 
 export const exportNominationRow = z.object({
   id: z.number().int(),

@@ -31,6 +31,7 @@ import * as storageOrders from './storage-orders.ts';
 
 export * from './call.ts';
 export * from './checks.ts';
+export * from './email.ts';
 export * from './envelope.ts';
 export * from './fields.ts';
 export * from './i18n.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
+import { emailAddress } from './email.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern } from './messages.ts';
 import { progressField } from './export-jobs.ts';
@@ -384,7 +385,10 @@ export const recipientInput = z.object({
   name: required(64),
   idCard: required(18),
   phone: required(32),
-  email: optText(128),
+  email: emailAddress({ optional: true })
+    .max(128)
+    .nullish()
+    .transform((v) => (v ? v : null)),
   province: required(32),
   city: required(32),
   district: required(32),

@@ -63,11 +63,17 @@ export interface SessionTokensTable {
   refresh_expires_at: Time;
   rotated_at: Time | null;
 }
-/** One row per throttled key (`acct:<name>`, `ip:<address>`): attempts in the window begun at window_start (epoch ms). */
+/** One row per throttled key (`acct:<name>`, `ip:<address>`, `known:<address> <name>`): attempts in the window begun at window_start (epoch ms). */
 export interface LoginAttemptsTable {
   key: string;
   window_start: number;
   attempts: number;
+}
+/** Where an account has logged in from (account lower-cased, epoch ms): such a pair has its own throttle window. */
+export interface LoginKnownAddressesTable {
+  account: string;
+  address: string;
+  last_success_at: number;
 }
 export interface UserSettingsTable {
   user_id: number;
@@ -384,6 +390,7 @@ export interface DB
   sessions: SessionsTable;
   session_tokens: SessionTokensTable;
   login_attempts: LoginAttemptsTable;
+  login_known_addresses: LoginKnownAddressesTable;
   user_settings: UserSettingsTable;
   print_jobs: PrintJobsTable;
   export_declarations: ExportDeclarationsTable;

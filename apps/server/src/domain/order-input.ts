@@ -1,4 +1,4 @@
-import { checkIdCard, isMinor, isValidJan, type reference, textProblem } from '@console/contract';
+import { checkIdCard, isEmailAddress, isMinor, isValidJan, type reference, textProblem } from '@console/contract';
 import { addMessages } from '../lib/messages.ts';
 import { cnDivisions } from '../modules/reference/cn-divisions.ts';
 
@@ -321,7 +321,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     }
   }
   if (r.postcode && !/^\d{6}$/.test(r.postcode)) err('recipient.postcode', 'postcodeFormat');
-  if (r.email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(r.email)) err('recipient.email', 'emailFormat');
+  // The contract's one e-mail rule (finding 14 of issue 26): a sheet row is no looser than a form.
+  if (r.email && !isEmailAddress(r.email)) err('recipient.email', 'emailFormat');
   if (input.sender.phone && !PHONE.test(input.sender.phone)) err('sender.phone', 'senderPhoneFormat');
   if (ctx.orderTypes && !ctx.orderTypes.has(input.orderType))
     err('orderType', 'orderTypeUnknown', { value: input.orderType });
@@ -417,7 +418,10 @@ addMessages({
   cityUnknown: { en: 'Unknown city in this province: {value}', 'zh-CN': '该省份下没有此城市：{value}' },
   districtUnknown: { en: 'Unknown district in this city: {value}', 'zh-CN': '该城市下没有此区县：{value}' },
   postcodeFormat: { en: 'The postal code must be 6 digits.', 'zh-CN': '邮编须为 6 位数字。' },
-  emailFormat: { en: 'Not an e-mail address.', 'zh-CN': '邮箱格式不正确。' },
+  emailFormat: {
+    en: 'Not one e-mail address (no lists, names or quotes).',
+    'zh-CN': '邮箱格式不正确（只能填一个地址，不含姓名或引号）。',
+  },
   orderTypeUnknown: { en: 'Unknown order type: {value}', 'zh-CN': '未知的订单类型：{value}' },
   clearanceCompanyUnknown: { en: 'Unknown clearance company: {value}', 'zh-CN': '未知的清关公司：{value}' },
   itemsRequired: { en: 'An order needs at least one item.', 'zh-CN': '订单至少需要一件商品。' },

@@ -67,7 +67,7 @@ async function authorize(token: string, id: number) {
 
 beforeAll(async () => {
   jd = await startFakeJd({ apps: { [fields.appKey]: SECRET, 'APPKEY-DEMO2': 'demo2-secret-xyz' } });
-  h = await createHarness({ env: { JD_OAUTH_BASE_URL: jd.url } });
+  h = await createHarness({ env: { JD_OAUTH_BASE_URL: jd.url, PUBLIC_URL: 'https://console.test.example' } });
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
   other = await outsider(h, 'jdoutsider');
   const customers = await h.db.selectFrom('customers').select(['id', 'code']).execute();
@@ -167,7 +167,7 @@ describe('the OAuth dance with JD', () => {
     expect(Object.fromEntries(u.searchParams)).toMatchObject({
       app_key: fields.appKey,
       response_type: 'code',
-      redirect_uri: 'http://localhost:80/api/jdAuthorize/callback',
+      redirect_uri: 'https://console.test.example/api/jdAuthorize/callback',
       scope: 'snsapi_base',
     });
     expect(flow.state).toBe(u.searchParams.get('state'));
@@ -350,6 +350,7 @@ describe('the renewal job (JD_RENEW_HOURS)', () => {
       clock: () => h.clock.now,
       box: secretBox(loadSecretKey(null, h.dataDir)),
       jd: createJdClient(jd.url),
+      redirectUri: 'https://console.test.example/api/jdAuthorize/callback',
     });
     const r = await service.renewDue();
     expect(r.failed.map((f) => f.id)).toEqual([refused.id]);

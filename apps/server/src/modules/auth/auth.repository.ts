@@ -149,6 +149,33 @@ export function createAuthRepository(db: Database) {
         .where('attempts', '>', 0)
         .execute();
     },
+    /** Whether `account` logged in from `address` since `since` (epoch ms). */
+    async isKnownAddress(account: string, address: string, since: number) {
+      const r = await db
+        .selectFrom('login_known_addresses')
+        .select('account')
+        .where('account', '=', account)
+        .where('address', '=', address)
+        .where('last_success_at', '>', since)
+        .executeTakeFirst();
+      return r !== undefined;
+    },
+    /** A success from `address`: it is known (again) from now. */
+    async rememberAddress(account: string, address: string, now: number) {
+      await db
+        .insertInto('login_known_addresses')
+        .values({ account, address, last_success_at: now })
+        .onConflict((oc) => oc.columns(['account', 'address']).doUpdateSet({ last_success_at: now }))
+        .execute();
+    },
+    /** The account's addresses unused since `before` (epoch ms) are strangers' again. */
+    async forgetAddressesBefore(account: string, before: number) {
+      await db
+        .deleteFrom('login_known_addresses')
+        .where('account', '=', account)
+        .where('last_success_at', '<=', before)
+        .execute();
+    },
     /** Rows of windows that are over say nothing any more (any guessed name leaves one). */
     deleteAttemptsBefore(windowStart: number) {
       return db.deleteFrom('login_attempts').where('window_start', '<=', windowStart).execute();

@@ -38,6 +38,11 @@ type Reservation = { key: string; windowStart: number }[];
 const roleRank: Record<Role, number> = { customer: 0, agent: 1, operator: 2, [ADMIN_ROLE]: 3 };
 
 const TOUCH_EVERY_MS = 5 * 60_000;
+/**
+ * An address an account has not logged in from for this long is a stranger's again: long enough
+ * for a holiday, short enough that a dial-up pool's old addresses do not stay trusted.
+ */
+const KNOWN_ADDRESS_MS = 90 * 86_400_000;
 
 export function createAuthService({ db, config, clock }: AuthDeps) {
   const repo = createAuthRepository(db);
@@ -65,20 +70,30 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
   }
 
   /**
-   * Login throttling (finding 1 of issue 10): one attempt of the account's and of the
-   * address's window is reserved before any password is checked. Reading a failure count
-   * before the check and writing it after let concurrent guesses all pass the read; the
-   * reservation is one atomic statement, so at most the limit is ever checked per window,
-   * whatever the concurrency. A success gives its attempt back.
+   * Login throttling (finding 1 of issue 10): one attempt of each window the login counts in is
+   * reserved before any password is checked. Reading a failure count before the check and
+   * writing it after let concurrent guesses all pass the read; the reservation is one atomic
+   * statement, so at most the limit is ever checked per window, whatever the concurrency. A
+   * success gives its attempt back.
+   *
+   * Which windows (finding 6 of issue 26, docs/decisions.md): from an address the account has
+   * logged in from before, only that account-and-address pair's own window; from anywhere else,
+   * the account's window and the address's. Strangers spending the account's window, or an
+   * office NAT's, so no longer lock out the owner where the owner has logged in before, and a
+   * guesser at a known address still gets LOGIN_MAX_FAILURES_PER_ACCOUNT per window there.
    */
   async function reserveAttempt(name: string, ip: string): Promise<Reservation> {
     const now = clock().getTime();
     const windowMs = config.LOGIN_THROTTLE_WINDOW_SECONDS * 1000;
-    const limits = [
-      [`acct:${name.toLowerCase()}`, config.LOGIN_MAX_FAILURES_PER_ACCOUNT],
-      [`ip:${ip}`, config.LOGIN_MAX_FAILURES_PER_ADDRESS],
-    ] as const;
-    // Both keys in one transaction: one turn of SQLite's single writer instead of three (a login
+    const account = name.toLowerCase();
+    const known = await repo.isKnownAddress(account, ip, now - KNOWN_ADDRESS_MS);
+    const limits = known
+      ? ([[`known:${ip} ${account}`, config.LOGIN_MAX_FAILURES_PER_ACCOUNT]] as const)
+      : ([
+          [`acct:${account}`, config.LOGIN_MAX_FAILURES_PER_ACCOUNT],
+          [`ip:${ip}`, config.LOGIN_MAX_FAILURES_PER_ADDRESS],
+        ] as const);
+    // The keys in one transaction: one turn of SQLite's single writer instead of three (a login
     // during a batch commit waits for the writer at each turn), and a refusal of the second key
     // rolls back the first, so nothing is spent when nothing is checked.
     const taken = await db.transaction().execute(async (trx) => {
@@ -144,8 +159,11 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
       // A failure keeps its attempt: that is what the window counts.
       if (!user || !ok || user.disabled) throw AppError.badRequest('badLogin');
       // The success gives its attempt back in the session's own transaction (one writer turn).
-      return db.transaction().execute(async (trx) => {
+      // The address is known from now (finding 6 of issue 26): its own throttle window next time.
+      const now = clock().getTime();
+      const session = await db.transaction().execute(async (trx) => {
         await releaseAttempt(attempt, createAuthRepository(trx));
+        await createAuthRepository(trx).rememberAddress(input.name.toLowerCase(), ip, now);
         const sessionId = await createAuthRepository(trx).createSession({
           userId: user.id,
           uuid: input.uuid ?? null,
@@ -155,6 +173,10 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         });
         return { ...(await issueToken(trx, sessionId)), mustChangePassword: user.must_change_password === 1 };
       });
+      // After the commit, like the attempts' cleanup: a delete inside could wait on a row another
+      // login's transaction holds while that one waits on ours (PostgreSQL).
+      await repo.forgetAddressesBefore(input.name.toLowerCase(), now - KNOWN_ADDRESS_MS);
+      return session;
     },
 
     /** Resolves the caller of an authenticated call. */

@@ -10,9 +10,7 @@ export function jdAuthorizeRoutes(r: Registrar, app: FastifyInstance, service: J
   r.call(c.createJdAuthorize, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), input));
   r.call(c.updateJdAuthorize, async (input, ctx) => service.update(await ctx.scope(), input));
   r.call(c.deleteJdAuthorize, async (input, ctx) => service.remove(await ctx.scope(), input.id));
-  r.call(c.getJdAuthorizeUrl, async (input, ctx) =>
-    service.authorizeUrl(ctx.actor, await ctx.scope(), input.id, `${ctx.request.protocol}://${ctx.request.host}`),
-  );
+  r.call(c.getJdAuthorizeUrl, async (input, ctx) => service.authorizeUrl(ctx.actor, await ctx.scope(), input.id));
   r.call(c.getJdToken, async (input, ctx) => service.exchange(ctx.actor, await ctx.scope(), input.code, input.state));
   r.call(c.renewJdToken, async (input, ctx) => service.renew(await ctx.scope(), input.id));
 

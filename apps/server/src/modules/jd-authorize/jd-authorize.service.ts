@@ -51,8 +51,8 @@ export interface JdAuthorizeDeps {
   clock: () => Date;
   box: SecretBox;
   jd: JdClient;
-  /** The configured callback; else built from the host the console was opened on. */
-  redirectUri?: string;
+  /** JD's callback, from configuration (JD_REDIRECT_URI, else PUBLIC_URL's); null: authorization refused. */
+  redirectUri: string | null;
 }
 
 /**
@@ -187,9 +187,12 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
       return null;
     },
 
-    /** `origin`: scheme and host the console was opened on, for the default callback. */
-    async authorizeUrl(actor: Actor, scope: Scope, id: number, origin: string) {
+    async authorizeUrl(actor: Actor, scope: Scope, id: number) {
       const r = await loadScoped(scope, id);
+      // Never guessed from the request (finding 11 of issue 26): a forged Host would send JD's code
+      // to another server. Refused before a state is made, so nothing waits for a callback.
+      const redirect = deps.redirectUri;
+      if (!redirect) throw AppError.conflict('jdPublicUrlMissing');
       const state = randomBytes(24).toString('base64url');
       const t = clock().getTime();
       const expiresAt = new Date(t + STATE_TTL_MS).toISOString();
@@ -201,7 +204,6 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
         expires_at: expiresAt,
         created_at: new Date(t).toISOString(),
       });
-      const redirect = deps.redirectUri ?? `${origin}/api/jdAuthorize/callback`;
       return { url: jd.authorizeUrl(r.app_key, redirect, state), expiresAt };
     },
 
