@@ -1,6 +1,7 @@
 import type { storageOrders as C } from '@console/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
@@ -162,6 +163,23 @@ export function createStorageOrdersRepository(db: Database) {
           )
           .execute();
       }
+    },
+
+    /**
+     * Which of these orders still exist, held (PostgreSQL: FOR KEY SHARE) so none is deleted before
+     * the caller's lines referencing them commit; SQLite's one writer already keeps deletes out.
+     */
+    async holdOrders(trx: Q, ids: readonly number[]) {
+      const out = new Set<number>();
+      const wanted = [...new Set(ids)];
+      for (let i = 0; i < wanted.length; i += CHUNK) {
+        const q = trx
+          .selectFrom('orders')
+          .select('id')
+          .where('id', 'in', wanted.slice(i, i + CHUNK));
+        for (const r of await (dialectOf(trx) === 'postgres' ? q.forKeyShare() : q).execute()) out.add(r.id);
+      }
+      return out;
     },
 
     async insertLines(trx: Q, rows: Omit<DB['storage_order_lines'], 'id'>[]) {

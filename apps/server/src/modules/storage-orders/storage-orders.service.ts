@@ -163,6 +163,19 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         p.order = { ...p.order!, status: 'received', received_at: at };
       }
     }
+    // An order deleted since it was found (a delete racing this scan) cannot be the line's order:
+    // on PostgreSQL its foreign key refused the whole entry. The lines still naming an order keep
+    // it from being deleted until this commits; the ones whose order is gone read as not found.
+    const named = plan.filter((p) => p.order !== null && p.outcome !== 'received').map((p) => p.order!.id);
+    const alive = await repo.holdOrders(trx, named);
+    for (const p of plan) {
+      if (p.order === null || p.outcome === 'received' || alive.has(p.order.id)) continue;
+      if (p.outcome !== 'duplicate') {
+        p.outcome = 'notFound';
+        p.key = 'storageNotFound';
+      }
+      p.order = null;
+    }
     // The scale's weight becomes the order's (freight is priced by it), in the receive's transaction.
     await repo.setGrossWeights(
       trx,
