@@ -253,6 +253,8 @@ export const reweighOrder = defineCall({
   }),
 });
 
+export type ReweighRequest = z.input<typeof reweighOrder.request>;
+
 // ---------------------------------------------------------------------------
 // Outbound (operators)
 // ---------------------------------------------------------------------------
