@@ -88,7 +88,10 @@ describe('a storage scan racing a delete', () => {
         await deleteOrder(trx as never);
         pending = scan([gone!.waybill_no, kept!.waybill_no]);
         for (let i = 0; i < 200; i++) {
-          const waiting = await sql<{ n: string }>`select count(*) as n from pg_locks where not granted`.execute(h.db);
+          // A session of this test's database waiting on a lock: the scan's receive, on the order's row.
+          const waiting = await sql<{ n: string }>`
+            select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db);
           if (Number(waiting.rows[0]!.n) > 0) break;
           await new Promise((r) => setTimeout(r, 25));
         }
