@@ -119,6 +119,12 @@ export const routeCatalogue = [
     parent: 'storageOrder',
     hidden: true,
   }),
+  // Re-weigh a received order (issue 26): a permission, not a page; the warehouse's move.
+  r('storageOrder.reweigh', '', '复重', 'Re-weigh', {
+    parent: 'storageOrder',
+    hidden: true,
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
   r('storageOrder.outSingle', '/storageOrder/outSingle', '单票出库', 'Out Single', {
     parent: 'storageOrder',
     roles: ['operator', ADMIN_ROLE_NAME],

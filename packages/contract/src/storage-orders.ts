@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
 import { chinaDay, orderStatus } from './orders.ts';
@@ -10,8 +10,11 @@ import { chinaDay, orderStatus } from './orders.ts';
  * method, waybill numbers, storage time", §7 "Storage (AES)", §8 "Bulk storage failure ... error
  * Excel"). A storage order records parcels arriving at the warehouse: each waybill typed or
  * scanned (or read from an xlsx) is one line, and storing marks its order received through the
- * order's life (the same move as the warehouse scan). Outbound ships received orders in
- * shipments, each with a manifest workbook. Every call travels in the AES envelope.
+ * order's life (the same move as the warehouse scan). Receiving and weighing are the
+ * warehouse's (operators'): a customer's or agent's entry is a pre-alert that receives nothing and
+ * whose weights are declared ones, kept apart from the measured weight charges use (issue 26).
+ * Outbound ships received orders in shipments, each with a manifest workbook. Every call travels
+ * in the AES envelope.
  */
 
 /** Spec §3: manual or scanner entry (one line per waybill), or a batch Excel. */
@@ -41,10 +44,12 @@ export type StorageStatus = z.infer<typeof storageStatus>;
  * order's customer; `duplicate` a waybill twice in the entry or already a line of this storage
  * order; `alreadyReceived` an order received (or further) before; `refused` any other reason
  * of the order's life; `badWeight` an Excel row whose gross weight (column B) is not a whole
- * number of grams from 1 to 100,000 (the row is not stored).
+ * number of grams from 1 to 100,000 (the row is not stored); `preAlerted` a customer's or agent's
+ * line: the order is announced (its declared weight kept) and waits for the warehouse's scan.
  */
 export const storageOutcome = z.enum([
   'received',
+  'preAlerted',
   'notFound',
   'duplicate',
   'alreadyReceived',
@@ -69,6 +74,11 @@ export const storageOrderRow = z.object({
   refusedCount: z.number().int(),
   status: storageStatus,
   fileName: z.string().nullable(),
+  /**
+   * A customer's or agent's entry: a pre-alert, nothing received by it; its received count counts
+   * the lines announced.
+   */
+  preAlert: z.boolean(),
   createdBy: z.string(),
   /** Storage time. */
   createdAt: isoTime,
@@ -93,8 +103,12 @@ export const storageLine = z.object({
   ok: z.boolean(),
   /** The reason in the caller's language. */
   message: z.string(),
-  /** The gross weight (g) entered with this line; null when none was. */
+  /** The gross weight (g) entered with this line (declared, on a pre-alert); null when none was. */
   grossWeightG: z.number().int().nullable(),
+  /** The order's declared weight now (its latest pre-alert's); null: none declared or no order. */
+  declaredWeightG: z.number().int().nullable(),
+  /** The order's weight as the warehouse measured it now (what charges use); null: not weighed or no order. */
+  measuredWeightG: z.number().int().nullable(),
   /** The order as it is now (its receive state); null when none was found. */
   order: lineOrder.nullable(),
   at: isoTime,
@@ -157,7 +171,9 @@ export const createStorageOrder = defineCall({
     'Store waybills typed or scanned (one per line): each line received or refused with the reason. ' +
     'With `id`, the lines are added to that storage order (a scanner adds one call per scan). ' +
     "`grossWeightsG` (optional, parallel to `waybillNos`): each line's gross weight in grams or null; a received " +
-    "line's weight becomes its order's (a line without one leaves the order's weight as it was).",
+    "line's weight becomes its order's (a line without one leaves the order's weight as it was). " +
+    "A customer's or agent's entry is a pre-alert: its lines are `preAlerted`, nothing is received, and the " +
+    "weights are kept as the orders' declared weights (never charged); the warehouse's scan receives and weighs.",
   aes: true,
   permission: 'storageOrder.create',
   request: z
@@ -219,6 +235,25 @@ export const storageOriginSelect = defineCall({
   request: empty,
   response: z.array(z.object({ value: storageOrigin, label: z.string() })),
 });
+
+export const reweighOrder = defineCall({
+  path: 'storageOrder/reweigh',
+  summary:
+    'Re-weigh a received order (operators): its measured weight becomes the one given, audited; a freight already ' +
+    "charged is re-priced by an adjustment line (the difference, with the reason) on the customer's open statement.",
+  aes: true,
+  permission: 'storageOrder.reweigh',
+  request: z.object({ orderId: idOf, grossWeightG, reason: text({ min: 1, max: 200 }) }).strict(),
+  response: z.object({
+    orderId: z.number().int(),
+    previousWeightG: z.number().int().nullable(),
+    grossWeightG: z.number().int(),
+    /** The freight's re-pricing line; null when no freight was charged yet (shipping prices the new weight) or the price is the same. */
+    adjustment: z.object({ id: z.number().int(), amount: money, currency: z.string() }).nullable(),
+  }),
+});
+
+export type ReweighRequest = z.input<typeof reweighOrder.request>;
 
 // ---------------------------------------------------------------------------
 // Outbound (operators)

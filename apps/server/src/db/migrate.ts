@@ -32,6 +32,7 @@ import * as adminAudit from './migrations/2026-11-24T1345-admin-audit.ts';
 import * as customerChannelsSegments from './migrations/2026-11-24T1400-customer-channels-segments.ts';
 import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
 import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-weight.ts';
+import * as storagePreAlert from './migrations/2026-11-27T0100-storage-pre-alert.ts';
 import * as knownLoginAddresses from './migrations/2026-11-27T0140-auth-known-login-addresses.ts';
 import * as fileBlobs from './migrations/2026-11-27T0190-file-blobs.ts';
 import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts';
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1345-admin-audit': adminAudit,
   '2026-11-24T1400-customer-channels-segments': customerChannelsSegments,
   '2026-11-24T1400-storage-line-weight': storageLineWeight,
+  '2026-11-27T0100-storage-pre-alert': storagePreAlert,
   '2026-11-27T0140-auth-known-login-addresses': knownLoginAddresses,
   '2026-11-27T0190-file-blobs': fileBlobs,
   '2026-11-27T0191-export-progress': exportProgress,

@@ -16,6 +16,8 @@ export interface StorageOrdersTable {
   received_count: number;
   refused_count: number;
   file_name: string | null;
+  /** 1: a customer's or agent's entry, a pre-alert that received nothing (migration 2026-11-27T0100). */
+  pre_alert: Generated<number>;
   created_by: number;
   created_at: Time;
   updated_at: Time;

@@ -256,6 +256,8 @@ export interface OrdersTable {
   shipped_at: Time | null;
   /** Gross weight in grams (migration 2026-11-24T1340-bills): priced by rate cards. */
   gross_weight_g: number | null;
+  /** The weight a customer or agent declared in a pre-alert (migration 2026-11-27T0100); never charged. */
+  declared_weight_g: number | null;
 }
 export interface OrderItemsTable {
   id: Generated<number>;

@@ -464,3 +464,61 @@ export const chargeInterception = (trx: Trx, orderIds: readonly number[], at: st
  */
 export const chargeRelabel = (trx: Trx, orderIds: readonly number[], at: string, by: number | null) =>
   feeCharge(trx, 'relabel', (r) => r.relabelFee, orderIds, at, by);
+
+/**
+ * A re-weigh of order `orderId` (issue 26): its freight, when charged, re-priced by the weight
+ * now measured under the card that priced it. The freight line is never edited (it may be on a
+ * statement already issued): the difference from what its freight costs now (the line and the
+ * re-weighs' adjustments before) is a new adjustment line correcting it, on the customer's open
+ * statement. Null: no freight charged yet (shipping prices the new weight) or no difference. The
+ * caller holds the order's row, so two re-weighs of one order take turns.
+ */
+export async function repriceFreight(
+  trx: Trx,
+  orderId: number,
+  weightG: number,
+  reason: string,
+  at: string,
+  by: number | null,
+): Promise<{ id: number; amountMinor: bigint; currency: string } | null> {
+  const freight = await trx
+    .selectFrom('charges')
+    .select(['id', 'customer_id', 'amount_minor', 'currency', 'rate_card_id'])
+    .where('charge_key', '=', `freight:${orderId}`)
+    .executeTakeFirst();
+  if (!freight || freight.rate_card_id === null) return null;
+  const card = await trx
+    .selectFrom('rate_cards')
+    .select('rules')
+    .where('id', '=', freight.rate_card_id)
+    .executeTakeFirstOrThrow();
+  const before = await trx
+    .selectFrom('charges')
+    .select('amount_minor')
+    .where('corrects_id', '=', freight.id)
+    .where('charge_key', 'like', `reweigh:${freight.id}:%`)
+    .execute();
+  const charged = before.reduce((n, c) => n + BigInt(c.amount_minor), BigInt(freight.amount_minor));
+  const delta = BigInt(freightMinor(JSON.parse(card.rules) as C.RateRules, weightG)) - charged;
+  if (delta === 0n) return null;
+  const [id] = await writeCharges(
+    trx,
+    [
+      {
+        customer_id: freight.customer_id,
+        order_id: orderId,
+        kind: 'adjustment',
+        charge_key: `reweigh:${freight.id}:${crypto.randomUUID()}`,
+        amount_minor: delta,
+        currency: freight.currency,
+        weight_g: weightG,
+        rate_card_id: freight.rate_card_id,
+        reason,
+        corrects_id: freight.id,
+      },
+    ],
+    at,
+    by,
+  );
+  return { id: id!, amountMinor: delta, currency: freight.currency };
+}

@@ -101,7 +101,9 @@ describe('storing by entry', () => {
     await move('receive', [b!.id]);
     await move('intercept', [c!.id]);
     await move('cancel', [d!.id]);
-    const r = await store(demo, {
+    // The warehouse receives (issue 26: a customer's entry is a pre-alert, storage-pre-alert.test.ts).
+    const r = await store(operator, {
+      customerId: demoId,
       origin: 'pickup',
       waybillNos: [
         a!.waybill_no,
@@ -121,13 +123,12 @@ describe('storing by entry', () => {
       'intercepted',
       'cancelled',
       'notFound',
-      'notFound',
+      'otherCustomer',
     ]);
     expect(r.data.lines[0]).toMatchObject({ ok: true, order: { id: a!.id, status: 'received' } });
     expect(r.data.lines[3].message).toContain('intercepted');
     expect(r.data.lines[5].message).toBe('No order has waybill NOSUCH0001.');
-    // Another tenant's order is not named: the line says what an unknown one says.
-    expect(r.data.lines[6].order).toBeNull();
+    expect(r.data.lines[6].order.id).toBe(theirs!.id);
     expect(r.data.storageOrder).toMatchObject({
       method: 'entry',
       origin: 'pickup',
@@ -144,10 +145,10 @@ describe('storing by entry', () => {
     expect(await events(theirs!.id, 'received')).toBe(0);
 
     // A scanner adds one waybill a call to the same storage order; one already stored is a duplicate.
-    const again = await store(demo, { id: r.data.storageOrder.id, waybillNos: [a!.waybill_no] }, 'zh-CN');
+    const again = await store(operator, { id: r.data.storageOrder.id, waybillNos: [a!.waybill_no] }, 'zh-CN');
     expect(again.data.lines[0]).toMatchObject({ outcome: 'duplicate', ok: false });
     expect(again.data.lines[0].message).toContain('重复');
-    const next = await store(demo, { id: r.data.storageOrder.id, waybillNos: [e!.waybill_no] });
+    const next = await store(operator, { id: r.data.storageOrder.id, waybillNos: [e!.waybill_no] });
     expect(next.data.lines[0].outcome).toBe('received');
     expect(next.data.storageOrder).toMatchObject({ lineCount: 9, receivedCount: 2 });
 
@@ -236,7 +237,9 @@ describe('the tenant matrix', () => {
     await h.db.updateTable('orders').set({ customer_id: other.customerId }).where('id', '=', x!.id).execute();
     expect((await store(agent, { waybillNos: [o!.waybill_no] })).status).toBe(422); // names no customer
     const r = await store(agent, { customerId: demoId, waybillNos: [o!.waybill_no, x!.waybill_no] });
-    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['received', 'notFound']);
+    // An agent's entry is a pre-alert: announced, not received.
+    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['preAlerted', 'notFound']);
+    expect((await state(o!.id)).received_at).toBeNull();
     expect((await state(x!.id)).received_at).toBeNull();
     expect((await store(agent, { customerId: other.customerId, waybillNos: [x!.waybill_no] })).status).toBe(422);
     const outsiderSo = (await store(other.token, { waybillNos: [x!.waybill_no] })).data.storageOrder.id;
@@ -279,7 +282,9 @@ describe('storing from Excel', () => {
       [3, 'notFound'],
       [5, 'duplicate'],
     ]);
-    expect((await state(b!.id)).status).toBe('received');
+    // A customer's Excel is a pre-alert too: counted as announced, nothing received.
+    expect(r.data.storageOrder.preAlert).toBe(true);
+    expect((await state(b!.id)).status).toBe('created');
     const errors = await blob('storageOrder/createBatch/errors', { fileId: r.data.errorFileId }, demo);
     expect(errors.status).toBe(200);
     expect(String(errors.headers['content-disposition'])).toContain('.xlsx');
@@ -405,10 +410,12 @@ describe('two scanners at once', () => {
       expect(r.status).toBe(200);
       return openResponse(token, r.body) as any;
     };
-    const scanners = await Promise.all([demo, operator].map((t) => send(t, orders[0]!.waybill_no)));
+    // Two warehouse accounts (a customer's entry only pre-alerts).
+    const admin = await h.login('admin');
+    const scanners = await Promise.all([admin, operator].map((t) => send(t, orders[0]!.waybill_no)));
     const ids = scanners.map((s) => s.storageOrder.id);
     const results = await Promise.all(
-      orders.slice(1).flatMap((o) => [send(demo, o.waybill_no, ids[0]), send(operator, o.waybill_no, ids[1])]),
+      orders.slice(1).flatMap((o) => [send(admin, o.waybill_no, ids[0]), send(operator, o.waybill_no, ids[1])]),
     );
     const all = [...scanners, ...results].map((r) => r.lines[0]);
     for (const o of orders) {

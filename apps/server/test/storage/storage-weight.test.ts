@@ -30,6 +30,9 @@ const take = (customerId: number, n: number) =>
 const weightOf = async (id: number) =>
   (await h.db.selectFrom('orders').select('gross_weight_g').where('id', '=', id).executeTakeFirstOrThrow())
     .gross_weight_g;
+const declaredOf = async (id: number) =>
+  (await h.db.selectFrom('orders').select('declared_weight_g').where('id', '=', id).executeTakeFirstOrThrow())
+    .declared_weight_g;
 const store = (token: string, body: Record<string, unknown>, lang = 'en') =>
   aes(h, 'storageOrder/create', { origin: 'counter', ...body }, token, lang);
 
@@ -127,7 +130,7 @@ describe('weight at the entry scan', () => {
     expect(
       (await h.db.selectFrom('orders').select('status').where('id', '=', a!.id).executeTakeFirstOrThrow()).status,
     ).toBe('created');
-    const edge = await store(demo, { waybillNos: [a!.waybill_no], grossWeightsG: [100_000] });
+    const edge = await store(operator, { customerId: demoId, waybillNos: [a!.waybill_no], grossWeightsG: [100_000] });
     expect(edge.data.lines[0]).toMatchObject({ outcome: 'received', grossWeightG: 100_000 });
     expect(await weightOf(a!.id)).toBe(100_000);
   });
@@ -136,22 +139,25 @@ describe('weight at the entry scan', () => {
     const [mine] = await take(demoId, 1);
     const [theirs] = await take(demo2Id, 1);
     await h.db.updateTable('orders').set({ gross_weight_g: 555 }).where('id', '=', theirs!.id).execute();
+    // A customer's weights are declared ones (issue 26): the measured weight stays the warehouse's.
     const r = await store(demo, {
       waybillNos: [mine!.waybill_no, theirs!.waybill_no],
       grossWeightsG: [800, 9000],
     });
-    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['received', 'notFound']);
-    expect(await weightOf(mine!.id)).toBe(800);
+    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['preAlerted', 'notFound']);
+    expect(await weightOf(mine!.id)).toBeNull();
+    expect(await declaredOf(mine!.id)).toBe(800);
     expect(await weightOf(theirs!.id)).toBe(555);
+    expect(await declaredOf(theirs!.id)).toBeNull();
     // An operator's entry named for demo refuses demo2's order as another customer's: no weight either.
     const op = await store(operator, { customerId: demoId, waybillNos: [theirs!.waybill_no], grossWeightsG: [9000] });
     expect(op.data.lines[0].outcome).toBe('otherCustomer');
     expect(await weightOf(theirs!.id)).toBe(555);
-    // An agent weighs its customer's order; a customer never ships (the freight is the operator's move).
+    // An agent declares its customer's weight; a customer never ships (the freight is the operator's move).
     const [agents] = await take(demo2Id, 1);
     const ag = await store(agent, { customerId: demo2Id, waybillNos: [agents!.waybill_no], grossWeightsG: [1500] });
-    expect(ag.data.lines[0]).toMatchObject({ outcome: 'received', grossWeightG: 1500 });
-    expect(await weightOf(agents!.id)).toBe(1500);
+    expect(ag.data.lines[0]).toMatchObject({ outcome: 'preAlerted', grossWeightG: 1500, declaredWeightG: 1500 });
+    expect(await weightOf(agents!.id)).toBeNull();
     expect((await aes(h, 'storageOrder/outBatch', { orderIds: [agents!.id] }, demo2)).status).toBe(403);
     expect((await aes(h, 'storageOrder/outBatch', { orderIds: [agents!.id] }, agent)).status).toBe(403);
   });
@@ -171,7 +177,8 @@ describe('weight in the Excel storage (column B)', () => {
       // b again with a good weight: the refused row above stored nothing, so this is no duplicate.
       [b!.waybill_no, '2000'],
     ]);
-    const r = await upload(demo, file);
+    // The warehouse's Excel (a customer's is a pre-alert: storage-pre-alert.test.ts).
+    const r = await upload(operator, file, { customerId: demoId });
     expect(r.status).toBe(200);
     expect(r.data.storageOrder).toMatchObject({ method: 'excel', lineCount: 7, receivedCount: 3, refusedCount: 4 });
     expect(r.data.refused.map((l: any) => [l.row, l.code, l.outcome])).toEqual([
@@ -203,11 +210,11 @@ describe('weight in the Excel storage (column B)', () => {
       url: '/api/storageOrder/createBatch/errors',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${demo}`,
+        authorization: `Bearer ${operator}`,
         aes: '1',
         'accept-language': 'en',
       },
-      payload: JSON.stringify(sealRequest(demo, { fileId: r.data.errorFileId })),
+      payload: JSON.stringify(sealRequest(operator, { fileId: r.data.errorFileId })),
     });
     expect(res.statusCode).toBe(200);
     const wb = new ExcelJS.Workbook();

@@ -20,6 +20,19 @@ addMessages({
     en: 'The gross weight of waybill {code} (column B) is not a whole number of grams from 1 to 100,000.',
     'zh-CN': '运单号 {code} 的毛重（B 列）不是 1 至 100,000 之间的整数克数。',
   },
+  storagePreAlerted: {
+    en: 'Order {orderNo} is pre-alerted: the warehouse receives and weighs it.',
+    'zh-CN': '订单 {orderNo} 已预报，由仓库入库并称重。',
+  },
+  storageOrderOtherKind: {
+    en: "Warehouse receipts and customers' pre-alerts cannot be added to each other's storage orders.",
+    'zh-CN': '仓库入库与客户预报不能追加到彼此的入库单。',
+  },
+  reweighOrderNotFound: { en: 'Order not found.', 'zh-CN': '订单不存在。' },
+  reweighNotReceived: {
+    en: 'Only a received order can be re-weighed.',
+    'zh-CN': '只有已入库的订单才能复重。',
+  },
   storageOrderNotFound: { en: 'Storage order not found.', 'zh-CN': '入库单不存在。' },
   storageOrderNotEntry: {
     en: 'Waybills can only be added to a storage order made by entry, not by Excel.',

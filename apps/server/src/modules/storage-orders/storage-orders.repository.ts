@@ -1,6 +1,7 @@
 import type { storageOrders as C } from '@console/contract';
-import { sql, type Transaction } from 'kysely';
+import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
@@ -18,6 +19,31 @@ const SORT = {
   receivedCount: 's.received_count',
 } as const;
 
+/** Orders' weights in one column, one CASE update per chunk rather than a statement per parcel. */
+async function setWeights(
+  trx: Q,
+  column: 'gross_weight_g' | 'declared_weight_g',
+  weights: readonly { id: number; weightG: number }[],
+) {
+  for (let i = 0; i < weights.length; i += CHUNK) {
+    const chunk = weights.slice(i, i + CHUNK);
+    // The cast: PostgreSQL types a bare parameter of a CASE as text.
+    const cases = sql.join(
+      chunk.map((w) => sql`when ${w.id} then cast(${w.weightG} as integer)`),
+      sql` `,
+    );
+    await trx
+      .updateTable('orders')
+      .set({ [column]: sql<number>`case id ${cases} end` })
+      .where(
+        'id',
+        'in',
+        chunk.map((w) => w.id),
+      )
+      .execute();
+  }
+}
+
 /** What storing and shipping read of an order found by its waybill. */
 export interface FoundOrder {
   id: number;
@@ -28,6 +54,10 @@ export interface FoundOrder {
   customer_code: string;
   status: string;
   received_at: string | null;
+  /** Measured by the warehouse (charges use it). */
+  gross_weight_g: number | null;
+  /** Declared by a pre-alert. */
+  declared_weight_g: number | null;
 }
 
 /** Every query of storage and shipments; reads of a storage order go through the caller's scope. */
@@ -53,7 +83,7 @@ export function createStorageOrdersRepository(db: Database) {
     find: (q: Q, scope: Scope, id: number) =>
       inScope(header(q), 's.customer_id', scope).where('s.id', '=', id).executeTakeFirst(),
 
-    insertStorageOrder: (trx: Q, row: Omit<DB['storage_orders'], 'id'>) =>
+    insertStorageOrder: (trx: Q, row: Insertable<DB['storage_orders']>) =>
       trx.insertInto('storage_orders').values(row).returning('id').executeTakeFirstOrThrow(),
 
     /** Counters move in the statement, so concurrent additions to one storage order add up; the new counts back. */
@@ -79,7 +109,7 @@ export function createStorageOrdersRepository(db: Database) {
           .select('code')
           .where('storage_order_id', '=', storageOrderId)
           .where('code', 'in', codes.slice(i, i + CHUNK))
-          .where('outcome', '=', 'received')
+          .where('outcome', 'in', ['received', 'preAlerted'])
           .execute();
         for (const r of rows) out.add(r.code);
       }
@@ -104,6 +134,8 @@ export function createStorageOrdersRepository(db: Database) {
               'c.code as customer_code',
               'o.status',
               'o.received_at',
+              'o.gross_weight_g',
+              'o.declared_weight_g',
             ])
             .where(column, 'in', chunk)
             .$call(visibleOrders(db, 'o'));
@@ -134,6 +166,8 @@ export function createStorageOrdersRepository(db: Database) {
               'c.code as customer_code',
               'o.status',
               'o.received_at',
+              'o.gross_weight_g',
+              'o.declared_weight_g',
             ])
             .where('o.id', 'in', ids.slice(i, i + CHUNK))
             .$call(visibleOrders(db, 'o'))
@@ -143,25 +177,43 @@ export function createStorageOrdersRepository(db: Database) {
       return out;
     },
 
-    /** Orders' gross weights (g) as weighed at the scan, one CASE update per chunk rather than a statement per parcel. */
-    async setGrossWeights(trx: Q, weights: readonly { id: number; weightG: number }[]) {
-      for (let i = 0; i < weights.length; i += CHUNK) {
-        const chunk = weights.slice(i, i + CHUNK);
-        // The cast: PostgreSQL types a bare parameter of a CASE as text.
-        const cases = sql.join(
-          chunk.map((w) => sql`when ${w.id} then cast(${w.weightG} as integer)`),
-          sql` `,
-        );
-        await trx
-          .updateTable('orders')
-          .set({ gross_weight_g: sql<number>`case id ${cases} end` })
-          .where(
-            'id',
-            'in',
-            chunk.map((w) => w.id),
-          )
-          .execute();
+    /** Orders' gross weights (g) as weighed at the scan (or a re-weigh). */
+    setGrossWeights: (trx: Q, weights: readonly { id: number; weightG: number }[]) =>
+      setWeights(trx, 'gross_weight_g', weights),
+    /** Weights declared by a pre-alert, kept apart from the measured ones. */
+    setDeclaredWeights: (trx: Q, weights: readonly { id: number; weightG: number }[]) =>
+      setWeights(trx, 'declared_weight_g', weights),
+
+    /** Minor-unit places of a currency (2 when unknown, as the statements show it). */
+    currencyDecimals: async (trx: Q, code: string) =>
+      (await trx.selectFrom('currencies').select('decimals').where('code', '=', code).executeTakeFirst())?.decimals ??
+      2,
+
+    /** A received order's measured weight, its row held until the caller commits (a re-weigh). */
+    async receivedWeight(trx: Q, id: number) {
+      const q = trx
+        .selectFrom('orders as o')
+        .select(['o.id', 'o.customer_id', 'o.received_at', 'o.gross_weight_g'])
+        .where('o.id', '=', id)
+        .$call(visibleOrders(db, 'o'));
+      return (dialectOf(trx) === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+    },
+
+    /**
+     * Which of these orders still exist, held (PostgreSQL: FOR KEY SHARE) so none is deleted before
+     * the caller's lines referencing them commit; SQLite's one writer already keeps deletes out.
+     */
+    async holdOrders(trx: Q, ids: readonly number[]) {
+      const out = new Set<number>();
+      const wanted = [...new Set(ids)];
+      for (let i = 0; i < wanted.length; i += CHUNK) {
+        const q = trx
+          .selectFrom('orders')
+          .select('id')
+          .where('id', 'in', wanted.slice(i, i + CHUNK));
+        for (const r of await (dialectOf(trx) === 'postgres' ? q.forKeyShare() : q).execute()) out.add(r.id);
       }
+      return out;
     },
 
     async insertLines(trx: Q, rows: Omit<DB['storage_order_lines'], 'id'>[]) {
@@ -210,8 +262,8 @@ export function createStorageOrdersRepository(db: Database) {
         .leftJoin('orders as o', 'o.id', 'l.order_id')
         .leftJoin('customers as c', 'c.id', 'o.customer_id')
         .where('l.storage_order_id', '=', storageOrderId);
-      if (f.result === 'ok') q = q.where('l.outcome', '=', 'received');
-      if (f.result === 'refused') q = q.where('l.outcome', '!=', 'received');
+      if (f.result === 'ok') q = q.where('l.outcome', 'in', ['received', 'preAlerted']);
+      if (f.result === 'refused') q = q.where('l.outcome', 'not in', ['received', 'preAlerted']);
       if (f.code) q = q.where('l.code', '=', f.code.toUpperCase());
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await q
@@ -222,6 +274,8 @@ export function createStorageOrdersRepository(db: Database) {
           'l.message_key',
           'l.gross_weight_g',
           'l.created_at',
+          'o.gross_weight_g as measured_weight_g',
+          'o.declared_weight_g',
           'o.id as order_id',
           'o.order_no',
           'o.waybill_no',

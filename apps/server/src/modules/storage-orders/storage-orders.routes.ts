@@ -17,6 +17,7 @@ export function storageOrdersRoutes(r: Registrar, service: StorageOrdersService,
     return new Download(f.name, f.mime, f.body);
   });
   r.call(c.storageOriginSelect, (_input, ctx) => service.origins(ctx.lang));
+  r.call(c.reweighOrder, (input, ctx) => service.reweigh(ctx.actor, ctx.ip, input));
 
   const out = service.outbound;
   r.call(c.outSingle, (input, ctx) => out.single(ctx.actor, ctx.lang, input));

@@ -2,7 +2,6 @@ import { type ApiLanguage, ErrorCode, type ParsedRequest, storageOrders as C } f
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { transition } from '../../domain/order-life.ts';
 import type { UploadedFile } from '../../http/call-context.ts';
 import { documentNumber } from '../../lib/document-numbers.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -15,6 +14,8 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
 import { createOutbound } from './storage-orders.outbound.ts';
+import { createReweigh } from './storage-orders.reweigh.ts';
+import { isOk, type Planned, preAlert, receive } from './storage-orders.lines.ts';
 import './storage-orders.messages.ts';
 import { normalCode, type SheetWaybill, waybillsOfSheet } from './storage-orders.sheet.ts';
 import {
@@ -45,25 +46,6 @@ export interface StorageOrdersDeps {
   ) => Promise<void>;
 }
 
-/** A line before it is stored: what was entered and what became of it. */
-interface Planned {
-  code: string;
-  row: number;
-  weightG: number | null;
-  order: FoundOrder | null;
-  outcome: C.StorageOutcome;
-  key: string;
-}
-
-/** The order-life refusal of `receive` → the line's outcome. */
-function outcomeOfRefusal(key: string): C.StorageOutcome {
-  if (key === 'lifeIntercepted') return 'intercepted';
-  if (key === 'lifeCancelled') return 'cancelled';
-  if (key.startsWith('lifeAlready_')) return 'alreadyReceived';
-  if (key === 'orderNotFound') return 'notFound';
-  return 'refused';
-}
-
 /**
  * Inbound storage: waybills typed, scanned or read from an xlsx become lines of a storage order;
  * each order found in the caller's scope is received through the order's life (`transition
@@ -90,6 +72,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       refusedCount: refused,
       status: received === 0 ? 'refused' : refused === 0 ? 'received' : 'partial',
       fileName: r.file_name,
+      preAlert: Number(r.pre_alert) === 1,
       createdBy: r.created_by_name,
       createdAt: new Date(r.created_at).toISOString(),
       updatedAt: new Date(r.updated_at).toISOString(),
@@ -102,13 +85,15 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
   /**
    * Stores the entered waybills into storage order `so` in `trx`: duplicates, unknown and
    * out-of-scope waybills and other customers' orders are refused here; the rest go to the
-   * order's life, which receives each once (a parallel scanner's loses) or says why not.
+   * order's life, which receives each once (a parallel scanner's loses) or says why not. A
+   * pre-alert (a customer's or agent's entry) receives nothing: its orders not yet received are
+   * announced, their weights kept as declared ones; receiving and weighing are the warehouse's.
    */
   async function store(
     trx: Transaction<DB>,
     actor: Actor,
     scope: Scope,
-    so: { id: number; customer_id: number | null; storage_no: string; origin: string },
+    so: { id: number; customer_id: number | null; storage_no: string; origin: string; pre_alert: boolean },
     entered: SheetWaybill[],
     at: string,
   ) {
@@ -116,7 +101,10 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
     const found = await repo.byWaybills(trx, codes);
     // A waybill this storage order stored before is an order already received: only codes whose
     // order is received (or further) can be such a duplicate, so most scans skip the look-up.
-    const maybeStored = found.filter((o) => o.received_at !== null || !['created', 'printed'].includes(o.status));
+    // A pre-alert's lines leave their orders as they were, so any found code may be such a duplicate.
+    const maybeStored = so.pre_alert
+      ? found
+      : found.filter((o) => o.received_at !== null || !['created', 'printed'].includes(o.status));
     const stored = maybeStored.length
       ? await repo.storedCodes(
           trx,
@@ -145,31 +133,35 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         return { code, row, weightG, order, outcome: 'otherCustomer', key: 'storageOtherCustomer' };
       return { code, row, weightG, order, outcome: 'received', key: 'storageReceived' };
     });
-    const wanted = plan.filter((p) => p.outcome === 'received').map((p) => p.order!.id);
-    const moved = await transition(trx, 'receive', wanted, {
-      at,
-      by: actor.userId,
-      location: 'Warehouse',
-      note: so.storage_no,
-    });
-    const refusedKey = new Map(moved.refused.map((r) => [r.id, r.key]));
+    if (so.pre_alert) preAlert(plan);
+    else await receive(trx, actor.userId, so.storage_no, plan, at);
+    // An order deleted since it was found (a delete racing this scan) cannot be the line's order:
+    // on PostgreSQL its foreign key refused the whole entry. The lines still naming an order keep
+    // it from being deleted until this commits; the ones whose order is gone read as not found.
+    const named = plan.filter((p) => p.order !== null && p.outcome !== 'received').map((p) => p.order!.id);
+    const alive = await repo.holdOrders(trx, named);
     for (const p of plan) {
-      if (p.outcome !== 'received') continue;
-      const key = refusedKey.get(p.order!.id);
-      if (key) {
-        p.outcome = outcomeOfRefusal(key);
-        p.key = key;
-      } else {
-        p.order = { ...p.order!, status: 'received', received_at: at };
+      if (p.order === null || p.outcome === 'received' || alive.has(p.order.id)) continue;
+      if (p.outcome !== 'duplicate') {
+        p.outcome = 'notFound';
+        p.key = 'storageNotFound';
       }
+      p.order = null;
     }
-    // The scale's weight becomes the order's (freight is priced by it), in the receive's transaction.
-    await repo.setGrossWeights(
-      trx,
+    const weighed = (outcome: C.StorageOutcome) =>
       plan.flatMap((p) =>
-        p.outcome === 'received' && p.weightG !== null ? [{ id: p.order!.id, weightG: p.weightG }] : [],
-      ),
-    );
+        p.outcome === outcome && p.weightG !== null ? [{ id: p.order!.id, weightG: p.weightG }] : [],
+      );
+    if (so.pre_alert) {
+      // Declared, never charged: kept apart from the measured weight.
+      await repo.setDeclaredWeights(trx, weighed('preAlerted'));
+      for (const p of plan)
+        if (p.outcome === 'preAlerted' && p.weightG !== null) p.order!.declared_weight_g = p.weightG;
+    } else {
+      // The scale's weight becomes the order's (freight is priced by it), in the receive's transaction.
+      await repo.setGrossWeights(trx, weighed('received'));
+      for (const p of plan) if (p.outcome === 'received' && p.weightG !== null) p.order!.gross_weight_g = p.weightG;
+    }
     const ids = await repo.insertLines(
       trx,
       plan.map((p) => ({
@@ -182,8 +174,9 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         created_at: at,
       })),
     );
-    await deps.afterStore?.(trx, so, codes, at);
-    const counts = await repo.addCounts(trx, so.id, plan.length, moved.done.length, at);
+    // What arrives with a storage (a pickup's boxes, a self-send's parcels) arrives at the warehouse only.
+    if (!so.pre_alert) await deps.afterStore?.(trx, so, codes, at);
+    const counts = await repo.addCounts(trx, so.id, plan.length, plan.filter((p) => isOk(p.outcome)).length, at);
     return { counts, lines: plan.map((p, i) => ({ ...p, id: ids[i]! })) };
   }
 
@@ -193,9 +186,11 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       id: p.id,
       code: p.code,
       outcome: p.outcome,
-      ok: p.outcome === 'received',
+      ok: isOk(p.outcome),
       message: lineMessage(lang, p.key, p.code, p.order?.order_no),
       grossWeightG: p.weightG,
+      declaredWeightG: p.order?.declared_weight_g ?? null,
+      measuredWeightG: p.order?.gross_weight_g ?? null,
       order: p.order
         ? {
             id: p.order.id,
@@ -227,6 +222,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
 
   return {
     outbound: createOutbound({ db, clock, files, repo }),
+    reweigh: createReweigh({ db, clock, repo }),
 
     async page(scope: Scope, f: C.StorageOrderListRequest) {
       const { total, rows } = await repo.page(scope, f);
@@ -243,9 +239,11 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
           id: r.id,
           code: r.code,
           outcome: r.outcome as C.StorageOutcome,
-          ok: r.outcome === 'received',
+          ok: isOk(r.outcome as C.StorageOutcome),
           message: lineMessage(lang, r.message_key, r.code, r.order_no),
           grossWeightG: r.gross_weight_g,
+          declaredWeightG: r.declared_weight_g,
+          measuredWeightG: r.measured_weight_g,
           order:
             r.order_id !== null && r.order_no !== null
               ? {
@@ -273,6 +271,9 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       }));
       const existing = input.id !== undefined ? await found(scope, input.id) : null;
       if (existing && existing.method !== 'entry') throw AppError.conflict('storageOrderNotEntry');
+      // Receipts and pre-alerts are not mixed in one storage order: its counts mean one thing.
+      if (existing && (Number(existing.pre_alert) === 1) !== !scope.all)
+        throw AppError.conflict('storageOrderOtherKind');
       const customerId = existing ? existing.customer_id : await customerOf(actor, scope, input.customerId);
       const { id, lines, counts } = await db.transaction().execute(async (trx) => {
         const so =
@@ -288,13 +289,14 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
               received_count: 0,
               refused_count: 0,
               file_name: null,
+              pre_alert: scope.all ? 0 : 1,
               created_by: actor.userId,
               created_at: at,
               updated_at: at,
             });
             return { id: row.id, customer_id: customerId, storage_no: storageNo, origin: input.origin };
           })());
-        return { id: so.id, ...(await store(trx, actor, scope, so, entered, at)) };
+        return { id: so.id, ...(await store(trx, actor, scope, { ...so, pre_alert: !scope.all }, entered, at)) };
       });
       // A scan added to a storage order answers with the counts its UPDATE returned (no re-read).
       const header = existing ? { ...existing, ...counts } : (await repo.find(db, scope, id))!;
@@ -329,6 +331,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
           received_count: 0,
           refused_count: 0,
           file_name: file.filename.slice(0, 255),
+          pre_alert: scope.all ? 0 : 1,
           created_by: actor.userId,
           created_at: at,
           updated_at: at,
@@ -340,14 +343,14 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
               trx,
               actor,
               scope,
-              { id, customer_id: customerId, storage_no: storageNo, origin: input.origin },
+              { id, customer_id: customerId, storage_no: storageNo, origin: input.origin, pre_alert: !scope.all },
               entered,
               at,
             )
           ).lines,
         };
       });
-      const refused = lines.filter((l) => l.outcome !== 'received');
+      const refused = lines.filter((l) => !isOk(l.outcome));
       const errorFileId = refused.length
         ? await saveGeneratedFile(db, files, {
             kind: STORAGE_ERRORS_KIND,

@@ -19,7 +19,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
+import { errorText, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
 import { beep, OutcomeTag, ScanLines } from './components/shared.tsx';
 import { parsePasted, validWeight } from './paste.ts';
@@ -68,6 +68,9 @@ export default function StorageCreatePage() {
     <Card data-testid="storage-create-page">
       <Space direction="vertical" style={{ width: '100%' }}>
         {common}
+        {!hasRoute('storageOrder.reweigh') && (
+          <Alert type="info" showIcon message={t('storageOrders.preAlertHint')} data-testid="storage-pre-alert-hint" />
+        )}
         <Tabs
           items={[
             {
@@ -221,7 +224,10 @@ function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
       )}
       <Space>
         <Typography.Text strong data-testid="storage-count">
-          {t('storageOrders.count', { ok: storage?.receivedCount ?? 0, bad: storage?.refusedCount ?? 0 })}
+          {t(storage?.preAlert ? 'storageOrders.countPreAlert' : 'storageOrders.count', {
+            ok: storage?.receivedCount ?? 0,
+            bad: storage?.refusedCount ?? 0,
+          })}
         </Typography.Text>
         {storage && (
           <a onClick={() => navigate(`/storageOrder/info?id=${storage.id}`)} data-testid="storage-created-no">

@@ -4,7 +4,7 @@ import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import { errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { originsCall } from './api/storageOrders.ts';
 import { LinesTable, useLines } from './components/LinesTable.tsx';
-import { StorageStatusTag } from './components/shared.tsx';
+import { StorageKindTag, StorageStatusTag } from './components/shared.tsx';
 import './i18n.ts';
 
 /** One storage order (spec §2 storageOrder.info): its header and counts, then its refused lines. */
@@ -41,6 +41,9 @@ function Info({ id }: { id: number }) {
             <Descriptions.Item label={l('method')}>{t(`storageOrders.methods.${so.method}`)}</Descriptions.Item>
             <Descriptions.Item label={l('origin')}>
               {origins.data?.find((o) => o.value === so.origin)?.label ?? so.origin}
+            </Descriptions.Item>
+            <Descriptions.Item label={l('kind')}>
+              <StorageKindTag preAlert={so.preAlert} />
             </Descriptions.Item>
             <Descriptions.Item label={l('status')}>
               <StorageStatusTag status={so.status} />

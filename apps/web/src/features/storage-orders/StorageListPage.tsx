@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { originsCall, storageListCall } from './api/storageOrders.ts';
-import { StorageStatusTag } from './components/shared.tsx';
+import { StorageKindTag, StorageStatusTag } from './components/shared.tsx';
 import './i18n.ts';
 
 type Row = S.StorageOrderRow;
@@ -37,7 +37,7 @@ export default function StorageListPage() {
   const label = (k: string) => t(`storageOrders.${k}`);
   const col = (k: keyof Row, render?: (r: Row) => React.ReactNode) => ({
     key: k,
-    title: label(k === 'customerCode' ? 'customer' : k),
+    title: label(k === 'customerCode' ? 'customer' : k === 'preAlert' ? 'kind' : k),
     sorter: SORTABLE.has(k),
     render: (_: unknown, r: Row) => (render ? render(r) : (r[k] as React.ReactNode)),
   });
@@ -46,6 +46,7 @@ export default function StorageListPage() {
     ...(isCustomer ? [] : [col('customerCode', (r) => r.customerCode ?? t('storageOrders.anyCustomer'))]),
     col('method', (r) => t(`storageOrders.methods.${r.method}`)),
     col('origin', (r) => origins.data?.find((o) => o.value === r.origin)?.label ?? r.origin),
+    col('preAlert', (r) => <StorageKindTag preAlert={r.preAlert} />),
     col('status', (r) => <StorageStatusTag status={r.status} />),
     col('lineCount'),
     col('receivedCount'),

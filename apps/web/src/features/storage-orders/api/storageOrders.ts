@@ -11,6 +11,9 @@ export const shipmentsCall = S.shipments;
 /** One entry (typed or scanned); silent: the page shows each line's result itself. */
 export const storeWaybills = (body: S.CreateStorageOrderRequest) => call(S.createStorageOrder, body, { silent: true });
 
+/** An operator's re-weigh of a received order; silent: the form shows 422s on its fields. */
+export const reweighOrder = (body: S.ReweighRequest) => call(S.reweighOrder, body, { silent: true });
+
 export const storeExcel = (file: File, fields: { customerId?: number; origin: S.StorageOrigin }) => {
   const form = new FormData();
   form.append('file', file);

@@ -5,6 +5,7 @@ import { t } from '@/lib';
 const OUTCOME_COLOR: Record<string, string> = {
   received: 'green',
   shipped: 'green',
+  preAlerted: 'blue',
   duplicate: 'gold',
   alreadyReceived: 'gold',
 };
@@ -47,6 +48,15 @@ export function ScanLines({
         </List.Item>
       )}
     />
+  );
+}
+
+/** A customer's or agent's pre-alert, or the warehouse's receipt. */
+export function StorageKindTag({ preAlert }: { preAlert: boolean }) {
+  return (
+    <Tag color={preAlert ? 'blue' : 'default'} data-testid="storage-kind" data-pre-alert={String(preAlert)}>
+      {t(`storageOrders.kinds.${preAlert ? 'preAlert' : 'receipt'}`)}
+    </Tag>
   );
 }
 
