@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
-import { pattern } from './messages.ts';
 import { progressField } from './export-jobs.ts';
 import { channelCode } from './reference.ts';
-import { catalogueMark, taxEstimate } from './orders.ts';
+import { catalogueMark, chinaDay, taxEstimate } from './orders.ts';
 
 /**
  * Orders from spreadsheets (issue 4): template downloads, batch upload with a
@@ -211,14 +210,7 @@ export const errorWorkbook = defineCall({
   response: nothing,
 });
 
-const dateRange = z.object({
-  from: text({ max: 10 })
-    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
-    .optional(),
-  to: text({ max: 10 })
-    .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
-    .optional(),
-});
+const dateRange = z.object({ from: chinaDay.optional(), to: chinaDay.optional() });
 
 export const batches = defineCall({
   path: 'order/batches',

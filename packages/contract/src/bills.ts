@@ -3,6 +3,7 @@ import { defineCall, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern } from './messages.ts';
+import { chinaDay } from './orders.ts';
 
 /**
  * Bills (spec §7 "Files and bills": `bills`, `bill/downloadXlsx`; issue 17). Charges are written
@@ -19,8 +20,8 @@ export type ChargeKind = z.infer<typeof chargeKind>;
 
 /** YYYY-MM */
 export const period = z.string().regex(pattern(/^\d{4}-(0[1-9]|1[0-2])$/, 'month'));
-/** YYYY-MM-DD */
-export const day = z.string().regex(pattern(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'date'));
+/** YYYY-MM-DD: the contract's one date schema. */
+export const day = chinaDay;
 /** A currency code; the server checks it against `currencies` (422 on the field). */
 const currencyCode = text({ min: 1, max: 8 });
 /** Whole minor units of the card's currency (JPY: yen, CNY: fen). */

@@ -19,6 +19,11 @@ type Text = Record<ApiLanguage, string>;
 /** Messages of the rules the contract names; `{name}` takes a parameter. */
 export const ruleMessages = {
   date: { en: 'Enter a date as YYYY-MM-DD.', 'zh-CN': '请按 YYYY-MM-DD 格式填写日期。' },
+  dateExists: { en: 'This date does not exist.', 'zh-CN': '该日期不存在。' },
+  dateRange: {
+    en: 'Enter a date from 2000-01-01 to 2099-12-31.',
+    'zh-CN': '请填写 2000-01-01 至 2099-12-31 之间的日期。',
+  },
   month: { en: 'Enter a month as YYYY-MM.', 'zh-CN': '请按 YYYY-MM 格式填写月份。' },
   divisionCode: {
     en: 'Choose a province, city or district from the list.',

@@ -3,7 +3,7 @@ import { defineCall, empty, nothing } from './call.ts';
 import { isoTime, money, paged, paging } from './envelope.ts';
 import { emailAddress } from './email.ts';
 import { idOf, text, whole } from './fields.ts';
-import { pattern } from './messages.ts';
+import { pattern, ruleIssue } from './messages.ts';
 import { progressField } from './export-jobs.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
@@ -79,8 +79,28 @@ export const numberKind = z.enum(['orderNo', 'waybillNo', 'splitWaybillNo', 'sys
 export type NumberKind = z.infer<typeof numberKind>;
 /** Sortable columns of the order list. */
 export const orderSort = z.enum(['createdAt', 'orderNo', 'waybillNo', 'status', 'printCount', 'channel']);
-/** A China calendar day (UTC+8), as the console's date pickers give it. */
-export const chinaDay = text({ max: 10 }).regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'));
+/** The days a request may name (see `chinaDay`). */
+export const FIRST_DAY = '2000-01-01';
+export const LAST_DAY = '2099-12-31';
+
+/**
+ * A calendar day (China, UTC+8), as the console's date pickers give it: the one date schema of
+ * every call. The day must exist (no 2026-02-30) and lie in 2000-01-01..2099-12-31: no order,
+ * rate card, pickup or audit row of this service is older than 2000, nothing is planned past this
+ * century, and within these years every day and the day after it (the end of a range) is a valid
+ * time on both databases and in JavaScript, where `9999-12-31`'s next day is not (a RangeError).
+ * Both bounds have four-digit years, so the string order is the date order.
+ */
+export const chinaDay = text({ max: 10 })
+  .regex(pattern(/^\d{4}-\d{2}-\d{2}$/, 'date'))
+  .check((ctx) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(ctx.value)) return; // the pattern said it
+    const [y, m, d] = ctx.value.split('-').map(Number) as [number, number, number];
+    const at = new Date(Date.UTC(y, m - 1, d));
+    const real = at.getUTCFullYear() === y && at.getUTCMonth() === m - 1 && at.getUTCDate() === d;
+    if (!real) ctx.issues.push(ruleIssue(ctx.value, 'dateExists'));
+    else if (ctx.value < FIRST_DAY || ctx.value > LAST_DAY) ctx.issues.push(ruleIssue(ctx.value, 'dateRange'));
+  });
 const MAX_NUMBERS = 1000;
 
 /** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, duplicates kept once. */
@@ -158,7 +178,15 @@ export const search = defineCall({
   path: 'order/search',
   summary: 'Order Search: pasted numbers of any kind → a page of the orders found, and the numbers not found.',
   permission: 'order.search',
-  request: paging.extend({ numbers: pastedNumbers }),
+  // Blanks are dropped (pastedNumbers); nothing left to look for is a 422 on the field, as in tracking.
+  request: paging.extend({
+    numbers: pastedNumbers.pipe(
+      z
+        .array(text({ max: 64 }))
+        .min(1)
+        .max(MAX_NUMBERS),
+    ),
+  }),
   response: paged(searchFound).extend({ notFound: z.array(z.string()) }),
 });
 export const orderBatchSearch = defineCall({

@@ -34,6 +34,7 @@ import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
 import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-weight.ts';
 import * as storagePreAlert from './migrations/2026-11-27T0100-storage-pre-alert.ts';
 import * as knownLoginAddresses from './migrations/2026-11-27T0140-auth-known-login-addresses.ts';
+import * as waybillReservations from './migrations/2026-11-27T0150-waybill-reservations.ts';
 import * as fileBlobs from './migrations/2026-11-27T0190-file-blobs.ts';
 import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts';
 
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1400-storage-line-weight': storageLineWeight,
   '2026-11-27T0100-storage-pre-alert': storagePreAlert,
   '2026-11-27T0140-auth-known-login-addresses': knownLoginAddresses,
+  '2026-11-27T0150-waybill-reservations': waybillReservations,
   '2026-11-27T0190-file-blobs': fileBlobs,
   '2026-11-27T0191-export-progress': exportProgress,
 };

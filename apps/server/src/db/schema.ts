@@ -116,6 +116,17 @@ export interface NumberSegmentsTable {
   /** Where the segment's range begins (migration 2026-11-24T1400): overlap checks use it. */
   first_seq: Generated<number>;
 }
+/**
+ * A waybill range reserved for a batch commit (`batch_id`), or returned by one that never landed
+ * (`batch_id` null: handed out again first). Migration 2026-11-27T0150; domain/waybills.ts.
+ */
+export interface WaybillReservationsTable {
+  id: Generated<number>;
+  segment_id: number;
+  first_seq: number;
+  last_seq: number;
+  batch_id: number | null;
+}
 /** A customer's allowed channels: none = every channel (migration 2026-11-24T1400). */
 export interface CustomerChannelsTable {
   customer_id: number;
@@ -401,6 +412,7 @@ export interface DB
   order_types: CodedTable;
   currencies: CurrenciesTable;
   number_segments: NumberSegmentsTable;
+  waybill_reservations: WaybillReservationsTable;
   export_nominations: ExportNominationsTable;
   files: FilesTable;
   file_blobs: FileBlobsTable;

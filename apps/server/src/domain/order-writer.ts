@@ -101,11 +101,8 @@ export function itemRow(
 /** Waybill and system numbers reserved for a set of orders, handed out in order. */
 export interface WaybillPlan {
   next(o: OrderInput): { waybill: string; systemNo: string; segmentId: number };
-  /**
-   * Gives the reserved ranges back after a failed batch whose orders are removed: each segment
-   * whose counter nobody moved since is set back; a range someone allocated after stays a gap.
-   */
-  release(q: Transaction<DB> | Kysely<DB>): Promise<void>;
+  /** The ranges reserved, one per group (a batch records them with itself: recordReservation). */
+  ranges: AllocatedWaybills[];
 }
 
 /**
@@ -178,18 +175,7 @@ export async function reserveWaybillGroups(
       const systemNo = `S${day}${String(a.segmentId).padStart(3, '0')}${String(a.seqs[k]).padStart(10, '0')}`;
       return { waybill: a.numbers[k]!, systemNo, segmentId: a.segmentId };
     },
-    async release(q2) {
-      // Newest first, so a segment's several ranges (one per customer) unwind in turn.
-      for (const { a } of [...groups.values()].reverse()) {
-        if (!a?.seqs.length) continue;
-        await q2
-          .updateTable('number_segments')
-          .set({ next_seq: a.seqs[0]! })
-          .where('id', '=', a.segmentId)
-          .where('next_seq', '=', a.seqs.at(-1)! + 1)
-          .execute();
-      }
-    },
+    ranges: [...groups.values()].map((g) => g.a!),
   };
 }
 

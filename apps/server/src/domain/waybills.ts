@@ -26,7 +26,8 @@ export function formatWaybill(seg: Pick<Segment, 'prefix' | 'suffix' | 'scheme'>
  * transaction. One atomic `UPDATE … SET next_seq = next_seq + n … RETURNING`
  * reserves the range: PostgreSQL row-locks the segment until the caller commits,
  * SQLite serialises writers, so two concurrent imports never get the same number
- * and a rolled-back import gives its range back.
+ * and a rolled-back import gives its range back. Ranges given back by a batch commit that never
+ * landed (`returnWaybills`) are handed out first, before the counter moves on.
  *
  * When the user chose a segment (`segmentId`), only that one is used: it must be of
  * the channel and shared or the customer's own, else 422 on `numberSegmentId`; an
@@ -56,6 +57,8 @@ export async function allocateWaybills(
     .orderBy('id')
     .execute();
   for (const seg of candidates) {
+    const back = await takeReturned(trx, seg.id, count, channelCode, customerId ?? null);
+    if (back !== null) return rangeOf(seg.id, seg, back, count);
     const row = await trx
       .updateTable('number_segments')
       .set({ next_seq: sql`next_seq + ${count}` })
@@ -64,9 +67,7 @@ export async function allocateWaybills(
       .returning('next_seq')
       .executeTakeFirst();
     if (!row) continue; // exhausted: try the next segment
-    const first = Number(row.next_seq) - count;
-    const seqs = Array.from({ length: count }, (_, i) => first + i);
-    return { segmentId: seg.id, seqs, numbers: seqs.map((s) => formatWaybill(seg, s)) };
+    return rangeOf(seg.id, seg, Number(row.next_seq) - count, count);
   }
   throw AppError.conflict('waybillSegmentExhausted', { channel: channelCode });
 }
@@ -78,6 +79,15 @@ async function allocateFromChosen(
   customerId: number | null,
   segmentId: number,
 ): Promise<AllocatedWaybills> {
+  const back = await takeReturned(trx, segmentId, count, channelCode, customerId);
+  if (back !== null) {
+    const seg = await trx
+      .selectFrom('number_segments')
+      .select(['prefix', 'suffix', 'scheme'])
+      .where('id', '=', segmentId)
+      .executeTakeFirstOrThrow();
+    return rangeOf(segmentId, seg, back, count);
+  }
   const row = await trx
     .updateTable('number_segments')
     .set({ next_seq: sql`next_seq + ${count}` })
@@ -106,9 +116,116 @@ async function allocateFromChosen(
       .executeTakeFirst();
     throw AppError.field('numberSegmentId', usable ? 'segmentExhausted' : 'segmentNotUsable');
   }
-  const first = Number(row.next_seq) - count;
+  return rangeOf(row.id, row, Number(row.next_seq) - count, count);
+}
+
+function rangeOf(segmentId: number, seg: Pick<Segment, 'prefix' | 'suffix' | 'scheme'>, first: number, count: number) {
   const seqs = Array.from({ length: count }, (_, i) => first + i);
-  return { segmentId: row.id, seqs, numbers: seqs.map((s) => formatWaybill(row, s)) };
+  return { segmentId, seqs, numbers: seqs.map((s) => formatWaybill(seg, s)) };
+}
+
+type Q = Transaction<DB> | Kysely<DB>;
+
+/**
+ * The first sequence of `count` consecutive numbers taken from a range of the segment that a
+ * commit gave back (the lowest that is long enough), or null. Only from a segment that still
+ * hands out numbers: a retired one (last_seq set to the last number given) looks like a used-up
+ * one, and neither may give anything again. The take is a compare-and-set on the range's start:
+ * of two allocations racing for one range (PostgreSQL), the second finds it moved and looks
+ * again; it waits only for the first's transaction, a create or a short reservation.
+ */
+async function takeReturned(
+  q: Q,
+  segmentId: number,
+  count: number,
+  channelCode: string,
+  customerId: number | null,
+): Promise<number | null> {
+  for (;;) {
+    const r = await q
+      .selectFrom('waybill_reservations as r')
+      .innerJoin('number_segments as s', 's.id', 'r.segment_id')
+      .select(['r.id', 'r.first_seq', 'r.last_seq'])
+      .where('r.segment_id', '=', segmentId)
+      .where('r.batch_id', 'is', null)
+      .where('s.channel_code', '=', channelCode)
+      .where((eb) =>
+        customerId
+          ? eb.or([eb('s.customer_id', '=', customerId), eb('s.customer_id', 'is', null)])
+          : eb('s.customer_id', 'is', null),
+      )
+      .where(sql<boolean>`s.next_seq <= s.last_seq`)
+      .where(sql<boolean>`r.last_seq - r.first_seq + 1 >= ${count}`)
+      .orderBy('r.first_seq')
+      .limit(1)
+      .executeTakeFirst();
+    if (!r) return null;
+    const first = Number(r.first_seq);
+    const whole = first + count - 1 === Number(r.last_seq);
+    const done = whole
+      ? (
+          await q
+            .deleteFrom('waybill_reservations')
+            .where('id', '=', r.id)
+            .where('first_seq', '=', first)
+            .where('batch_id', 'is', null)
+            .executeTakeFirst()
+        ).numDeletedRows
+      : (
+          await q
+            .updateTable('waybill_reservations')
+            .set({ first_seq: first + count })
+            .where('id', '=', r.id)
+            .where('first_seq', '=', first)
+            .where('batch_id', 'is', null)
+            .executeTakeFirst()
+        ).numUpdatedRows;
+    if (Number(done) === 1) return first;
+  }
+}
+
+/**
+ * Records a batch commit's reserved ranges with the batch, in the transaction that reserved them:
+ * whatever happens to the commit after, the ranges are known (see returnWaybills).
+ */
+export async function recordReservation(q: Q, batchId: number, ranges: readonly AllocatedWaybills[]) {
+  const rows = ranges
+    .filter((a) => a.seqs.length)
+    .map((a) => ({ segment_id: a.segmentId, first_seq: a.seqs[0]!, last_seq: a.seqs.at(-1)!, batch_id: batchId }));
+  if (rows.length) await q.insertInto('waybill_reservations').values(rows).execute();
+}
+
+/** The batch landed: its numbers are its orders' now (in the transaction that marks it done). */
+export async function settleReservation(q: Q, batchId: number) {
+  await q.deleteFrom('waybill_reservations').where('batch_id', '=', batchId).execute();
+}
+
+/**
+ * Gives back the ranges of a batch commit that never landed (failed, or found interrupted after
+ * its process died), once its staged orders are removed. Where nothing was drawn after a range
+ * and the segment has room, the counter is set back (newest range first, so a segment's several
+ * ranges unwind in turn); otherwise the range stays as a returned one, handed out again first.
+ */
+export async function returnWaybills(q: Q, batchId: number) {
+  const ranges = await q
+    .selectFrom('waybill_reservations')
+    .select(['id', 'segment_id', 'first_seq', 'last_seq'])
+    .where('batch_id', '=', batchId)
+    .orderBy('id', 'desc')
+    .execute();
+  for (const r of ranges) {
+    const after = Number(r.last_seq) + 1;
+    const rewound = await q
+      .updateTable('number_segments')
+      .set({ next_seq: Number(r.first_seq) })
+      .where('id', '=', r.segment_id)
+      .where('next_seq', '=', after)
+      .where('last_seq', '>=', after)
+      .executeTakeFirst();
+    if (Number(rewound.numUpdatedRows) === 1)
+      await q.deleteFrom('waybill_reservations').where('id', '=', r.id).execute();
+    else await q.updateTable('waybill_reservations').set({ batch_id: null }).where('id', '=', r.id).execute();
+  }
 }
 
 addMessages({

@@ -6,6 +6,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import { unpackOrder } from '../../domain/order-input.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
+import { recordReservation, returnWaybills, settleReservation } from '../../domain/waybills.ts';
 import { Download } from '../../http/call-context.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -385,10 +386,17 @@ export function createBatchesService(deps: BatchesDeps) {
         if (!(await repo.updateFrom(batchId, 'committing', { ...done, updated_at: now() }, q))) {
           throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
         }
+        await settleReservation(q, batchId);
       };
       // Every waybill number of the batch is reserved first, in one short transaction: the segment
-      // is not held for the commit (see reserveWaybills), and a failure gives the range back.
-      waybills = await db.transaction().execute((trx) => reserveWaybillGroups(trx, parsed.waybills, createdAt));
+      // is not held for the commit (see reserveWaybills). The ranges are recorded with the batch in
+      // that transaction, so a commit that never lands gives them back, even when its process
+      // died (failCommit, at the next start or by the sweep).
+      waybills = await db.transaction().execute(async (trx) => {
+        const plan = await reserveWaybillGroups(trx, parsed.waybills, createdAt);
+        await recordReservation(trx, batchId, plan.ranges);
+        return plan;
+      });
       // Each step below gets a turn of its own, as every chunk does: run together, the reserving,
       // the first chunk's recent orders and its write held other users' calls for 120 ms.
       await nextTurn();
@@ -422,7 +430,8 @@ export function createBatchesService(deps: BatchesDeps) {
           await deps.afterStagedChunk?.(batchId, written);
           await nextTurn();
         }
-        await publish(db);
+        // One transaction: the batch is done and its reserved ranges settled together.
+        await db.transaction().execute((trx) => publish(trx));
         setBatchHidden(db, batchId, false);
       }
     } catch (e) {
@@ -454,9 +463,7 @@ export function createBatchesService(deps: BatchesDeps) {
       }
       // Should even that fail, the batch stays committing and hidden: the sweep or the next start
       // tries again (its heartbeat has stopped).
-      await failCommit(batchId, batch.parsed_key, reason)
-        .then(() => waybills?.release(db))
-        .catch(() => {});
+      await failCommit(batchId, batch.parsed_key, reason).catch(() => {});
     } finally {
       live.delete(batchId);
     }
@@ -472,14 +479,23 @@ export function createBatchesService(deps: BatchesDeps) {
     // Hidden until removed (on PostgreSQL the rollback already took them: nothing to remove).
     setBatchHidden(db, batchId, true);
     await repo.removeBatchOrders(batchId);
-    await repo.updateFrom(batchId, 'committing', {
-      status: 'failed',
-      progress: 100,
-      error_message: reason,
-      parsed_key: null,
-      preview_until: null,
-      updated_at: now(),
-      heartbeat_at: now(),
+    // Failed and its waybill ranges given back together: once, by whoever moves it.
+    await db.transaction().execute(async (trx) => {
+      const moved = await repo.updateFrom(
+        batchId,
+        'committing',
+        {
+          status: 'failed',
+          progress: 100,
+          error_message: reason,
+          parsed_key: null,
+          preview_until: null,
+          updated_at: now(),
+          heartbeat_at: now(),
+        },
+        trx,
+      );
+      if (moved) await returnWaybills(trx, batchId);
     });
     setBatchHidden(db, batchId, false);
   }

@@ -10,6 +10,7 @@ addMessages({
   'status.released': { en: 'Released', 'zh-CN': '已放行' },
   'status.cancelled': { en: 'Cancelled', 'zh-CN': '已取消' },
   orderNotFound: { en: 'Order not found.', 'zh-CN': '订单不存在。' },
+  orderCustomerUnknown: { en: 'This customer does not exist.', 'zh-CN': '该客户不存在。' },
   itemNotFound: { en: 'Item not found.', 'zh-CN': '商品不存在。' },
   orderLockedReceived: {
     en: 'Order {orderNo} has been received at the warehouse and can no longer be changed or deleted.',

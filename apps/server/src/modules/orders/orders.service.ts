@@ -637,7 +637,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     },
     async orderNumber(actor: Actor, scope: Scope, requested?: number) {
       const customerId = customerFor(actor, scope, requested);
-      const c = (await repo.customer(customerId))!;
+      // Operators may name any customer id: one that does not exist is the field's fault, as in storage orders.
+      const c = await repo.customer(customerId);
+      if (!c) throw AppError.field('customerId', 'orderCustomerUnknown');
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(2, 10).replaceAll('-', '');
       for (let i = 0; i < 20; i++) {
         const n = `${c.code}${day}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
