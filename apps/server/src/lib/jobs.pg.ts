@@ -89,9 +89,12 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
         {
           pollingIntervalSeconds: config.JOB_POLL_SECONDS,
           localConcurrency: 2,
-          // Fairness: a customer's heavy jobs run one at a time across all instances, so theirs wait
-          // behind other customers' and never hold them.
-          groupConcurrency: { default: 4, tiers: { heavy: 1 } },
+          // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
+          // other customers' and never hold them. pg-boss's global group limit was not strict: it is
+          // checked in the claim without a lock, and this instance's fetch loops, polled at the same
+          // instant, both passed it. The local one is counted in process and gives the excess back
+          // without using a retry (docs/decisions.md).
+          localGroupConcurrency: 1,
         },
         handler(kind),
       );
@@ -136,7 +139,8 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       await boss.send(name, (payload ?? {}) as object, {
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
-        group: opts.customerId != null ? { id: String(opts.customerId), tier: opts.size ?? 'small' } : undefined,
+        // Only heavy jobs are grouped by customer: small ones are not held back.
+        group: opts.customerId != null && opts.size === 'heavy' ? { id: String(opts.customerId) } : undefined,
       });
     },
     every(kind, opts) {
