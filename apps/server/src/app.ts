@@ -125,6 +125,11 @@ export async function buildApp({
   // Long and periodic jobs, on one queue shared by every instance on PostgreSQL (lib/jobs.ts).
   const jobs = createJobQueue({ config, db, log: app.log });
   app.decorate('jobs', jobs);
+  // Started first, so modules can enqueue while they start (recoveries); kinds are set up as they
+  // are defined. Running jobs finish before the database closes (server.ts and the tests close the
+  // app first).
+  await jobs.start();
+  app.addHook('onClose', () => jobs.stop());
 
   installSecurityHeaders(app);
   await app.register(multipart, {
@@ -242,6 +247,7 @@ export async function buildApp({
     clock,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     logError: (err, batchId) => app.log.error({ err, batchId }, 'address batch failed'),
+    jobs,
     // A printed order whose address changed needs a label B, and that is billed (issue 17).
     onLabelB: async (trx, m) => {
       await chargeRelabel(trx, m.orderIds, m.at, m.by);
@@ -249,7 +255,6 @@ export async function buildApp({
   });
   await labelB.recoverAtStart();
   labelBRoutes(registrar, labelB);
-  app.addHook('onClose', () => labelB.close());
   const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
   await labels.recoverAtStart();
   labelsRoutes(registrar, labels);
@@ -308,10 +313,6 @@ export async function buildApp({
   );
 
   registerConsole(app, config.WEB_DIST);
-  // Last: every kind is defined. Running jobs finish before the database closes (server.ts and
-  // the tests close the app first).
-  await jobs.start();
-  app.addHook('onClose', () => jobs.stop());
   return app;
 }
 
