@@ -184,6 +184,17 @@ describe('two instances on one PostgreSQL', () => {
     expect(runs.sort((x, y) => x - y)).toEqual(ns);
   });
 
+  it.runIf(pg)('SERVER_ROLE=web enqueues only: its job runs on a worker instance', async () => {
+    const web = await createSecondApp(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
+    const ran: string[] = [];
+    jobs.define({ name: 'test-role', run: async () => void ran.push('worker') });
+    web.app.jobs.define({ name: 'test-role', run: async () => void ran.push('web') });
+    for (let i = 0; i < 4; i++) await web.app.jobs.enqueue('test-role', {});
+    await waitFor('4 runs', () => ran.length >= 4);
+    await sleep(1000);
+    expect(ran).toEqual(['worker', 'worker', 'worker', 'worker']);
+  });
+
   it.runIf(pg)(
     'a job whose instance died is run by the other once its lease lapses, exactly once, and never while its owner lives',
     async () => {
