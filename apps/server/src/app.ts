@@ -50,8 +50,8 @@ import { expireTemporaryFiles, setFileRetentionDays } from './lib/generated-file
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
-import { startStorageAccrual } from './modules/bills/storage-accrual.ts';
-import { startPeriodic } from './lib/periodic.ts';
+import { storageAccrualJob } from './modules/bills/storage-accrual.ts';
+import { createJobQueue, type JobQueue } from './lib/jobs.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
@@ -75,6 +75,13 @@ import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.se
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
 
 export const VERSION = '1.21.2';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job queue (lib/jobs.ts): started with the app, stopped when it closes. */
+    jobs: JobQueue;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -122,6 +129,14 @@ export async function buildApp({
   const temp = useTempFolder(path.join(config.DATA_DIR, 'tmp'));
   if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
   app.addHook('onClose', async () => temp.release());
+  // Long and periodic jobs, on one queue shared by every instance on PostgreSQL (lib/jobs.ts).
+  const jobs = createJobQueue({ config, db, log: app.log });
+  app.decorate('jobs', jobs);
+  // Started first, so modules can enqueue while they start (recoveries); kinds are set up as they
+  // are defined. Running jobs finish before the database closes (server.ts and the tests close the
+  // app first).
+  await jobs.start();
+  app.addHook('onClose', () => jobs.stop());
 
   installSecurityHeaders(app);
   await app.register(multipart, {
@@ -225,32 +240,25 @@ export async function buildApp({
   billsRoutes(registrar, createBillsService({ db, clock }));
   // File retention (issue 17): temporary files older than FILE_RETENTION_DAYS lose their bytes.
   setFileRetentionDays(config.FILE_RETENTION_DAYS);
-  let sweepingFiles: Promise<unknown> | null = null;
-  const fileSweep = setInterval(() => {
-    sweepingFiles ??= expireTemporaryFiles(db, files, clock(), config.FILE_RETENTION_DAYS)
-      .catch((e) => app.log.warn({ err: e }, 'file retention sweep failed'))
-      .finally(() => (sweepingFiles = null));
-  }, config.FILE_SWEEP_MINUTES * 60_000);
-  fileSweep.unref();
-  app.addHook('onClose', async () => {
-    clearInterval(fileSweep);
-    await sweepingFiles;
-  });
+  jobs.every(
+    {
+      name: 'file-sweep',
+      run: async () => void (await expireTemporaryFiles(db, files, clock(), config.FILE_RETENTION_DAYS)),
+    },
+    { everyMs: config.FILE_SWEEP_MINUTES * 60_000, atStart: false },
+  );
   // Storage accrual (issue 17): the closed months of parcels still in the warehouse, at start and every STORAGE_ACCRUAL_HOURS.
-  const storageAccrual = startStorageAccrual({
-    db,
-    clock,
-    hours: config.STORAGE_ACCRUAL_HOURS,
-    onError: (e) => app.log.warn({ err: e }, 'storage accrual failed'),
-    onDone: (written) => written && app.log.info({ written }, 'storage accrued'),
-  });
-  app.addHook('onClose', () => storageAccrual.stop());
+  jobs.every(
+    storageAccrualJob({ db, clock, onDone: (written) => written && app.log.info({ written }, 'storage accrued') }),
+    { everyMs: config.STORAGE_ACCRUAL_HOURS * 3_600_000, atStart: true },
+  );
   app.addHook('onClose', () => orderReviews.close());
   const labelB = createLabelBService({
     db,
     clock,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     logError: (err, batchId) => app.log.error({ err, batchId }, 'address batch failed'),
+    jobs,
     // A printed order whose address changed needs a label B, and that is billed (issue 17).
     onLabelB: async (trx, m) => {
       await chargeRelabel(trx, m.orderIds, m.at, m.by);
@@ -258,7 +266,6 @@ export async function buildApp({
   });
   await labelB.recoverAtStart();
   labelBRoutes(registrar, labelB);
-  app.addHook('onClose', () => labelB.close());
   const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
   await labels.recoverAtStart();
   labelsRoutes(registrar, labels);
@@ -310,16 +317,17 @@ export async function buildApp({
   jdAuthorizeRoutes(registrar, app, jdAuthorize);
   // JD tokens near their expiry are renewed at start and every JD_RENEW_HOURS; a refusal is logged
   // (never the secret: askJd keeps only JD's code and message) and the list keeps warning.
-  const jdRenewal = startPeriodic({
-    everyMs: config.JD_RENEW_HOURS * 3_600_000,
-    run: async () => {
-      const r = await jdAuthorize.renewDue();
-      if (r.renewed) app.log.info({ renewed: r.renewed }, 'JD tokens renewed');
-      for (const f of r.failed) app.log.warn({ err: f.error, jdAuthorizationId: f.id }, 'JD token renewal failed');
+  jobs.every(
+    {
+      name: 'jd-renewal',
+      run: async () => {
+        const r = await jdAuthorize.renewDue();
+        if (r.renewed) app.log.info({ renewed: r.renewed }, 'JD tokens renewed');
+        for (const f of r.failed) app.log.warn({ err: f.error, jdAuthorizationId: f.id }, 'JD token renewal failed');
+      },
     },
-    onError: (e) => app.log.warn({ err: e }, 'JD token renewal failed'),
-  });
-  app.addHook('onClose', () => jdRenewal.stop());
+    { everyMs: config.JD_RENEW_HOURS * 3_600_000, atStart: true },
+  );
 
   registerConsole(app, config.WEB_DIST);
   return app;

@@ -114,6 +114,19 @@ const schema = z.object({
   STORAGE_ACCRUAL_HOURS: z.coerce.number().min(0).max(576).default(24),
   /** How often JD access tokens near their expiry are renewed with their refresh token (modules/jd-authorize), also once at start; 0: never. */
   JD_RENEW_HOURS: z.coerce.number().min(0).max(576).default(6),
+  /**
+   * What this instance does with the job queue (lib/jobs.ts): `web` answers calls and enqueues
+   * jobs, `worker` runs them (and the periodic jobs' schedules), `all` both.
+   */
+  SERVER_ROLE: z.enum(['web', 'worker', 'all']).default('all'),
+  /**
+   * PostgreSQL: a running job's lease (seconds, pg-boss's heartbeat; at least 10). The instance
+   * running it renews it every half lease; once it lapses (the instance is gone) another instance
+   * runs the job again.
+   */
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /** PostgreSQL: how often a worker looks for new jobs of each kind (seconds). */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */
   READ_CACHE_ENTRIES: z.coerce.number().int().min(0).default(2000),
   /**

@@ -29,6 +29,8 @@ export interface Harness {
   /** Whether the store holds bytes under this key. */
   stored(key: string): Promise<boolean>;
   clock: { now: Date };
+  /** The database's URL (a SQLite file or PostgreSQL), for a second app on it (createSecondApp). */
+  databaseUrl: string;
   /** Logs in and returns the access token. */
   login(name: string, password?: string): Promise<string>;
   /** POST /api/<path> with JSON; returns status and parsed body. */
@@ -119,6 +121,7 @@ export async function createHarness(
         },
       ),
     clock,
+    databaseUrl,
     post,
     async login(name, password = DEMO_PASSWORD) {
       const r = await post('login', { name, password });
@@ -127,6 +130,34 @@ export async function createHarness(
     },
     call: (def, body, token) => post(def.path, body, token),
   };
+}
+
+/**
+ * Another instance of the product on the same database (PostgreSQL: what several instances behind
+ * a balancer are), with a DATA_DIR, a database pool and a clock of its own; closed after the test
+ * file, before the first app's database is dropped.
+ */
+export async function createSecondApp(
+  first: Harness,
+  opts: { env?: Record<string, string> } = {},
+): Promise<{ app: FastifyInstance; db: Database; dataDir: string; clock: { now: Date } }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
+  const config = testConfig({
+    DATABASE_URL: first.databaseUrl,
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
+  const db = createDatabase(config.database);
+  const clock = { now: first.clock.now };
+  const app = await buildApp({ config, db, clock: () => clock.now });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await db.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { app, db, dataDir, clock };
 }
 
 /** A multipart body by hand (one file plus text fields). */

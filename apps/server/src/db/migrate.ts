@@ -35,6 +35,7 @@ import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-we
 import * as storagePreAlert from './migrations/2026-11-27T0100-storage-pre-alert.ts';
 import * as knownLoginAddresses from './migrations/2026-11-27T0140-auth-known-login-addresses.ts';
 import * as waybillReservations from './migrations/2026-11-27T0150-waybill-reservations.ts';
+import * as jobQueue from './migrations/2026-11-27T0170-job-queue.ts';
 import * as fileBlobs from './migrations/2026-11-27T0190-file-blobs.ts';
 import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts';
 
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0100-storage-pre-alert': storagePreAlert,
   '2026-11-27T0140-auth-known-login-addresses': knownLoginAddresses,
   '2026-11-27T0150-waybill-reservations': waybillReservations,
+  '2026-11-27T0170-job-queue': jobQueue,
   '2026-11-27T0190-file-blobs': fileBlobs,
   '2026-11-27T0191-export-progress': exportProgress,
 };

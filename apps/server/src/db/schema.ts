@@ -5,6 +5,7 @@ import type { LabelBTables } from './schema-label-b.ts';
 import type { LifeTables } from './schema-life.ts';
 import type { OrderReviewTables } from './schema-order-reviews.ts';
 import type { JdTables } from './schema-jd.ts';
+import type { JobTables } from './schema-jobs.ts';
 import type { MeituanTables } from './schema-meituan.ts';
 import type { PickupTables } from './schema-pickups.ts';
 import type { StorageTables } from './schema-storage.ts';
@@ -388,6 +389,7 @@ export interface DB
     BillTables,
     ItemTables,
     JdTables,
+    JobTables,
     LabelBTables,
     LifeTables,
     MeituanTables,

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { startPeriodic } from '../../lib/periodic.ts';
+import type { JobKind } from '../../lib/jobs.ts';
 import { chargeStorageAccrued, chinaMonthOf, chinaMonthStart } from '../../domain/charges.ts';
 
 /** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */
@@ -35,17 +35,17 @@ export async function accrueStorage(db: Database, at: Date): Promise<number> {
   }
 }
 
-/** The job (lib/periodic.ts): once at start, then every `hours` (0: never; tests call `accrueStorage` themselves). */
-export function startStorageAccrual(opts: {
+/**
+ * The periodic job (lib/jobs.ts, scheduled every STORAGE_ACCRUAL_HOURS and once at start by the
+ * app; tests call `accrueStorage` themselves).
+ */
+export function storageAccrualJob(opts: {
   db: Database;
   clock: () => Date;
-  hours: number;
-  onError: (err: unknown) => void;
   onDone?: (written: number) => void;
-}) {
-  return startPeriodic({
-    everyMs: opts.hours * 3_600_000,
+}): JobKind<Record<string, never>> {
+  return {
+    name: 'storage-accrual',
     run: async () => opts.onDone?.(await accrueStorage(opts.db, opts.clock())),
-    onError: opts.onError,
-  });
+  };
 }

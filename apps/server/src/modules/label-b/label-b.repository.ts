@@ -1,5 +1,5 @@
 import type { labelB as C } from '@console/contract';
-import type { Insertable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { LabelBRowsTable } from '../../db/schema-label-b.ts';
@@ -118,14 +118,23 @@ export function createLabelBRepository(db: Database) {
     },
 
     /** Draft → applying, once: a second confirm (or a concurrent one) changes nothing. */
-    async startApplying(scope: Scope, id: number, at: string) {
-      const r = await inScope(db.updateTable('label_b_batches'), 'customer_id', scope)
+    async startApplying(scope: Scope, id: number, at: string, trx: Kysely<DB> = db) {
+      const r = await inScope(trx.updateTable('label_b_batches'), 'customer_id', scope)
         .set({ status: 'applying', progress: 0, updated_at: at })
         .where('id', '=', id)
         .where('status', '=', 'draft')
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
+
+    /** Batches being applied, oldest first. */
+    applying: () =>
+      db
+        .selectFrom('label_b_batches')
+        .select(['id', 'customer_id'])
+        .where('status', '=', 'applying')
+        .orderBy('id')
+        .execute(),
 
     async markChanged(trx: Transaction<DB>, batchId: number, orderIds: readonly number[], labelB: readonly number[]) {
       for (let i = 0; i < orderIds.length; i += 1000) {

@@ -6,6 +6,7 @@ import { isRecipientPhone, resolveDivision } from '../../domain/order-input.ts';
 import { addressRefusal, changeAddress } from '../../domain/order-life.ts';
 import { Download, type UploadedFile } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
 import { XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -35,7 +36,12 @@ export interface LabelBDeps {
   onLabelB?: OnLabelB;
   /** Where a failing job is reported (the app's logger). */
   logError?: (err: unknown, batchId: number) => void;
+  /** The job queue that runs the apply (lib/jobs.ts): once, on one instance. */
+  jobs: JobQueue;
 }
+
+/** The apply's job kind: exclusive per batch, so a batch is never applied by two instances at once. */
+const APPLY_JOB = 'label-b-apply';
 
 const MAX_TEXT = 200;
 const FIELDS = ['name', 'phone', 'province', 'city', 'district', 'address'] as const;
@@ -71,7 +77,6 @@ export function createLabelBService(deps: LabelBDeps) {
   const { db, clock } = deps;
   const repo = createLabelBRepository(db);
   const now = () => clock().toISOString();
-  const running = new Set<Promise<void>>();
   const batchNo = () => documentNumber('LB', clock());
 
   const presentBatch = (lang: ApiLanguage, b: LabelBBatchRecord): C.LabelBBatchRow => ({
@@ -192,14 +197,9 @@ export function createLabelBService(deps: LabelBDeps) {
     }
   }
 
-  function startJob(batchId: number) {
-    // Off the request: the caller follows the job with updateLableB/progress.
-    const job: Promise<void> = new Promise<void>((r) => setImmediate(r))
-      .then(() => apply(batchId))
-      .catch((err) => deps.logError?.(err, batchId))
-      .finally(() => running.delete(job));
-    running.add(job);
-  }
+  deps.jobs.define<{ batchId: number }>({ name: APPLY_JOB, exclusive: true, run: (p) => apply(p.batchId) });
+  const enqueueApply = (batchId: number, customerId: number | null, trx?: Transaction<DB>) =>
+    deps.jobs.enqueue(APPLY_JOB, { batchId }, { trx, customerId, size: 'heavy', singletonKey: String(batchId) });
 
   return {
     async page(scope: Scope, lang: ApiLanguage, f: C.LabelBListRequest) {
@@ -354,22 +354,24 @@ export function createLabelBService(deps: LabelBDeps) {
       const b = await loadScoped(scope, id);
       if (b.status !== 'draft') throw AppError.conflict('labelBNotDraft');
       if (Number(b.refused_count) >= Number(b.row_count)) throw AppError.conflict('labelBNothingToApply');
-      if (!(await repo.startApplying(scope, id, now()))) throw AppError.conflict('labelBNotDraft');
-      startJob(id);
+      // The state change and its job commit together: no batch 'applying' without a job to apply it.
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.startApplying(scope, id, now(), trx))) throw AppError.conflict('labelBNotDraft');
+        await enqueueApply(id, b.customer_id, trx);
+      });
       return presentBatch(lang, await loadScoped(scope, id));
     },
 
     /** The hook the apply runs (exposed for tests and for a job runner). */
     apply,
 
-    /** A batch left 'applying' by a stop never committed (one transaction): run it again. */
+    /**
+     * A batch left 'applying' before its apply was a queued job (or whose job was lost): enqueued
+     * again. The kind is exclusive per batch, so a batch another instance is applying right now
+     * is left to it, and the apply does nothing to a batch no longer 'applying'.
+     */
     async recoverAtStart() {
-      const left = await db.selectFrom('label_b_batches').select('id').where('status', '=', 'applying').execute();
-      for (const b of left) startJob(b.id);
-    },
-
-    async close() {
-      await Promise.allSettled([...running]);
+      for (const b of await repo.applying()) await enqueueApply(b.id, b.customer_id);
     },
   };
 }

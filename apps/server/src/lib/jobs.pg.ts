@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { fromKysely, PgBoss } from 'pg-boss';
+import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
+import { KIND_NAME, runsJobs, slotOf } from './jobs.ts';
+import { startPeriodic } from './periodic.ts';
+
+/** pg-boss's own schema in the product's database. */
+const SCHEMA = 'pgboss';
+/**
+ * Times an orphaned job (its instance stopped refreshing the lease) is given to another
+ * instance: pg-boss hands an orphan over as a retry, so a kind that is not retryable on its own
+ * errors still gets these (its errors end the job instead, see `handler`).
+ */
+const ORPHAN_RETRIES = 3;
+/** A job's hard limit, lease or not: past it the job is failed (and retried if it may). */
+const EXPIRE_SECONDS = 4 * 3600;
+/** Scheduling ticks at least this often, so a period starts within it on some instance. */
+const TICK_MS = 60_000;
+
+/**
+ * The queue on PostgreSQL: pg-boss 12, shared by every instance (docs/decisions.md, "One job
+ * queue"). A job is a row in pg-boss's schema, inserted on the caller's Kysely transaction when
+ * there is one; a worker claims it with SKIP LOCKED and keeps a lease by heartbeat
+ * (JOB_LEASE_SECONDS); another instance's supervisor fails it for a retry only once the lease has
+ * lapsed, so a job is retried elsewhere only when its owner is gone.
+ */
+export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue {
+  const lease = config.JOB_LEASE_SECONDS;
+  const worker = runsJobs(config);
+  // A pool of our own (not Kysely's), so `abandon` can cut this instance off like a crash would.
+  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: `console-jobs-${config.SERVER_ROLE}` });
+  pool.on('error', (err) => log.warn({ err }, 'job queue connection lost'));
+  let cut = false;
+  const boss = new PgBoss({
+    db: {
+      executeSql: async (text, values) => {
+        if (cut) throw new Error('job queue abandoned');
+        return pool.query(text, values as unknown[]);
+      },
+    },
+    schema: SCHEMA,
+    // Periods are ours (every), not pg-boss cron: cron cannot say "every 7 hours".
+    schedule: false,
+    supervise: worker,
+    // A lapsed lease is noticed within half a lease (pg-boss's heartbeat check is in its queue
+    // monitor, which also needs the supervisor's tick).
+    superviseIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+    monitorIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+  });
+  boss.on('error', (err) => log.warn({ err }, 'job queue error'));
+
+  const kinds = new Map<string, JobKind<any>>();
+  const periodic = new Map<string, PeriodicOptions>();
+  const timers: { stop(): Promise<void> }[] = [];
+  let started: Promise<void> | null = null;
+  let stopped = false;
+
+  const queueOf = (kind: JobKind<any>) =>
+    boss.createQueue(kind.name, {
+      // A periodic kind never runs twice at once, on any instance.
+      policy: periodic.has(kind.name) ? 'singleton' : kind.exclusive ? 'exclusive' : 'standard',
+      heartbeatSeconds: lease,
+      expireInSeconds: EXPIRE_SECONDS,
+      retryLimit: (kind.retry?.limit ?? 0) + ORPHAN_RETRIES,
+      retryDelay: kind.retry?.delaySeconds ?? 0,
+      retryBackoff: kind.retry !== undefined,
+    });
+
+  const handler =
+    (kind: JobKind<any>) => async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
+      for (const job of jobs) {
+        try {
+          await kind.run(job.data, { attempt: job.retryCount + 1, signal: job.signal });
+        } catch (err) {
+          // A retryable kind fails the job for pg-boss to retry, up to its limit; past it, or for
+          // another kind, an error ends the job (pg-boss's remaining retries are kept for orphans).
+          if (kind.retry && job.retryCount < kind.retry.limit) throw err;
+          log.error({ err, kind: kind.name }, 'job failed');
+        }
+      }
+    };
+
+  const setUp = async (kind: JobKind<any>) => {
+    await queueOf(kind);
+    if (worker) {
+      await boss.work(
+        kind.name,
+        {
+          pollingIntervalSeconds: config.JOB_POLL_SECONDS,
+          localConcurrency: 2,
+          // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
+          // other customers' and never hold them. pg-boss's global group limit was not strict: it is
+          // checked in the claim without a lock, and this instance's fetch loops, polled at the same
+          // instant, both passed it. The local one is counted in process and gives the excess back
+          // without using a retry (docs/decisions.md).
+          localGroupConcurrency: 1,
+        },
+        handler(kind),
+      );
+    }
+  };
+
+  function define(kind: JobKind<any>) {
+    if (!KIND_NAME.test(kind.name)) throw new Error(`bad job kind ${kind.name}`);
+    kinds.set(kind.name, kind);
+    if (started) started = started.then(() => setUp(kind));
+  }
+
+  const schedule = (name: string, opts: PeriodicOptions) => {
+    const startSlot = slotOf(new Date(), opts.everyMs);
+    timers.push(
+      startPeriodic({
+        everyMs: Math.min(opts.everyMs, TICK_MS),
+        run: async () => {
+          const now = new Date();
+          if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
+          await tick(name, now);
+        },
+        onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
+      }),
+    );
+  };
+
+  /** One job per kind and period across instances: its id is the period's, and a second insert of it is ignored. */
+  const tick = async (name: string, at: Date) => {
+    const opts = periodic.get(name);
+    if (!opts) throw new Error(`${name} is not periodic`);
+    await started;
+    await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)) });
+  };
+
+  return {
+    backend: 'pg-boss',
+    define,
+    async enqueue(name, payload, opts = {}) {
+      if (!kinds.has(name)) throw new Error(`unknown job kind ${name}`);
+      await started;
+      await boss.send(name, (payload ?? {}) as object, {
+        db: opts.trx ? fromKysely(opts.trx) : undefined,
+        singletonKey: opts.singletonKey,
+        // Only heavy jobs are grouped by customer: small ones are not held back.
+        group: opts.customerId != null && opts.size === 'heavy' ? { id: String(opts.customerId) } : undefined,
+      });
+    },
+    every(kind, opts) {
+      if (opts.everyMs) periodic.set(kind.name, opts);
+      define(kind);
+      if (opts.everyMs && started && worker) schedule(kind.name, opts);
+    },
+    tick,
+    async start() {
+      started ??= (async () => {
+        await boss.start();
+        for (const kind of kinds.values()) await setUp(kind);
+        if (worker) for (const [name, opts] of periodic) schedule(name, opts);
+      })();
+      await started;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await Promise.all(timers.map((t) => t.stop()));
+      if (started) await started.catch(() => {});
+      await boss.stop({ graceful: true, close: true, timeout: 30_000 });
+      await pool.end();
+    },
+    async abandon() {
+      stopped = true;
+      cut = true;
+      await Promise.all(timers.map((t) => t.stop()));
+      // Its connections go as a killed process's would: nothing is failed or completed on the way
+      // out (pg-boss's own stop would fail the running jobs), so only the lapsed lease frees them.
+      await boss.stop({ graceful: false, close: false }).catch(() => {});
+      await pool.end().catch(() => {});
+    },
+  };
+}
+
+/** A UUID of its own for a kind's period: the same on every instance. */
+function slotId(name: string, slot: number): string {
+  const h = createHash('sha256').update(`${name}:${slot}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

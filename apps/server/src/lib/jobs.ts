@@ -1,0 +1,116 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+import { memoryJobQueue } from './jobs.memory.ts';
+import { pgJobQueue } from './jobs.pg.ts';
+
+/**
+ * The one job queue (DESIGN.md, Data; docs/decisions.md "One job queue"): long jobs and periodic
+ * jobs are defined here by kind and enqueued by name. On PostgreSQL it is pg-boss (jobs.pg.ts),
+ * shared by every instance; on the embedded SQLite default an in-process runner over a table
+ * (jobs.memory.ts). Modules see only this interface, so they cannot tell which one runs them.
+ */
+
+/** Heavy jobs are the ones a customer gets one of at a time, so theirs never hold another's. */
+export type JobSize = 'small' | 'heavy';
+
+export interface JobContext {
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  /** Aborted when the queue stops or the job's lease is lost: a long job should stop. */
+  signal: AbortSignal;
+}
+
+export interface JobKind<P = unknown> {
+  /** Letters, digits, `-` and `_`: also pg-boss's queue name. */
+  name: string;
+  run(payload: P, ctx: JobContext): Promise<void>;
+  /**
+   * Retryable kinds run again after a failure, `limit` times at most, waiting `delaySeconds`
+   * doubled at each retry (with jitter, up to twice that). Unset: a failure is final.
+   */
+  retry?: { limit: number; delaySeconds: number };
+  /** At most one waiting or running job per `singletonKey`; a second enqueue is dropped. */
+  exclusive?: boolean;
+}
+
+export interface EnqueueOptions {
+  /** The transaction of the change that asks for the job: a rollback enqueues nothing. */
+  trx?: Kysely<DB>;
+  /** Fairness key: a customer's heavy jobs run one at a time, whatever their number. */
+  customerId?: number | null;
+  size?: JobSize;
+  /** With an `exclusive` kind: the key of "one at a time". */
+  singletonKey?: string;
+}
+
+export interface PeriodicOptions {
+  /** The period; 0: never (the job is not scheduled at all). */
+  everyMs: number;
+  /** Also run now, unless one already ran in the current period on any instance. */
+  atStart: boolean;
+}
+
+export interface JobQueue {
+  readonly backend: 'pg-boss' | 'memory';
+  /** Defines a kind before start. */
+  define<P>(kind: JobKind<P>): void;
+  /** Enqueues a job of a defined kind (from any role: web instances enqueue, workers run). */
+  enqueue<P>(kind: string, payload: P, opts?: EnqueueOptions): Promise<void>;
+  /**
+   * Defines a periodic kind: one job per period across all instances (workers schedule it),
+   * never two running at once. `everyMs` 0: defined but never scheduled.
+   */
+  every(kind: JobKind<Record<string, never>>, opts: PeriodicOptions): void;
+  /**
+   * Enqueues the periodic job of the period that contains `at`, once across instances: what the
+   * schedule does at each period's start. Exposed so tests drive the schedule.
+   */
+  tick(kind: string, at: Date): Promise<void>;
+  start(): Promise<void>;
+  /** Stops taking jobs and waits for the ones running. */
+  stop(): Promise<void>;
+  /**
+   * Tests only: what a crash does. The instance drops its database connections at once: its
+   * running jobs stay claimed, their lease lapses, and another instance takes them over.
+   */
+  abandon(): Promise<void>;
+}
+
+export interface JobQueueDeps {
+  config: Config;
+  db: Database;
+  log: {
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+export function createJobQueue(deps: JobQueueDeps): JobQueue {
+  return deps.config.database.dialect === 'postgres'
+    ? pgJobQueue(deps, deps.config.database.url)
+    : memoryJobQueue(deps);
+}
+
+/** Whether this instance runs jobs (SERVER_ROLE): `web` instances only enqueue. */
+export function runsJobs(config: Config): boolean {
+  return config.SERVER_ROLE !== 'web';
+}
+
+/**
+ * Periods are slots of the epoch (`floor(t / period)`): every instance computes the same slot,
+ * so "this period's job" is one name across instances, and a job per slot is what runs once per
+ * period.
+ */
+export function slotOf(at: Date, everyMs: number): number {
+  return Math.floor(at.getTime() / everyMs);
+}
+
+/** Delay before retry `attempt` (1-based): delay × 2^(attempt−1), plus up to as much jitter (pg-boss's curve). */
+export function retryDelayMs(delaySeconds: number, attempt: number): number {
+  const base = Math.max(delaySeconds, 0) * 2 ** Math.min(16, attempt - 1) * 1000;
+  return base + base * Math.random();
+}
+
+export const KIND_NAME = /^[A-Za-z0-9_-]+$/;
