@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { CallDef, CallRequest } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
+import { type Config, testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Storage } from '../src/lib/storage.ts';
@@ -23,6 +23,8 @@ export interface Harness {
   app: FastifyInstance;
   db: Database;
   dataDir: string;
+  /** The configuration the app was built with (its database is what a second instance shares). */
+  config: Config;
   clock: { now: Date };
   /** Logs in and returns the access token. */
   login(name: string, password?: string): Promise<string>;
@@ -41,25 +43,7 @@ export async function createHarness(
   opts: { seed?: boolean; env?: Record<string, string>; now?: Date; storage?: Storage } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  let dropPg: (() => Promise<void>) | undefined;
-  let databaseUrl = path.join(dataDir, 'test.sqlite');
-  if (pgUrl) {
-    const name = `t_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(pgUrl);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropPg = async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
+  const { url: databaseUrl, drop: dropPg } = await emptyDatabase(dataDir);
   const config = testConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -103,6 +87,7 @@ export async function createHarness(
     app,
     db,
     dataDir,
+    config,
     clock,
     post,
     async login(name, password = DEMO_PASSWORD) {
@@ -112,6 +97,71 @@ export async function createHarness(
     },
     call: (def, body, token) => post(def.path, body, token),
   };
+}
+
+/**
+ * An empty database for one test file: a SQLite file in `dir`, or a new PostgreSQL database when
+ * TEST_DATABASE_URL is set; `drop` removes the PostgreSQL one (the folder's owner removes the file).
+ */
+export async function emptyDatabase(dir: string): Promise<{ url: string; drop?: () => Promise<void> }> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (!pgUrl) return { url: path.join(dir, 'test.sqlite') };
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(pgUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Another instance of the product, as a second machine runs it: see `secondInstance`. */
+export interface Instance {
+  app: FastifyInstance;
+  db: Database;
+  dataDir: string;
+  config: Config;
+}
+
+/**
+ * A second app on the harness's database, as another machine behind the load balancer runs it:
+ * its own DATA_DIR, its own connections, and its own copy of every server module (a fresh module
+ * graph, so per-process state such as counters and caches is not shared with the first app, as it
+ * is not between two processes). It shares the harness's clock. Closed after the file.
+ */
+export async function secondInstance(h: Harness, opts: { env?: Record<string, string> } = {}): Promise<Instance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-2-'));
+  vi.resetModules();
+  const fresh = {
+    app: (await import('../src/app.ts')) as typeof import('../src/app.ts'),
+    config: (await import('../src/config.ts')) as typeof import('../src/config.ts'),
+    database: (await import('../src/db/database.ts')) as typeof import('../src/db/database.ts'),
+  };
+  const url = h.config.database.dialect === 'postgres' ? h.config.database.url : h.config.database.file;
+  const config = fresh.config.testConfig({
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
+  const db = fresh.database.createDatabase(config.database);
+  const app = await fresh.app.buildApp({ config, db, clock: () => h.clock.now });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await db.destroy();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { app, db, dataDir, config };
 }
 
 /** A multipart body by hand (one file plus text fields). */

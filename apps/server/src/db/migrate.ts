@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { withDatabaseLock } from './dialect.ts';
 import * as m0001 from './migrations/2026-11-21T1400-core.ts';
 import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
@@ -79,11 +80,24 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
+/**
+ * Runs the migrations not yet run. Several processes may do it at once (instances starting
+ * together, `npm run migrate` beside them): Kysely's migrator creates its own tables before it
+ * takes its lock, and two creates at once on an empty PostgreSQL database collide, so the whole
+ * run holds a database lock of its own.
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db, provider: new ListedMigrations() });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withDatabaseLock(db, 'console:migrate', () => migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/** The migrations this database has not run yet (all of them on an empty one). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new ListedMigrations() });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
 }
