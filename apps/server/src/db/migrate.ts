@@ -33,6 +33,7 @@ import * as adminAudit from './migrations/2026-11-24T1345-admin-audit.ts';
 import * as customerChannelsSegments from './migrations/2026-11-24T1400-customer-channels-segments.ts';
 import * as billsCharges from './migrations/2026-11-24T1340-bills-charges.ts';
 import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-weight.ts';
+import * as documentNumberSequence from './migrations/2026-11-27T0160-document-number-sequence.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1345-admin-audit': adminAudit,
   '2026-11-24T1400-customer-channels-segments': customerChannelsSegments,
   '2026-11-24T1400-storage-line-weight': storageLineWeight,
+  '2026-11-27T0160-document-number-sequence': documentNumberSequence,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -28,7 +28,7 @@ import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from './xlsx-guard.ts';
-import { numberSuffix } from '../../lib/document-numbers.ts';
+import { batchNumber } from '../../lib/document-numbers.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -656,7 +656,7 @@ export function createBatchesService(deps: BatchesDeps) {
           created_at: t,
         })
         .catch(forget);
-      const batchNo = `B${chinaDate(clock()).replaceAll('-', '')}${String(Date.now() % 1e7).padStart(7, '0')}${numberSuffix(100)}`;
+      const batchNo = await batchNumber(db, clock());
       const batch = {
         batch_no: batchNo,
         customer_id: customerId,
