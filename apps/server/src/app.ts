@@ -173,6 +173,7 @@ export async function buildApp({
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
     afterStagedChunk,
     catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
+    logError: (err, context) => app.log.error({ err, ...context }, 'batch commit failed'),
   });
   // Before serving: a batch the last process left running is failed and its staged orders removed.
   await batches.recoverAtStart();

@@ -37,11 +37,29 @@ export function localStorage(root: string): Storage {
       }
       return { key, size: data.length, sha256: sha256 ?? createHash('sha256').update(data).digest('hex') };
     },
-    get: (key) => fs.readFile(resolve(key)),
+    async get(key) {
+      try {
+        return await fs.readFile(resolve(key));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key, { cause: e });
+        throw e;
+      }
+    },
     async remove(key) {
       await fs.rm(resolve(key), { force: true });
     },
   };
+}
+
+/**
+ * A stored file that is not there: removed, or (several instances, each with its own DATA_DIR)
+ * stored by another instance. Callers answer the user with a message of their own; the key and the
+ * cause are for the log only.
+ */
+export class StoredFileMissing extends Error {
+  constructor(key: string, options?: ErrorOptions) {
+    super(`stored file missing: ${key}`, options);
+  }
 }
 
 /**
