@@ -192,6 +192,7 @@ export async function buildApp({
     items,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    logError: (err, importId) => app.log.error({ err, importId }, 'item import failed'),
   });
   await itemImports.recoverAtStart();
   app.addHook('onClose', () => itemImports.close());
