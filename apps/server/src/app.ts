@@ -73,6 +73,7 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
+import { checkReadiness, databaseCheck, fileStoreCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
 
@@ -150,7 +151,16 @@ export async function buildApp({
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(VERSION) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  // Liveness: the process answers (no database), for restarts. Readiness: it can serve now (the
+  // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
   app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
+  const readinessChecks = [databaseCheck(db), fileStoreCheck(config.DATA_DIR)];
+  app.get('/api/ready', async (req, reply) => {
+    const r = await checkReadiness(readinessChecks, 3_000);
+    if (r.ready) return { code: 200, message: 'ok', data: { status: 'ready', version: VERSION } };
+    req.log.warn({ err: r.error, reason: r.reason }, 'not ready');
+    return reply.status(503).send({ code: 503, message: 'not ready', data: { status: 'unready', reason: r.reason } });
+  });
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
@@ -189,6 +199,7 @@ export async function buildApp({
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
     afterStagedChunk,
     catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
+    logError: (err, context) => app.log.error({ err, ...context }, 'batch commit failed'),
   });
   // Before serving: a batch the last process left running is failed and its staged orders removed.
   await batches.recoverAtStart();
@@ -207,6 +218,7 @@ export async function buildApp({
     items,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    logError: (err, importId) => app.log.error({ err, importId }, 'item import failed'),
   });
   await itemImports.recoverAtStart();
   app.addHook('onClose', () => itemImports.close());
@@ -298,6 +310,7 @@ export async function buildApp({
       files,
       uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
       mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
+      logError: (err, context) => app.log.error({ err, ...context }, 'permit mail failed'),
     }),
   );
 

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config.ts';
 
+const KEY = 'ab'.repeat(32);
+
 describe('config', () => {
   it('defaults to the embedded SQLite file with demo data', () => {
     const c = parseConfig({});
@@ -15,10 +17,38 @@ describe('config', () => {
     expect(c.REFRESH_WINDOW_SECONDS).toBe(14 * 86400);
   });
   it('switches to PostgreSQL on a postgres:// URL, without demo data unless asked', () => {
-    const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/console' });
+    const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/console', JD_SECRET_KEY: KEY });
     expect(c.database).toEqual({ dialect: 'postgres', url: 'postgres://u@db:5432/console' });
     expect(c.demoSeed).toBe(false);
-    expect(parseConfig({ DATABASE_URL: 'postgresql://x/y', DEMO_SEED: 'true' }).demoSeed).toBe(true);
+    expect(parseConfig({ DATABASE_URL: 'postgresql://x/y', DEMO_SEED: 'true', JD_SECRET_KEY: KEY }).demoSeed).toBe(
+      true,
+    );
+  });
+  // Issue 27, finding 7: an instance started without the key generated one of its own into its
+  // DATA_DIR and could read no JD secret the other instances had sealed.
+  it('refuses PostgreSQL without JD_SECRET_KEY, naming the setting; SQLite still starts without it', () => {
+    for (const env of [
+      { DATABASE_URL: 'postgres://u@db:5432/console' },
+      { DATABASE_URL: 'postgresql://u@db/console', JD_SECRET_KEY: '  ' },
+    ]) {
+      let error: unknown;
+      try {
+        parseConfig(env);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/JD_SECRET_KEY: required with PostgreSQL/);
+    }
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@db/console', JD_SECRET_KEY: KEY }).JD_SECRET_KEY).toEqual(
+      Buffer.from(KEY, 'hex'),
+    );
+    expect(parseConfig({}).JD_SECRET_KEY).toBeNull();
+  });
+  it('migrates at start unless MIGRATE_ON_START is false', () => {
+    expect(parseConfig({}).MIGRATE_ON_START).toBe(true);
+    expect(parseConfig({ MIGRATE_ON_START: 'false' }).MIGRATE_ON_START).toBe(false);
+    expect(() => parseConfig({ MIGRATE_ON_START: 'later' })).toThrow(/MIGRATE_ON_START/);
   });
   it('lists every wrong variable in one message', () => {
     try {

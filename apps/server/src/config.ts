@@ -21,6 +21,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Demo accounts and orders; on by default for the embedded database only. */
   DEMO_SEED: bool.optional(),
+  /**
+   * Run the pending migrations at start (under a database lock, so instances starting together
+   * are safe). false: a deployment migrates in a step of its own (`npm run migrate`), and a start
+   * that finds migrations not run refuses to serve.
+   */
+  MIGRATE_ON_START: bool.default(true),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -139,9 +145,9 @@ const schema = z.object({
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
   /**
    * Key that encrypts JD app secrets and tokens at rest (modules/jd-authorize): 32 bytes as 64 hex
-   * characters or base64. Never stored in the database. Unset: a random key is generated once
-   * into DATA_DIR/jd-secret.key (fine for the embedded default; several instances must share one
-   * key, so set it with PostgreSQL).
+   * characters or base64. Never stored in the database. Required with PostgreSQL: instances do
+   * not share DATA_DIR, and one that generated a key of its own could read no JD secret the others
+   * wrote. SQLite, unset: a random key is generated once into DATA_DIR/jd-secret.key.
    */
   JD_SECRET_KEY: z
     .string()
@@ -298,14 +304,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ...rest
   } = parsed.data;
   const url = DATABASE_URL?.trim();
-  const database =
-    url && /^postgres(ql)?:\/\//.test(url)
-      ? ({ dialect: 'postgres', url } as const)
-      : ({
-          dialect: 'sqlite',
-          file: url || path.join(rest.DATA_DIR, 'console.sqlite'),
-          readerThreads: rest.READER_THREADS,
-        } as const);
+  const postgres = !!url && /^postgres(ql)?:\/\//.test(url);
+  if (postgres && !rest.JD_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  JD_SECRET_KEY: required with PostgreSQL (DATABASE_URL=postgres://…): ' +
+        'every instance must share one key (32 bytes: 64 hex characters or 44 base64 characters, e.g. `openssl rand -hex 32`)',
+    );
+  }
+  const database = postgres
+    ? ({ dialect: 'postgres', url } as const)
+    : ({
+        dialect: 'sqlite',
+        file: url || path.join(rest.DATA_DIR, 'console.sqlite'),
+        readerThreads: rest.READER_THREADS,
+      } as const);
   const fileStore = FILE_STORE ?? (database.dialect === 'postgres' ? 'database' : 'local');
   const problems: string[] = [];
   if (fileStore === 's3' && !S3_BUCKET) problems.push('  S3_BUCKET: required with FILE_STORE=s3');
@@ -339,6 +351,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DEMO_SEED: 'false',
     STORAGE_ACCRUAL_HOURS: '0',
     JD_RENEW_HOURS: '0',
+    // PostgreSQL requires the key every instance shares: tests on it use this one (SQLite's tests
+    // keep the generated key file, the embedded default).
+    ...(/^postgres(ql)?:\/\//.test(overrides.DATABASE_URL?.trim() ?? '') ? { JD_SECRET_KEY: TEST_JD_SECRET_KEY } : {}),
     ...overrides,
   });
 }
+
+/** The JD secrets key of every test configuration: 32 bytes in hex, public by design. */
+export const TEST_JD_SECRET_KEY = '7e57'.repeat(16);

@@ -1,11 +1,8 @@
 import { buildApp } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createDatabase } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './seed/demo.ts';
-import { seedDemoJdAuthorize } from './seed/jd-authorize.ts';
-import { loadSecretKey, secretBox } from './lib/secret-box.ts';
-import { seedDemoDeclarations } from './seed/export-declarations.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed/demo.ts';
+import { prepareDatabase, StartError } from './start.ts';
 
 /** Starts the product: config → database → migrations → (demo seed) → listen. */
 async function main() {
@@ -20,12 +17,15 @@ async function main() {
     throw e;
   }
   const db = createDatabase(config.database);
-  await migrateToLatest(db);
-  const seeded = config.demoSeed ? await seedDemo(db) : false;
-  // The demo JD apps need the secrets key, which the rest of the seed does not.
-  if (seeded)
-    await seedDemoJdAuthorize(db, secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)), new Date());
-  if (seeded) await seedDemoDeclarations(db, new Date());
+  let seeded: boolean;
+  try {
+    ({ seeded } = await prepareDatabase(config, db));
+  } catch (e) {
+    if (!(e instanceof StartError)) throw e;
+    console.error(e.message);
+    await db.destroy();
+    process.exit(2);
+  }
   const app = await buildApp({ config, db });
 
   let closing = false;

@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { CallDef, CallRequest } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
+import { type Config, testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { StoredFileMissing, type Storage } from '../src/lib/storage.ts';
@@ -28,8 +28,10 @@ export interface Harness {
   storage: Storage;
   /** Whether the store holds bytes under this key. */
   stored(key: string): Promise<boolean>;
+  /** The configuration the app was built with (its database is what a second instance shares). */
+  config: Config;
   clock: { now: Date };
-  /** The database's URL (a SQLite file or PostgreSQL), for a second app on it (createSecondApp). */
+  /** The database's URL (a SQLite file or PostgreSQL), for a second app on it (secondInstance). */
   databaseUrl: string;
   /** Logs in and returns the access token. */
   login(name: string, password?: string): Promise<string>;
@@ -48,25 +50,7 @@ export async function createHarness(
   opts: { seed?: boolean; env?: Record<string, string>; now?: Date; storage?: Storage } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  let dropPg: (() => Promise<void>) | undefined;
-  let databaseUrl = path.join(dataDir, 'test.sqlite');
-  if (pgUrl) {
-    const name = `t_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(pgUrl);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropPg = async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
+  const { url: databaseUrl, drop: dropPg } = await emptyDatabase(dataDir);
   const config = testConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -120,6 +104,7 @@ export async function createHarness(
           throw e;
         },
       ),
+    config,
     clock,
     databaseUrl,
     post,
@@ -133,31 +118,68 @@ export async function createHarness(
 }
 
 /**
- * Another instance of the product on the same database (PostgreSQL: what several instances behind
- * a balancer are), with a DATA_DIR, a database pool and a clock of its own; closed after the test
- * file, before the first app's database is dropped.
+ * An empty database for one test file: a SQLite file in `dir`, or a new PostgreSQL database when
+ * TEST_DATABASE_URL is set; `drop` removes the PostgreSQL one (the folder's owner removes the file).
  */
-export async function createSecondApp(
-  first: Harness,
-  opts: { env?: Record<string, string> } = {},
-): Promise<{ app: FastifyInstance; db: Database; dataDir: string; clock: { now: Date } }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
-  const config = testConfig({
-    DATABASE_URL: first.databaseUrl,
+export async function emptyDatabase(dir: string): Promise<{ url: string; drop?: () => Promise<void> }> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (!pgUrl) return { url: path.join(dir, 'test.sqlite') };
+  const name = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(pgUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Another instance of the product, as a second machine runs it: see `secondInstance`. */
+export interface Instance {
+  app: FastifyInstance;
+  db: Database;
+  dataDir: string;
+  config: Config;
+}
+
+/**
+ * A second app on the harness's database, as another machine behind the load balancer runs it:
+ * its own DATA_DIR, its own connections, and its own copy of every server module (a fresh module
+ * graph, so per-process state such as counters and caches is not shared with the first app, as it
+ * is not between two processes). It shares the harness's clock. Closed after the file.
+ */
+export async function secondInstance(h: Harness, opts: { env?: Record<string, string> } = {}): Promise<Instance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-2-'));
+  vi.resetModules();
+  const fresh = {
+    app: (await import('../src/app.ts')) as typeof import('../src/app.ts'),
+    config: (await import('../src/config.ts')) as typeof import('../src/config.ts'),
+    database: (await import('../src/db/database.ts')) as typeof import('../src/db/database.ts'),
+  };
+  const url = h.config.database.dialect === 'postgres' ? h.config.database.url : h.config.database.file;
+  const config = fresh.config.testConfig({
+    DATABASE_URL: url,
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, 'no-web'),
     ...opts.env,
   });
-  const db = createDatabase(config.database);
-  const clock = { now: first.clock.now };
-  const app = await buildApp({ config, db, clock: () => clock.now });
+  const db = fresh.database.createDatabase(config.database);
+  const app = await fresh.app.buildApp({ config, db, clock: () => h.clock.now });
   await app.ready();
   afterAll(async () => {
     await app.close();
     await db.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  return { app, db, dataDir, clock };
+  return { app, db, dataDir, config };
 }
 
 /** A multipart body by hand (one file plus text fields). */

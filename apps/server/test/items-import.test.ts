@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { items as C } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +258,24 @@ describe('round trip', () => {
     expect(done.status).toBe('failed');
     expect(done.errorMessage).toContain(takenJan);
     expect((await aes(h, 'items', { group: 'race', limit: 10 }, demo)).data.total).toBe(0);
+  });
+
+  // Issue 27: previewed on one instance, confirmed on another (its own DATA_DIR), the stored
+  // valid rows are not there; the user read "Server error" and the log had nothing.
+  it('a preview whose stored rows are gone fails with "upload it again", nothing written', async () => {
+    const up = await upload(demo, { name: 'gone.xlsx', data: await filled([good({ Group: 'gone' })]) }, {}, 'zh-CN');
+    expect(up.data.validRows).toBe(1);
+    const stored = await h.db
+      .selectFrom('item_imports')
+      .select('valid_key')
+      .where('id', '=', up.data.id)
+      .executeTakeFirstOrThrow();
+    fs.rmSync(path.join(h.dataDir, 'files', stored.valid_key!));
+    expect((await aes(h, 'item/import/confirm', { id: up.data.id }, demo, 'zh-CN')).status).toBe(200);
+    const done = await waitDone(demo, up.data.id);
+    expect(done.status).toBe('failed');
+    expect(done.errorMessage).toBe('上传的文件在服务器上已不存在，未导入任何商品，请重新上传工作簿。');
+    expect((await aes(h, 'items', { group: 'gone', limit: 10 }, demo)).data.total).toBe(0);
   });
 
   it('an unconfirmed preview expires', async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobKind, JobQueue } from '../src/lib/jobs.ts';
-import { createHarness, createSecondApp, type Harness } from './harness.ts';
+import { createHarness, secondInstance, type Harness } from './harness.ts';
 
 /**
  * The job queue (lib/jobs.ts, issue 27) on the database the suite runs on: pg-boss on
@@ -145,7 +145,7 @@ function periodicRecorder(queue: JobQueue, name: string) {
 
 describe('two instances on one PostgreSQL', () => {
   it.runIf(pg)('a periodic job fires exactly once per period across both instances, over three periods', async () => {
-    const b = await createSecondApp(h, { env: ENV });
+    const b = await secondInstance(h, { env: ENV });
     // One recorder for both: a run on either instance counts.
     const runs: string[] = [];
     for (const [who, q] of [
@@ -172,7 +172,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it.runIf(pg)('jobs enqueued on both instances at once each run exactly once', async () => {
-    const b = await createSecondApp(h, { env: ENV });
+    const b = await secondInstance(h, { env: ENV });
     const runs: number[] = [];
     const kind: JobKind<{ n: number }> = { name: 'test-once-two', run: async (p) => void runs.push(p.n) };
     jobs.define(kind);
@@ -185,7 +185,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it.runIf(pg)('SERVER_ROLE=web enqueues only: its job runs on a worker instance', async () => {
-    const web = await createSecondApp(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
+    const web = await secondInstance(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
     const ran: string[] = [];
     jobs.define({ name: 'test-role', run: async () => void ran.push('worker') });
     web.app.jobs.define({ name: 'test-role', run: async () => void ran.push('web') });
@@ -198,8 +198,8 @@ describe('two instances on one PostgreSQL', () => {
   it.runIf(pg)(
     'a job whose instance died is run by the other once its lease lapses, exactly once, and never while its owner lives',
     async () => {
-      const owner = await createSecondApp(h, { env: ENV });
-      const other = await createSecondApp(h, { env: ENV });
+      const owner = await secondInstance(h, { env: ENV });
+      const other = await secondInstance(h, { env: ENV });
       const ran: { who: string; attempt: number }[] = [];
       let hold!: () => void;
       const held = new Promise<void>((r) => (hold = r));

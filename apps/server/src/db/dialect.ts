@@ -39,3 +39,21 @@ export function ilike(db: Kysely<any>) {
 export async function lockForTransaction(db: Kysely<any>, key: string): Promise<void> {
   if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
 }
+
+/**
+ * Runs `fn` while holding a lock named `key` that every process on the same PostgreSQL database
+ * sees (a session advisory lock on a connection kept for it): start-up steps that check and then
+ * write, such as the demo seed, run once when several instances start together. `fn` uses the
+ * pool's other connections. SQLite runs `fn` as it is: its file is served by one instance.
+ */
+export async function withDatabaseLock<T>(db: Kysely<any>, key: string, fn: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'postgres') return fn();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+    }
+  });
+}

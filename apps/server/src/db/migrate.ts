@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { withDatabaseLock } from './dialect.ts';
 import * as m0001 from './migrations/2026-11-21T1400-core.ts';
 import * as m0002 from './migrations/2026-11-21T1500-batches.ts';
 import * as ordersMigration from './migrations/2026-11-21T1510-orders.ts';
@@ -35,6 +36,7 @@ import * as storageLineWeight from './migrations/2026-11-24T1400-storage-line-we
 import * as storagePreAlert from './migrations/2026-11-27T0100-storage-pre-alert.ts';
 import * as knownLoginAddresses from './migrations/2026-11-27T0140-auth-known-login-addresses.ts';
 import * as waybillReservations from './migrations/2026-11-27T0150-waybill-reservations.ts';
+import * as documentNumberSequence from './migrations/2026-11-27T0160-document-number-sequence.ts';
 import * as jobQueue from './migrations/2026-11-27T0170-job-queue.ts';
 import * as fileBlobs from './migrations/2026-11-27T0190-file-blobs.ts';
 import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts';
@@ -80,6 +82,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0100-storage-pre-alert': storagePreAlert,
   '2026-11-27T0140-auth-known-login-addresses': knownLoginAddresses,
   '2026-11-27T0150-waybill-reservations': waybillReservations,
+  '2026-11-27T0160-document-number-sequence': documentNumberSequence,
   '2026-11-27T0170-job-queue': jobQueue,
   '2026-11-27T0190-file-blobs': fileBlobs,
   '2026-11-27T0191-export-progress': exportProgress,
@@ -91,11 +94,24 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
+/**
+ * Runs the migrations not yet run. Several processes may do it at once (instances starting
+ * together, `npm run migrate` beside them): Kysely's migrator creates its own tables before it
+ * takes its lock, and two creates at once on an empty PostgreSQL database collide, so the whole
+ * run holds a database lock of its own.
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db, provider: new ListedMigrations() });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withDatabaseLock(db, 'console:migrate', () => migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+}
+
+/** The migrations this database has not run yet (all of them on an empty one). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new ListedMigrations() });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
 }

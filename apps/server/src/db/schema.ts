@@ -427,4 +427,10 @@ export interface DB
   notice_reads: NoticeReadsTable;
   id_cards: IdCardsTable;
   rate_limits: RateLimitsTable;
+  /** SQLite only: the document-number counter (PostgreSQL draws from document_number_seq). */
+  document_counters: DocumentCountersTable;
+}
+export interface DocumentCountersTable {
+  name: string;
+  value: number;
 }

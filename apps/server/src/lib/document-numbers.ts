@@ -1,21 +1,42 @@
-import { randomInt } from 'node:crypto';
 import { chinaDate } from '@console/contract';
+import { type Kysely, sql } from 'kysely';
+import { dialectOf } from '../db/dialect.ts';
+import type { DB } from '../db/schema.ts';
 
 /**
- * The last digits of a document number. They used to be random: two numbers made in the same
- * millisecond (or under a test's frozen clock) collided once in a thousand per pair, and the
- * unique index answered "this batch number already exists" (label-B dry runs failed so under
- * load). A counter of this process instead, starting at a random point so that two instances on
- * one PostgreSQL are unlikely to walk in step: a process's numbers are distinct up to `modulo`
- * of them a millisecond.
+ * Document numbers: a prefix, the China date and a serial drawn from the database. Their last
+ * digits were first random (two numbers in one millisecond collided once in a thousand per pair),
+ * then a counter of each process: two instances on one PostgreSQL drew the same number in the
+ * same millisecond, and the unique index refused the second document (issue 27). The serial comes
+ * from one place for every instance: PostgreSQL's `document_number_seq`, SQLite's counter row
+ * (updated by the caller's transaction when it passes one, so it is drawn in the writer's
+ * transaction). Never reset, so numbers are unique for 10^11 draws (10^9 for import batches).
+ *
+ * Pass the open transaction when there is one: on SQLite a lone write waits for the writer the
+ * transaction holds.
  */
-let counter = randomInt(1_000_000);
-export function numberSuffix(modulo: 100 | 1000 = 1000): string {
-  counter = (counter + 1) % 1_000_000;
-  return String(counter % modulo).padStart(String(modulo - 1).length, '0');
+export async function nextSerial(db: Kysely<DB>): Promise<number> {
+  if (dialectOf(db) === 'postgres') {
+    const { rows } = await sql<{ n: string }>`select nextval('document_number_seq') as n`.execute(db);
+    return Number(rows[0]!.n);
+  }
+  const row = await db
+    .updateTable('document_counters')
+    .set({ value: sql`value + 1` })
+    .where('name', '=', 'document')
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
 }
 
-/** A document number: prefix, China date, the clock's last 8 digits of milliseconds, 3 counter digits. */
-export function documentNumber(prefix: string, at: Date): string {
-  return `${prefix}${chinaDate(at).replaceAll('-', '')}${String(at.getTime() % 100_000_000).padStart(8, '0')}${numberSuffix()}`;
+const day = (at: Date) => chinaDate(at).replaceAll('-', '');
+
+/** `prefix`, the China date (8 digits), 11 serial digits: `LB2026112700000000042`. */
+export async function documentNumber(db: Kysely<DB>, prefix: string, at: Date): Promise<string> {
+  return `${prefix}${day(at)}${String((await nextSerial(db)) % 100_000_000_000).padStart(11, '0')}`;
+}
+
+/** An import batch's number: `B`, the China date, 9 serial digits (its column's old length). */
+export async function batchNumber(db: Kysely<DB>, at: Date): Promise<string> {
+  return `B${day(at)}${String((await nextSerial(db)) % 1_000_000_000).padStart(9, '0')}`;
 }

@@ -19,10 +19,13 @@ export interface Storage {
   check(): Promise<void>;
 }
 
-/** A key's bytes are not in the store (removed, or never written there). */
+/**
+ * A stored file that is not there: removed, or never written to this store. Callers answer the
+ * user with a message of their own; the key and the cause are for the log only.
+ */
 export class StoredFileMissing extends Error {
-  constructor(key: string) {
-    super(`no stored file under ${key}`);
+  constructor(key: string, options?: ErrorOptions) {
+    super(`stored file missing: ${key}`, options);
     this.name = 'StoredFileMissing';
   }
 }
@@ -72,7 +75,7 @@ export function localStorage(root: string): Storage {
       try {
         return await fs.readFile(resolve(key));
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key);
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key, { cause: e });
         throw e;
       }
     },

@@ -396,3 +396,43 @@ describe('no SMTP configured', () => {
     expect(l.body.data.mailConfigured).toBe(false);
   });
 });
+
+// Issue 27: the mail server's exception text (its address, the socket error) was stored and
+// answered as the permit's emailError; the user gets the catalogue's message, the log the cause.
+describe('a mail server that cannot be reached', () => {
+  let h3: Harness;
+  beforeAll(async () => {
+    h3 = await createHarness({ env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+    await seedDemoDeclarations(h3.db, new Date());
+  });
+  it('keeps the permit and says the mail failed, in the caller language, without the server text', async () => {
+    const op = await h3.login('operator');
+    const o = await h3.db
+      .selectFrom('orders')
+      .select(['id', 'export_nomination_id'])
+      .where('order_no', '=', 'D2X100001')
+      .executeTakeFirstOrThrow();
+    await h3.db
+      .updateTable('export_nominations')
+      .set({ receive_email: 'docs@demo2.example' })
+      .where('id', '=', o.export_nomination_id!)
+      .execute();
+    for (const [lang, text] of [
+      ['en', /^The permit could not be e-mailed \(reference [0-9a-f-]{36}\)\.$/],
+      ['zh-CN', /^许可证邮件发送失败（编号 [0-9a-f-]{36}）。$/],
+    ] as const) {
+      const m = multipart({ orderId: String(o.id) }, { name: 'p.pdf', data: PDF });
+      const res = await h3.app.inject({
+        method: 'POST',
+        url: '/api/exportDeclaration/uploadPermit',
+        headers: { 'content-type': m.contentType, authorization: `Bearer ${op}`, 'accept-language': lang },
+        payload: m.payload,
+      });
+      expect(res.statusCode).toBe(200);
+      const data = res.json().data;
+      expect(data.mail).toBe('failed');
+      expect(data.declaration.permit.emailError).toMatch(text);
+      expect(JSON.stringify(data)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|connect/);
+    }
+  });
+});

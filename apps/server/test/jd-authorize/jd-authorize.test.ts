@@ -348,7 +348,7 @@ describe('the renewal job (JD_RENEW_HOURS)', () => {
     const service = createJdAuthorizeService({
       db: h.db,
       clock: () => h.clock.now,
-      box: secretBox(loadSecretKey(null, h.dataDir)),
+      box: secretBox(loadSecretKey(h.config.JD_SECRET_KEY, h.dataDir)),
       jd: createJdClient(jd.url),
       redirectUri: 'https://console.test.example/api/jdAuthorize/callback',
     });
@@ -374,9 +374,12 @@ describe('secrets at rest', () => {
     await (await authorize(demo, row.id)).exchange();
     await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo);
     const plain = [SECRET, ...jd.issued.flatMap((g) => [g.accessToken, g.refreshToken])];
-    const key = fs.readFileSync(path.join(h.dataDir, SECRET_KEY_FILE), 'utf8').trim();
+    // The key the app uses: PostgreSQL requires it configured (shared by every instance); on
+    // SQLite without one it is the generated key file, readable by its owner only.
+    const configured = h.config.JD_SECRET_KEY?.toString('hex');
+    if (!configured) expect(fs.statSync(path.join(h.dataDir, SECRET_KEY_FILE)).mode & 0o077).toBe(0);
+    const key = configured ?? fs.readFileSync(path.join(h.dataDir, SECRET_KEY_FILE), 'utf8').trim();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
-    expect(fs.statSync(path.join(h.dataDir, SECRET_KEY_FILE)).mode & 0o077).toBe(0);
     const rows = await h.db.selectFrom('jd_authorizations').selectAll().execute();
     const text = JSON.stringify(rows);
     for (const p of [...plain, key]) expect(text).not.toContain(p);
@@ -480,7 +483,7 @@ describe('the tenant matrix', () => {
 
 describe('demo seed', () => {
   it('gives demo and demo2 one JD app each, not yet authorized, its secret sealed; twice adds nothing', async () => {
-    const box = secretBox(loadSecretKey(null, h.dataDir));
+    const box = secretBox(loadSecretKey(h.config.JD_SECRET_KEY, h.dataDir));
     await seedDemoJdAuthorize(h.db, box, h.clock.now);
     await seedDemoJdAuthorize(h.db, box, h.clock.now);
     for (const [name, token] of [

@@ -3,7 +3,7 @@ import { type FakeJd, startFakeJd } from '../../../../e2e/support/fake-jd.ts';
 import { secretBox } from '../../src/lib/secret-box.ts';
 import { PURPOSE } from '../../src/modules/jd-authorize/jd-authorize.service.ts';
 import { seedDemoJdAuthorize } from '../../src/seed/jd-authorize.ts';
-import { createHarness, createSecondApp } from '../harness.ts';
+import { createHarness, secondInstance } from '../harness.ts';
 
 /**
  * Issue 27: the JD renewal ran on every instance, so JD received the same refresh token once per
@@ -38,8 +38,8 @@ describe('JD renewal with two instances on one database', () => {
 
     // Two instances start with the renewal on, at once, as a deploy starts them.
     await Promise.all([
-      createSecondApp(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
-      createSecondApp(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
+      secondInstance(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
+      secondInstance(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
     ]);
     const refreshes = () => jd!.calls.filter((c) => c.path === '/oauth2/refresh_token').length;
     for (let i = 0; i < 100 && refreshes() < due; i++) await new Promise((r) => setTimeout(r, 100));

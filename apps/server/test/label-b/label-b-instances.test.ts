@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from '../aes-client.ts';
-import { createHarness, createSecondApp, multipart } from '../harness.ts';
+import { createHarness, secondInstance, multipart } from '../harness.ts';
 import { aes } from '../items/helpers.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 
@@ -51,7 +51,7 @@ describe('an address batch with two instances on one database', () => {
         expect(c.data.status).toBe('applying');
         // The apply is under way and waits on the lock; an instance starts meanwhile.
         await new Promise((r) => setTimeout(r, 1500));
-        await createSecondApp(h, { env: { JOB_POLL_SECONDS: '0.5' } });
+        await secondInstance(h, { env: { JOB_POLL_SECONDS: '0.5' } });
         await new Promise((r) => setTimeout(r, 1500));
       } finally {
         await lock.query('rollback');

@@ -123,6 +123,14 @@ addMessages({
     en: 'The preview expired {minutes} minutes after it was made without being confirmed, and was removed. Upload the file again.',
     'zh-CN': '预览生成后 {minutes} 分钟内未确认，已过期并被清除，请重新上传文件。',
   },
+  batchFileGone: {
+    en: 'the uploaded file is no longer available on the server; please upload it again',
+    'zh-CN': '上传的文件在服务器上已不存在，请重新上传',
+  },
+  batchInternalError: {
+    en: 'an internal error occurred (reference {errorId})',
+    'zh-CN': '发生内部错误（编号 {errorId}）',
+  },
   batchCommitFailed: {
     en: 'Creation Failed: {reason}. Nothing was written.',
     'zh-CN': '创建失败：{reason}。未写入任何订单。',

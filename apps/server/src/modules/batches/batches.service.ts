@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, batches as contract, chinaDate, ErrorCode } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -13,7 +14,7 @@ import { AppError } from '../../lib/errors.ts';
 import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
@@ -29,7 +30,7 @@ import { fenText } from '../../domain/tax-estimate.ts';
 import { buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from './xlsx-guard.ts';
-import { numberSuffix } from '../../lib/document-numbers.ts';
+import { batchNumber } from '../../lib/document-numbers.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -78,6 +79,8 @@ export interface BatchesDeps {
   afterStagedChunk?: (batchId: number, written: number) => Promise<void>;
   /** The customer's catalogue status and tax data of many JANs (modules/items/items.catalogue.ts). */
   catalogueEntries?: CatalogueEntries;
+  /** Where a job's unexpected failure is reported (the app's logger), with the id the user is shown. */
+  logError?: (err: unknown, context: { batchId: number; errorId: string }) => void;
 }
 
 /**
@@ -290,15 +293,29 @@ export function createBatchesService(deps: BatchesDeps) {
     batch: BatchRecord | NonNullable<Awaited<ReturnType<typeof repo.findAny>>>,
     lang: ApiLanguage,
   ) {
-    if (batch.parsed_key) return decodeParsedOrders(await files.get(batch.parsed_key));
+    if (batch.parsed_key) return decodeParsedOrders(await stored(batch.parsed_key));
     const file = await repo.file(batch.file_id!);
-    const r = await runWorker(await jobFor(batch, await files.get(file!.storage_key), lang), batch.customer_id, (f) =>
+    const r = await runWorker(await jobFor(batch, await stored(file!.storage_key), lang), batch.customer_id, (f) =>
       live.set(batch.id, { progress: Math.floor(f * 30) }),
     );
     // Only the orders without errors come back: confirm let a batch with errors through only
     // when the user chose to import its valid orders.
     if (!r.done) throw new AppError(ErrorCode.CONFLICT, r.fatal?.key ?? 'batchHasErrors', null, r.fatal?.params);
     return decodeParsedOrders(r.parsed?.data ?? Buffer.alloc(0));
+  }
+
+  /**
+   * A stored file of a batch. Missing (removed, or stored by another instance with a DATA_DIR of
+   * its own) is the user's "upload it again", never the file system's text with its path.
+   */
+  async function stored(key: string): Promise<Buffer> {
+    try {
+      return await files.get(key);
+    } catch (e) {
+      if (e instanceof StoredFileMissing)
+        throw new AppError(ErrorCode.CONFLICT, 'batchFileGone', null, undefined, undefined, e);
+      throw e;
+    }
   }
 
   const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
@@ -456,10 +473,16 @@ export function createBatchesService(deps: BatchesDeps) {
       } else if (taken.length) {
         reason = translate(lang, 'batchOrderNosTaken', { value: taken.slice(0, 5).join(', ') });
       } else {
-        reason = translate(lang, 'batchCommitFailed', {
-          // A batch that lost a race to another write: the duplicate number, not the constraint's name.
-          reason: databaseErrorText(lang, e) ?? (e as Error).message.slice(0, 200),
-        });
+        // A batch that lost a race to another write: the duplicate number, not the constraint's
+        // name. Anything else is ours: the user gets an id to quote, the log the error with it
+        // (an exception's text may name paths or SQL, never shown).
+        let known = databaseErrorText(lang, e);
+        if (!known) {
+          const errorId = randomUUID();
+          deps.logError?.(e, { batchId, errorId });
+          known = translate(lang, 'batchInternalError', { errorId });
+        }
+        reason = translate(lang, 'batchCommitFailed', { reason: known });
       }
       // Should even that fail, the batch stays committing and hidden: the sweep or the next start
       // tries again (its heartbeat has stopped).
@@ -672,7 +695,7 @@ export function createBatchesService(deps: BatchesDeps) {
           created_at: t,
         })
         .catch(forget);
-      const batchNo = `B${chinaDate(clock()).replaceAll('-', '')}${String(Date.now() % 1e7).padStart(7, '0')}${numberSuffix(100)}`;
+      const batchNo = await batchNumber(db, clock());
       const batch = {
         batch_no: batchNo,
         customer_id: customerId,

@@ -44,6 +44,10 @@ addMessages({
   declNotPdf: { en: 'The permit must be a PDF file.', 'zh-CN': '出口许可必须是 PDF 文件。' },
   declNoFile: { en: 'Choose the permit PDF.', 'zh-CN': '请选择出口许可 PDF 文件。' },
   declNoPermit: { en: 'No export permit has been uploaded for this order.', 'zh-CN': '该订单尚未上传出口许可。' },
+  declMailFailed: {
+    en: 'The permit could not be e-mailed (reference {errorId}).',
+    'zh-CN': '许可证邮件发送失败（编号 {errorId}）。',
+  },
   declMailSubject: { en: 'Export permit {orderNo}', 'zh-CN': '出口许可 {orderNo}' },
   declMailBody: {
     en: 'Attached is the export permit of order {orderNo} (waybill {waybillNo}).',

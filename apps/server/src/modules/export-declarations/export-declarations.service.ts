@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, ErrorCode, exportDeclarations as C } from '@console/contract';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Database } from '../../db/database.ts';
@@ -101,6 +102,8 @@ export function createExportDeclarationsService(deps: {
   files: Storage;
   uploadLimitBytes: number;
   mailer: PermitMailer | null;
+  /** Where a failed mail's cause goes (the app's logger), with the id the user is shown. */
+  logError?: (err: unknown, context: { orderId: number; errorId: string }) => void;
 }) {
   const { db, clock, files, mailer } = deps;
   const repo = createExportDeclarationsRepository(db);
@@ -316,7 +319,11 @@ export function createExportDeclarationsService(deps: {
           await repo.setMailResult(orderId, now(), null);
           mail = 'sent';
         } catch (e) {
-          await repo.setMailResult(orderId, null, String((e as Error).message ?? e).slice(0, 500));
+          // The mail server's text (its address, the socket error) is for the log; the user reads
+          // the catalogue's message with an id to quote.
+          const errorId = randomUUID();
+          deps.logError?.(e, { orderId, errorId });
+          await repo.setMailResult(orderId, null, translate(lang, 'declMailFailed', { errorId }));
           mail = 'failed';
         }
       }

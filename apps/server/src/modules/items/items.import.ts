@@ -9,7 +9,7 @@ import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 // The upload refusals (fileNotXlsx, fileZipBomb…) and the sheet reader's (workbookZipBomb,
@@ -60,6 +60,8 @@ export interface ItemImportDeps {
   items: ItemsService;
   uploadLimitBytes: number;
   previewTtlMinutes: number;
+  /** Where a commit's unexpected failure goes (the app's logger); the user reads "Server error". */
+  logError?: (err: unknown, importId: number) => void;
 }
 
 /**
@@ -253,12 +255,17 @@ export function createItemImportService(deps: ItemImportDeps) {
       await removeFile(m.valid_key);
     } catch (e) {
       const dup = classifyDatabaseError(e);
+      // The stored rows missing (removed, or stored by another instance with a DATA_DIR of its
+      // own) is the user's "upload again"; the file system's text, with its path, is never shown.
       const err =
         e instanceof AppError
           ? { key: e.key, params: e.params }
           : dup?.kind === 'unique'
             ? { key: 'itemImportJansTaken', params: { value: '' } }
-            : { key: isStorageFull(e) ? 'storageFull' : 'internal', params: undefined };
+            : e instanceof StoredFileMissing
+              ? { key: 'itemImportFileGone', params: undefined }
+              : { key: isStorageFull(e) ? 'storageFull' : 'internal', params: undefined };
+      if (err.key === 'internal') deps.logError?.(e, id);
       await repo
         .update(
           db,

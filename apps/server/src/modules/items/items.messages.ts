@@ -91,6 +91,10 @@ addMessages({
     en: 'Items with these JANs were added to the catalogue after the preview: {value}. Nothing was imported; upload the workbook again.',
     'zh-CN': '预览之后商品库中已加入这些 JAN 码的商品：{value}。本次未导入任何商品，请重新上传工作簿。',
   },
+  itemImportFileGone: {
+    en: 'The uploaded file is no longer available on the server. Nothing was imported; upload the workbook again.',
+    'zh-CN': '上传的文件在服务器上已不存在，未导入任何商品，请重新上传工作簿。',
+  },
   itemImportInterrupted: {
     en: 'The import was interrupted (the server stopped). Nothing was imported; upload the workbook again.',
     'zh-CN': '导入被中断（服务器已停止），未导入任何商品，请重新上传工作簿。',

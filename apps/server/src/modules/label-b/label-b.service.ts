@@ -77,7 +77,6 @@ export function createLabelBService(deps: LabelBDeps) {
   const { db, clock } = deps;
   const repo = createLabelBRepository(db);
   const now = () => clock().toISOString();
-  const batchNo = () => documentNumber('LB', clock());
 
   const presentBatch = (lang: ApiLanguage, b: LabelBBatchRecord): C.LabelBBatchRow => ({
     id: b.id,
@@ -331,11 +330,11 @@ export function createLabelBService(deps: LabelBDeps) {
         };
       });
       const at = now();
-      const id = await db.transaction().execute((trx) =>
+      const id = await db.transaction().execute(async (trx) =>
         repo.insertDraft(
           trx,
           {
-            batch_no: batchNo(),
+            batch_no: await documentNumber(trx, 'LB', clock()),
             customer_id: customerId,
             file_name: file.filename.slice(0, 255),
             row_count: rows.length,

@@ -189,7 +189,7 @@ export function createMeituanService(deps: MeituanDeps) {
         };
       }
       if (input.preview) return { ...summary, committed: false, batchNumber: null, errorFileId: null };
-      const batchNumber = documentNumber('MT', clock());
+      const batchNumber = await documentNumber(db, 'MT', clock());
       // All or nothing: a system number uploaded meanwhile by a parallel upload fails the
       // unique index and rolls the whole upload back (a 422 on systemNo).
       await db

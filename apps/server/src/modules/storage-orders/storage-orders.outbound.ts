@@ -38,7 +38,6 @@ export function createOutbound(deps: {
 }) {
   const { db, clock, repo } = deps;
   const now = () => clock().toISOString();
-  const number = () => documentNumber('SH', clock());
 
   const presentShipment = (s: ShipmentRecord): C.ShipmentRow => ({
     id: s.id,
@@ -106,7 +105,7 @@ export function createOutbound(deps: {
     if (moved.done.length) {
       shipmentId ??= (
         await repo.insertShipment(trx, {
-          shipment_no: number(),
+          shipment_no: await documentNumber(trx, 'SH', clock()),
           method,
           order_count: 0,
           created_by: actor.userId,

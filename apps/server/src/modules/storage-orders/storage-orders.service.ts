@@ -55,7 +55,6 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
   const { db, clock, files } = deps;
   const repo = createStorageOrdersRepository(db);
   const now = () => clock().toISOString();
-  const number = (prefix: string) => documentNumber(prefix, clock());
 
   const presentOrder = (r: StorageOrderRecord): C.StorageOrderRow => {
     const received = Number(r.received_count);
@@ -279,7 +278,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         const so =
           existing ??
           (await (async () => {
-            const storageNo = number('SO');
+            const storageNo = await documentNumber(trx, 'SO', clock());
             const row = await repo.insertStorageOrder(trx, {
               storage_no: storageNo,
               customer_id: customerId,
@@ -320,7 +319,7 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
         throw AppError.field('file', 'storageTooManyRows', { max: C.STORAGE_BATCH_MAX_ROWS });
       const customerId = await customerOf(actor, scope, input.customerId);
       const at = now();
-      const storageNo = number('SO');
+      const storageNo = await documentNumber(db, 'SO', clock());
       const { id, lines } = await db.transaction().execute(async (trx) => {
         const { id } = await repo.insertStorageOrder(trx, {
           storage_no: storageNo,

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Readiness (`GET /api/ready`): whether this instance can serve calls now, for the load balancer
+ * and the orchestrator. Each check has a plain reason key that is answered when it fails; what
+ * went wrong inside (an exception's text, a path) is logged, never answered.
+ */
+export type ReadinessReason = 'databaseUnreachable' | 'fileStoreUnwritable' | 'checkTimedOut';
+export interface ReadinessCheck {
+  reason: ReadinessReason;
+  /** Resolves when ready, throws otherwise. */
+  run(): Promise<void>;
+}
+
+/** The database answers a trivial query. */
+export function databaseCheck(db: Kysely<any>): ReadinessCheck {
+  return { reason: 'databaseUnreachable', run: async () => void (await sql`select 1`.execute(db)) };
+}
+
+/**
+ * The file store takes a write: today the local folder under DATA_DIR (a small file written and
+ * removed). The one function to point elsewhere when files move to a shared store.
+ */
+export function fileStoreCheck(dir: string): ReadinessCheck {
+  return {
+    reason: 'fileStoreUnwritable',
+    run: async () => {
+      await fs.mkdir(dir, { recursive: true });
+      const probe = path.join(dir, `.ready-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await fs.writeFile(probe, 'ok');
+      await fs.rm(probe, { force: true });
+    },
+  };
+}
+
+export type Readiness = { ready: true } | { ready: false; reason: ReadinessReason; error: unknown };
+
+/** Runs every check at once; the first failing one (in the given order) is the answer. */
+export async function checkReadiness(checks: readonly ReadinessCheck[], timeoutMs: number): Promise<Readiness> {
+  const results = await Promise.all(
+    checks.map(async (c) => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${c.reason}: no answer in ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([c.run(), timeout]);
+        return null;
+      } catch (error) {
+        return { reason: c.reason, error };
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  const failed = results.find((r) => r !== null);
+  return failed ? { ready: false, ...failed } : { ready: true };
+}

@@ -1,0 +1,42 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { withDatabaseLock } from './db/dialect.ts';
+import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
+import { loadSecretKey, secretBox } from './lib/secret-box.ts';
+import { seedDemo } from './seed/demo.ts';
+import { seedDemoDeclarations } from './seed/export-declarations.ts';
+import { seedDemoJdAuthorize } from './seed/jd-authorize.ts';
+
+/** A start that cannot go on, with what to do about it (printed as it is, no stack). */
+export class StartError extends Error {}
+
+/**
+ * What a start does to the database before the app is built: migrations (unless
+ * MIGRATE_ON_START=false, when they must have been run by `npm run migrate`), then the demo data
+ * when DEMO_SEED is on. Several instances may start at once on one PostgreSQL database: the
+ * seed checks for the demo users and writes them under a database lock, so exactly one start
+ * writes the demo data and the others find it. `seeded`: this start wrote it.
+ */
+export async function prepareDatabase(
+  config: Config,
+  db: Database,
+  opts: { now?: Date; /** Tests: fewer demo orders. */ orders?: number } = {},
+): Promise<{ seeded: boolean }> {
+  const now = opts.now ?? new Date();
+  if (config.MIGRATE_ON_START) await migrateToLatest(db);
+  else {
+    const pending = await pendingMigrations(db);
+    if (pending.length)
+      throw new StartError(
+        `MIGRATE_ON_START is false and ${pending.length} migration(s) have not run (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}): run \`npm run migrate\` first.`,
+      );
+  }
+  if (!config.demoSeed) return { seeded: false };
+  return withDatabaseLock(db, 'console:demo-seed', async () => {
+    const seeded = await seedDemo(db, { orders: opts.orders });
+    // The demo JD apps need the secrets key, which the rest of the seed does not.
+    if (seeded) await seedDemoJdAuthorize(db, secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)), now);
+    if (seeded) await seedDemoDeclarations(db, now);
+    return { seeded };
+  });
+}
