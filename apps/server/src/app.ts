@@ -154,7 +154,7 @@ export async function buildApp({
   // Liveness: the process answers (no database), for restarts. Readiness: it can serve now (the
   // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
   app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
-  const readinessChecks = [databaseCheck(db), fileStoreCheck(config.DATA_DIR)];
+  const readinessChecks = [databaseCheck(db), fileStoreCheck(files, config.DATA_DIR)];
   app.get('/api/ready', async (req, reply) => {
     const r = await checkReadiness(readinessChecks, 3_000);
     if (r.ready) return { code: 200, message: 'ok', data: { status: 'ready', version: VERSION } };

@@ -1,9 +1,6 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
-import { createHarness, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, secondInstance } from './harness.ts';
 
 /**
  * Issue 27, breakage 3: the console polls a download's progress through the load balancer, so
@@ -17,13 +14,8 @@ let demo2: string;
 
 beforeAll(async () => {
   h = await createHarness();
-  const config = testConfig({ DATA_DIR: path.join(h.dataDir, 'b'), WEB_DIST: path.join(h.dataDir, 'no-web') });
-  b = await buildApp({ config, db: h.db, clock: () => h.clock.now, storage: h.storage });
-  await b.ready();
+  b = (await secondInstance(h)).app;
   [demo, demo2] = await Promise.all([h.login('demo'), h.login('demo2')]);
-});
-afterAll(async () => {
-  await b.close();
 });
 
 const progressOnB = async (id: string, token = demo) => {

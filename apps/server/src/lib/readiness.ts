@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
+import type { Storage } from './storage.ts';
 
 /**
  * Readiness (`GET /api/ready`): whether this instance can serve calls now, for the load balancer
@@ -21,15 +22,17 @@ export function databaseCheck(db: Kysely<any>): ReadinessCheck {
 }
 
 /**
- * The file store takes a write: today the local folder under DATA_DIR (a small file written and
- * removed). The one function to point elsewhere when files move to a shared store.
+ * The file store takes a write and gives it back (lib/storage*.ts: the folder, the database or
+ * the bucket every instance shares), and this instance's own data folder, where files are built
+ * before they are stored, takes a write too.
  */
-export function fileStoreCheck(dir: string): ReadinessCheck {
+export function fileStoreCheck(store: Pick<Storage, 'check'>, dataDir: string): ReadinessCheck {
   return {
     reason: 'fileStoreUnwritable',
     run: async () => {
-      await fs.mkdir(dir, { recursive: true });
-      const probe = path.join(dir, `.ready-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await store.check();
+      await fs.mkdir(dataDir, { recursive: true });
+      const probe = path.join(dataDir, `.ready-${process.pid}-${randomBytes(4).toString('hex')}`);
       await fs.writeFile(probe, 'ok');
       await fs.rm(probe, { force: true });
     },
