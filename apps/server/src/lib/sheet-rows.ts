@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
+import { parseBudgetMs } from './parse-budget.ts';
 import type { SheetRowsJob, SheetRowsReply } from './sheet-rows.worker.ts';
 
 const WORKER = new URL('./sheet-rows.worker.ts', import.meta.url);
-/** A sheet of a few thousand rows reads in well under a second; these only stop a crafted file. */
+/** A sheet of a few thousand rows reads in well under a second; these only stop a crafted file (at most 60 s, less for a small one). */
 const TIME_LIMIT_MS = 60_000;
 const MEMORY_MB = 256;
 /** One sheet at a time: two cores are shared with the server, the imports and the exports. */
@@ -29,7 +30,10 @@ function runOnce(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
       void worker.terminate();
       resolve(reply);
     };
-    const timer = setTimeout(() => finish({ type: 'problem', key: 'workbookUnreadable' }), TIME_LIMIT_MS);
+    const timer = setTimeout(
+      () => finish({ type: 'problem', key: 'workbookUnreadable' }),
+      parseBudgetMs(file.length, TIME_LIMIT_MS),
+    );
     worker.once('message', (m: SheetRowsReply) => finish(m));
     worker.once('error', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
     worker.once('exit', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
