@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { baseRow, fill, settle, template, upload as batchUpload } from './batches/helpers.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { parseBudgetMs } from '../src/lib/parse-budget.ts';
 import { readSheetRows } from '../src/lib/sheet-rows.ts';
 import { readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
 import { readZipDirectory } from '../src/lib/zip.ts';
@@ -61,6 +62,17 @@ describe('finding 26.2: the row reader costs the cells present, not the last col
     const r = await readSheetRows(sheet(12_000, { far: true, text: false }), 100);
     expect(r).toEqual({ type: 'problem', key: 'sheetTooManyListedRows', params: { max: 100 + 1 + 1000 } });
   }, 180_000);
+});
+
+describe('finding 26.2: the parse time limit follows the file', () => {
+  it('a small file gets seconds, a large one more, never past the configured cap', () => {
+    const mib = 1024 * 1024;
+    const small = parseBudgetMs(380 * 1024, 300_000);
+    expect(small).toBeLessThan(10_000);
+    expect(parseBudgetMs(6 * mib, 300_000)).toBeGreaterThan(small * 5);
+    expect(parseBudgetMs(30 * mib, 300_000)).toBe(300_000);
+    expect(parseBudgetMs(380 * 1024, 300)).toBe(300);
+  });
 });
 
 describe('finding 26.2: another customer is not starved by hostile sheets', () => {
