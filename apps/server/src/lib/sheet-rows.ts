@@ -13,13 +13,13 @@ let running: Promise<unknown> = Promise.resolve();
  * The rows of an uploaded workbook's first sheet as text, read in a worker thread with a heap
  * and a time limit (sheet-rows.worker.ts). A problem with the file comes back as a message key.
  */
-export function readSheetRows(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
-  const job = running.then(() => runOnce(file, maxRows));
+export function readSheetRows(file: Buffer, maxRows: number, opts: { columns?: number } = {}): Promise<SheetRowsReply> {
+  const job = running.then(() => runOnce(file, maxRows, opts.columns));
   running = job.catch(() => {});
   return job;
 }
 
-function runOnce(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
+function runOnce(file: Buffer, maxRows: number, columns: number | undefined): Promise<SheetRowsReply> {
   return new Promise((resolve) => {
     const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_MB } });
     let settled = false;
@@ -38,6 +38,6 @@ function runOnce(file: Buffer, maxRows: number): Promise<SheetRowsReply> {
     worker.once('error', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
     worker.once('exit', () => finish({ type: 'problem', key: 'workbookUnreadable' }));
     const copy = new Uint8Array(file);
-    worker.postMessage({ file: copy, maxRows } satisfies SheetRowsJob, [copy.buffer]);
+    worker.postMessage({ file: copy, maxRows, columns } satisfies SheetRowsJob, [copy.buffer]);
   });
 }

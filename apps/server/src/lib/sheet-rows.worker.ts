@@ -4,6 +4,7 @@ import { guardXlsx } from '../modules/batches/xlsx-guard.ts';
 import {
   type CellValue,
   listedRowsLimit,
+  MAX_SHEET_COLUMNS,
   readFirstSheetRows,
   SMALL_SHEET_MAX_COLUMNS,
   XlsxLimitError,
@@ -20,6 +21,8 @@ export interface SheetRowsJob {
   file: Uint8Array;
   /** Rows past this (after the header) are refused. */
   maxRows: number;
+  /** Only the first this many columns are read (a row blank in them is skipped); all when absent. */
+  columns?: number;
 }
 export type SheetRowsReply =
   | { type: 'done'; rows: { row: number; cells: string[] }[] }
@@ -52,7 +55,12 @@ async function run(job: SheetRowsJob): Promise<SheetRowsReply> {
         // Texts of the cells present only; the row is made dense up to its last non-blank one.
         let width = 0;
         const texts: string[] = [];
+        const columns = job.columns ?? MAX_SHEET_COLUMNS;
         for (let k = 0; k < row.cols.length; k++) {
+          if (row.cols[k]! > columns) {
+            texts.push('');
+            continue;
+          }
           const t = cellAsText(row.values[k]);
           texts.push(t);
           if (t && row.cols[k]! > width) width = row.cols[k]!;
