@@ -68,8 +68,8 @@ describe('finding 26.2: the parse time limit follows the file', () => {
   it('a small file gets seconds, a large one more, never past the configured cap', () => {
     const mib = 1024 * 1024;
     const small = parseBudgetMs(380 * 1024, 300_000);
-    expect(small).toBeLessThan(10_000);
-    expect(parseBudgetMs(6 * mib, 300_000)).toBeGreaterThan(small * 5);
+    expect(small).toBeLessThan(20_000);
+    expect(parseBudgetMs(6 * mib, 300_000)).toBeGreaterThan(small * 3);
     expect(parseBudgetMs(30 * mib, 300_000)).toBe(300_000);
     expect(parseBudgetMs(380 * 1024, 300)).toBe(300);
   });

@@ -10,6 +10,27 @@ const MEMORY_MB = 256;
 let running: Promise<unknown> = Promise.resolve();
 
 /**
+ * One worker kept started and idle (its modules loaded), as the parse pool does: starting one
+ * was most of a small sheet's read, and sheets waiting in line each paid it in turn. It is made
+ * as a read begins, so the next read in line finds it ready; idle, it keeps nothing alive, and
+ * each read still gets a fresh worker (nothing carries over between customers' files).
+ */
+let spare: Worker | null = null;
+function spawn(): Worker {
+  const w = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_MB } });
+  w.unref();
+  w.on('error', () => {});
+  w.once('exit', () => spare === w && (spare = null));
+  return w;
+}
+function takeWorker(): Worker {
+  const w = spare ?? spawn();
+  spare = spawn();
+  w.ref();
+  return w;
+}
+
+/**
  * The rows of an uploaded workbook's first sheet as text, read in a worker thread with a heap
  * and a time limit (sheet-rows.worker.ts). A problem with the file comes back as a message key.
  */
@@ -21,7 +42,7 @@ export function readSheetRows(file: Buffer, maxRows: number, opts: { columns?: n
 
 function runOnce(file: Buffer, maxRows: number, columns: number | undefined): Promise<SheetRowsReply> {
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER, { resourceLimits: { maxOldGenerationSizeMb: MEMORY_MB } });
+    const worker = takeWorker();
     let settled = false;
     const finish = (reply: SheetRowsReply) => {
       if (settled) return;

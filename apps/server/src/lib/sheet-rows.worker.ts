@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { normalizeCell } from '@console/contract';
-import { guardXlsx } from '../modules/batches/xlsx-guard.ts';
+import { normalizeCell } from '@console/contract/checks';
+import { guardXlsx } from './xlsx-container.ts';
 import {
   type CellValue,
   listedRowsLimit,
