@@ -50,7 +50,7 @@ describe('finding 3: the row reader refuses sheets past Excel limits as soon as 
   it('column XFD is read, XFE is refused; row 1,048,576 is read, 1,048,577 is refused', async () => {
     const ok = sheetWorkbook(`<row r="1048576"><c r="XFD1048576"><v>1</v></c></row>`);
     const seen: number[] = [];
-    await readFirstSheetRows(ok, rows(ok), { onRow: (v, r) => seen.push(r, v.length - 1) });
+    await readFirstSheetRows(ok, rows(ok), { onRow: (v, r) => seen.push(r, v.width) });
     expect(seen).toEqual([1_048_576, 16_384]);
     const col = sheetWorkbook(`<row r="1"><c r="XFE1"><v>1</v></c></row>`);
     expect(

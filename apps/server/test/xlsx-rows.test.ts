@@ -6,7 +6,7 @@ import { zipFiles } from './support/zip.ts';
 
 async function rowsOf(buf: Buffer) {
   const rows: [number, CellValue[]][] = [];
-  const r = await readFirstSheetRows(buf, readZipDirectory(buf)!, { onRow: (v, n) => rows.push([n, v]) });
+  const r = await readFirstSheetRows(buf, readZipDirectory(buf)!, { onRow: (v, n) => rows.push([n, v.toArray()]) });
   return { rows, merged: r.merged };
 }
 

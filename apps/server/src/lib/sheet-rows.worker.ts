@@ -1,7 +1,15 @@
 import { parentPort } from 'node:worker_threads';
-import { normalizeCell } from '@console/contract';
-import { guardXlsx } from '../modules/batches/xlsx-guard.ts';
-import { type CellValue, readFirstSheetRows, XlsxLimitError, XlsxReadError } from './xlsx-rows.ts';
+import { normalizeCell } from '@console/contract/checks';
+import { guardXlsx } from './xlsx-container.ts';
+import {
+  type CellValue,
+  listedRowsLimit,
+  MAX_SHEET_COLUMNS,
+  readFirstSheetRows,
+  SMALL_SHEET_MAX_COLUMNS,
+  XlsxLimitError,
+  XlsxReadError,
+} from './xlsx-rows.ts';
 import { ZipBombError } from './zip.ts';
 
 /**
@@ -13,6 +21,8 @@ export interface SheetRowsJob {
   file: Uint8Array;
   /** Rows past this (after the header) are refused. */
   maxRows: number;
+  /** Only the first this many columns are read (a row blank in them is skipped); all when absent. */
+  columns?: number;
 }
 export type SheetRowsReply =
   | { type: 'done'; rows: { row: number; cells: string[] }[] }
@@ -30,6 +40,7 @@ export function cellAsText(v: CellValue | undefined): string {
 }
 
 class TooMany extends Error {}
+class TooWide extends Error {}
 
 async function run(job: SheetRowsJob): Promise<SheetRowsReply> {
   const buf = Buffer.from(job.file.buffer, job.file.byteOffset, job.file.byteLength);
@@ -39,16 +50,34 @@ async function run(job: SheetRowsJob): Promise<SheetRowsReply> {
   const rows: { row: number; cells: string[] }[] = [];
   try {
     await readFirstSheetRows(buf, guard.entries, {
-      onRow: (values, rowNo) => {
-        const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(cellAsText(values[i]));
-        if (cells.every((c) => !c)) return;
+      maxListedRows: listedRowsLimit(job.maxRows),
+      onRow: (row, rowNo) => {
+        // Texts of the cells present only; the row is made dense up to its last non-blank one.
+        let width = 0;
+        const texts: string[] = [];
+        const columns = job.columns ?? MAX_SHEET_COLUMNS;
+        for (let k = 0; k < row.cols.length; k++) {
+          if (row.cols[k]! > columns) {
+            texts.push('');
+            continue;
+          }
+          const t = cellAsText(row.values[k]);
+          texts.push(t);
+          if (t && row.cols[k]! > width) width = row.cols[k]!;
+        }
+        if (width === 0) return;
+        if (width > SMALL_SHEET_MAX_COLUMNS) throw new TooWide();
+        const cells: string[] = Array.from({ length: width }, () => '');
+        for (let k = 0; k < row.cols.length; k++) if (row.cols[k]! <= width) cells[row.cols[k]! - 1] = texts[k]!;
         rows.push({ row: rowNo, cells });
         if (rows.length > job.maxRows + 1) throw new TooMany();
       },
     });
   } catch (e) {
     if (e instanceof TooMany) return { type: 'problem', key: 'sheetTooManyRows', params: { max: job.maxRows } };
+    if (e instanceof TooWide) return { type: 'problem', key: 'sheetTooManyColumns', params: { max: 'IV' } };
+    if (e instanceof XlsxLimitError && e.limit === 'listedRows')
+      return { type: 'problem', key: 'sheetTooManyListedRows', params: { max: listedRowsLimit(job.maxRows) } };
     if (e instanceof ZipBombError) return { type: 'problem', key: 'workbookZipBomb' };
     if (e instanceof XlsxLimitError || e instanceof XlsxReadError)
       return { type: 'problem', key: 'workbookUnreadable' };

@@ -36,12 +36,89 @@ export const MAX_SHEET_COLUMNS = 16_384; // XFD
  */
 export const MAX_PENDING_CHARS = 16 * 1024 * 1024;
 
-/** A sheet past Excel's limits or the reader's buffer: refused as soon as it is seen. */
+/**
+ * Columns that uploads' rows are read or echoed in: every template fits in a few dozen, and rows
+ * made dense for their callers (indexed by column) cost their last column's index, so a value at
+ * XFD on every row made each row 16,384 cells. Excel 2003's limit (IV) leaves room for any sheet
+ * a person fills in.
+ */
+export const SMALL_SHEET_MAX_COLUMNS = 256;
+
+/** Rows a sheet may list beyond its data rows (blank or formatted ones, at least 1,000): `maxListedRows`. */
+export const listedRowsLimit = (maxRows: number) => maxRows + 1 + Math.max(maxRows, 1000);
+
+/**
+ * A sheet past Excel's limits, the reader's buffer or the caller's `maxListedRows`: refused as
+ * soon as it is seen.
+ */
 export class XlsxLimitError extends XlsxReadError {
-  readonly limit: 'rows' | 'columns' | 'rowSize';
-  constructor(limit: 'rows' | 'columns' | 'rowSize', detail: string) {
+  readonly limit: 'rows' | 'columns' | 'rowSize' | 'listedRows';
+  constructor(limit: 'rows' | 'columns' | 'rowSize' | 'listedRows', detail: string) {
     super(`${limit}: ${detail}`);
     this.limit = limit;
+  }
+}
+
+/**
+ * The cells of one row that hold a value, in the order the sheet lists them. Not an array
+ * indexed by column: a row whose only cell is at XFD made a 16,384-slot array, and every
+ * caller walked it, blank or not (issue 26, finding 2: 20,000 such rows held a worker 30 s).
+ * Here a row costs what its cells cost, whatever their columns.
+ */
+export class SheetRow {
+  /** `cols[k]` (1-based, like ExcelJS) is the column of `values[k]`. */
+  readonly cols: number[] = [];
+  readonly values: CellValue[] = [];
+  /** Positions by column, made only once a row lists a column out of order (rare, never quadratic). */
+  private index: Map<number, number> | null = null;
+  set(col: number, value: CellValue) {
+    const n = this.cols.length;
+    if (this.index === null && (n === 0 || col > this.cols[n - 1]!)) {
+      this.cols.push(col);
+      this.values.push(value);
+      return;
+    }
+    this.index ??= new Map(this.cols.map((c, k) => [c, k]));
+    // A column listed twice keeps its last value, as an array indexed by column did.
+    const at = this.index.get(col);
+    if (at !== undefined) this.values[at] = value;
+    else {
+      this.index.set(col, n);
+      this.cols.push(col);
+      this.values.push(value);
+    }
+  }
+  get(col: number): CellValue | undefined {
+    // In column order (as Excel writes) a narrow row has column c at c - 1.
+    const guess = col - 1;
+    if (guess < this.cols.length && this.cols[guess] === col) return this.values[guess];
+    if (this.index) {
+      const at = this.index.get(col);
+      return at === undefined ? undefined : this.values[at];
+    }
+    // Ascending columns: a binary search.
+    let lo = 0;
+    let hi = this.cols.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.cols[mid]!;
+      if (c === col) return this.values[mid];
+      if (c < col) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+  /** The last column that holds a value (0: none). */
+  get width(): number {
+    let w = 0;
+    for (const c of this.cols) if (c > w) w = c;
+    return w;
+  }
+  /** Values indexed by column, holes for the others: for rows the caller knows are narrow. */
+  toArray(): CellValue[] {
+    const out: CellValue[] = [];
+    for (let k = 0; k < this.cols.length; k++) out[this.cols[k]!] = this.values[k]!;
+    return out;
   }
 }
 
@@ -179,8 +256,13 @@ function cellValue(attrs: string, body: string, strings: string[]): CellValue | 
 const isTagEnd = (c: number) => c === 32 || c === 62 || c === 47 || c === 9 || c === 10 || c === 13;
 
 export interface ReadRowsOptions {
-  /** Called with each non-empty row's values, indexed by column number (1-based, like ExcelJS). */
-  onRow: (values: CellValue[], rowNo: number) => void;
+  /** Called with each row that holds a value, its cells as the sheet lists them. */
+  onRow: (row: SheetRow, rowNo: number) => void;
+  /**
+   * Rows the sheet may list, blank ones included (`listedRows` past it). Blank rows cost a walk
+   * like any other and counted toward no limit: 40,000 of them passed every check.
+   */
+  maxListedRows?: number;
   /** Compressed bytes of the sheet read so far, and their total (progress bars). */
   onBytes?: (read: number, total: number) => void;
 }
@@ -194,7 +276,7 @@ export interface ReadRowsResult {
 export async function readFirstSheetRows(
   buf: Buffer,
   entries: ZipEntry[],
-  { onRow, onBytes }: ReadRowsOptions,
+  { onRow, onBytes, maxListedRows = MAX_SHEET_ROWS }: ReadRowsOptions,
 ): Promise<ReadRowsResult> {
   const byName = new Map(entries.map((e) => [e.name, e]));
   const path = firstSheetPath(buf, byName);
@@ -205,7 +287,8 @@ export async function readFirstSheetRows(
 
   let rowNo = 0;
   let col = 0;
-  let values: CellValue[] | null = null;
+  let listed = 0;
+  let values: SheetRow | null = null;
   const flush = () => {
     if (values) onRow(values, rowNo);
     values = null;
@@ -231,7 +314,7 @@ export async function readFirstSheetRows(
         if (end < 0) throw new XlsxReadError('unterminated cell');
         i = end + 4;
         const v = cellValue(attrs, text.slice(gt + 1, end), strings);
-        if (v !== undefined) (values ??= [])[col] = v;
+        if (v !== undefined) (values ??= new SheetRow()).set(col, v);
       } else if (c1 === 114 /* r */ && text.startsWith('row', lt + 1) && isTagEnd(text.charCodeAt(lt + 4))) {
         flush();
         const gt = text.indexOf('>', lt);
@@ -241,6 +324,7 @@ export async function readFirstSheetRows(
         col = 0;
         if (!Number.isInteger(rowNo) || rowNo < 1) throw new XlsxReadError(`bad row number: ${r}`);
         if (rowNo > MAX_SHEET_ROWS) throw new XlsxLimitError('rows', String(r ?? rowNo).slice(0, 20));
+        if (++listed > maxListedRows) throw new XlsxLimitError('listedRows', String(maxListedRows));
         i = gt + 1;
       } else i = lt + 1;
     }

@@ -56,6 +56,10 @@ addMessages({
     en: 'The server stopped while reading the workbook. Upload it again.',
     'zh-CN': '读取工作簿时服务器已停止，请重新上传。',
   },
+  fileTooManyListedRows: {
+    en: 'The sheet lists more than {max} rows, blank ones included: delete the empty rows below the data and upload it again.',
+    'zh-CN': '工作表（含空行）超过 {max} 行：请删除数据下方的空行后重新上传。',
+  },
   fileTooManyRows: { en: 'At most {max} rows per upload.', 'zh-CN': '每次最多上传 {max} 行。' },
   cellNumberTooLong: {
     en: 'A long number was stored as a number and lost digits: format the column as text and type it again.',

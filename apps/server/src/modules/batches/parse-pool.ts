@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ApiLanguage } from '@console/contract';
 import { translate } from '../../lib/messages.ts';
+import { parseBudgetMs } from '../../lib/parse-budget.ts';
 import './batches.messages.ts';
 import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
 import type { ParseJob, WorkerMessage } from './parse.worker.ts';
@@ -117,9 +118,11 @@ export function createParsePool(opts: ParsePoolOptions) {
       };
       const fail = (fatal: NonNullable<ParseOutcome['fatal']>) => finish({ done: null, fatal, parsed: null });
       active.set(worker, { key: run.key, end: fail });
+      // The time limit follows the file's size (PARSE_TIMEOUT_SECONDS is the most any file gets).
+      const budgetMs = parseBudgetMs(job.file.byteLength, opts.timeoutMs);
       const timer = setTimeout(
-        () => fail({ key: 'parseTimeout', params: { seconds: Math.round(opts.timeoutMs / 100) / 10 } }),
-        opts.timeoutMs,
+        () => fail({ key: 'parseTimeout', params: { seconds: Math.round(budgetMs / 100) / 10 } }),
+        budgetMs,
       );
       worker.on('message', (m: WorkerMessage) => {
         if (settled) return;

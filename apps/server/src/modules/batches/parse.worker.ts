@@ -15,10 +15,12 @@ import {
 } from '../../domain/tax-estimate.ts';
 import { translate } from '../../lib/messages.ts';
 import {
-  type CellValue,
+  listedRowsLimit,
   MAX_PENDING_CHARS,
   MAX_SHEET_ROWS,
   readFirstSheetRows,
+  type SheetRow,
+  SMALL_SHEET_MAX_COLUMNS,
   XlsxLimitError,
 } from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
@@ -150,7 +152,8 @@ const port = parentPort!;
 const post = (m: WorkerMessage) => port.postMessage(m);
 
 /** Past Excel's sheet limits or the reader's buffer: the reason the uploader reads. */
-function limitFatal(e: XlsxLimitError): Fatal {
+function limitFatal(e: XlsxLimitError, maxRows: number): Fatal {
+  if (e.limit === 'listedRows') return new Fatal('fileTooManyListedRows', { max: listedRowsLimit(maxRows) });
   if (e.limit === 'rows') return new Fatal('fileRowsPastLimit', { max: MAX_SHEET_ROWS });
   if (e.limit === 'columns') return new Fatal('fileColumnsPastLimit', { max: 'XFD' });
   return new Fatal('fileRowTooLong', { mb: MAX_PENDING_CHARS / 1024 / 1024 });
@@ -209,12 +212,13 @@ type RowRec = { row: number; values: Partial<Record<ColumnKey, string>> };
 /** Streams the first worksheet's rows; tells whether the sheet declares merged cells. */
 function streamRows(
   buf: Buffer,
-  onRow: (values: CellValue[], rowNo: number) => void,
+  maxRows: number,
+  onRow: (row: SheetRow, rowNo: number) => void,
   onBytes?: (read: number, total: number) => void,
 ) {
   const entries = readZipDirectory(buf);
   if (!entries) throw new Fatal('fileCorrupt');
-  return readFirstSheetRows(buf, entries, { onRow, onBytes });
+  return readFirstSheetRows(buf, entries, { onRow, onBytes, maxListedRows: listedRowsLimit(maxRows) });
 }
 
 async function run(job: ParseJob) {
@@ -240,15 +244,18 @@ async function run(job: ParseJob) {
   let lastProgress = 0;
   const streaming = streamRows(
     buf,
-    (values, rowNo) => {
+    job.maxRows,
+    (row, rowNo) => {
       if (!header) {
         const h = new Map<number, ColumnKey>();
         // Every template's columns are looked for, not only this one's: a box column under a
         // template without boxes tells the sheet is another kind (it was ignored silently).
         const found = new Set<ColumnKey>();
         let priceCurrency: string | undefined;
-        values.forEach((v, i) => {
-          const t = cellText(v, COLUMNS.remark);
+        // The cells present only (a row's cost is its cells, not its last column), within IV.
+        row.cols.forEach((i, k) => {
+          if (i > SMALL_SHEET_MAX_COLUMNS) return;
+          const t = cellText(row.values[k], COLUMNS.remark);
           if (!('text' in t)) return;
           const key = matchHeader(t.text);
           if (!key) return;
@@ -269,7 +276,7 @@ async function run(job: ParseJob) {
       const rec: RowRec = { row: rowNo, values: {} };
       let any = false;
       for (const [i, key] of header) {
-        const t = checkedCell(key, cellText(values[i], COLUMNS[key]));
+        const t = checkedCell(key, cellText(row.get(i), COLUMNS[key]));
         if ('problem' in t) {
           cellProblems.push({ row: rowNo, col: key, letter: colLetter(i), key: t.problem });
           any = true;
@@ -297,10 +304,10 @@ async function run(job: ParseJob) {
   } catch (e) {
     // A bomb is a bomb: it is not inflated again to look for merged cells.
     if (e instanceof ZipBombError) throw e;
-    if (e instanceof XlsxLimitError) throw limitFatal(e);
+    if (e instanceof XlsxLimitError) throw limitFatal(e, job.maxRows);
     // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
     if (
-      await streamRows(buf, () => {}).then(
+      await streamRows(buf, job.maxRows, () => {}).then(
         (r) => r.merged,
         () => false,
       )
@@ -613,7 +620,7 @@ async function run(job: ParseJob) {
   // 6. The error workbook: the customer's rows, an error column, the bad cells marked.
   let errorWorkbook: Uint8Array | null = null;
   if (invalidRows > 0 || confirmRows > 0 || duplicates.size > 0) {
-    errorWorkbook = await writeErrorWorkbook(buf, headerRow, errors, confirmByRow, duplicates, job.lang);
+    errorWorkbook = await writeErrorWorkbook(buf, job.maxRows, headerRow, errors, confirmByRow, duplicates, job.lang);
   }
 
   // 7. The orders without errors back to the main thread as the bytes it stores: a clean batch is
@@ -647,6 +654,7 @@ async function run(job: ParseJob) {
 
 async function writeErrorWorkbook(
   buf: Buffer,
+  maxRows: number,
   headerRow: number,
   errors: Issue[],
   confirmByRow: Map<number, { key: string; params?: Record<string, string | number> }[]>,
@@ -665,9 +673,17 @@ async function writeErrorWorkbook(
   const yellow = 'FFFFEB9C';
   let width = 0;
   const pending: { values: unknown[]; rowNo: number }[] = [];
-  await streamRows(buf, (values, rowNo) => {
-    width = Math.max(width, values.length - 1);
-    if (rowNo >= headerRow) pending.push({ values: values.slice(1), rowNo });
+  await streamRows(buf, maxRows, (row, rowNo) => {
+    // The rows are echoed up to column IV, where the header is looked for: past it a value on
+    // every row would make each one 16,384 cells wide.
+    const values: unknown[] = [];
+    for (let k = 0; k < row.cols.length; k++) {
+      const c = row.cols[k]!;
+      if (c > SMALL_SHEET_MAX_COLUMNS) continue;
+      values[c - 1] = row.values[k];
+      if (c > width) width = c;
+    }
+    if (rowNo >= headerRow) pending.push({ values, rowNo });
   });
   const errCol = width + 1;
   const rows: WorkbookRow[] = pending.map(({ values, rowNo }) => {

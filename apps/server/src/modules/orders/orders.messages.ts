@@ -300,4 +300,12 @@ addMessages({
     en: 'The sheet has more than {max} rows: split it.',
     'zh-CN': '表格超过 {max} 行，请拆分后上传。',
   },
+  sheetTooManyListedRows: {
+    en: 'The sheet lists more than {max} rows, blank ones included: delete the empty rows below the data and upload it again.',
+    'zh-CN': '表格（含空行）超过 {max} 行：请删除数据下方的空行后重新上传。',
+  },
+  sheetTooManyColumns: {
+    en: 'The sheet has values past column {max}: keep the data in the first columns and delete the others.',
+    'zh-CN': '表格在 {max} 列之后仍有内容：请只在前面的列填写数据，删除其余列。',
+  },
 });
