@@ -1,0 +1,75 @@
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openResponse, sealRequest } from '../aes-client.ts';
+import { createHarness, secondInstance, multipart } from '../harness.ts';
+import { aes } from '../items/helpers.ts';
+import { createOrder, jpOrderBody } from '../support/orders.ts';
+
+/**
+ * Issue 27: an address batch is applied by one instance only. A starting instance re-applied
+ * every batch still 'applying' (its in-process recovery), even while another instance was
+ * applying it, and every order got two addressChanged events. Several instances live on
+ * PostgreSQL (the embedded SQLite is one process): this file runs in the PostgreSQL run.
+ */
+
+describe('an address batch with two instances on one database', () => {
+  it('an instance starting while another applies a batch does not apply it again', async () => {
+    const h = await createHarness({ env: { JOB_POLL_SECONDS: '0.5' } });
+    const demo = await h.login('demo');
+    const orders = [];
+    for (let i = 0; i < 3; i++) orders.push(await createOrder(h.post, demo, jpOrderBody('LBI')));
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('S');
+    ws.addRow(['订单号', '收件人', '电话', '省', '市', '区', '详细地址']);
+    for (const o of orders) ws.addRow([o.orderNo, '李四', '13900001111', '广东省', '深圳市', '南山区', '科技园路1号']);
+    const m = multipart(sealRequest(demo, {}), {
+      name: 'addresses.xlsx',
+      data: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/updateLableB/prompt',
+      headers: { 'content-type': m.contentType, authorization: `Bearer ${demo}`, aes: '1' },
+      payload: m.payload,
+    });
+    expect(res.statusCode).toBe(200);
+    const batchId = (openResponse(demo, res.json()) as any).batch.id as number;
+
+    // Hold the apply inside its transaction: another session locks one of the batch's orders.
+    const lock = new pg.Client({ connectionString: h.databaseUrl });
+    await lock.connect();
+    await lock.query('begin');
+    await lock.query('select id from orders where id = $1 for update', [orders[1]!.id]);
+    try {
+      const c = await aes(h, 'updateLableB/create', { id: batchId }, demo);
+      expect(c.status).toBe(200);
+      expect(c.data.status).toBe('applying');
+      // The apply is under way and waits on the lock; an instance starts meanwhile.
+      await new Promise((r) => setTimeout(r, 1500));
+      await secondInstance(h, { env: { JOB_POLL_SECONDS: '0.5' } });
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      await lock.query('rollback');
+      await lock.end();
+    }
+    let status = 'applying';
+    for (let i = 0; i < 200 && status === 'applying'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = (await aes(h, 'updateLableB/progress', { id: batchId }, demo)).data.status;
+    }
+    expect(status).toBe('done');
+    await new Promise((r) => setTimeout(r, 2000)); // a second apply, were there one, has ended
+    const changed = await h.db
+      .selectFrom('tracking_events')
+      .select('order_id')
+      .where(
+        'order_id',
+        'in',
+        orders.map((o) => o.id),
+      )
+      .where('kind', '=', 'addressChanged')
+      .execute();
+    expect(changed.map((e) => e.order_id).sort()).toEqual(orders.map((o) => o.id).sort());
+  }, 60_000);
+});
