@@ -346,6 +346,19 @@ const audited: Record<string, Audited> = {
     action: 'abnormalRule.update',
     bodies: async () => [{ code: 'invalidPhone', enabled: false }],
   },
+  'storageOrder/reweigh': {
+    who: 'operator',
+    action: 'order.reweigh',
+    bodies: async () => {
+      const received = await h.db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'received')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
+      return [{ orderId: received.id, grossWeightG: 2345, reason: 'scale recalibrated' }];
+    },
+  },
   'subscribe/time/capacity/update': {
     who: 'operator',
     action: 'pickupCapacity.update',
