@@ -145,8 +145,9 @@ describe('finding 15: a full SQLite database (max_page_count) surfaces its real 
     expect(confirm.status).toBe(200);
     const done = await settle(h, demo, up.body.data.id);
     expect(done.status).toBe('failed');
-    expect(done.errorMessage).toMatch(/full/);
-    expect(done.errorMessage).not.toMatch(/cannot rollback|no transaction/);
+    // The real cause in the user's words (never the database's own text).
+    expect(done.errorMessage).toMatch(/run out of storage space|存储空间不足/);
+    expect(done.errorMessage).not.toMatch(/cannot rollback|no transaction|SQLITE|internal error/);
     // Nothing of the batch was written.
     const written = await h.db.selectFrom('orders').select('id').where('batch_id', '=', up.body.data.id).execute();
     expect(written).toEqual([]);

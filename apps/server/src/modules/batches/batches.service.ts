@@ -476,7 +476,8 @@ export function createBatchesService(deps: BatchesDeps) {
         // A batch that lost a race to another write: the duplicate number, not the constraint's
         // name. Anything else is ours: the user gets an id to quote, the log the error with it
         // (an exception's text may name paths or SQL, never shown).
-        let known = databaseErrorText(lang, e);
+        // A full disk or database is a cause the user can act on (tell the administrator), in their words.
+        let known = isStorageFull(e) ? translate(lang, 'storageFull') : databaseErrorText(lang, e);
         if (!known) {
           const errorId = randomUUID();
           deps.logError?.(e, { batchId, errorId });
