@@ -278,10 +278,16 @@ export async function buildApp({
   });
   await labelB.recoverAtStart();
   labelBRoutes(registrar, labelB);
-  const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
-  await labels.recoverAtStart();
+  // Print jobs run on the queue, which waits for the running ones when the app closes.
+  const labels = createLabelsService({
+    db,
+    clock,
+    fontDir: config.LABEL_FONT_DIR,
+    files,
+    jobs,
+    logError: (err, jobId) => app.log.error({ err, jobId }, 'print job failed'),
+  });
   labelsRoutes(registrar, labels);
-  app.addHook('onClose', () => labels.close());
   mdaRoutes(registrar, createMdaService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
   const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
   clearanceRoutes(registrar, clearance);

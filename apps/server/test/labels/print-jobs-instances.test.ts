@@ -72,7 +72,12 @@ const printCounts = async (ids: number[]) =>
     (o) => Number(o.print_count),
   );
 const pdfsOf = (jobId: number) =>
-  h.db.selectFrom('files').select('id').where('kind', '=', 'labelPrintJob').where('name', '=', `labelA-${jobId}.pdf`).execute();
+  h.db
+    .selectFrom('files')
+    .select('id')
+    .where('kind', '=', 'labelPrintJob')
+    .where('name', '=', `labelA-${jobId}.pdf`)
+    .execute();
 
 describe('print jobs with two instances on one database', () => {
   it('an instance starting while a print job runs leaves it alone; it finishes once, with one PDF', async () => {
