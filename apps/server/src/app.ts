@@ -218,6 +218,7 @@ export async function buildApp({
     items,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    jobs,
     logError: (err, importId) => app.log.error({ err, importId }, 'item import failed'),
   });
   await itemImports.recoverAtStart();
