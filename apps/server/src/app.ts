@@ -218,6 +218,7 @@ export async function buildApp({
     items,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
+    jobs,
     logError: (err, importId) => app.log.error({ err, importId }, 'item import failed'),
   });
   await itemImports.recoverAtStart();
@@ -278,10 +279,16 @@ export async function buildApp({
   });
   await labelB.recoverAtStart();
   labelBRoutes(registrar, labelB);
-  const labels = createLabelsService({ db, clock, fontDir: config.LABEL_FONT_DIR, files });
-  await labels.recoverAtStart();
+  // Print jobs run on the queue, which waits for the running ones when the app closes.
+  const labels = createLabelsService({
+    db,
+    clock,
+    fontDir: config.LABEL_FONT_DIR,
+    files,
+    jobs,
+    logError: (err, jobId) => app.log.error({ err, jobId }, 'print job failed'),
+  });
   labelsRoutes(registrar, labels);
-  app.addHook('onClose', () => labels.close());
   mdaRoutes(registrar, createMdaService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
   const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
   clearanceRoutes(registrar, clearance);

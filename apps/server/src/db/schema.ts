@@ -336,7 +336,10 @@ export interface PrintJobsTable {
   /** JSON: [{ orderNo, reason }] in the starter's language. */
   refused: Generated<string>;
   file_id: number | null;
+  /** A message key (migration 2026-11-27T0200), translated when read. */
   error: string | null;
+  /** JSON: the ids of the orders the job counted, once it has (migration 2026-11-27T0200). */
+  printed_ids: string | null;
   created_at: Time;
   updated_at: Time;
 }

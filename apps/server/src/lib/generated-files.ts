@@ -78,17 +78,29 @@ export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsh
 export async function saveGeneratedFile(
   db: Database,
   storage: Storage,
-  file: {
-    kind: string;
-    name: string;
-    mime: string;
-    customerId: number | null;
-    ownerUserId: number;
-    data: Buffer;
-    at: string;
-  },
+  file: GeneratedFile & { data: Buffer },
 ): Promise<number> {
-  const stored = await storage.put(file.data, file.name);
+  return recordGeneratedFile(db, await storage.put(file.data, file.name), file);
+}
+
+type GeneratedFile = {
+  kind: string;
+  name: string;
+  mime: string;
+  customerId: number | null;
+  ownerUserId: number;
+  at: string;
+};
+
+/**
+ * The `files` row of bytes already stored: apart from the write, so a job records its file in the
+ * transaction that finishes it (the bytes are written before, never with the writer held).
+ */
+export async function recordGeneratedFile(
+  db: Database,
+  stored: { key: string; size: number; sha256: string },
+  file: GeneratedFile,
+): Promise<number> {
   const row = await db
     .insertInto('files')
     .values({

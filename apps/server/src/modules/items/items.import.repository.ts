@@ -30,7 +30,7 @@ export function createItemImportRepository(db: Database) {
       if (fromStatus) u = u.where('status', '=', fromStatus);
       return Number((await u.executeTakeFirst()).numUpdatedRows) > 0;
     },
-    /** Previews past their end, and commits a process left behind (started before `staleBefore`). */
+    /** Previews past their end. */
     expired(now: string) {
       return db
         .selectFrom('item_imports')
@@ -39,10 +39,13 @@ export function createItemImportRepository(db: Database) {
         .where('preview_until', '<=', now)
         .execute();
     },
-    abandoned(staleBefore: string | null) {
-      let q = db.selectFrom('item_imports').select(['id', 'valid_key']).where('status', '=', 'committing');
-      if (staleBefore) q = q.where('updated_at', '<', staleBefore);
-      return q.execute();
+    /** Imports being committed (the start-up makes sure each has its job). */
+    committing() {
+      return db
+        .selectFrom('item_imports')
+        .select(['id', 'customer_id', 'created_by'])
+        .where('status', '=', 'committing')
+        .execute();
     },
 
     /** The JANs among `jans` the customer's catalogue already has. */

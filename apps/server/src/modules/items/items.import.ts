@@ -1,15 +1,13 @@
 import { type ApiLanguage, contractErrorMap, ErrorCode, items as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { dialectOf } from '../../db/dialect.ts';
-import type { ItemsTable } from '../../db/schema-items.ts';
 import { Download } from '../../http/call-context.ts';
-import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
 import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import { isStorageFull, type Storage } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 // The upload refusals (fileNotXlsx, fileZipBomb…) and the sheet reader's (workbookZipBomb,
@@ -30,19 +28,16 @@ import {
   type RefLists,
   ROW_COLUMN,
 } from './items.import-template.ts';
+import { createItemImportCommits } from './items.import-commit.ts';
 import { createItemImportRepository, type ItemImportRecord } from './items.import.repository.ts';
 import './items.messages.ts';
 import type { ItemsService, NewItemValues } from './items.service.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** Items written per statement of a commit (22 columns: far under both engines' parameter limits). */
-const COMMIT_CHUNK = 500;
 /** Problems kept for the page; the error workbook holds every failed row. */
 const KEPT_ERRORS = 200;
 const SWEEP_MS = 30_000;
-/** A commit of the largest workbook takes seconds: one still "committing" after this was left by a dead process. */
-const STALE_MS = 10 * 60_000;
 
 type Text = { en: string; 'zh-CN': string };
 /** A problem of a row as stored: both languages, so each reader gets its own. */
@@ -60,6 +55,8 @@ export interface ItemImportDeps {
   items: ItemsService;
   uploadLimitBytes: number;
   previewTtlMinutes: number;
+  /** The queue commits run on (lib/jobs.ts): once, on one instance, taken over if that one dies. */
+  jobs: JobQueue;
   /** Where a commit's unexpected failure goes (the app's logger); the user reads "Server error". */
   logError?: (err: unknown, importId: number) => void;
 }
@@ -75,12 +72,8 @@ export function createItemImportService(deps: ItemImportDeps) {
   const { db, clock, files, items } = deps;
   const repo = createItemImportRepository(db);
   const now = () => clock().toISOString();
-  const live = new Map<number, number>();
-  const running = new Set<Promise<unknown>>();
-  const track = (p: Promise<unknown>) => {
-    running.add(p);
-    void p.finally(() => running.delete(p));
-  };
+  /** SQLite: the progress of the commits this process runs (see items.import-commit.ts). */
+  const local = new Map<number, number>();
   const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
 
   async function refLists(): Promise<RefLists> {
@@ -143,8 +136,8 @@ export function createItemImportService(deps: ItemImportDeps) {
       customerCode: m.customer_code,
       fileName: m.file_name,
       status: m.status as C.ItemImportStatus,
-      // The live figure only while committing: once the row says done, it is 100 (the job may not have let go yet).
-      progress: m.status === 'committing' ? (live.get(m.id) ?? m.progress) : m.progress,
+      // This process's figure only while committing (SQLite): once the row says done, it is 100.
+      progress: m.status === 'committing' ? (local.get(m.id) ?? m.progress) : m.progress,
       totalRows: m.total_rows,
       validRows: m.valid_rows,
       invalidRows: m.invalid_rows,
@@ -179,129 +172,33 @@ export function createItemImportService(deps: ItemImportDeps) {
         await removeFile(m.valid_key);
     }
   }
-  /** Commits a gone process left: its transaction never committed, so nothing was written. */
-  async function recoverAbandoned(staleBefore: string | null) {
-    for (const m of await repo.abandoned(staleBefore)) {
-      if (live.has(m.id)) continue;
-      const msg = both('itemImportInterrupted');
-      if (
-        await repo.update(
-          db,
-          m.id,
-          { status: 'failed', error_message: `${msg['zh-CN']} / ${msg.en}`, valid_key: null, updated_at: now() },
-          'committing',
-        )
-      )
-        await removeFile(m.valid_key);
-    }
-  }
   let sweeping: Promise<void> | null = null;
   const sweepTimer = setInterval(() => {
     sweeping ??= expirePreviews()
-      .then(() => recoverAbandoned(new Date(clock().getTime() - STALE_MS).toISOString()))
       .catch(() => {})
       .finally(() => (sweeping = null));
   }, SWEEP_MS);
   sweepTimer.unref();
 
-  async function commitJob(id: number, actor: Actor, lang: ApiLanguage) {
-    live.set(id, 0);
-    const m = (await repo.findAny(id))!;
-    try {
-      const rows = JSON.parse((await files.get(m.valid_key!)).toString('utf8')) as NewItemValues[];
-      const at = now();
-      // One transaction: every valid row becomes an item, or none does. Inserted a chunk per
-      // statement (a 20,000-row import is 40 statements, not 20,000); between chunks the event
-      // loop gets a turn and the page's progress moves.
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += COMMIT_CHUNK) {
-          const chunk = rows.slice(i, i + COMMIT_CHUNK);
-          // A JAN taken since the preview (an item created meanwhile) refuses the whole import;
-          // the unique index stops any race past this check.
-          const taken = await repo.existingJans(
-            trx,
-            m.customer_id,
-            chunk.map((r) => r.jan),
-          );
-          if (taken.length)
-            throw new AppError(ErrorCode.CONFLICT, 'itemImportJansTaken', null, {
-              value: taken.slice(0, 5).join(', '),
-            });
-          await repo.insertItems(
-            trx,
-            chunk.map((r): Omit<ItemsTable, 'id'> => ({
-              ...r,
-              customer_id: m.customer_id,
-              status: 'pending',
-              reason: null,
-              image_file_id: null,
-              created_by: actor.userId,
-              created_at: at,
-              updated_at: at,
-            })),
-            { user_id: actor.userId, at },
-          );
-          live.set(id, Math.floor(((i + chunk.length) / rows.length) * 99));
-          await nextTurn();
-        }
-        const done = await repo.update(
-          trx,
-          id,
-          { status: 'done', progress: 100, created_items: rows.length, valid_key: null, updated_at: now() },
-          'committing',
-        );
-        if (!done) throw new AppError(ErrorCode.CONFLICT, 'itemImportInterrupted');
-      });
-      await removeFile(m.valid_key);
-    } catch (e) {
-      const dup = classifyDatabaseError(e);
-      // The stored rows missing (removed, or stored by another instance with a DATA_DIR of its
-      // own) is the user's "upload again"; the file system's text, with its path, is never shown.
-      const err =
-        e instanceof AppError
-          ? { key: e.key, params: e.params }
-          : dup?.kind === 'unique'
-            ? { key: 'itemImportJansTaken', params: { value: '' } }
-            : e instanceof StoredFileMissing
-              ? { key: 'itemImportFileGone', params: undefined }
-              : { key: isStorageFull(e) ? 'storageFull' : 'internal', params: undefined };
-      if (err.key === 'internal') deps.logError?.(e, id);
-      await repo
-        .update(
-          db,
-          id,
-          {
-            status: 'failed',
-            progress: 100,
-            error_message: translate(lang, err.key, err.params),
-            valid_key: null,
-            updated_at: now(),
-          },
-          'committing',
-        )
-        .catch(() => {});
-      await removeFile(m.valid_key);
-    } finally {
-      live.delete(id);
-    }
-  }
+  const commits = createItemImportCommits({ ...deps, repo, progress: local });
+  const enqueueCommit = commits.enqueue;
 
   return {
-    /** At start: commits the last process left are failed (on PostgreSQL, shared, only stale ones); expired previews dropped. */
+    /**
+     * At start: expired previews dropped; an import committing with no job to commit it (confirmed
+     * before commits were queued jobs) is enqueued. The kind is exclusive per import, so one
+     * another instance is committing right now is left to it, and the job does nothing to an
+     * import no longer committing.
+     */
     async recoverAtStart() {
-      await recoverAbandoned(
-        dialectOf(db) === 'postgres' ? new Date(clock().getTime() - STALE_MS).toISOString() : null,
-      );
+      for (const m of await repo.committing())
+        await enqueueCommit(m, { importId: m.id, userId: m.created_by, lang: 'zh-CN' });
       await expirePreviews();
     },
+    /** Stops the sweep; running commits are the queue's, which waits for them when it stops. */
     async close() {
       clearInterval(sweepTimer);
       await sweeping;
-      while (running.size) await Promise.allSettled([...running]);
-    },
-    /** Resolves when every commit this process started has finished (tests). */
-    async idle() {
-      while (running.size) await Promise.allSettled([...running]);
     },
 
     async template() {
@@ -465,10 +362,13 @@ export function createItemImportService(deps: ItemImportDeps) {
       }
       if (m.status !== 'preview') throw AppError.conflict('itemImportNotPreview');
       if (m.valid_rows === 0 || !m.valid_key) throw AppError.field('id', 'itemImportNothingValid');
-      // Claimed atomically: two confirms of one preview commit it once.
-      if (!(await repo.update(db, id, { status: 'committing', progress: 0, updated_at: now() }, 'preview')))
-        throw AppError.conflict('itemImportNotPreview');
-      track(commitJob(id, actor, lang));
+      // Claimed atomically: two confirms of one preview commit it once. The claim and its job commit
+      // together: no import committing without a job to commit it.
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.update(trx, id, { status: 'committing', progress: 0, updated_at: now() }, 'preview')))
+          throw AppError.conflict('itemImportNotPreview');
+        await enqueueCommit(m, { importId: id, userId: actor.userId, lang }, trx);
+      });
       return present((await repo.find(scope, id))!, lang);
     },
 

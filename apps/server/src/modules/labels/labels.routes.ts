@@ -17,7 +17,7 @@ export function labelsRoutes(r: Registrar, service: LabelsService) {
     return new Download(`labelA-${stamp()}.pdf`, PDF, streamAndRemove(file));
   });
   r.call(labels.printLabelA, async (input, ctx) => service.startPrint(ctx.actor, await ctx.scope(), ctx.lang, input));
-  r.call(labels.printLabelAResult, async (input, ctx) => service.printResult(ctx.actor, input.jobId));
+  r.call(labels.printLabelAResult, async (input, ctx) => service.printResult(ctx.actor, ctx.lang, input.jobId));
   r.call(files.downloadFile, async (input, ctx) => {
     const f = await service.file(ctx.actor, input.id);
     return new Download(f.name, f.mime, f.body);

@@ -7,7 +7,8 @@ import { maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import fs from 'node:fs';
-import { loadGeneratedFile, saveGeneratedFile } from '../../lib/generated-files.ts';
+import { loadGeneratedFile, recordGeneratedFile } from '../../lib/generated-files.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
@@ -31,10 +32,30 @@ const PDF = 'application/pdf';
 /** How often a running job writes how far it got (the result call reads the database). */
 const PROGRESS_EVERY_MS = 300;
 
-export function createLabelsService(deps: { db: Database; clock: () => Date; fontDir: string; files: Storage }) {
+/** A print job as queued: what its run needs, whichever instance runs it. */
+type PrintPayload = {
+  jobId: number;
+  userId: number;
+  scope: Scope;
+  lang: ApiLanguage;
+  ids: number[];
+  printer: string | null;
+};
+const PRINT_JOB = 'label-print';
+/** Another run of the same job got there first: this one leaves the row to it. */
+class Superseded extends Error {}
+
+export function createLabelsService(deps: {
+  db: Database;
+  clock: () => Date;
+  fontDir: string;
+  files: Storage;
+  /** The queue print jobs run on (lib/jobs.ts). */
+  jobs: JobQueue;
+  /** Where a print job's unexpected failure goes (the app's logger); the user reads the job's reason. */
+  logError?: (err: unknown, jobId: number) => void;
+}) {
   const { db, clock } = deps;
-  /** Jobs running in this process: shutdown waits for them. */
-  const running = new Set<Promise<void>>();
   const repo = createLabelsRepository(db);
 
   /**
@@ -87,53 +108,71 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
     return renderFile({ ...RENDER, arg }, { ext: 'pdf', total: job.orders.length }, progress);
   }
 
-  async function runPrint(
-    jobId: number,
-    actor: Actor,
-    scope: Scope,
-    lang: ApiLanguage,
-    ids: number[],
-    printer: string | null,
-  ) {
-    const update = (set: Record<string, unknown>) =>
-      db
-        .updateTable('print_jobs')
-        .set({ ...set, updated_at: clock().toISOString() })
-        .where('id', '=', jobId)
-        .execute();
+  /**
+   * A print job on the job queue (lib/jobs.ts): run by one instance, the queue's lease its own
+   * while it lives; taken over by another only once that instance is gone, so a run may find the
+   * work half done. It counts the prints and records which orders it counted in one transaction
+   * (a run after that draws those, counting nothing again), then stores the PDF and finishes the
+   * row in one transaction, only while the row is still running: a job already finished is left
+   * as it is, and a late run's finish is rolled back.
+   */
+  async function runPrint(p: PrintPayload) {
+    const { jobId, userId, scope, lang, ids, printer } = p;
+    const at = () => clock().toISOString();
     let file: string | undefined;
     try {
-      const { present, missing, toLabel } = await load(scope, ids).catch((e) => {
-        // None of them in scope: every one is "not found", nothing to draw.
-        if (e instanceof AppError && e.code === ErrorCode.NOT_FOUND)
-          return { present: [], missing: ids, toLabel: null };
-        throw e;
-      });
-      const at = clock().toISOString();
-      const moved = present.length
-        ? await db.transaction().execute((trx) =>
-            transition(
-              trx,
-              'print',
-              present.map((r) => r.id),
-              { at, by: actor.userId, location: printer, note: 'labelA' },
-            ),
-          )
-        : { done: [], refused: [] };
-      const refused = [
-        ...missing.map(() => ({ orderNo: null, reason: translate(lang, 'orderNotFound') })),
-        ...moved.refused.map((r) => ({
-          orderNo: r.orderNo,
-          reason: translate(lang, r.key, { orderNo: r.orderNo ?? '' }),
-        })),
-      ];
-      const done = new Set(moved.done);
-      const printed = present.filter((r) => done.has(r.id));
-      await update({ printed: printed.length, refused: JSON.stringify(refused) });
-      if (!printed.length || !toLabel) {
-        await update({ status: 'done' });
+      let job = await repo.printJob(jobId);
+      if (!job || job.status !== 'running') return;
+      if (job.printed_ids === null) {
+        const { present, missing } = await load(scope, ids).catch((e) => {
+          // None of them in scope: every one is "not found", nothing to draw.
+          if (e instanceof AppError && e.code === ErrorCode.NOT_FOUND) return { present: [], missing: ids };
+          throw e;
+        });
+        const counted = await db.transaction().execute(async (trx) => {
+          const moved = present.length
+            ? await transition(
+                trx,
+                'print',
+                present.map((r) => r.id),
+                { at: at(), by: userId, location: printer, note: 'labelA' },
+              )
+            : { done: [], refused: [] };
+          const refused = [
+            ...missing.map(() => ({ orderNo: null, reason: translate(lang, 'orderNotFound') })),
+            ...moved.refused.map((r) => ({
+              orderNo: r.orderNo,
+              reason: translate(lang, r.key, { orderNo: r.orderNo ?? '' }),
+            })),
+          ];
+          const done = new Set(moved.done);
+          const printed = present.filter((r) => done.has(r.id)).map((r) => r.id);
+          const recorded = await repo.updateRunningPrintJob(
+            trx,
+            jobId,
+            {
+              printed: printed.length,
+              refused: JSON.stringify(refused),
+              printed_ids: JSON.stringify(printed),
+              updated_at: at(),
+              ...(printed.length ? {} : { status: 'done' }),
+            },
+            true,
+          );
+          // Another run counted them first (or the job ended): this one's counts roll back.
+          if (!recorded) throw new Superseded();
+          return printed;
+        });
+        if (!counted.length) return;
+        job = (await repo.printJob(jobId))!;
+      }
+      const printedIds = JSON.parse(job.printed_ids!) as number[];
+      if (!printedIds.length) {
+        await repo.updateRunningPrintJob(db, jobId, { status: 'done', updated_at: at() });
         return;
       }
+      // Drawn as counted, in the order asked (an order's address may have changed since: it is drawn as it is now).
+      const { present, toLabel } = await load(scope, printedIds);
       let last = 0;
       let writing = Promise.resolve();
       const progress: ProgressTracker = {
@@ -142,42 +181,51 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
         rows: (n) => {
           if (Date.now() - last < PROGRESS_EVERY_MS) return;
           last = Date.now();
-          writing = writing.then(() => update({ drawn: n }).then(() => {}));
+          writing = writing.then(() =>
+            repo.updateRunningPrintJob(db, jobId, { drawn: n, updated_at: at() }).then(() => {}),
+          );
         },
         done: () => {},
         failed: () => {},
         flushed: () => writing,
       };
-      file = await render({ kind: 'labelA', orders: printed.map(toLabel) }, progress);
+      file = await render({ kind: 'labelA', orders: present.map(toLabel) }, progress);
       await writing;
-      const fileId = await saveGeneratedFile(db, deps.files, {
-        kind: 'labelPrintJob',
-        name: `labelA-${jobId}.pdf`,
-        mime: PDF,
-        customerId: null,
-        ownerUserId: actor.userId,
-        data: await fs.promises.readFile(file),
-        at: clock().toISOString(),
-      });
-      await update({ status: 'done', drawn: printed.length, file_id: fileId });
+      const name = `labelA-${jobId}.pdf`;
+      // The bytes first, the writer not held; then the file's row and the job's end together.
+      const stored = await deps.files.put(await fs.promises.readFile(file), name);
+      try {
+        await db.transaction().execute(async (trx) => {
+          const fileId = await recordGeneratedFile(trx, stored, {
+            kind: 'labelPrintJob',
+            name,
+            mime: PDF,
+            customerId: null,
+            ownerUserId: userId,
+            at: at(),
+          });
+          const set = { status: 'done', drawn: present.length, file_id: fileId, updated_at: at() };
+          if (!(await repo.updateRunningPrintJob(trx, jobId, set))) throw new Superseded();
+        });
+      } catch (e) {
+        await deps.files.remove(stored.key).catch(() => {});
+        throw e;
+      }
     } catch (e) {
-      await update({ status: 'failed', error: translate(lang, 'printJobFailed') }).catch(() => {});
-      if (!(e instanceof AppError)) console.error(`print job ${jobId} failed`, e);
+      if (e instanceof Superseded) return;
+      // A key, translated when read, in the reader's language.
+      await repo
+        .updateRunningPrintJob(db, jobId, { status: 'failed', error: 'printJobFailed', updated_at: at() })
+        .catch(() => {});
+      if (!(e instanceof AppError)) deps.logError?.(e, jobId);
     } finally {
       if (file) fs.rm(file, { force: true }, () => {});
     }
   }
 
-  return {
-    /** Jobs a previous process left running are failed: nothing finishes them now. */
-    async recoverAtStart() {
-      await db
-        .updateTable('print_jobs')
-        .set({ status: 'failed', error: 'interrupted', updated_at: clock().toISOString() })
-        .where('status', '=', 'running')
-        .execute();
-    },
+  deps.jobs.define<PrintPayload>({ name: PRINT_JOB, run: (p) => runPrint(p) });
 
+  return {
     /**
      * Waybill labels: a print of each order through the order life (checked and counted in one
      * transaction, before the PDF is drawn: a refused order refuses the whole download, nothing
@@ -224,30 +272,25 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
     async startPrint(actor: Actor, scope: Scope, lang: ApiLanguage, p: CallParsed<typeof labels.printLabelA>) {
       const ids = [...new Set(p.ids)];
       const at = clock().toISOString();
-      const { id } = await db
-        .insertInto('print_jobs')
-        .values({
+      // The row and its job commit together: no job running without a queue job to run it.
+      const id = await db.transaction().execute(async (trx) => {
+        const id = await repo.insertPrintJob(trx, {
           user_id: actor.userId,
           printer: p.printer ?? null,
           status: 'running',
           total: ids.length,
           created_at: at,
           updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const job = runPrint(id, actor, scope, lang, ids, p.printer ?? null).finally(() => running.delete(job));
-      running.add(job);
+        });
+        const payload: PrintPayload = { jobId: id, userId: actor.userId, scope, lang, ids, printer: p.printer ?? null };
+        await deps.jobs.enqueue(PRINT_JOB, payload, { trx, customerId: actor.customerId, size: 'heavy' });
+        return id;
+      });
       return { jobId: id };
     },
 
-    async printResult(actor: Actor, jobId: number): Promise<labels.PrintJob> {
-      const j = await db
-        .selectFrom('print_jobs')
-        .selectAll()
-        .where('id', '=', jobId)
-        .where('user_id', '=', actor.userId)
-        .executeTakeFirst();
+    async printResult(actor: Actor, lang: ApiLanguage, jobId: number): Promise<labels.PrintJob> {
+      const j = await repo.printJobOf(actor.userId, jobId);
       if (!j) throw new AppError(ErrorCode.NOT_FOUND, 'printJobNotFound');
       return {
         jobId: j.id,
@@ -257,7 +300,7 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
         drawn: j.drawn,
         refused: JSON.parse(j.refused),
         fileId: j.file_id,
-        error: j.error,
+        error: j.error === null ? null : translate(lang, j.error),
       };
     },
 
@@ -266,11 +309,6 @@ export function createLabelsService(deps: { db: Database; clock: () => Date; fon
       const f = await loadGeneratedFile(db, deps.files, { id, kind: 'labelPrintJob', userId: actor.userId });
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'fileNotFound');
       return f;
-    },
-
-    /** Waits for the jobs still running (shutdown). */
-    async close() {
-      await Promise.allSettled([...running]);
     },
 
     /** Product labels (picking list): the orders' items; no print is counted. */

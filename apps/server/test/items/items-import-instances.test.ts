@@ -1,0 +1,199 @@
+import ExcelJS from 'exceljs';
+import type { items as C } from '@console/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openResponse, sealRequest } from '../aes-client.ts';
+import { createStorage } from '../../src/lib/storage-config.ts';
+import type { Storage } from '../../src/lib/storage.ts';
+import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
+import { aesBlob, itemBody } from './helpers.ts';
+
+/**
+ * Issue 27: an item import's commit on the job queue. Its progress lived in the memory of the
+ * instance committing it (another instance answering the console's poll read 0 until the end),
+ * and a starting instance failed every import still committing that it did not run itself (on
+ * PostgreSQL, those committing for more than ten minutes). Several instances live on PostgreSQL;
+ * on SQLite (one instance) the second app is `SERVER_ROLE=web`.
+ */
+const pgUrl = process.env.TEST_DATABASE_URL;
+const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) {
+  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+/** The harness's file store, the reading of a commit's stored rows held at a gate when asked. */
+let base: Storage;
+let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
+const held: Storage = {
+  async get(key) {
+    if (gate && key.endsWith('.json')) {
+      gate.reached = true;
+      await gate.wait;
+    }
+    return base.get(key);
+  },
+  put: (data, hint, sha) => base.put(data, hint, sha),
+  remove: (key) => base.remove(key),
+  check: () => base.check(),
+};
+function closeGate() {
+  let open!: () => void;
+  const wait = new Promise<void>((r) => (open = r));
+  gate = { open, reached: false, wait };
+  return gate;
+}
+
+let h: Harness;
+let demo: string;
+let b: Instance;
+beforeAll(async () => {
+  h = await createHarness({ env: ENV, storage: held });
+  base = createStorage(h.config, h.db);
+  demo = await h.login('demo');
+});
+afterAll(() => gate?.open());
+
+/** An AES call on an instance, as the console makes it through the balancer. */
+async function call(app: Instance['app'], path: string, body: unknown) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${demo}`, aes: '1', 'accept-language': 'en' },
+    payload: JSON.stringify(sealRequest(demo, body)),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return openResponse(demo, res.json()) as C.ItemImport;
+}
+
+/** The template with `n` good rows under its own headers, uploaded: the preview. */
+async function preview(n: number, group: string) {
+  const t = await aesBlob(h, 'item/import/template', {}, demo);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(t.bytes as never);
+  const sheet = wb.getWorksheet('items')!;
+  const headers = (sheet.getRow(1).values as string[]).slice(1);
+  const jans: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const it = itemBody();
+    jans.push(it.jan);
+    const r: Record<string, string | number> = {
+      JAN: it.jan,
+      'Chinese name': it.nameZh,
+      'English name': it.nameEn,
+      Specs: it.specs,
+      Category: '2',
+      'Net weight (g)': 120,
+      'Clearance price (CNY)': '45.5',
+      'Declaration price (JPY)': '800',
+      Origin: 'jp',
+      'Tax code': '04010100',
+      Group: group,
+    };
+    const row = sheet.getRow(i + 2);
+    headers.forEach((hd, c) => {
+      const key = Object.keys(r).find((k) => hd.endsWith(`/ ${k}`));
+      if (key !== undefined) row.getCell(c + 1).value = r[key]!;
+    });
+    row.commit();
+  }
+  const m = multipart(sealRequest(demo, {}), { name: `${group}.xlsx`, data: Buffer.from(await wb.xlsx.writeBuffer()) });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/item/import/upload',
+    headers: { 'content-type': m.contentType, authorization: `Bearer ${demo}`, aes: '1', 'accept-language': 'en' },
+    payload: m.payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const p = openResponse(demo, res.json()) as C.ItemImport;
+  expect(p.validRows).toBe(n);
+  return { id: p.id, jans };
+}
+
+describe('an item import with two instances on one database', () => {
+  it('an instance starting while an import commits leaves it alone; it ends done', async () => {
+    const { id } = await preview(3, 'inst-start');
+    const g = closeGate();
+    expect((await call(h.app, 'item/import/confirm', { id })).status).toBe('committing');
+    await waitFor('the commit to start', () => g.reached);
+    // A large import, committing for more than ten minutes by the time another instance starts.
+    h.clock.now = new Date(h.clock.now.getTime() + 11 * 60_000);
+    b = await secondInstance(h, { env: pgUrl ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
+    expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
+      status: 'committing',
+      errorMessage: null,
+    });
+    g.open();
+    await waitFor(
+      'the commit to end',
+      async () => (await call(h.app, 'item/import/progress', { id })).status !== 'committing',
+    );
+    expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
+      status: 'done',
+      progress: 100,
+      createdItems: 3,
+      errorMessage: null,
+    });
+  }, 60_000);
+
+  it('progress of a commit on one instance is read on another while it runs', async () => {
+    const { id, jans } = await preview(600, 'inst-progress');
+    const customerId = (
+      await h.db.selectFrom('customers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow()
+    ).id;
+    // Held mid-commit. PostgreSQL: another session holds a JAN of the second chunk (an item being
+    // created elsewhere, not committed), so the commit waits on the unique index after its first
+    // chunk. SQLite: its one writer cannot be held by another connection without holding this
+    // process, so the commit is held before its transaction.
+    let release: () => Promise<void>;
+    if (pgUrl) {
+      const lock = new pg.Client({ connectionString: h.databaseUrl });
+      await lock.connect();
+      await lock.query('begin');
+      const now = new Date().toISOString();
+      const cols = await lock.query(
+        `insert into items (customer_id, jan, name_zh, name_en, name_ja, specs, essentials, new_category, group_name,
+           net_weight_g, clearance_price, declaration_price, origin, status, created_by, created_at, updated_at)
+         values ($1, $2, 'x', 'x', 'x', 'x', '', '', 'lock', 1, '1', '1', 'JP', 'pending',
+           (select id from users where name = 'demo'), $3, $3)`,
+        [customerId, jans[550], now],
+      );
+      expect(cols.rowCount).toBe(1);
+      release = async () => {
+        await lock.query('rollback');
+        await lock.end();
+      };
+    } else {
+      const g = closeGate();
+      release = async () => g.open();
+    }
+    expect((await call(h.app, 'item/import/confirm', { id })).status).toBe('committing');
+    let seen: C.ItemImport | null = null;
+    try {
+      if (pgUrl) {
+        await waitFor(
+          'the first chunk',
+          async () => (seen = await call(b.app, 'item/import/progress', { id })).progress > 0,
+        );
+        // The first chunk's figure, read on the other instance while the commit waits.
+        expect(seen).toMatchObject({ status: 'committing', progress: Math.floor((500 / 600) * 99) });
+      } else {
+        await waitFor('the commit to start', () => gate!.reached);
+        expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({ status: 'committing' });
+      }
+    } finally {
+      await release();
+    }
+    await waitFor(
+      'the commit to end',
+      async () => (await call(b.app, 'item/import/progress', { id })).status !== 'committing',
+    );
+    expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
+      status: 'done',
+      progress: 100,
+      createdItems: 600,
+    });
+  }, 120_000);
+});

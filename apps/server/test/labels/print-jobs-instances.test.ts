@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStorage } from '../../src/lib/storage-config.ts';
+import type { Storage } from '../../src/lib/storage.ts';
+import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
+import { createOrder, jpOrderBody } from '../support/orders.ts';
+import { pdfPages } from '../support/pdf-read.ts';
+
+/**
+ * Issue 27: print jobs on the job queue. A starting instance failed every running print job
+ * ("interrupted", stored raw) though another instance was drawing it, so users printed twice; and
+ * a job whose instance died was never finished. Several instances live on PostgreSQL; on SQLite
+ * (one instance) the second app is `SERVER_ROLE=web`, and "died" is a process that stopped with
+ * the job under way, whose next start finishes it.
+ */
+const pg = Boolean(process.env.TEST_DATABASE_URL);
+const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
+  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+/**
+ * The harness's file store, with the label PDFs' writes held at a gate: the job is then under
+ * way (prints counted, PDF drawn, not stored yet) for as long as the test wants.
+ */
+let base: Storage;
+let gate: { open: () => void; fail: (e: Error) => void; reached: boolean; wait: Promise<void> } | null = null;
+const held: Storage = {
+  async put(data, hint, sha256) {
+    if (gate && hint.startsWith('labelA-')) {
+      gate.reached = true;
+      await gate.wait;
+    }
+    return base.put(data, hint, sha256);
+  },
+  get: (key) => base.get(key),
+  remove: (key) => base.remove(key),
+  check: () => base.check(),
+};
+function closeGate() {
+  let open!: () => void;
+  let fail!: (e: Error) => void;
+  const wait = new Promise<void>((r, j) => ((open = r), (fail = j)));
+  gate = { open, fail, reached: false, wait };
+  return gate;
+}
+
+let h: Harness;
+let demo: string;
+beforeAll(async () => {
+  h = await createHarness({ env: ENV, storage: held });
+  base = createStorage(h.config, h.db);
+  demo = await h.login('demo');
+});
+afterAll(() => gate?.open());
+
+async function threeOrders(prefix: string) {
+  return Promise.all([0, 1, 2].map(() => createOrder(h.post, demo, jpOrderBody(prefix))));
+}
+async function result(jobId: number, lang = 'en') {
+  const r = await h.post('order/printLabelAResult', { jobId }, demo, { 'accept-language': lang });
+  expect(r.status).toBe(200);
+  return r.body.data;
+}
+const printCounts = async (ids: number[]) =>
+  (await h.db.selectFrom('orders').select(['id', 'print_count']).where('id', 'in', ids).orderBy('id').execute()).map(
+    (o) => Number(o.print_count),
+  );
+const pdfsOf = (jobId: number) =>
+  h.db
+    .selectFrom('files')
+    .select('id')
+    .where('kind', '=', 'labelPrintJob')
+    .where('name', '=', `labelA-${jobId}.pdf`)
+    .execute();
+
+describe('print jobs with two instances on one database', () => {
+  it('an instance starting while a print job runs leaves it alone; it finishes once, with one PDF', async () => {
+    const orders = await threeOrders('PJR');
+    const g = closeGate();
+    const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo);
+    expect(start.status).toBe(200);
+    const jobId = start.body.data.jobId as number;
+    await waitFor('the job to draw its PDF', () => g.reached);
+
+    await secondInstance(h, { env: pg ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
+    expect(await result(jobId)).toMatchObject({ status: 'running', error: null, printed: 3 });
+
+    g.open();
+    await waitFor('the job to finish', async () => (await result(jobId)).status !== 'running');
+    await sleep(1500); // a second run, were there one, has ended
+    expect(await result(jobId)).toMatchObject({ status: 'done', printed: 3, drawn: 3, error: null });
+    expect(await pdfsOf(jobId)).toHaveLength(1);
+    expect(await printCounts(orders.map((o) => o.id))).toEqual([1, 1, 1]);
+  }, 60_000);
+
+  it("a failed print job's reason is stored as a key and read in the reader's language", async () => {
+    const orders = await threeOrders('PJF');
+    const g = closeGate();
+    const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo, {
+      'accept-language': 'en',
+    });
+    const jobId = start.body.data.jobId as number;
+    await waitFor('the job to draw its PDF', () => g.reached);
+    g.fail(Object.assign(new Error('EIO: /var/lib/console/files broken'), { code: 'EIO' }));
+    await waitFor('the job to fail', async () => (await result(jobId)).status !== 'running');
+    const row = await h.db.selectFrom('print_jobs').select('error').where('id', '=', jobId).executeTakeFirstOrThrow();
+    expect(row.error).toBe('printJobFailed');
+    expect((await result(jobId, 'en')).error).toBe(
+      'The labels could not be drawn; the orders printed are counted. Please print again.',
+    );
+    expect((await result(jobId, 'zh-CN')).error).toBe('面单生成失败，已打印的订单已计数，请重新打印。');
+  }, 60_000);
+
+  // Last in the file: the harness's instance "dies" here.
+  it('a print job whose instance died is finished by another exactly once', async () => {
+    const orders = await threeOrders('PJD');
+    const g = closeGate();
+    const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo);
+    const jobId = start.body.data.jobId as number;
+    await waitFor('the job to draw its PDF', () => g.reached);
+    expect(await printCounts(orders.map((o) => o.id))).toEqual([1, 1, 1]);
+
+    let other: Instance;
+    if (pg) {
+      other = await secondInstance(h, { env: ENV });
+      // A lease and a half: the owner's lease keeps the job its own while it lives.
+      await sleep(15_000);
+      expect(await result(jobId)).toMatchObject({ status: 'running', fileId: null });
+      // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
+      await h.app.jobs.abandon();
+    } else {
+      // One process: it stops with the job under way (never finishing it), and the next start runs it.
+      void h.app.jobs.stop();
+      await sleep(300);
+      other = await secondInstance(h, { env: ENV });
+    }
+    await waitFor('the other instance to finish it', async () => (await result(jobId)).status !== 'running', 40_000);
+    await sleep(1500);
+    const job = await result(jobId);
+    expect(job).toMatchObject({ status: 'done', printed: 3, drawn: 3, error: null });
+    // Counted once, one PDF, drawn by the instance that finished it.
+    expect(await printCounts(orders.map((o) => o.id))).toEqual([1, 1, 1]);
+    expect(await pdfsOf(jobId)).toHaveLength(1);
+    const pdf = await other.app.inject({
+      method: 'POST',
+      url: '/api/file/downloadSteam',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${demo}` },
+      payload: JSON.stringify({ id: job.fileId }),
+    });
+    expect(pdf.statusCode).toBe(200);
+    const file = path.join(os.tmpdir(), `print-job-${jobId}-${process.pid}.pdf`);
+    fs.writeFileSync(file, pdf.rawPayload);
+    try {
+      expect(pdfPages(file)).toBe(3);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }, 90_000);
+});
