@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v haproxy >/dev/null || need+=(haproxy)
+# The kill -9 case finds the process behind a database session with ss.
+command -v ss >/dev/null || need+=(iproute2)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing ${need[*]} for the cluster tests…"

@@ -289,6 +289,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       // Hold the apply inside its transaction: another session locks the last of the batch's orders.
       const lock = new pg.Client({ connectionString: db.url });
       await lock.connect();
+      const lockPid = (await lock.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
       await lock.query('begin');
       await lock.query('select id from orders where id = $1 for update', [orders.at(-1)!.id]);
       let killed: ServerProcess | undefined;
@@ -296,11 +297,12 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
         const c = await api.aes('updateLableB/create', { id: labelBatch }, demo);
         expect(c.status).toBe(200);
         expect(c.data.status).toBe('applying');
-        // The connection waiting on the lock is the applying instance's.
+        // The session our lock blocks is the applying instance's.
         let port: number | null = null;
         for (let i = 0; i < 200 && port === null; i++) {
           const w = await sql.query<{ client_port: number }>(
-            `select client_port from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            'select client_port from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+            [lockPid],
           );
           port = w.rows[0]?.client_port ?? null;
           if (port === null) await sleep(100);
