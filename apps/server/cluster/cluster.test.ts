@@ -196,6 +196,47 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
     for (const l of labels) expect(l.bytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
+  it('waybill labels and a print job: the PDF downloads whichever instance answers', async () => {
+    const seen: Answer[] = [];
+    const { id } = await preview(rowsOf(6), seen);
+    expect((await api.post('order/batch/confirm', { id, confirmations: [] }, demo)).status).toBe(200);
+    expect(await settle(id, seen)).toMatchObject({ status: 'done' });
+    const ids = (
+      await sql.query<{ id: number }>('select id from orders where batch_id = $1 order by id', [id])
+    ).rows.map((o) => o.id);
+    // Waybill labels of three orders (a print of each), then a print job of the other three.
+    const labels = [
+      await api.post('order/download/labelA', { ids: ids.slice(0, 3) }, demo),
+      await api.post('order/download/labelA', { ids: ids.slice(0, 3) }, demo),
+    ];
+    expect(labels.map((l) => l.status)).toEqual([200, 200]);
+    expect(servedBy(labels)).toEqual(['a', 'b']);
+    for (const l of labels) expect(l.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const job = await api.post('order/printLabelA', { ids: ids.slice(3) }, demo);
+    expect(job.status, JSON.stringify(job.body)).toBe(200);
+    const jobId = job.body.data.jobId as number;
+    const polls: Answer[] = [];
+    let state: any;
+    for (let i = 0; i < 600; i++) {
+      const r = await api.post('order/printLabelAResult', { jobId }, demo);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      polls.push(r);
+      state = r.body.data;
+      if (state.status !== 'running') break;
+      await sleep(100);
+    }
+    expect(state).toMatchObject({ status: 'done', total: 3, printed: 3, refused: [] });
+    expect(servedBy(polls)).toEqual(['a', 'b']);
+    const pdfs = [
+      await api.post('file/downloadSteam', { id: state.fileId }, demo),
+      await api.post('file/downloadSteam', { id: state.fileId }, demo),
+    ];
+    expect(pdfs.map((p) => p.status)).toEqual([200, 200]);
+    expect(servedBy(pdfs)).toEqual(['a', 'b']);
+    for (const p of pdfs) expect(p.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
   if (v.processes)
     it('a restart of one instance leaves the other’s batch alone, and users see no error through the balancer', async () => {
       // B's work: a batch confirmed on B directly just before A is stopped; it must end done, once.
