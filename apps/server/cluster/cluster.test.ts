@@ -297,6 +297,15 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       const settled = jobs.rows.filter((j) => to - new Date(j.created_on).getTime() > 3_000);
       expect(settled.length).toBeGreaterThanOrEqual(3);
       for (const j of settled) expect(j).toMatchObject({ state: 'completed', retry_count: 0 });
+      // The daily and six-hourly ones run "at start unless this period already ran": two starts at
+      // once and A's restart (the case before) made one job each.
+      const atStart = await sql.query<{ name: string; n: number }>(
+        `select name, count(*)::int as n from pgboss.job where name in ('storage-accrual', 'jd-renewal') group by name order by name`,
+      );
+      expect(atStart.rows).toEqual([
+        { name: 'jd-renewal', n: 1 },
+        { name: 'storage-accrual', n: 1 },
+      ]);
     }, 60_000);
 
   if (v.processes)
