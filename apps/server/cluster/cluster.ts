@@ -119,6 +119,9 @@ export function haproxyConfig(port: number, servers: { name: string; port: numbe
     // One request per server connection: an instance that stops never closes a connection
     // haproxy is about to reuse.
     '  option http-server-close',
+    // The client's address for the instances (login throttling is per address): they trust
+    // the balancer's X-Forwarded-For through TRUST_PROXY.
+    '  option forwardfor',
     'frontend console',
     `  bind 127.0.0.1:${port}`,
     '  default_backend instances',
