@@ -40,6 +40,7 @@ export default tseslint.config(
       'apps/server/src/cli/**',
       '**/*.test.ts',
       '**/test/**',
+      'apps/server/cluster/**',
       '**/bench/**',
       'e2e/**',
       '**/*.config.ts',
