@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import ExcelJS from 'exceljs';
 import type { items as C } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -270,7 +268,7 @@ describe('round trip', () => {
       .select('valid_key')
       .where('id', '=', up.data.id)
       .executeTakeFirstOrThrow();
-    fs.rmSync(path.join(h.dataDir, 'files', stored.valid_key!));
+    await h.storage.remove(stored.valid_key!);
     expect((await aes(h, 'item/import/confirm', { id: up.data.id }, demo, 'zh-CN')).status).toBe(200);
     const done = await waitDone(demo, up.data.id);
     expect(done.status).toBe('failed');
