@@ -112,18 +112,19 @@ export default function UsersPage() {
           <Space size={4}>
             {/* A staff member's password is reset only by an admin (the server refuses an operator). */}
             {(isAdmin || roles.indexOf(r.role) < roles.indexOf('operator')) && (
-              <Button
-                size="small"
-                data-testid="user-reset-password"
-                onClick={() =>
-                  void act(
+              <Popconfirm
+                title={t('admin.confirmResetPassword', { name: r.name })}
+                onConfirm={() =>
+                  act(
                     () => resetPassword(r.id),
                     (x) => showPassword(r.name, x.password),
                   )
                 }
               >
-                {t('admin.resetPassword')}
-              </Button>
+                <Button size="small" data-testid="user-reset-password">
+                  {t('admin.resetPassword')}
+                </Button>
+              </Popconfirm>
             )}
             {r.disabled ? (
               <Button size="small" onClick={() => void act(() => disableUser(r.id, false))}>
@@ -136,18 +137,19 @@ export default function UsersPage() {
                 </Button>
               </Popconfirm>
             )}
-            <Button
-              size="small"
-              data-testid="user-end-sessions"
-              onClick={() =>
-                void act(
+            <Popconfirm
+              title={t('admin.confirmEndSessions', { name: r.name })}
+              onConfirm={() =>
+                act(
                   () => endSessions(r.id),
                   (x) => void message.success(t('admin.sessionsEnded', { n: x.ended })),
                 )
               }
             >
-              {t('admin.endSessions')}
-            </Button>
+              <Button size="small" data-testid="user-end-sessions">
+                {t('admin.endSessions')}
+              </Button>
+            </Popconfirm>
           </Space>
         ),
     },

@@ -36,6 +36,8 @@ registerMessages('admin', {
     enable: '启用',
     endSessions: '结束会话',
     confirmDisable: '禁用后该用户的所有会话将结束，确定？',
+    confirmResetPassword: '重置 {name} 的密码？旧密码立即失效，该用户须用新的一次性密码登录。',
+    confirmEndSessions: '结束 {name} 的所有会话？该用户须重新登录。',
     oneTimeTitle: '一次性密码',
     oneTimeText: '用户 {name} 的一次性密码如下（只显示这一次）。用户首次登录后必须修改。',
     saved: '已保存',
@@ -110,6 +112,9 @@ registerMessages('admin', {
     enable: 'Enable',
     endSessions: 'End sessions',
     confirmDisable: 'Disabling ends every session of this user. Continue?',
+    confirmResetPassword:
+      "Reset {name}'s password? The old one stops working at once; they log in with a new one-time password.",
+    confirmEndSessions: 'End every session of {name}? They will have to log in again.',
     oneTimeTitle: 'One-time password',
     oneTimeText: 'The one-time password of {name} (shown this once). The user must change it at the first login.',
     saved: 'Saved',
