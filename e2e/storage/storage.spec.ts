@@ -91,6 +91,9 @@ test('storage: operator enters waybills → list → info/orders → out batch w
   await page.getByTestId('out-single-input').press('Enter');
   await expect(page.getByTestId('out-single-last')).toHaveAttribute('data-outcome', 'refused');
   await expect(page.getByTestId('out-single-last')).toContainText(notReceived.orderNo);
+  // Outbound, a refusal reads "cannot ship", not the inbound "cannot store" (issue 28, item 11).
+  const refusedLine = page.getByTestId('out-single-results').locator(`[data-code="${notReceived.waybillNo}"]`);
+  await expect(refusedLine.getByTestId('line-outcome')).toHaveText('不能出库');
   expect(errors).toEqual([]);
   await context.close();
 });

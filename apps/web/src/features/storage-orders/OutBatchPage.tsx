@@ -182,7 +182,7 @@ export default function OutBatchPage() {
             renderItem={(l) => (
               <List.Item data-code={l.code} data-outcome={l.outcome}>
                 <Space>
-                  <OutcomeTag outcome={l.outcome} />
+                  <OutcomeTag outcome={l.outcome} direction="out" />
                   <Typography.Text code>{l.code}</Typography.Text>
                   {l.message}
                 </Space>

@@ -95,7 +95,7 @@ export default function OutSinglePage() {
           {t('storageOrders.newShipment')}
         </Button>
       </Space>
-      <ScanLines lines={lines} testId="out-single-results" />
+      <ScanLines lines={lines} testId="out-single-results" direction="out" />
     </Space>
   );
 }

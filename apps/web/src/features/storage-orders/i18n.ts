@@ -69,6 +69,8 @@ registerMessages('storageOrders', {
       badWeight: '毛重有误',
       shipped: '已出库',
     },
+    /** An outbound scan's refusal: the parcel cannot ship (the inbound word would be wrong there). */
+    outRefused: '不能出库',
     kind: '类型',
     kinds: { preAlert: '客户预报', receipt: '仓库入库' },
     preAlertHint: '您的录入是预报：包裹由仓库扫描入库并称重，您填写的重量记为申报重量，计费以仓库实测重量为准。',
@@ -183,6 +185,7 @@ registerMessages('storageOrders', {
       badWeight: 'Bad weight',
       shipped: 'Shipped',
     },
+    outRefused: 'Cannot ship',
     kind: 'Kind',
     kinds: { preAlert: 'Customer pre-alert', receipt: 'Warehouse receipt' },
     preAlertHint:

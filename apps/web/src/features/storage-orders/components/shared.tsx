@@ -10,11 +10,18 @@ const OUTCOME_COLOR: Record<string, string> = {
   alreadyReceived: 'gold',
 };
 
+/** Which way a scan moves the parcel: a refusal reads "cannot store" inbound, "cannot ship" outbound. */
+export type ScanDirection = 'in' | 'out';
+
 /** A line's result: green stored/shipped, gold nothing to do, red refused. */
-export function OutcomeTag({ outcome }: { outcome: string }) {
+export function OutcomeTag({ outcome, direction = 'in' }: { outcome: string; direction?: ScanDirection }) {
+  const label =
+    direction === 'out' && outcome === 'refused'
+      ? t('storageOrders.outRefused')
+      : t(`storageOrders.outcomes.${outcome}`);
   return (
     <Tag color={OUTCOME_COLOR[outcome] ?? 'red'} data-testid="line-outcome" data-outcome={outcome}>
-      {t(`storageOrders.outcomes.${outcome}`)}
+      {label}
     </Tag>
   );
 }
@@ -23,9 +30,11 @@ export function OutcomeTag({ outcome }: { outcome: string }) {
 export function ScanLines({
   lines,
   testId,
+  direction = 'in',
 }: {
   lines: { code: string; outcome: string; message: string; grossWeightG?: number | null }[];
   testId: string;
+  direction?: ScanDirection;
 }) {
   return (
     <List
@@ -36,7 +45,7 @@ export function ScanLines({
       renderItem={(l) => (
         <List.Item data-code={l.code} data-outcome={l.outcome}>
           <Space>
-            <OutcomeTag outcome={l.outcome} />
+            <OutcomeTag outcome={l.outcome} direction={direction} />
             <Typography.Text code>{l.code}</Typography.Text>
             {l.grossWeightG != null && (
               <Typography.Text strong data-testid="line-weight">
