@@ -4,7 +4,8 @@ import { demoWeightG } from './bills.ts';
 /**
  * Demo storage orders and shipments for `demo` and `demo2` (embedded default only, after the
  * demo orders). They record the history the demo orders already have: the orders the seed made
- * received (or further) came in through a storage order each customer entered, with one unknown
+ * received (or further) came in through a storage order the warehouse (the demo operator) entered
+ * for each customer — receiving and weighing are the warehouse's (issue 26) — with one unknown
  * waybill and one scanned twice refused beside them, and the shipped ones left in a shipment.
  * No order changes here: their statuses and tracking events are the seed's.
  */
@@ -66,7 +67,7 @@ export async function seedDemoStorage(db: Database, now: Date) {
           received_count: orders.length,
           refused_count: lines.length - orders.length,
           file_name: null,
-          created_by: c.user_id,
+          created_by: operator.id,
           created_at: at,
           updated_at: at,
         })
