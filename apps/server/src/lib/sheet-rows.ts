@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { currentTenant, FairTurns } from './fair-turns.ts';
 import { parseBudgetMs } from './parse-budget.ts';
 import type { SheetRowsJob, SheetRowsReply } from './sheet-rows.worker.ts';
 
@@ -6,8 +7,14 @@ const WORKER = new URL('./sheet-rows.worker.ts', import.meta.url);
 /** A sheet of a few thousand rows reads in well under a second; these only stop a crafted file (at most 60 s, less for a small one). */
 const TIME_LIMIT_MS = 60_000;
 const MEMORY_MB = 256;
-/** One sheet at a time: two cores are shared with the server, the imports and the exports. */
-let running: Promise<unknown> = Promise.resolve();
+/**
+ * One sheet at a time, plus one more for small files: two cores are shared with the server, the
+ * imports and the exports. Turns go by customer (lib/fair-turns.ts), so a one-row sheet of one
+ * customer never waits behind another's big sheets (issue 27); a file this small is a few hundred
+ * rows at most and reads in well under a second.
+ */
+const SMALL_SHEET_BYTES = 64 * 1024;
+const turns = new FairTurns(1, 1);
 
 /**
  * One worker kept started and idle (its modules loaded), as the parse pool does: starting one
@@ -34,10 +41,17 @@ function takeWorker(): Worker {
  * The rows of an uploaded workbook's first sheet as text, read in a worker thread with a heap
  * and a time limit (sheet-rows.worker.ts). A problem with the file comes back as a message key.
  */
-export function readSheetRows(file: Buffer, maxRows: number, opts: { columns?: number } = {}): Promise<SheetRowsReply> {
-  const job = running.then(() => runOnce(file, maxRows, opts.columns));
-  running = job.catch(() => {});
-  return job;
+export async function readSheetRows(
+  file: Buffer,
+  maxRows: number,
+  opts: { columns?: number } = {},
+): Promise<SheetRowsReply> {
+  const release = await turns.take({ tenant: currentTenant(), small: file.length <= SMALL_SHEET_BYTES });
+  try {
+    return await runOnce(file, maxRows, opts.columns);
+  } finally {
+    release();
+  }
 }
 
 function runOnce(file: Buffer, maxRows: number, columns: number | undefined): Promise<SheetRowsReply> {

@@ -5,6 +5,7 @@ import type { CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
 import { connectionOf, type Database } from '../db/database.ts';
 import type { ProgressTracker } from './export-progress.ts';
+import { currentTenant, FairTurns, type Turn } from './fair-turns.ts';
 import { tempFile } from './temp-files.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
@@ -33,6 +34,11 @@ export interface WorkbookJob {
    * Functions cannot cross threads, so it is named by its module's URL and export name.
    */
   mapper?: { module: string; name: string; arg?: unknown };
+  /**
+   * The most rows a `query` can give, when the caller counted them (up to SMALL_JOB_ROWS + 1):
+   * a query known small gets a small job's turn. Unset: the job waits as a heavy one.
+   */
+  rowsAtMost?: number;
 }
 
 /** What the worker is given (structured-cloned). */
@@ -71,6 +77,16 @@ const WORKER = new URL('./workbook.worker.ts', import.meta.url);
  * MiB whatever its row count, so a burst of exports cannot take the machine.
  */
 const CONCURRENT_JOBS = 2;
+/**
+ * One more worker only small jobs may take, and turns by customer (lib/fair-turns.ts): six
+ * 6,000-order PDFs of one customer held another's label-B template for 52–56 s (issue 27).
+ * Small: a workbook of at most SMALL_JOB_ROWS rows (0.1–0.3 s) or a render of at most
+ * SMALL_JOB_PAGES units (a PDF page is far costlier than a row).
+ */
+const SMALL_JOB_SLOTS = 1;
+export const SMALL_JOB_ROWS = 2000;
+const SMALL_JOB_PAGES = 50;
+const turns = new FairTurns(CONCURRENT_JOBS, SMALL_JOB_SLOTS);
 /** A safety net: a streaming job stays far below it. */
 const WORKER_HEAP_MB = 256;
 
@@ -79,8 +95,6 @@ const IDLE_MS = 30_000;
 
 /** Workers that finished their job and wait for the next (unref'd: they never keep the process up). */
 const idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
-let running = 0;
-const waiting: (() => void)[] = [];
 
 function takeWorker(): Worker {
   const kept = idle.pop();
@@ -108,10 +122,13 @@ function keepWorker(worker: Worker) {
   idle.push({ worker, timer });
 }
 
-/** Runs one job on a worker of the pool, at most CONCURRENT_JOBS at once. */
-async function runOnWorker(data: WorkbookJobData | RenderJobData, progress?: ProgressTracker): Promise<void> {
-  if (running >= CONCURRENT_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
+/** Runs one job on a worker of the pool when its turn comes (CONCURRENT_JOBS, plus SMALL_JOB_SLOTS for small ones). */
+async function runOnWorker(
+  data: WorkbookJobData | RenderJobData,
+  turn: Turn,
+  progress?: ProgressTracker,
+): Promise<void> {
+  const release = await turns.take(turn);
   const worker = takeWorker();
   worker.ref(); // a job in progress keeps the process up
   progress?.writing();
@@ -145,8 +162,7 @@ async function runOnWorker(data: WorkbookJobData | RenderJobData, progress?: Pro
     void worker.terminate();
     throw e;
   } finally {
-    running--;
-    waiting.shift()?.();
+    release();
   }
 }
 
@@ -155,6 +171,10 @@ const remove = (file: string) => fs.rm(file, { force: true }, () => {});
 /** Runs the job in a worker; resolves with the path of the finished workbook (the caller removes it). */
 export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress?: ProgressTracker): Promise<string> {
   if (progress && !job.query) progress.total(job.rows?.length ?? 0);
+  // Read before the first await: the call's customer is in the async context (lib/fair-turns.ts).
+  const tenant = currentTenant();
+  const rows = job.query ? job.rowsAtMost : (job.rows?.length ?? 0);
+  const turn: Turn = { tenant, small: rows !== undefined && rows <= SMALL_JOB_ROWS };
   let source: WorkbookJobData['source'];
   if (job.query) {
     const database = connectionOf(db);
@@ -167,7 +187,7 @@ export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress
   const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
-    await runOnWorker(data, progress);
+    await runOnWorker(data, turn, progress);
     progress?.done();
     return out;
   } catch (e) {
@@ -208,7 +228,7 @@ export async function renderFile(
   progress?.total(opts.total);
   const out = tempFile(opts.ext);
   try {
-    await runOnWorker({ render, out }, progress);
+    await runOnWorker({ render, out }, { tenant: currentTenant(), small: opts.total <= SMALL_JOB_PAGES }, progress);
     progress?.done();
     return out;
   } catch (e) {

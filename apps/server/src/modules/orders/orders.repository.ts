@@ -347,6 +347,24 @@ export function createOrdersRepository(db: Database) {
         .limit(max)
         .compile();
     },
+    /**
+     * The rows the export of this filter would hold, counted no further than `max`: enough to
+     * tell a small export (its turn in the file pool, lib/workbook-job.ts) at the cost of a page.
+     */
+    async exportRowsUpTo(scope: Scope, f: OrderFilter, max: number) {
+      const { n } = await db
+        .selectFrom(
+          orderListQuery(db, scope)
+            .clearSelect()
+            .select('o.id')
+            .where(filterConditions(db, f.numbers?.length ? f.noType : undefined, filterValues(f)))
+            .limit(max)
+            .as('t'),
+        )
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
     /** Orders matching any of the numbers under any number kind. */
     async findByAnyNumber(scope: Scope, numbers: string[]) {
       if (numbers.length === 0) return [];

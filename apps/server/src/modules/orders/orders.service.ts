@@ -12,7 +12,7 @@ import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Storage } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
-import { buildWorkbookStream } from '../../lib/workbook-job.ts';
+import { buildWorkbookStream, SMALL_JOB_ROWS } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
 import {
   ABNORMAL_RULES,
@@ -309,7 +309,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       p: Req<typeof orders.downloadOrderExcel>,
       progress?: ProgressTracker,
     ) {
-      const job = orderExportJob(repo.exportQuery(scope, p, EXPORT_MAX_ROWS), lang);
+      // A one-page export must not wait behind other customers' big files: counted up to the
+      // small size, it gets a small job's turn when it is one.
+      const rowsAtMost = await repo.exportRowsUpTo(scope, p, SMALL_JOB_ROWS + 1);
+      const job = { ...orderExportJob(repo.exportQuery(scope, p, EXPORT_MAX_ROWS), lang), rowsAtMost };
       const body = await buildWorkbookStream(db, job, progress);
       const day = new Date(clock().getTime() + 8 * 3_600_000).toISOString().slice(0, 10);
       return { filename: `${lang !== 'en' ? '订单' : 'orders'}-${day}.xlsx`, body };
