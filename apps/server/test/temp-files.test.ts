@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 /**
@@ -72,8 +71,7 @@ describe('finding 10: temporary files live under DATA_DIR and are swept at start
     fs.mkdirSync(path.join(dataTmp, 'leftover-dir'));
     fs.writeFileSync(path.join(dataTmp, 'leftover-dir', 'page.pdf'), '%PDF-1.4');
     // The next start on the same DATA_DIR and database.
-    const config = testConfig({ DATA_DIR: h.dataDir, WEB_DIST: path.join(h.dataDir, 'no-web') });
-    const next = await buildApp({ config, db: h.db });
+    const next = await buildApp({ config: h.config, db: h.db, storage: h.storage });
     try {
       await next.ready();
       expect(fs.readdirSync(dataTmp)).toEqual([]);
