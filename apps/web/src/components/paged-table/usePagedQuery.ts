@@ -38,6 +38,16 @@ export function usePagedQuery<C extends CallDef, F extends object = Record<strin
   const data = query.data as (CallResponse<C> & PagedResponse) | undefined;
   const total = data?.total;
 
+  // 查询 and 重置 always ask the server again: with the same filters the query's key is unchanged
+  // and its cached page (staleTime) would hide what was created since (issue 28, item 4). A
+  // changed key is being fetched already.
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    if (asked && !query.isFetching) void query.refetch();
+    // Only a new ask refetches, not every change of the query object.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [asked]);
+
   // Rows deleted from the last page: step back instead of showing an empty page.
   useEffect(() => {
     if (total !== undefined && !query.isPlaceholderData) setState((s) => clampToTotal(s, total));
@@ -48,8 +58,11 @@ export function usePagedQuery<C extends CallDef, F extends object = Record<strin
     request,
     query,
     data,
-    /** New filters: back to page 1, sort and page size kept. */
-    setFilters: (filters: F) => setState((s) => applyFilters(s, filters)),
+    /** New filters (查询, 重置): back to page 1, sort and page size kept, and always fetched anew. */
+    setFilters: (filters: F) => {
+      setState((s) => applyFilters(s, filters));
+      setAsked((n) => n + 1);
+    },
     /** antd Table's change (page, size, sort), see PagedTable. */
     onTableChange: (c: TableChange) => setState((s) => applyTableChange(s, c, defaults)),
   };

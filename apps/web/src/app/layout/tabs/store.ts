@@ -4,6 +4,7 @@
  * (path + query) so two order details are two tabs.
  */
 import { useSyncExternalStore } from 'react';
+import { queryClient } from '@/lib/query.ts';
 import { readLocal, writeLocal } from '@/lib/storage.ts';
 import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.ts';
 
@@ -135,6 +136,9 @@ export function moveTab(from: string, to: string) {
 }
 
 export function refreshTab(path: string) {
+  // The remounted page asks the server again rather than showing cached answers (issue 28, item 4):
+  // every cached answer is marked stale, and only the queries mounted now refetch.
+  void queryClient.invalidateQueries({ refetchType: 'none' });
   set({ refreshKeys: { ...state.refreshKeys, [path]: (state.refreshKeys[path] ?? 0) + 1 } }, false);
 }
 
