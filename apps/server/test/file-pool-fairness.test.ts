@@ -24,24 +24,30 @@ beforeAll(async () => {
 });
 
 /** Starts a render as `tenant`'s (`pages`: its size); resolves with its label when it is done. */
-function render(tenant: string, label: string, pages: number, finished: string[]) {
+function render(
+  tenant: string,
+  label: string,
+  pages: number,
+  finished: string[],
+  ms = pages > 1 ? HOLD_MS : HOLD_MS / 10,
+) {
   return asTenant(tenant, () =>
-    renderFile({ ...SLEEP, arg: { ms: pages > 1 ? HOLD_MS : HOLD_MS / 10 } }, { ext: 'pdf', total: pages }).then(
-      (file) => {
-        fs.rmSync(file, { force: true });
-        finished.push(label);
-      },
-    ),
+    renderFile({ ...SLEEP, arg: { ms } }, { ext: 'pdf', total: pages }).then((file) => {
+      fs.rmSync(file, { force: true });
+      finished.push(label);
+    }),
   );
 }
 
 describe('file pool turns', () => {
   it("a customer's later heavy jobs wait behind another customer's first one", async () => {
     const finished: string[] = [];
-    // A's first two take the two workers; A3 and B1 wait, in that order of arrival.
+    // A's first two take the two workers; A3 and B1 wait, in that order of arrival. A2 holds its
+    // worker twice as long, so the next turn (A1's worker) and the one after start a whole hold
+    // apart and their order of completion is their order of turns, whatever the machine's load.
     await Promise.all([
       render('A', 'A1', 6000, finished),
-      render('A', 'A2', 6000, finished),
+      render('A', 'A2', 6000, finished, 2 * HOLD_MS),
       render('A', 'A3', 6000, finished),
       render('A', 'A4', 6000, finished),
       render('B', 'B1', 6000, finished),

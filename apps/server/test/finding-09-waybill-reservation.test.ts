@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { testConfig } from '../src/config.ts';
 import { formatWaybill } from '../src/domain/waybills.ts';
 import { baseRow, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
@@ -45,8 +44,8 @@ afterAll(async () => {
 
 /** Another app on the same database: what a restarted server finds. */
 async function anotherApp(opts: { afterStagedChunk?: (batchId: number, written: number) => Promise<void> } = {}) {
-  const config = testConfig({ DATA_DIR: h.dataDir, WEB_DIST: path.join(h.dataDir, 'no-web') });
-  const app = await buildApp({ config, db: h.db, clock: () => h.clock.now, ...opts });
+  // The harness's own config and store: the same database (and its job queue) and data folder.
+  const app = await buildApp({ config: h.config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
   await app.ready();
   others.push(app);
   return app;

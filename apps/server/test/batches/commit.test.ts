@@ -1,8 +1,6 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { testConfig } from '../../src/config.ts';
 import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
 import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
@@ -30,8 +28,8 @@ afterAll(async () => {
 
 /** Another app on the same database and data folder: what a restarted server finds. */
 async function anotherApp(opts: { afterStagedChunk?: (batchId: number, written: number) => Promise<void> } = {}) {
-  const config = testConfig({ DATA_DIR: h.dataDir, WEB_DIST: path.join(h.dataDir, 'no-web') });
-  const app = await buildApp({ config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
+  // The harness's own config and store: the same database (and its job queue) and data folder.
+  const app = await buildApp({ config: h.config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
   await app.ready();
   others.push(app);
   return app;
