@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatWaybill } from '../src/domain/waybills.ts';
 import { baseRow, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
@@ -24,32 +21,14 @@ let demo: string;
 let tpl: Buffer;
 let databaseUrl: string;
 const pg = !!process.env.TEST_DATABASE_URL;
-const others: FastifyInstance[] = [];
 
 beforeAll(async () => {
   h = await createHarness();
   demo = await h.login('demo');
   tpl = await template(h, demo, 'download/importOrder');
   http = await listening(h.app);
-  if (pg) {
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    const r = await sql<{ name: string }>`select current_database() as name`.execute(h.db);
-    u.pathname = `/${r.rows[0]!.name}`;
-    databaseUrl = u.toString();
-  } else databaseUrl = path.join(h.dataDir, 'test.sqlite');
+  databaseUrl = h.databaseUrl;
 });
-afterAll(async () => {
-  for (const a of others) await a.close();
-});
-
-/** Another app on the same database: what a restarted server finds. */
-async function anotherApp(opts: { afterStagedChunk?: (batchId: number, written: number) => Promise<void> } = {}) {
-  // The harness's own config and store: the same database (and its job queue) and data folder.
-  const app = await buildApp({ config: h.config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
-  await app.ready();
-  others.push(app);
-  return app;
-}
 
 let serial = 0;
 /** Uploads `n` clean rows with fresh order numbers and waits for the preview. */
@@ -191,7 +170,7 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
           .set({ heartbeat_at: new Date(Date.now() - 600_000).toISOString() })
           .where('id', '=', id)
           .execute();
-      await anotherApp();
+      await h.restarted();
       const failed = await h.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(failed.status).toBe('failed');
       expect(await waybillsOf(id)).toEqual([]);
@@ -212,7 +191,7 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
     const id = await preview(n);
     const before = await counters();
     let drawnMeanwhile = '';
-    const app = await anotherApp({
+    const app = await h.restarted({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         drawnMeanwhile = await createOne();

@@ -26,6 +26,11 @@ export interface Harness {
   dataDir: string;
   /** The app's file store: a folder on SQLite, the database on PostgreSQL (FILE_STORE's defaults). */
   storage: Storage;
+  /**
+   * Another app on this database, data folder and store: what a restarted server finds. `opts`
+   * reach buildApp (the commit's test hooks). Closed after the file, before the database.
+   */
+  restarted(opts?: Partial<Parameters<typeof buildApp>[0]>): Promise<FastifyInstance>;
   /** Whether the store holds bytes under this key. */
   stored(key: string): Promise<boolean>;
   /** The configuration the app was built with (its database is what a second instance shares). */
@@ -65,7 +70,9 @@ export async function createHarness(
   const app = await buildApp({ config, db, clock: () => clock.now, storage });
   await app.ready();
 
+  const restartedApps: FastifyInstance[] = [];
   afterAll(async () => {
+    for (const a of restartedApps) await a.close();
     await app.close();
     await db.destroy();
     await dropPg?.();
@@ -96,6 +103,12 @@ export async function createHarness(
     db,
     dataDir,
     storage,
+    async restarted(extra = {}) {
+      const again = await buildApp({ config, db, clock: () => clock.now, storage, ...extra });
+      await again.ready();
+      restartedApps.push(again);
+      return again;
+    },
     stored: (key) =>
       storage.get(key).then(
         () => true,

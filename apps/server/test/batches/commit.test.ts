@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
 import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
@@ -14,7 +13,6 @@ let demoId: number;
 let tpl: Buffer;
 const pg = !!process.env.TEST_DATABASE_URL;
 const en = { 'accept-language': 'en' };
-const others: FastifyInstance[] = [];
 
 beforeAll(async () => {
   h = await createHarness({ now: new Date('2026-11-21T03:00:00Z') });
@@ -22,18 +20,6 @@ beforeAll(async () => {
   demoId = (await h.db.selectFrom('customers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow()).id;
   tpl = await template(h, demo, 'download/importOrder');
 });
-afterAll(async () => {
-  for (const a of others) await a.close();
-});
-
-/** Another app on the same database and data folder: what a restarted server finds. */
-async function anotherApp(opts: { afterStagedChunk?: (batchId: number, written: number) => Promise<void> } = {}) {
-  // The harness's own config and store: the same database (and its job queue) and data folder.
-  const app = await buildApp({ config: h.config, db: h.db, clock: () => h.clock.now, storage: h.storage, ...opts });
-  await app.ready();
-  others.push(app);
-  return app;
-}
 async function call(app: FastifyInstance, p: string, body: unknown, token: string) {
   const r = await app.inject({
     method: 'POST',
@@ -97,7 +83,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       .where('id', '=', b.file_id!)
       .executeTakeFirstOrThrow();
     await h.storage.remove(upload.storage_key);
-    const fresh = await anotherApp();
+    const fresh = await h.restarted();
     const c = await call(fresh, 'order/batch/confirm', { id, confirmations: [] }, demo);
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     expect(await settleOn(fresh, id)).toMatchObject({ status: 'done', orderCount: 30 });
@@ -180,7 +166,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     let staged!: () => void;
     const stagedOnce = new Promise<void>((r) => (staged = r));
     let chunks = 0;
-    const app = await anotherApp({
+    const app = await h.restarted({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         chunks++;
@@ -271,7 +257,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     const released = new Promise<void>((r) => (release = r));
     let staged!: () => void;
     const stagedOnce = new Promise<void>((r) => (staged = r));
-    const app = await anotherApp({
+    const app = await h.restarted({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         staged();
@@ -380,7 +366,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
 
   it('all or nothing: a commit failing after some chunks removes the orders it staged', async () => {
     const { id } = await preview(1200);
-    const app = await anotherApp({
+    const app = await h.restarted({
       afterStagedChunk: async (batchId, written) => {
         if (batchId === id && written >= 1000) throw new Error('disk on fire');
       },
@@ -426,7 +412,7 @@ describe('14. After kill -9 a batch stays committing', () => {
       expect(await ordersOf(id)).toBe(3);
     }
 
-    await anotherApp();
+    await h.restarted();
     const after = await batchRow(id);
     expect(after.status).toBe('failed');
     expect(after.error_message).toMatch(/server restarted during the import/);
@@ -438,7 +424,7 @@ describe('14. After kill -9 a batch stays committing', () => {
 describe('18. Two confirms of one batch commit it once', () => {
   it('parallel confirms against a listening server: one 200, the rest 409, the orders written once', async () => {
     const { id } = await preview(40);
-    const app = await anotherApp();
+    const app = await h.restarted();
     const http = await listening(app);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
