@@ -1,12 +1,10 @@
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
-import { KIND_NAME, retryDelayMs, runsJobs, slotOf } from './jobs.ts';
-import { startPeriodic } from './periodic.ts';
+import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
 
 /** Jobs run at once in the process (the work itself is in worker threads where it is heavy). */
 const CONCURRENCY = 2;
 /** How often the table is looked at besides the pokes: catches commits of enqueuing transactions and due retries. */
 const POLL_MS = 250;
-const TICK_MS = 60_000;
 /** Finished rows are kept this long (what ran, what failed and why), then dropped at start. */
 const KEEP_DAYS = 14;
 const PERIODIC_KEY = 'periodic';
@@ -164,18 +162,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   };
 
   const schedule = (name: string, opts: PeriodicOptions) => {
-    const startSlot = slotOf(new Date(), opts.everyMs);
-    timers.push(
-      startPeriodic({
-        everyMs: Math.min(opts.everyMs, TICK_MS),
-        run: async () => {
-          const now = new Date();
-          if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
-          await tick(name, now);
-        },
-        onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
-      }),
-    );
+    timers.push(scheduleTicks(name, opts, tick, log));
   };
 
   return {

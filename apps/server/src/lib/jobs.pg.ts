@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { fromKysely, PgBoss } from 'pg-boss';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
-import { KIND_NAME, runsJobs, slotOf } from './jobs.ts';
-import { startPeriodic } from './periodic.ts';
+import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
 
 /** pg-boss's own schema in the product's database. */
 const SCHEMA = 'pgboss';
@@ -15,8 +14,6 @@ const SCHEMA = 'pgboss';
 const ORPHAN_RETRIES = 3;
 /** A job's hard limit, lease or not: past it the job is failed (and retried if it may). */
 const EXPIRE_SECONDS = 4 * 3600;
-/** Scheduling ticks at least this often, so a period starts within it on some instance. */
-const TICK_MS = 60_000;
 
 /**
  * The queue on PostgreSQL: pg-boss 12, shared by every instance (docs/decisions.md, "One job
@@ -108,18 +105,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
   }
 
   const schedule = (name: string, opts: PeriodicOptions) => {
-    const startSlot = slotOf(new Date(), opts.everyMs);
-    timers.push(
-      startPeriodic({
-        everyMs: Math.min(opts.everyMs, TICK_MS),
-        run: async () => {
-          const now = new Date();
-          if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
-          await tick(name, now);
-        },
-        onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
-      }),
-    );
+    timers.push(scheduleTicks(name, opts, tick, log));
   };
 
   /** One job per kind and period across instances: its id is the period's, and a second insert of it is ignored. */

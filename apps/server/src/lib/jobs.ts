@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { memoryJobQueue } from './jobs.memory.ts';
 import { pgJobQueue } from './jobs.pg.ts';
+import { startPeriodic } from './periodic.ts';
 
 /**
  * The one job queue (DESIGN.md, Data; docs/decisions.md "One job queue"): long jobs and periodic
@@ -105,6 +106,32 @@ export function runsJobs(config: Config): boolean {
  */
 export function slotOf(at: Date, everyMs: number): number {
   return Math.floor(at.getTime() / everyMs);
+}
+
+/** Scheduling ticks at least this often, so a period starts within it on some instance. */
+const SCHEDULE_TICK_MS = 60_000;
+
+/**
+ * A periodic kind's schedule, the same for every backend: ticks at least every minute (or every
+ * period, if shorter) and hands each to `tick`, which makes one job per period across instances.
+ * Unless `atStart`, the period the instance started in is left to the instances already running.
+ */
+export function scheduleTicks(
+  name: string,
+  opts: PeriodicOptions,
+  tick: (name: string, at: Date) => Promise<void>,
+  log: JobQueueDeps['log'],
+) {
+  const startSlot = slotOf(new Date(), opts.everyMs);
+  return startPeriodic({
+    everyMs: Math.min(opts.everyMs, SCHEDULE_TICK_MS),
+    run: async () => {
+      const now = new Date();
+      if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
+      await tick(name, now);
+    },
+    onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
+  });
 }
 
 /** Delay before retry `attempt` (1-based): delay × 2^(attempt−1), plus up to as much jitter (pg-boss's curve). */
