@@ -88,8 +88,11 @@ describe('print jobs with two instances on one database', () => {
     const jobId = start.body.data.jobId as number;
     await waitFor('the job to draw its PDF', () => g.reached);
 
-    await secondInstance(h, { env: pg ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
+    const second = await secondInstance(h, { env: pg ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
     expect(await result(jobId)).toMatchObject({ status: 'running', error: null, printed: 3 });
+    // The next tests hold their jobs at this instance's gate: the second (whose store has no gate)
+    // must not take them, so it takes no more jobs from here on.
+    await second.app.jobs.stop();
 
     g.open();
     await waitFor('the job to finish', async () => (await result(jobId)).status !== 'running');
