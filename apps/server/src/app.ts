@@ -235,6 +235,8 @@ export async function buildApp({
       memoryMb: config.PARSE_MEMORY_MB,
     },
     template: () => batches.template('order'),
+    jobs,
+    logError: (err, reviewId) => app.log.error({ err, reviewId }, 'order review parse failed'),
   });
   orderReviewsRoutes(registrar, orderReviews);
   exportNominationsRoutes(registrar, createExportNominationsService({ db, clock }));

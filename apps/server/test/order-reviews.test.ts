@@ -31,8 +31,28 @@ const unknownJan = (() => {
 
 const blob = (path: string, body: unknown, token: string, lang = 'en') => aesBlob(h, path, body, token, lang);
 
-/** `orderReview/create` as the console sends it: the fields sealed as data/iv, the file plain. */
+/**
+ * `orderReview/create` as the console sends it (the fields sealed as data/iv, the file plain),
+ * then, as the console does, the review read from the list until its parse on the job queue ended.
+ */
 async function submit(token: string, file: Buffer | null, fields: Record<string, unknown> = {}, lang = 'en') {
+  const r = await upload(token, file, fields, lang);
+  if (r.status !== 200) return r;
+  expect(['queued', 'parsing']).toContain(r.data.parseState);
+  return { ...r, data: await parsed(token, r.data.reviewNo, lang) };
+}
+
+/** The review by its number, once its parse is done or failed. */
+async function parsed(token: string, reviewNo: string, lang = 'en'): Promise<C.OrderReviewRow> {
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const list = await aes(h, 'orderReviews', { reviewNo }, token, lang);
+    const row = list.data.list[0] as C.OrderReviewRow;
+    if (row.parseState === 'done' || row.parseState === 'failed') return row;
+  }
+  throw new Error(`review ${reviewNo} never parsed`);
+}
+
+async function upload(token: string, file: Buffer | null, fields: Record<string, unknown> = {}, lang = 'en') {
   const m = multipart(sealRequest(token, fields), file ? { name: 'review.xlsx', data: file } : undefined);
   const res = await h.app.inject({
     method: 'POST',
@@ -245,38 +265,47 @@ describe('workflow', () => {
 });
 
 describe('progress', () => {
-  it('a create named by a progressId reports its check through export/progress, to its user only', async () => {
+  it("the create answers at once with the review queued; the list reports its parse's percent up to done", async () => {
     const rows = Array.from({ length: 3000 }, (_, i) =>
       row(i + 1, { orderNo: `RVP-${i}`, jan: demoJan(1), unitPrice: 58 }),
     );
     const file = await sheet(rows);
     const id = 'review-progress-1';
-    const seen: { phase: string; rows: number; total: number | null }[] = [];
-    let finished = false;
-    const poll = (async () => {
-      while (!finished) {
-        const p = await h.post('export/progress', { id }, demo);
-        seen.push(p.body.data);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    })();
-    const r = await submit(demo, file, { progressId: id });
-    finished = true;
-    await poll;
+    const r = await upload(demo, file, { progressId: id });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.data.orderCount).toBe(3000);
-    const writing = seen.filter((p) => p.phase === 'writing');
-    expect(writing.length, JSON.stringify(seen.slice(0, 5))).toBeGreaterThan(0);
-    expect(writing.every((p) => p.total === 100 && p.rows >= 0 && p.rows < 100)).toBe(true);
-    // Never goes back.
-    const figures = writing.map((p) => p.rows);
+    expect(r.data).toMatchObject({ parseState: 'queued', parseProgress: 0, orderCount: 0, parseError: null });
+    // The call's own progress is the upload's, ended with the call.
+    expect((await h.post('export/progress', { id }, demo)).body.data).toMatchObject({ phase: 'done' });
+    expect((await h.post('export/progress', { id }, demo2)).body.data.phase).toBe('unknown');
+    const seen: C.OrderReviewRow[] = [];
+    for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((res) => setTimeout(res, 5))) {
+      const now = (await aes(h, 'orderReviews', { reviewNo: r.data.reviewNo }, demo)).data.list[0];
+      seen.push(now);
+      if (now.parseState === 'done' || now.parseState === 'failed') break;
+    }
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({ parseState: 'done', parseProgress: 100, orderCount: 3000, parseError: null });
+    const figures = seen.map((p) => p.parseProgress);
+    // Never goes back, and moves between the start and the end.
     expect(figures).toEqual([...figures].sort((a, b) => a - b));
     expect(
-      figures.some((f) => f > 0),
+      figures.some((f) => f > 0 && f < 100),
       JSON.stringify(figures),
     ).toBe(true);
-    expect((await h.post('export/progress', { id }, demo)).body.data).toEqual({ phase: 'done', rows: 100, total: 100 });
-    expect((await h.post('export/progress', { id }, demo2)).body.data.phase).toBe('unknown');
+    expect(seen.filter((p) => p.parseState === 'parsing').length).toBeGreaterThan(0);
+    // Demo2 does not see it.
+    expect((await aes(h, 'orderReviews', { reviewNo: r.data.reviewNo }, demo2)).data.total).toBe(0);
+  });
+
+  it('a review whose parse has not ended cannot be completed (409), and its orders are not there yet', async () => {
+    const r = await submit(demo, await sheet([row(61, { orderNo: 'RVT-NOTYET', jan: demoJan(1), unitPrice: 58 })]));
+    expect(r.data.parseState).toBe('done');
+    await h.db.updateTable('order_reviews').set({ parse_state: 'parsing' }).where('id', '=', r.data.id).execute();
+    const early = await aes(h, 'orderReview/complete', { id: r.data.id, remarks: 'too early' }, operator);
+    expect(early.status).toBe(409);
+    expect(early.body.message).toMatch(/still being checked/);
+    await h.db.updateTable('order_reviews').set({ parse_state: 'done' }).where('id', '=', r.data.id).execute();
+    expect((await aes(h, 'orderReview/complete', { id: r.data.id, remarks: 'now' }, operator)).status).toBe(200);
   });
 });
 
@@ -366,7 +395,7 @@ describe('AES and input', () => {
     expect((openResponse(demo, list.body) as any).total).toBeGreaterThan(0);
   });
 
-  it('a file that is not an xlsx, or no file, is a 422 on `file` in both languages', async () => {
+  it('a file that is not an xlsx, or no file, is a 422 on `file` in both languages; a sheet without orders fails its review', async () => {
     const en = await submit(demo, Buffer.from('not a workbook'));
     expect(en.status).toBe(422);
     expect(en.body.data.file[0]).toMatch(/xlsx/i);
@@ -376,9 +405,22 @@ describe('AES and input', () => {
     const none = await submit(demo, null);
     expect(none.status).toBe(422);
     expect(Object.keys(none.body.data)).toEqual(['file']);
+    // A workbook without orders is found out by the parse on the queue: the review fails, with
+    // its reason stored as a key and read in the reader's language.
     const empty = await submit(demo, await sheet([]));
-    expect(empty.status).toBe(422);
-    expect(Object.keys(empty.body.data)).toEqual(['file']);
+    expect(empty.status).toBe(200);
+    expect(empty.data).toMatchObject({
+      parseState: 'failed',
+      parseError: 'The workbook has no order rows.',
+      orderCount: 0,
+    });
+    expect((await parsed(demo, empty.data.reviewNo, 'zh-CN')).parseError).toBe('工作簿中没有订单行。');
+    const stored = await h.db
+      .selectFrom('order_reviews')
+      .select('parse_error')
+      .where('id', '=', empty.data.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.parse_error).toBe('fileNoRows');
   });
 
   it('list filters, sorts and pages on the server', async () => {

@@ -37,6 +37,13 @@ export const reviewFinding = z.object({
 });
 export type ReviewFinding = z.infer<typeof reviewFinding>;
 
+/**
+ * Where the review's parse stands (issue 27: it runs on the job queue, not in the upload's
+ * request): queued, parsing, done (its figures and findings are there), failed (`parseError`).
+ */
+export const reviewParseState = z.enum(['queued', 'parsing', 'done', 'failed']);
+export type ReviewParseState = z.infer<typeof reviewParseState>;
+
 export const orderReviewRow = z.object({
   id: z.number().int(),
   reviewNo: z.string(),
@@ -55,6 +62,11 @@ export const orderReviewRow = z.object({
   completedAt: isoTime.nullable(),
   createdBy: z.string(),
   createdAt: isoTime,
+  parseState: reviewParseState,
+  /** Percent of the parse done (100 once it ended). */
+  parseProgress: z.number().int(),
+  /** Why the parse failed, in the caller's language. */
+  parseError: z.string().nullable(),
 });
 export type OrderReviewRow = z.infer<typeof orderReviewRow>;
 
@@ -126,12 +138,14 @@ export const orderReviews = defineCall({
 
 /**
  * Upload one xlsx of orders (the order template) for review: multipart, the fields sealed as
- * `data`/`iv` beside the plain file (as `item/image/upload`). Answers when the review is made.
+ * `data`/`iv` beside the plain file (as `item/image/upload`). Answers once the file is stored and
+ * the review queued (`parseState` queued); a worker parses and checks it, and the console reads
+ * the review (the list, by `reviewNo`) until its parse is done or failed.
  */
 export const createOrderReview = defineCall({
   path: 'orderReview/create',
   summary:
-    'Upload an order-template xlsx for review (one file); answers the review with its findings counted. With a progressId, `export/progress` reports the check (total 100: percent done).',
+    'Upload an order-template xlsx for review (one file); answers the review queued for its check (`parseState`, `parseProgress`), which the review list then reports. With a progressId, `export/progress` reports the upload being stored.',
   aes: true,
   permission: 'orderReview.create',
   kind: 'multipart',

@@ -22,7 +22,15 @@ export interface OrderReviewsTable {
   created_by: number;
   created_at: Time;
   updated_at: Time;
+  /** Where the parse on the job queue stands (migration 2026-11-27T0420-order-review-jobs). */
+  parse_state: Generated<ReviewParseState>;
+  parse_progress: Generated<number>;
+  /** A message key, translated when read; internal text never lands here. */
+  parse_error: string | null;
+  /** JSON: the key's params. */
+  parse_error_params: string | null;
 }
+export type ReviewParseState = 'queued' | 'parsing' | 'done' | 'failed';
 export interface OrderReviewOrdersTable {
   id: Generated<number>;
   review_id: number;

@@ -2,7 +2,7 @@ import { chinaDate, eanCheckDigit, idCardCheckChar } from '@console/contract';
 import type { Database } from '../db/database.ts';
 import type { OrderInput } from '../domain/order-input.ts';
 import { createOrderReviewsRepository } from '../modules/order-reviews/order-reviews.repository.ts';
-import { buildReviewRows } from '../modules/order-reviews/order-reviews.service.ts';
+import { buildReviewRows } from '../modules/order-reviews/order-reviews.rows.ts';
 
 /**
  * Demo order reviews for `demo` and `demo2` (embedded default only, after the demo items): a

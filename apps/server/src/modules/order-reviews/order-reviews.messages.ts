@@ -11,6 +11,18 @@ addMessages({
     en: 'This review is already completed; only pending reviews can be changed or deleted.',
     'zh-CN': '该审核已完成，只有待审核的批次可以修改或删除。',
   },
+  orderReviewNotReady: {
+    en: 'This review is still being checked (or its check failed); it cannot be completed yet.',
+    'zh-CN': '该审核仍在检查中（或检查失败），暂时无法完成。',
+  },
+  orderReviewFileGone: {
+    en: 'The uploaded file could not be found any more. Please upload it again.',
+    'zh-CN': '上传的文件已找不到，请重新上传。',
+  },
+  orderReviewFailed: {
+    en: 'The review could not be checked. Please upload the file again.',
+    'zh-CN': '订单审核检查失败，请重新上传文件。',
+  },
   orderReviewNoOrders: {
     en: 'The sheet holds no orders to review.',
     'zh-CN': '表格中没有可审核的订单。',

@@ -1,5 +1,5 @@
 import type { orderReviews as C } from '@console/contract';
-import type { Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import { parseReferenceData } from '../batches/batches.repository.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -7,6 +7,7 @@ import type {
   OrderReviewItemsTable,
   OrderReviewOrdersTable,
   OrderReviewsTable,
+  ReviewParseState,
 } from '../../db/schema-order-reviews.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
@@ -25,9 +26,38 @@ const SORT = {
 } as const;
 
 type Insert<T> = { [K in keyof T as K extends 'id' ? never : K]: T[K] };
-export type ReviewInsert = Insert<OrderReviewsTable>;
+export type ReviewInsert = Insertable<OrderReviewsTable>;
 export type ReviewOrderInsert = Omit<Insert<OrderReviewOrdersTable>, 'review_id'>;
 export type ReviewItemInsert = Omit<Insert<OrderReviewItemsTable>, 'review_id' | 'order_id'> & { order_seq: number };
+
+/** A parse not yet ended: the states a job may still move on. */
+const RUNNING: ReviewParseState[] = ['queued', 'parsing'];
+
+async function insertRows(trx: Transaction<DB>, id: number, orders: ReviewOrderInsert[], items: ReviewItemInsert[]) {
+  for (let i = 0; i < orders.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('order_review_orders')
+      .values(orders.slice(i, i + INSERT_CHUNK).map((o) => ({ ...o, review_id: id })))
+      .execute();
+  }
+  const idOfSeq = new Map(
+    (await trx.selectFrom('order_review_orders').select(['id', 'seq']).where('review_id', '=', id).execute()).map(
+      (r) => [Number(r.seq), r.id],
+    ),
+  );
+  for (let i = 0; i < items.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('order_review_items')
+      .values(
+        items.slice(i, i + INSERT_CHUNK).map(({ order_seq, ...it }) => ({
+          ...it,
+          review_id: id,
+          order_id: idOfSeq.get(order_seq)!,
+        })),
+      )
+      .execute();
+  }
+}
 
 /** Every query of order review; every read and write of a review goes through the caller's scope. */
 export function createOrderReviewsRepository(db: Database) {
@@ -70,45 +100,79 @@ export function createOrderReviewsRepository(db: Database) {
       return out;
     },
 
-    insertFile: (row: {
-      customer_id: number;
-      owner_user_id: number;
-      kind: string;
-      name: string;
-      mime: string;
-      size: number;
-      sha256: string;
-      storage_key: string;
-      created_at: string;
-    }) => db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
+    insertFile: (trx: Transaction<DB>, row: Insertable<DB['files']>) =>
+      trx.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
 
-    /** The review, its orders and their items: one transaction, all or nothing. */
+    /** A review as the upload writes it: no orders yet, its parse waiting on the queue. */
+    insertQueued: async (trx: Transaction<DB>, review: ReviewInsert) =>
+      (await trx.insertInto('order_reviews').values(review).returning('id').executeTakeFirstOrThrow()).id,
+
+    /** What the parse job needs of a review, whoever's it is (the job has no caller's scope). */
+    forJob: (id: number) =>
+      db
+        .selectFrom('order_reviews as r')
+        .leftJoin('files as f', 'f.id', 'r.file_id')
+        .select(['r.id', 'r.customer_id', 'r.parse_state', 'r.file_name', 'f.storage_key'])
+        .where('r.id', '=', id)
+        .executeTakeFirst(),
+
+    /** The parse's state and percent, while it runs: never over a review it no longer owns. */
+    async setParse(id: number, state: 'parsing', progress: number, at: string) {
+      await db
+        .updateTable('order_reviews')
+        .set({ parse_state: state, parse_progress: progress, updated_at: at })
+        .where('id', '=', id)
+        .where('parse_state', 'in', RUNNING)
+        .execute();
+    },
+
+    /** A parse that failed: its message key, read in the reader's language. */
+    async failParse(id: number, key: string, params: Record<string, unknown> | undefined, at: string) {
+      await db
+        .updateTable('order_reviews')
+        .set({
+          parse_state: 'failed',
+          parse_progress: 100,
+          parse_error: key,
+          parse_error_params: params ? JSON.stringify(params) : null,
+          updated_at: at,
+        })
+        .where('id', '=', id)
+        .where('parse_state', 'in', RUNNING)
+        .execute();
+    },
+
+    /**
+     * The parse's result: the review's figures, its orders and their items in one transaction,
+     * all or nothing. Guarded by the state in the statement, so a second run of the same review
+     * (taken over from an instance that died after this committed) writes nothing; false then,
+     * or when the review was deleted meanwhile.
+     */
+    async writeResult(
+      id: number,
+      figures: Pick<ReviewInsert, 'order_count' | 'item_count' | 'flagged_orders' | 'row_error_count' | 'row_errors'>,
+      orders: ReviewOrderInsert[],
+      items: ReviewItemInsert[],
+      at: string,
+    ) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable('order_reviews')
+          .set({ ...figures, parse_state: 'done', parse_progress: 100, parse_error: null, updated_at: at })
+          .where('id', '=', id)
+          .where('parse_state', 'in', RUNNING)
+          .executeTakeFirst();
+        if (!Number(r.numUpdatedRows)) return false;
+        await insertRows(trx, id, orders, items);
+        return true;
+      });
+    },
+
+    /** The review, its orders and their items: one transaction, all or nothing (the seed's reviews). */
     async insertReview(review: ReviewInsert, orders: ReviewOrderInsert[], items: ReviewItemInsert[]) {
       return db.transaction().execute(async (trx) => {
         const { id } = await trx.insertInto('order_reviews').values(review).returning('id').executeTakeFirstOrThrow();
-        for (let i = 0; i < orders.length; i += INSERT_CHUNK) {
-          await trx
-            .insertInto('order_review_orders')
-            .values(orders.slice(i, i + INSERT_CHUNK).map((o) => ({ ...o, review_id: id })))
-            .execute();
-        }
-        const idOfSeq = new Map(
-          (await trx.selectFrom('order_review_orders').select(['id', 'seq']).where('review_id', '=', id).execute()).map(
-            (r) => [Number(r.seq), r.id],
-          ),
-        );
-        for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-          await trx
-            .insertInto('order_review_items')
-            .values(
-              items.slice(i, i + INSERT_CHUNK).map(({ order_seq, ...it }) => ({
-                ...it,
-                review_id: id,
-                order_id: idOfSeq.get(order_seq)!,
-              })),
-            )
-            .execute();
-        }
+        await insertRows(trx, id, orders, items);
         return id;
       });
     },
@@ -184,6 +248,8 @@ export function createOrderReviewsRepository(db: Database) {
         .set({ status: 1, remarks, completed_by: userId, completed_at: at, updated_at: at })
         .where('id', '=', id)
         .where('status', '=', 0)
+        // A review whose parse has not ended has nothing to complete yet.
+        .where('parse_state', '=', 'done')
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
