@@ -11,9 +11,10 @@ import './i18n.ts';
 
 /**
  * Submit orders for review (spec §2 orderReview.create): the order template, one xlsx at a
- * time; the call has no timeout and answers when the review is made. The bar shows the upload
- * (estimated from the file's size, up to 10 %), then the server's own progress of the check,
- * asked through `export/progress` under the call's progressId; then the review opens.
+ * time. The call answers once the file is stored and the review queued; its check runs on the
+ * server's job queue (issue 27), so the page reads the review from the list until the check has
+ * ended. The bar shows the upload (estimated from the file's size, up to 10 %), then the check's
+ * percent as the review reports it; then the review opens, or the check's failure is shown.
  */
 export default function OrderReviewCreatePage() {
   useI18n();
@@ -26,9 +27,31 @@ export default function OrderReviewCreatePage() {
   const [busy, setBusy] = useState(false);
   const [percent, setPercent] = useState(0);
   const [checking, setChecking] = useState(false);
+  const [queued, setQueued] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setInterval>>(undefined);
-  useEffect(() => () => clearInterval(timer.current), []);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+      clearInterval(timer.current);
+    },
+    [],
+  );
+
+  /** The review, read until its check ended (or the page was left: then null). */
+  const checked = async (reviewNo: string) => {
+    while (mounted.current) {
+      const r = (await call(orderReviews.orderReviews, { reviewNo }, { silent: true })).list[0];
+      if (r) {
+        if (r.parseState === 'done' || r.parseState === 'failed') return r;
+        if (r.parseState === 'parsing') setChecking(true);
+        setPercent((v) => Math.max(v, 10 + Math.floor((r.parseProgress / 100) * 89)));
+      }
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    return null;
+  };
 
   const submit = async () => {
     if (!file) return setError(t('orderReviews.fileRequired'));
@@ -36,6 +59,7 @@ export default function OrderReviewCreatePage() {
     setError(null);
     setBusy(true);
     setChecking(false);
+    setQueued(false);
     setPercent(1);
     const progressId = newProgressId();
     // The upload, estimated (about 10 MB/s) until the server says it checks; then its figure.
@@ -47,10 +71,7 @@ export default function OrderReviewCreatePage() {
       polling = true;
       call(exportJobs.exportProgress, { id: progressId }, { silent: true })
         .then((p) => {
-          if (p.phase === 'writing' && p.total) {
-            setChecking(true);
-            setPercent((v) => Math.max(v, 10 + Math.floor((p.rows / p.total!) * 89)));
-          } else if (p.phase === 'unknown' || p.phase === 'waiting') {
+          if (p.phase === 'unknown' || p.phase === 'waiting') {
             const f = (Date.now() - started) / uploadMs;
             setPercent((v) => Math.max(v, Math.min(10, Math.round(10 * (1 - Math.exp(-2 * f))))));
           }
@@ -59,10 +80,21 @@ export default function OrderReviewCreatePage() {
         .finally(() => (polling = false));
     }, 300);
     try {
-      const review = await submitReview(file, isCustomer ? undefined : customerId, progressId);
+      const queued = await submitReview(file, isCustomer ? undefined : customerId, progressId);
+      clearInterval(timer.current);
+      setQueued(true);
+      setPercent((v) => Math.max(v, 10));
+      await invalidateCall(orderReviews.orderReviews);
+      const review = await checked(queued.reviewNo);
+      if (!review) return;
+      await invalidateCall(orderReviews.orderReviews);
+      if (review.parseState === 'failed') {
+        setError(review.parseError);
+        setPercent(0);
+        return;
+      }
       setPercent(100);
       void message.success(t('orderReviews.submitted', { no: review.reviewNo }));
-      await invalidateCall(orderReviews.orderReviews);
       navigate(`/orderReview/info?id=${review.id}`);
     } catch (e) {
       setError(errorText(e));
@@ -117,7 +149,9 @@ export default function OrderReviewCreatePage() {
             <Typography.Text type="secondary">
               {checking
                 ? t('orderReviews.checking', { name: file.name, percent })
-                : t('orderReviews.uploading', { name: file.name, size: fileSize(file.size) })}
+                : queued
+                  ? t('orderReviews.queued', { name: file.name })
+                  : t('orderReviews.uploading', { name: file.name, size: fileSize(file.size) })}
             </Typography.Text>
             <Progress percent={percent} status="active" data-testid="review-progress-bar" />
           </div>

@@ -22,7 +22,7 @@ import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { completeReview, downloadReview, reviewOrdersCall } from './api/orderReviews.ts';
 import { ReviewItemsTable } from './components/ReviewItemsTable.tsx';
-import { Findings, ReviewStatusTag } from './components/shared.tsx';
+import { Findings, ReviewParseTag, ReviewStatusTag } from './components/shared.tsx';
 import './i18n.ts';
 
 type OrderRow = orderReviews.ReviewOrderRow;
@@ -103,7 +103,8 @@ function ReviewInfo({ id }: { id: number }) {
         extra={
           <Space>
             <ReviewStatusTag status={review.status} />
-            {canComplete && review.status === 0 && (
+            <ReviewParseTag review={review} />
+            {canComplete && review.status === 0 && review.parseState === 'done' && (
               <Button type="primary" onClick={() => setCompleting(true)} data-testid="review-complete">
                 {t('orderReviews.complete')}
               </Button>

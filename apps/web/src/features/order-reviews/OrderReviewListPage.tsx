@@ -6,7 +6,7 @@ import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, saveServerSetting, t, useI18n, useServerSettings, useSession } from '@/lib';
 import { deleteReview, downloadReview, reviewsCall } from './api/orderReviews.ts';
-import { ReviewStatusTag } from './components/shared.tsx';
+import { ReviewParseTag, ReviewStatusTag } from './components/shared.tsx';
 import './i18n.ts';
 
 type Row = orderReviews.OrderReviewRow;
@@ -68,7 +68,12 @@ export default function OrderReviewListPage() {
   const cell = (k: string, r: Row): React.ReactNode => {
     switch (k) {
       case 'status':
-        return <ReviewStatusTag status={r.status} />;
+        return (
+          <Space size={4}>
+            <ReviewStatusTag status={r.status} />
+            <ReviewParseTag review={r} />
+          </Space>
+        );
       case 'createdAt':
       case 'completedAt':
         return formatTime(r[k]);

@@ -10,6 +10,20 @@ export function ReviewStatusTag({ status }: { status: orderReviews.OrderReviewSt
   );
 }
 
+/**
+ * A review whose parse has not ended (it runs on the server's job queue) or failed: its state,
+ * the reason on hover. Nothing once it is done: then the review status says it all.
+ */
+export function ReviewParseTag({ review }: { review: orderReviews.OrderReviewRow }) {
+  if (review.parseState === 'done') return null;
+  const tag = (
+    <Tag color={review.parseState === 'failed' ? 'red' : 'blue'} data-testid="review-parse">
+      {t(`orderReviews.parseStates.${review.parseState}`, { percent: review.parseProgress })}
+    </Tag>
+  );
+  return review.parseError ? <Tooltip title={review.parseError}>{tag}</Tooltip> : tag;
+}
+
 const CATALOGUE_COLOR: Record<orderReviews.CatalogueMatch, string> = {
   approved: 'green',
   pending: 'gold',
