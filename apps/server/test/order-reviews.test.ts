@@ -278,7 +278,7 @@ describe('progress', () => {
     expect((await h.post('export/progress', { id }, demo)).body.data).toMatchObject({ phase: 'done' });
     expect((await h.post('export/progress', { id }, demo2)).body.data.phase).toBe('unknown');
     const seen: C.OrderReviewRow[] = [];
-    for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((res) => setTimeout(res, 5))) {
+    for (const end = Date.now() + 80_000; Date.now() < end; await new Promise((res) => setTimeout(res, 100))) {
       const now = (await aes(h, 'orderReviews', { reviewNo: r.data.reviewNo }, demo)).data.list[0];
       seen.push(now);
       if (now.parseState === 'done' || now.parseState === 'failed') break;
@@ -295,7 +295,7 @@ describe('progress', () => {
     expect(seen.filter((p) => p.parseState === 'parsing').length).toBeGreaterThan(0);
     // Demo2 does not see it.
     expect((await aes(h, 'orderReviews', { reviewNo: r.data.reviewNo }, demo2)).data.total).toBe(0);
-  });
+  }, 90_000);
 
   it('a review whose parse has not ended cannot be completed (409), and its orders are not there yet', async () => {
     const r = await submit(demo, await sheet([row(61, { orderNo: 'RVT-NOTYET', jan: demoJan(1), unitPrice: 58 })]));
