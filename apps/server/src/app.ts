@@ -319,7 +319,8 @@ export async function buildApp({
       files,
       uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
       mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
-      logError: (err, context) => app.log.error({ err, ...context }, 'permit mail failed'),
+      jobs,
+      logError: (err, context) => app.log.error({ err, ...context }, 'export declarations failed'),
     }),
   );
 

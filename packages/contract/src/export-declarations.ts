@@ -96,7 +96,8 @@ const upload = (path: string, by: string) =>
     path,
     summary:
       `Declarations from an xlsx keyed by ${by} (the layout of the matching download): a preview with an error ` +
-      'workbook; with commit=true and no bad row every row is written in one transaction (all or nothing).',
+      'workbook; with commit=true and no bad row, a run on the job queue writes every row in one transaction ' +
+      '(all or nothing): `runId` names it, and exportDeclaration/batchRun tells when it is done.',
     permission: 'order.exportDeclarations',
     kind: 'multipart',
     timeout: 0,
@@ -116,10 +117,30 @@ const upload = (path: string, by: string) =>
         }),
       ),
       errorFileId: z.number().int().nullable(),
+      /**
+       * With commit=true: the run writing the rows on the job queue (issue 27); `committed` is
+       * then false, and exportDeclaration/batchRun reports the run until it is done.
+       */
+      runId: z.number().int().nullable(),
     }),
   });
 export const updateExportDeclarationBatch = upload('exportDeclaration/updatebatch', 'order number');
 export const updateExportDeclarationBatch2 = upload('exportDeclaration/updatebatch2', 'waybill number');
+
+/** A declarations workbook's commit on the job queue; `error` in the caller's language. */
+export const declarationRunStatus = z.enum(['queued', 'running', 'done', 'failed']);
+export const exportDeclarationBatchRun = defineCall({
+  path: 'exportDeclaration/batchRun',
+  summary: "Where the caller's declarations commit (a run of updatebatch/updatebatch2) stands, from any instance.",
+  permission: 'order.exportDeclarations',
+  request: z.object({ id: idOf }).strict(),
+  response: z.object({
+    id: z.number().int(),
+    status: declarationRunStatus,
+    total: z.number().int(),
+    error: z.string().nullable(),
+  }),
+});
 
 export const exportDeclarationErrors = defineCall({
   path: 'exportDeclaration/errors',

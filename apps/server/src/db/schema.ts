@@ -343,6 +343,20 @@ export interface PrintJobsTable {
   created_at: Time;
   updated_at: Time;
 }
+/** A declarations workbook's commit on the job queue (migration 2026-11-27T0420-order-review-jobs). */
+export interface ExportDeclarationRunsTable {
+  id: Generated<number>;
+  user_id: number;
+  customer_id: number | null;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  /** The checked rows (JSON) in the file store, until the run ended. */
+  rows_key: string | null;
+  /** A message key, translated when read. */
+  error: string | null;
+  created_at: Time;
+  updated_at: Time;
+}
 /** Japanese export declarations and their permits (issue 15, migration 2026-11-24T1300). */
 export interface ExportDeclarationsTable {
   order_id: number;
@@ -412,6 +426,7 @@ export interface DB
   user_settings: UserSettingsTable;
   print_jobs: PrintJobsTable;
   export_declarations: ExportDeclarationsTable;
+  export_declaration_runs: ExportDeclarationRunsTable;
   channels: ChannelsTable;
   clearance_companies: CodedTable;
   order_types: CodedTable;

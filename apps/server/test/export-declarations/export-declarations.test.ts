@@ -205,6 +205,16 @@ describe('exportDeclaration/update (spec §5)', () => {
   });
 });
 
+/** The run of a declarations commit, read until it ended. */
+async function runEnded(id: number, token: string, lang = 'en') {
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const r = await h.post('exportDeclaration/batchRun', { id }, token, { 'accept-language': lang });
+    expect(r.status).toBe(200);
+    if (r.body.data.status === 'done' || r.body.data.status === 'failed') return r.body.data;
+  }
+  throw new Error(`run ${id} never ended`);
+}
+
 describe('batch templates round trip', () => {
   it.each([
     ['download', 'updatebatch', 'DMX100002'],
@@ -225,8 +235,19 @@ describe('batch templates round trip', () => {
     expect(await declOf(o.id)).toBeUndefined();
     const done = await upload(`exportDeclaration/${up}`, demo, { commit: 'true' }, { name: 'decl.xlsx', data: filled });
     expect(done.status).toBe(200);
-    expect(done.body.data.committed).toBe(true);
+    // The write is a run on the job queue (issue 27): the call names it, batchRun tells when it is done.
+    expect(done.body.data).toMatchObject({ committed: false, runId: expect.any(Number) });
+    const run = await runEnded(done.body.data.runId, demo);
+    expect(run).toEqual({ id: done.body.data.runId, status: 'done', total: 3, error: null });
     expect(await declOf(o.id)).toMatchObject({ product_name: 'Leather bag', amount_jpy: 310000 });
+    // Another user's run is not found; the checked rows left the file store with the run's end.
+    expect((await h.post('exportDeclaration/batchRun', { id: run.id }, demo2)).status).toBe(404);
+    const stored = await h.db
+      .selectFrom('export_declaration_runs')
+      .select('rows_key')
+      .where('id', '=', run.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.rows_key).toBeNull();
     // The others came back unchanged.
     expect(await declOf((await orderOf('DMX100001')).id)).toMatchObject({
       product_name: 'Wristwatch',
@@ -265,6 +286,49 @@ describe('batch templates round trip', () => {
     expect(await declOf((await orderOf('DMX100002')).id)).toBeUndefined();
     expect(await declOf((await orderOf('DMX100001')).id)).toMatchObject({ amount_jpy: 294000 });
     expect(await declOf((await orderOf('D2X100001')).id)).toMatchObject({ amount_jpy: 240000 });
+  });
+});
+
+describe('batch commit on the job queue', () => {
+  it("a run that cannot write fails whole, its reason a key read in the reader's language", async () => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('x');
+    ws.addRow(['Order No', 'Product name', 'Amount (JPY)']);
+    ws.addRow(['DMX100002', 'Vase', 250000]);
+    ws.addRow(['DMX100001', 'Watch', 295000]);
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    // The checked rows leave the file store before the worker reads them (a retention sweep, a lost disk).
+    const realPut = h.storage.put;
+    const keys: string[] = [];
+    h.storage.put = async (d, hint, sha) => {
+      const s = await realPut.call(h.storage, d, hint, sha);
+      if (hint === 'export-declaration-run.json') keys.push(s.key);
+      return s;
+    };
+    const realGet = h.storage.get;
+    h.storage.get = async (key) => {
+      if (keys.includes(key)) await h.storage.remove(key);
+      return realGet.call(h.storage, key);
+    };
+    try {
+      const done = await upload('exportDeclaration/updatebatch', demo, { commit: 'true' }, { name: 'x.xlsx', data });
+      expect(done.status).toBe(200);
+      const run = await runEnded(done.body.data.runId, demo);
+      expect(run).toMatchObject({ status: 'failed', total: 2 });
+      expect(run.error).toMatch(/nothing was changed/);
+      expect((await runEnded(run.id, demo, 'zh-CN')).error).toMatch(/未做任何修改/);
+      const stored = await h.db
+        .selectFrom('export_declaration_runs')
+        .select('error')
+        .where('id', '=', run.id)
+        .executeTakeFirstOrThrow();
+      expect(stored.error).toBe('declRunFileGone');
+    } finally {
+      h.storage.put = realPut;
+      h.storage.get = realGet;
+    }
+    expect(await declOf((await orderOf('DMX100002')).id)).toBeUndefined();
+    expect(await declOf((await orderOf('DMX100001')).id)).toMatchObject({ amount_jpy: 294000 });
   });
 });
 

@@ -27,6 +27,14 @@ addMessages({
     en: '{key} appears more than once in the file.',
     'zh-CN': '{key} 在文件中重复出现。',
   },
+  declRunFailed: {
+    en: 'The declarations could not be saved; nothing was changed. Please import the file again.',
+    'zh-CN': '申报数据保存失败，未做任何修改，请重新导入文件。',
+  },
+  declRunFileGone: {
+    en: 'The checked rows could not be found any more; nothing was changed. Please import the file again.',
+    'zh-CN': '已检查的数据已找不到，未做任何修改，请重新导入文件。',
+  },
   declNoRows: { en: 'The file has no data rows.', 'zh-CN': '文件中没有数据行。' },
   declTooManyRows: { en: 'At most {max} rows per file.', 'zh-CN': '每个文件最多 {max} 行。' },
   declHasErrors: {

@@ -1,5 +1,7 @@
 import { exportDeclarations as C } from '@console/contract';
+import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { chinaDayStart } from '../orders/orders.repository.ts';
 
@@ -183,6 +185,36 @@ export function createExportDeclarationsRepository(db: Database) {
           )
           .execute();
       }
+    },
+
+    /** A commit's run, written in the transaction that enqueues it. */
+    insertRun: async (trx: Database, run: Insertable<DB['export_declaration_runs']>) =>
+      (await trx.insertInto('export_declaration_runs').values(run).returning('id').executeTakeFirstOrThrow()).id,
+
+    /** A run, whoever's (the job has no caller); with `userId`, only that user's. */
+    findRun: (id: number, userId?: number) => {
+      let q = db.selectFrom('export_declaration_runs').selectAll().where('id', '=', id);
+      if (userId !== undefined) q = q.where('user_id', '=', userId);
+      return q.executeTakeFirst();
+    },
+
+    /**
+     * Moves a run on from a state not yet ended; false when it had ended (or is gone). In the
+     * commit's transaction, it is what makes a second run of the same commit write nothing.
+     */
+    async endRun(
+      q: Database,
+      id: number,
+      set: { status: 'running' | 'done' | 'failed'; error?: string | null; rows_key?: null },
+      at: string,
+    ) {
+      const r = await q
+        .updateTable('export_declaration_runs')
+        .set({ ...set, updated_at: at })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
 
     async setPermit(trx: Database, orderId: number, fileId: number, by: number, at: string) {

@@ -13,6 +13,7 @@ export function exportDeclarationsRoutes(r: Registrar, service: ExportDeclaratio
   r.call(c.updateExportDeclarationBatch2, async (input, ctx) =>
     service.updateBatch(ctx.actor, await ctx.scope(), ctx.lang, 'waybillNo', input.commit === 'true', file(ctx)),
   );
+  r.call(c.exportDeclarationBatchRun, (input, ctx) => service.batchRun(ctx.actor, ctx.lang, input.id));
   r.call(c.exportDeclarationErrors, (input, ctx) => service.errorFile(ctx.actor, input.fileId));
   r.call(c.downloadExportDeclarations, async (input, ctx) =>
     service.download(await ctx.scope(), input, 'orderNo', ctx.lang),

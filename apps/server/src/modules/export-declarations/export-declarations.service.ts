@@ -5,27 +5,20 @@ import type { Database } from '../../db/database.ts';
 import { Download, type UploadedFile } from '../../http/call-context.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
-import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
+import { loadGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, type Scope } from '../../lib/scope.ts';
-import { readSheetRows } from '../../lib/sheet-rows.ts';
 import type { Storage } from '../../lib/storage.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
-import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
+import { checkPair, createDeclarationBatches, ERRORS_KIND } from './export-declarations.batch.ts';
 import '../batches/batches.messages.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
 import './export-declarations.messages.ts';
 import { createExportDeclarationsRepository, type DeclarationRecord } from './export-declarations.repository.ts';
-import {
-  declarationRowsOfSheet,
-  declarationsJob,
-  declareAtCustomsJob,
-  type Layout,
-} from './export-declarations.sheets.ts';
+import { declarationsJob, declareAtCustomsJob, type Layout } from './export-declarations.sheets.ts';
 
-const ERRORS_KIND = 'export-declaration-errors';
 const PERMIT_KIND = 'export-permit';
-const MAX_AMOUNT = 2_000_000_000;
 const iso = (t: string | Date | null) => (t === null ? null : new Date(t).toISOString());
 
 export function present(r: DeclarationRecord): C.ExportDeclarationRow {
@@ -64,34 +57,6 @@ export function present(r: DeclarationRecord): C.ExportDeclarationRow {
 }
 
 /**
- * Spec §5: the product name and the amount are both filled or both empty; empty clears the
- * declaration; the amount is whole yen greater than 0. Answers the message key of the problem
- * (field, key) or the values to store (amount null = clear).
- */
-export function checkPair(
-  productName: string,
-  amount: string | number,
-):
-  | { problem: { fields: ('productName' | 'amountJpy')[]; key: string } }
-  | { productName: string; amountJpy: number | null } {
-  const name = productName.trim();
-  const a = String(amount).trim();
-  if (!name && !a) return { productName: '', amountJpy: null };
-  if (a) {
-    // Whole yen; "1,000" and "1000.0" as a spreadsheet may show them are accepted, never a float.
-    const digits = a.replace(/,/g, '').replace(/\.0+$/, '');
-    if (!/^\d+$/.test(digits) || /^0+$/.test(digits))
-      return { problem: { fields: ['amountJpy'], key: 'declAmountPositive' } };
-    if (digits.length > 10 || Number(digits) > MAX_AMOUNT)
-      return { problem: { fields: ['amountJpy'], key: 'declAmountTooLarge' } };
-    // The pair rule is about both fields: the message goes on both.
-    if (!name) return { problem: { fields: ['productName', 'amountJpy'], key: 'declPair' } };
-    return { productName: name, amountJpy: Number(digits) };
-  }
-  return { problem: { fields: ['productName', 'amountJpy'], key: 'declPair' } };
-}
-
-/**
  * Japanese export declarations: the list, the pair rule for one order or a whole workbook (all
  * or nothing), the workbooks, and the export permit (operators upload it, the order's owner,
  * its agent and operators download it; it is e-mailed to the nomination's receive address).
@@ -102,11 +67,13 @@ export function createExportDeclarationsService(deps: {
   files: Storage;
   uploadLimitBytes: number;
   mailer: PermitMailer | null;
+  jobs: JobQueue;
   /** Where a failed mail's cause goes (the app's logger), with the id the user is shown. */
-  logError?: (err: unknown, context: { orderId: number; errorId: string }) => void;
+  logError?: (err: unknown, context: { orderId?: number; runId?: number; errorId?: string }) => void;
 }) {
   const { db, clock, files, mailer } = deps;
   const repo = createExportDeclarationsRepository(db);
+  const batch = createDeclarationBatches({ ...deps, repo });
   const now = () => clock().toISOString();
 
   async function loadScoped(scope: Scope, orderId: number) {
@@ -143,108 +110,8 @@ export function createExportDeclarationsService(deps: {
       return present(await loadScoped(scope, input.orderId));
     },
 
-    /** An upload: every row checked; written only when asked and every row is good (one transaction). */
-    async updateBatch(
-      actor: Actor,
-      scope: Scope,
-      lang: ApiLanguage,
-      layout: Layout,
-      commit: boolean,
-      upload: UploadedFile | undefined,
-    ) {
-      const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
-      const read = await readSheetRows(file.data, C.DECLARATION_BATCH_MAX_ROWS + 2);
-      if (read.type === 'problem') throw AppError.field('file', translate(lang, read.key, read.params));
-      const entered = declarationRowsOfSheet(read.rows);
-      if (!entered.length) throw AppError.field('file', 'declNoRows');
-      if (entered.length > C.DECLARATION_BATCH_MAX_ROWS)
-        throw AppError.field('file', 'declTooManyRows', { max: C.DECLARATION_BATCH_MAX_ROWS });
-      const keyColumn = layout === 'orderNo' ? 'order_no' : 'waybill_no';
-      const found = new Map(
-        (await repo.byKeys(scope, keyColumn, [...new Set(entered.map((e) => e.key))])).map((o) => [o.key, o]),
-      );
-      const seen = new Set<string>();
-      const checked = entered.map((e) => {
-        const order = found.get(e.key);
-        let error: string | null = null;
-        let values: { productName: string; amountJpy: number | null } | null = null;
-        if (seen.has(e.key)) error = translate(lang, 'declDuplicateKey', { key: e.key });
-        else if (!order) error = translate(lang, 'declUnknownKey', { key: e.key });
-        else if (order.currency !== 'JPY') error = translate(lang, 'declNotJapan');
-        else {
-          const c = checkPair(e.productName, e.amountJpy);
-          if ('problem' in c) error = translate(lang, c.problem.key);
-          else values = c;
-        }
-        seen.add(e.key);
-        return { ...e, error, order, values };
-      });
-      const bad = checked.filter((c) => c.error);
-      const at = now();
-      const errorFileId = bad.length
-        ? await saveGeneratedFile(db, files, {
-            kind: ERRORS_KIND,
-            name: `${translate(lang, 'declErrorsName')}.xlsx`,
-            mime: XLSX_MIME,
-            customerId: actor.customerId,
-            ownerUserId: actor.userId,
-            data: await buildWorkbookBuffer(db, {
-              sheet: {
-                name: translate(lang, 'declErrorsSheet'),
-                boldHeader: true,
-                frozenHeader: true,
-                columns: [
-                  {
-                    header:
-                      lang === 'en'
-                        ? layout === 'orderNo'
-                          ? 'Order No'
-                          : 'Waybill No'
-                        : layout === 'orderNo'
-                          ? '订单号'
-                          : '运单号',
-                    width: 22,
-                  },
-                  { header: lang === 'en' ? 'Product name' : '品名', width: 30 },
-                  { header: lang === 'en' ? 'Amount (JPY)' : '金额(JPY)', width: 14 },
-                  { header: translate(lang, 'declReasonColumn'), width: 60 },
-                  { header: translate(lang, 'declRowColumn'), width: 8 },
-                ],
-              },
-              rows: bad.map((b) => [b.key, b.productName, b.amountJpy, b.error, b.row]),
-            }),
-            at,
-          })
-        : null;
-      if (commit && bad.length) {
-        throw AppError.conflict('declHasErrors', { count: bad.length }, { errorFileId });
-      }
-      if (commit) {
-        await db.transaction().execute((trx) =>
-          repo.save(
-            trx,
-            checked.map((c) => ({ orderId: c.order!.id, customerId: c.order!.customer_id, ...c.values! })),
-            actor.userId,
-            at,
-          ),
-        );
-      }
-      // Bad rows first: they are what the user came to see.
-      const shown = [...bad, ...checked.filter((c) => !c.error)].slice(0, C.DECLARATION_PREVIEW_ROWS);
-      return {
-        total: checked.length,
-        valid: checked.length - bad.length,
-        committed: commit,
-        rows: shown.map((c) => ({
-          row: c.row,
-          key: c.key,
-          productName: c.productName,
-          amountJpy: c.amountJpy,
-          error: c.error,
-        })),
-        errorFileId,
-      };
-    },
+    updateBatch: batch.updateBatch,
+    batchRun: batch.batchRun,
 
     async errorFile(actor: Actor, fileId: number) {
       const f = await loadGeneratedFile(db, files, { id: fileId, kind: ERRORS_KIND, userId: actor.userId });
