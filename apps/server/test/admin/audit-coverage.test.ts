@@ -86,6 +86,8 @@ const readNames = new Set([
   'item/adj',
   // a search by an uploaded list of numbers: nothing is stored but the search's own result
   'order/orderBatchSearch',
+  // where a declarations commit on the job queue stands
+  'exportDeclaration/batchRun',
 ]);
 
 /** The scope of the audit (issue 26): money, accounts, global rules and capacity. */
