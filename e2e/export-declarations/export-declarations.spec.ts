@@ -1,7 +1,8 @@
 /**
  * Japanese export declarations as a customer uses them (issue 15): a declaration filled in the
  * row (a zero amount refused with the §5 message first), then cleared; a workbook with one bad
- * row previewed, nothing importable, and its error workbook downloaded and read.
+ * row previewed, nothing importable, and its error workbook downloaded and read; the file fixed
+ * and imported (a run on the job queue the dialog waits for).
  */
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test } from '@playwright/test';
@@ -81,6 +82,25 @@ test('export declarations: fill inline, clear, batch upload with one bad row and
   expect(String(sheet.getRow(2).getCell(5).value)).toBe('3');
   // Nothing was imported: the good row waits for a file without errors.
   expect((await read()).declared).toBe(false);
+
+  // The file fixed: previewed clean, confirmed; the rows are written by a run on the server's job
+  // queue (issue 27), which the dialog waits for before it says they are imported and closes.
+  ws.spliceRows(3, 1);
+  await page
+    .getByTestId('decl-batch-file')
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'declarations-fixed.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
+  await page.getByTestId('decl-batch-preview').click();
+  await expect(page.getByTestId('decl-batch-confirm')).toBeEnabled();
+  await page.getByTestId('decl-batch-confirm').click();
+  await expect(page.getByText(/已导入 1 行|1 rows imported/)).toBeVisible();
+  await expect(page.getByTestId('decl-batch-result')).toHaveCount(0);
+  expect(await read()).toMatchObject({ declared: true, productName: 'Vase', amountJpy: '260000' });
+  await expect(row).toContainText('Vase');
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -18,6 +18,20 @@ export const uploadDeclarations = (layout: Layout, file: File, commit: boolean) 
   return callUpload(def, form, { silent: true });
 };
 
+/**
+ * A commit's run on the server's job queue (issue 27), read until it ended: done, or failed with
+ * its reason (thrown, as a refused call is). `alive` false stops reading (the dialog was closed).
+ */
+export async function declarationRunEnded(id: number, alive: () => boolean) {
+  while (alive()) {
+    const r = await call(D.exportDeclarationBatchRun, { id }, { silent: true });
+    if (r.status === 'done') return r;
+    if (r.status === 'failed') throw new Error(r.error ?? '');
+    await new Promise((res) => setTimeout(res, 500));
+  }
+  return null;
+}
+
 export async function downloadDeclarationErrors(fileId: number) {
   const { blob, filename } = await callBlob(D.exportDeclarationErrors, { fileId });
   saveBlob(blob, filename);

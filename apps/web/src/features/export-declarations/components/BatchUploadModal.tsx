@@ -1,7 +1,12 @@
 import { Alert, App, Button, Modal, Space, Table, Typography, Upload } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorText, t } from '@/lib';
-import { downloadDeclarationErrors, type Layout, uploadDeclarations } from '../api/exportDeclarations.ts';
+import {
+  declarationRunEnded,
+  downloadDeclarationErrors,
+  type Layout,
+  uploadDeclarations,
+} from '../api/exportDeclarations.ts';
 
 type Preview = Awaited<ReturnType<typeof uploadDeclarations>>;
 type PreviewRow = Preview['rows'][number];
@@ -17,6 +22,10 @@ export function BatchUploadModal(props: { layout: Layout | null; onClose: (impor
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const label = (k: string, p?: Record<string, string | number>) => t(`exportDeclarations.${k}`, p);
+  const open = useRef(true);
+  useEffect(() => {
+    open.current = props.layout !== null;
+  }, [props.layout]);
   const close = (imported: boolean) => {
     setFile(null);
     setPreview(null);
@@ -30,6 +39,8 @@ export function BatchUploadModal(props: { layout: Layout | null; onClose: (impor
     try {
       const r = await uploadDeclarations(props.layout, file, commit);
       if (commit) {
+        // The rows are written by a run on the server's job queue: the dialog waits for its end.
+        if (r.runId !== null && !(await declarationRunEnded(r.runId, () => open.current))) return;
         void message.success(label('imported', { count: r.total }));
         close(true);
       } else setPreview(r);
