@@ -183,8 +183,12 @@ export const uploadPermit = defineCall({
   request: z.object({ orderId: idOf }).strict(),
   response: z.object({
     declaration: exportDeclarationRow,
-    /** sent; notConfigured: no SMTP; noAddress: the nomination has no receive e-mail; failed: see emailError. */
-    mail: z.enum(['sent', 'notConfigured', 'noAddress', 'failed']),
+    /**
+     * queued: a worker e-mails it (issue 27; the list's `permit.emailedAt` / `emailError` then say how it went);
+     * notConfigured: no SMTP; noAddress: the nomination has no receive e-mail. `sent` and `failed` were answered
+     * when the call sent the mail itself; kept so older consoles' types still read.
+     */
+    mail: z.enum(['queued', 'sent', 'notConfigured', 'noAddress', 'failed']),
   }),
 });
 

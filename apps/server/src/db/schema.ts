@@ -368,7 +368,10 @@ export interface ExportDeclarationsTable {
   permit_uploaded_at: Time | null;
   permit_uploaded_by: number | null;
   permit_emailed_at: Time | null;
+  /** A message key (`declMailFailed`); text stored before issue 27's queue is shown as it is. */
   permit_email_error: string | null;
+  /** The id of a failed mail, quoted to the user and in the log (migration 2026-11-27T0420). */
+  permit_email_error_id: string | null;
   updated_by: number | null;
   updated_at: Time;
 }

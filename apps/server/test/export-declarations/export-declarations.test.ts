@@ -215,6 +215,18 @@ async function runEnded(id: number, token: string, lang = 'en') {
   throw new Error(`run ${id} never ended`);
 }
 
+/** The order's permit once its e-mail job has ended (sent or failed), read from the list. */
+async function permitSettled(hh: Harness, token: string, orderNo: string, lang = 'en') {
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const l = await hh.post('exportDeclarations', { offset: 0, limit: 10, orderNos: orderNo }, token, {
+      'accept-language': lang,
+    });
+    const permit = l.body.data.list[0]?.permit;
+    if (permit && (permit.emailedAt || permit.emailError)) return permit;
+  }
+  throw new Error(`the permit of ${orderNo} was never mailed`);
+}
+
 describe('batch templates round trip', () => {
   it.each([
     ['download', 'updatebatch', 'DMX100002'],
@@ -401,8 +413,11 @@ describe('export permits', () => {
       { name: 'permit.pdf', data: PDF },
     );
     expect(r.status).toBe(200);
-    expect(r.body.data.mail).toBe('sent');
-    expect(r.body.data.declaration.permit.emailedAt).not.toBeNull();
+    // The mail is a job on the queue (issue 27): the call answers once the permit is linked.
+    expect(r.body.data.mail).toBe('queued');
+    const permit = await permitSettled(h, operator, 'DMX100001');
+    expect(permit.emailedAt).not.toBeNull();
+    expect(permit.emailError).toBeNull();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual(['docs@demo.example']);
     expect(mails[0]!.raw).toMatch(/filename="?permit-DMX100001\.pdf/);
@@ -493,10 +508,19 @@ describe('a mail server that cannot be reached', () => {
         payload: m.payload,
       });
       expect(res.statusCode).toBe(200);
-      const data = res.json().data;
-      expect(data.mail).toBe('failed');
-      expect(data.declaration.permit.emailError).toMatch(text);
-      expect(JSON.stringify(data)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|connect/);
+      expect(res.json().data.mail).toBe('queued');
+      const permit = await permitSettled(h3, op, 'D2X100001', lang);
+      expect(permit.emailError).toMatch(text);
+      expect(JSON.stringify(permit)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|connect/);
     }
+    // Stored as the message key and its id; each reader reads it in their own language.
+    const stored = await h3.db
+      .selectFrom('export_declarations')
+      .select(['permit_email_error', 'permit_email_error_id'])
+      .where('order_id', '=', o.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.permit_email_error).toBe('declMailFailed');
+    const zh = await permitSettled(h3, op, 'D2X100001', 'zh-CN');
+    expect(zh.emailError).toBe(`许可证邮件发送失败（编号 ${stored.permit_email_error_id}）。`);
   });
 });

@@ -10,6 +10,9 @@ import { types } from '../dialect.ts';
  * `export_declaration_runs`: a declarations workbook's commit, a job on the queue. The checked
  * rows wait in the file store (`rows_key`); the run's state is read by any instance, its
  * failure a message key.
+ *
+ * `export_declarations.permit_email_error_id`: the permit's e-mail is sent by a job; its failure
+ * is stored as the key `declMailFailed` with this id, translated when read.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -36,4 +39,5 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', t.time, (c) => c.notNull())
     .addColumn('updated_at', t.time, (c) => c.notNull())
     .execute();
+  await db.schema.alterTable('export_declarations').addColumn('permit_email_error_id', 'varchar(64)').execute();
 }

@@ -41,6 +41,7 @@ export interface DeclarationRecord {
   permit_uploaded_at: string | Date | null;
   permit_emailed_at: string | Date | null;
   permit_email_error: string | null;
+  permit_email_error_id: string | null;
   updated_at: string | Date | null;
   name_ja: string | null;
   name_en: string | null;
@@ -83,6 +84,7 @@ export function createExportDeclarationsRepository(db: Database) {
     'd.permit_uploaded_at',
     'd.permit_emailed_at',
     'd.permit_email_error',
+    'd.permit_email_error_id',
     'd.updated_at',
     'n.name_ja',
     'n.name_en',
@@ -136,6 +138,12 @@ export function createExportDeclarationsRepository(db: Database) {
     /** One order in the caller's scope, whether or not it is declarable. */
     async find(scope: Scope, orderId: number) {
       return (await base(scope).select(columns).where('o.id', '=', orderId).executeTakeFirst()) as
+        DeclarationRecord | undefined;
+    },
+
+    /** An order's declaration whoever's it is (a job has no caller). */
+    async findAny(orderId: number) {
+      return (await base({ all: true }).select(columns).where('o.id', '=', orderId).executeTakeFirst()) as
         DeclarationRecord | undefined;
     },
 
@@ -226,17 +234,29 @@ export function createExportDeclarationsRepository(db: Database) {
           permit_uploaded_by: by,
           permit_emailed_at: null,
           permit_email_error: null,
+          permit_email_error_id: null,
         })
         .where('order_id', '=', orderId)
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 
-    async setMailResult(orderId: number, emailedAt: string | null, error: string | null) {
+    /** The mail's result, for the permit it was sent with: a permit replaced since keeps its own. */
+    async setMailResult(
+      orderId: number,
+      fileId: number,
+      emailedAt: string | null,
+      error: { key: string; errorId: string } | null,
+    ) {
       await db
         .updateTable('export_declarations')
-        .set({ permit_emailed_at: emailedAt, permit_email_error: error })
+        .set({
+          permit_emailed_at: emailedAt,
+          permit_email_error: error?.key ?? null,
+          permit_email_error_id: error?.errorId ?? null,
+        })
         .where('order_id', '=', orderId)
+        .where('permit_file_id', '=', fileId)
         .execute();
     },
 

@@ -5,8 +5,10 @@ import type { ExportDeclarationsService } from './export-declarations.service.ts
 
 export function exportDeclarationsRoutes(r: Registrar, service: ExportDeclarationsService) {
   const file = (ctx: CallContext) => ctx.files.find((f) => f.field === 'file') ?? ctx.files[0];
-  r.call(c.exportDeclarations, async (input, ctx) => service.page(await ctx.scope(), input));
-  r.call(c.updateExportDeclaration, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), input));
+  r.call(c.exportDeclarations, async (input, ctx) => service.page(await ctx.scope(), ctx.lang, input));
+  r.call(c.updateExportDeclaration, async (input, ctx) =>
+    service.update(ctx.actor, await ctx.scope(), ctx.lang, input),
+  );
   r.call(c.updateExportDeclarationBatch, async (input, ctx) =>
     service.updateBatch(ctx.actor, await ctx.scope(), ctx.lang, 'orderNo', input.commit === 'true', file(ctx)),
   );

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, ErrorCode, exportDeclarations as C } from '@console/contract';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Database } from '../../db/database.ts';
@@ -12,6 +11,7 @@ import type { Storage } from '../../lib/storage.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkPair, createDeclarationBatches, ERRORS_KIND } from './export-declarations.batch.ts';
+import { createPermitMails } from './export-declarations.permit-mail.ts';
 import '../batches/batches.messages.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
 import './export-declarations.messages.ts';
@@ -21,7 +21,7 @@ import { declarationsJob, declareAtCustomsJob, type Layout } from './export-decl
 const PERMIT_KIND = 'export-permit';
 const iso = (t: string | Date | null) => (t === null ? null : new Date(t).toISOString());
 
-export function present(r: DeclarationRecord): C.ExportDeclarationRow {
+export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclarationRow {
   return {
     orderId: r.order_id,
     orderNo: r.order_no,
@@ -49,7 +49,11 @@ export function present(r: DeclarationRecord): C.ExportDeclarationRow {
         : {
             uploadedAt: iso(r.permit_uploaded_at)!,
             emailedAt: iso(r.permit_emailed_at),
-            emailError: r.permit_email_error,
+            // A key since the mail is a job; text stored before it is shown as it was.
+            emailError:
+              r.permit_email_error === 'declMailFailed'
+                ? translate(lang, 'declMailFailed', { errorId: r.permit_email_error_id ?? '-' })
+                : r.permit_email_error,
           },
     orderCreatedAt: iso(r.order_created_at)!,
     updatedAt: iso(r.updated_at),
@@ -74,6 +78,7 @@ export function createExportDeclarationsService(deps: {
   const { db, clock, files, mailer } = deps;
   const repo = createExportDeclarationsRepository(db);
   const batch = createDeclarationBatches({ ...deps, repo });
+  const permitMails = createPermitMails({ ...deps, repo });
   const now = () => clock().toISOString();
 
   async function loadScoped(scope: Scope, orderId: number) {
@@ -87,14 +92,15 @@ export function createExportDeclarationsService(deps: {
   }
 
   return {
-    async page(scope: Scope, f: C.ExportDeclarationListRequest) {
+    async page(scope: Scope, lang: ApiLanguage, f: C.ExportDeclarationListRequest) {
       const { total, rows } = await repo.page(scope, f);
-      return { total, list: rows.map(present), mailConfigured: mailer !== null };
+      return { total, list: rows.map((r) => present(lang, r)), mailConfigured: mailer !== null };
     },
 
     async update(
       actor: Actor,
       scope: Scope,
+      lang: ApiLanguage,
       input: { orderId: number; productName: string; amountJpy: string | number },
     ) {
       const r = await loadScoped(scope, input.orderId);
@@ -107,7 +113,7 @@ export function createExportDeclarationsService(deps: {
         .execute((trx) =>
           repo.save(trx, [{ orderId: r.order_id, customerId: r.customer_id, ...checked }], actor.userId, now()),
         );
-      return present(await loadScoped(scope, input.orderId));
+      return present(lang, await loadScoped(scope, input.orderId));
     },
 
     updateBatch: batch.updateBatch,
@@ -151,6 +157,13 @@ export function createExportDeclarationsService(deps: {
       const at = now();
       const name = `permit-${r.order_no}.pdf`;
       const stored = await files.put(upload.data, name);
+      // The e-mail is a job enqueued with the permit's link: a slow or failing mail server neither
+      // holds this call nor loses the permit.
+      const mail: 'queued' | 'notConfigured' | 'noAddress' = !mailer
+        ? 'notConfigured'
+        : !r.receive_email
+          ? 'noAddress'
+          : 'queued';
       await db.transaction().execute(async (trx) => {
         const f = await trx
           .insertInto('files')
@@ -169,32 +182,9 @@ export function createExportDeclarationsService(deps: {
           .executeTakeFirstOrThrow();
         // The declaration may have been cleared since it was read: then nothing is linked.
         if (!(await repo.setPermit(trx, orderId, f.id, actor.userId, at))) throw AppError.conflict('declNotDeclared');
+        if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId: f.id, lang }, r.customer_id);
       });
-      // Mail after the commit: a slow or failing mail server never loses the permit.
-      let mail: 'sent' | 'notConfigured' | 'noAddress' | 'failed';
-      if (!mailer) mail = 'notConfigured';
-      else if (!r.receive_email) mail = 'noAddress';
-      else {
-        try {
-          await mailer.send({
-            to: r.receive_email,
-            subject: translate(lang, 'declMailSubject', { orderNo: r.order_no }),
-            text: translate(lang, 'declMailBody', { orderNo: r.order_no, waybillNo: r.waybill_no ?? '-' }),
-            filename: name,
-            pdf: upload.data,
-          });
-          await repo.setMailResult(orderId, now(), null);
-          mail = 'sent';
-        } catch (e) {
-          // The mail server's text (its address, the socket error) is for the log; the user reads
-          // the catalogue's message with an id to quote.
-          const errorId = randomUUID();
-          deps.logError?.(e, { orderId, errorId });
-          await repo.setMailResult(orderId, null, translate(lang, 'declMailFailed', { errorId }));
-          mail = 'failed';
-        }
-      }
-      return { declaration: present(await loadScoped(scope, orderId)), mail };
+      return { declaration: present(lang, await loadScoped(scope, orderId)), mail };
     },
 
     /** The owner, its agent and operators (the scope); anyone else is told it is not found. */

@@ -71,7 +71,8 @@ export default function ExportDeclarationsPage() {
     try {
       const r = await uploadPermit(orderId, file);
       const note = label(`mail_${r.mail}`);
-      if (r.mail === 'sent') void message.success(`${label('permitUploaded')}: ${note}`);
+      // Queued: a worker on the server sends it; the row's tag then says sent or failed.
+      if (r.mail === 'sent' || r.mail === 'queued') void message.success(`${label('permitUploaded')}: ${note}`);
       else void message.warning(`${label('permitUploaded')}: ${note}`);
       refresh();
     } catch (e) {

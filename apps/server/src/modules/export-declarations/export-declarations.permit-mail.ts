@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiLanguage } from '@console/contract';
+import type { Database } from '../../db/database.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
+import { translate } from '../../lib/messages.ts';
+import type { Storage } from '../../lib/storage.ts';
+import type { PermitMailer } from './export-declarations.mailer.ts';
+import './export-declarations.messages.ts';
+import type { DeclarationsRepository } from './export-declarations.repository.ts';
+
+/** The queue's kind of a permit's e-mail (lib/jobs.ts). */
+const MAIL_JOB = 'export-permit-mail';
+type MailPayload = { orderId: number; fileId: number; lang: ApiLanguage };
+
+/**
+ * The permit's e-mail on the job queue (issue 27): a slow or unreachable mail server held the
+ * upload's call. Enqueued in the transaction that links the permit; a worker sends it and writes
+ * the result, guarded by the permit it was for (a permit replaced meanwhile is the new job's to
+ * send). A failure stores the message key `declMailFailed` and an id to quote (the server's text
+ * goes to the log only), translated when read. Mail is not transactional: an instance dying
+ * between the send and the write makes the taken-over run send again (at least once).
+ */
+export function createPermitMails(deps: {
+  db: Database;
+  clock: () => Date;
+  files: Storage;
+  jobs: JobQueue;
+  mailer: PermitMailer | null;
+  repo: DeclarationsRepository;
+  logError?: (err: unknown, context: { orderId: number; errorId: string }) => void;
+}) {
+  const { files, mailer, repo } = deps;
+  const now = () => deps.clock().toISOString();
+
+  async function mailJob({ orderId, fileId, lang }: MailPayload) {
+    const r = await repo.findAny(orderId);
+    // Cleared, replaced by a newer permit, or sent by an earlier run.
+    if (!mailer || !r || r.permit_file_id !== fileId || r.permit_emailed_at || !r.receive_email) return;
+    const f = await repo.permitFile(fileId);
+    if (!f) return;
+    try {
+      await mailer.send({
+        to: r.receive_email,
+        subject: translate(lang, 'declMailSubject', { orderNo: r.order_no }),
+        text: translate(lang, 'declMailBody', { orderNo: r.order_no, waybillNo: r.waybill_no ?? '-' }),
+        filename: f.name,
+        pdf: await files.get(f.storage_key),
+      });
+      await repo.setMailResult(orderId, fileId, now(), null);
+    } catch (e) {
+      const errorId = randomUUID();
+      deps.logError?.(e, { orderId, errorId });
+      await repo.setMailResult(orderId, fileId, null, { key: 'declMailFailed', errorId });
+    }
+  }
+  deps.jobs.define<MailPayload>({ name: MAIL_JOB, exclusive: true, run: (p) => mailJob(p) });
+
+  return {
+    /** In the permit's transaction: the mail is sent by a worker once the permit is committed. */
+    enqueue: (trx: Database, p: MailPayload, customerId: number) =>
+      deps.jobs.enqueue<MailPayload>(MAIL_JOB, p, {
+        trx,
+        customerId,
+        size: 'small',
+        singletonKey: `${p.orderId}:${p.fileId}`,
+      }),
+  };
+}
