@@ -1,0 +1,143 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
+import { createStorage } from '../../src/lib/storage-config.ts';
+import type { Storage } from '../../src/lib/storage.ts';
+import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
+import { sleep } from '../support/jobs.ts';
+
+/**
+ * Issue 27: the permit's e-mail was sent in the upload's call (a slow mail server held it). Now it
+ * is a job: enqueued on a `SERVER_ROLE=web` instance, sent by the other, its result read from
+ * either; a mail whose instance died before sending is sent by another, exactly once, after the
+ * lease. Several instances live on PostgreSQL (vitest.config.ts: `*.pg.test.ts`).
+ */
+const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
+async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
+  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+/**
+ * The harness's store, with its reads held at a gate while one is closed: the mail job reading the
+ * permit's PDF is then under way (nothing else of these tests reads a file on the harness's instance).
+ */
+let base: Storage;
+let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
+const held: Storage = {
+  put: (data, hint, sha256) => base.put(data, hint, sha256),
+  async get(key) {
+    if (gate) {
+      gate.reached = true;
+      await gate.wait;
+    }
+    return base.get(key);
+  },
+  remove: (key) => base.remove(key),
+  check: () => base.check(),
+};
+function closeGate() {
+  let open!: () => void;
+  const wait = new Promise<void>((r) => (open = r));
+  gate = { open, reached: false, wait };
+  return gate;
+}
+
+let h: Harness;
+let operator: string;
+let smtp: SMTPServer;
+let smtpEnv: Record<string, string>;
+const mails: { to: string[] }[] = [];
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
+    'trailer<</Root 1 0 R>>\n%%EOF\n',
+);
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address) });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  smtpEnv = { ...ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' };
+  h = await createHarness({ env: smtpEnv, storage: held });
+  base = createStorage(h.config, h.db);
+  await seedDemoDeclarations(h.db, new Date());
+  operator = await h.login('operator');
+  await h.db.updateTable('export_nominations').set({ receive_email: 'docs@demo.example' }).execute();
+});
+afterAll(async () => {
+  gate?.open();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const orderId = async (orderNo: string) =>
+  (await h.db.selectFrom('orders').select('id').where('order_no', '=', orderNo).executeTakeFirstOrThrow()).id;
+async function uploadPermit(app: FastifyInstance, id: number) {
+  const m = multipart({ orderId: String(id) }, { name: 'permit.pdf', data: PDF });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/exportDeclaration/uploadPermit',
+    headers: { 'content-type': m.contentType, authorization: `Bearer ${operator}`, 'accept-language': 'en' },
+    payload: m.payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().data.mail).toBe('queued');
+}
+async function permit(app: FastifyInstance, orderNo: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/exportDeclarations',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${operator}`, 'accept-language': 'en' },
+    payload: JSON.stringify({ offset: 0, limit: 10, orderNos: orderNo }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.list[0].permit as { emailedAt: string | null; emailError: string | null };
+}
+const settled = (p: { emailedAt: string | null; emailError: string | null }) => !!(p.emailedAt || p.emailError);
+
+describe('permit e-mails on the job queue, two instances on one PostgreSQL', () => {
+  it('a permit uploaded to a web instance is e-mailed by the worker, its result read from either', async () => {
+    const web: Instance = await secondInstance(h, { env: { ...smtpEnv, SERVER_ROLE: 'web' } });
+    const g = closeGate();
+    mails.length = 0;
+    await uploadPermit(web.app, await orderId('DMX100001'));
+    await waitFor('the worker to take the mail', () => g.reached);
+    expect(await permit(web.app, 'DMX100001')).toMatchObject({ emailedAt: null, emailError: null });
+    expect(mails).toHaveLength(0);
+    g.open();
+    await waitFor('the mail to be sent', async () => settled(await permit(web.app, 'DMX100001')));
+    expect((await permit(web.app, 'DMX100001')).emailedAt).not.toBeNull();
+    expect(await permit(h.app, 'DMX100001')).toEqual(await permit(web.app, 'DMX100001'));
+    expect(mails).toEqual([{ to: ['docs@demo.example'] }]);
+  }, 60_000);
+
+  // Last in the file: the harness's instance "dies" here.
+  it('a mail whose instance died before sending is sent by another, exactly once, after the lease', async () => {
+    const g = closeGate();
+    mails.length = 0;
+    await uploadPermit(h.app, await orderId('D2X100001'));
+    await waitFor('the mail job to start', () => g.reached);
+    const other = await secondInstance(h, { env: smtpEnv });
+    // A lease and a half: the owner's lease keeps the job its own while it lives.
+    await sleep(15_000);
+    expect(await permit(other.app, 'D2X100001')).toMatchObject({ emailedAt: null, emailError: null });
+    // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
+    await h.app.jobs.abandon();
+    await waitFor('the other instance to send it', async () => settled(await permit(other.app, 'D2X100001')), 40_000);
+    await sleep(1500); // a second send, were there one, has ended
+    expect((await permit(other.app, 'D2X100001')).emailError).toBeNull();
+    expect(mails).toHaveLength(1);
+  }, 90_000);
+});
