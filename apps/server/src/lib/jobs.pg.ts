@@ -84,7 +84,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       await boss.work(
         kind.name,
         {
-          pollingIntervalSeconds: config.JOB_POLL_SECONDS,
+          pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
           localConcurrency: 2,
           // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
           // other customers' and never hold them. pg-boss's global group limit was not strict: it is

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import v8 from 'node:v8';
+import type { Database } from '../../db/database.ts';
+import type { ExportProgressStore } from '../../lib/export-progress.ts';
+import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
+import type { Storage } from '../../lib/storage.ts';
+import { tempFile } from '../../lib/temp-files.ts';
+import { renderHere, type RenderJobData, type RenderRunner, type WorkbookJobData } from '../../lib/workbook-job.ts';
+import { createExportRendersRepository } from './export-renders.repository.ts';
+
+/** Small renders (a template, a one-page export) have a kind of their own, so they never wait behind heavy ones. */
+export const RENDER_SMALL = 'render-small';
+export const RENDER_HEAVY = 'render-heavy';
+/** How often the asking instance looks at the render's row. */
+const WAIT_POLL_MS = 100;
+/** pg-boss's poll of the small kind: its floor, so a template answers within a second or so. */
+const SMALL_POLL_SECONDS = 0.5;
+/** The queue's hard limit on a job (jobs.pg.ts): past it nothing will come, so the asker stops waiting. */
+const WAIT_LIMIT_MS = 4 * 3600_000;
+/** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
+export const RENDERER_ID = randomUUID();
+
+interface RenderPayload {
+  id: string;
+  tenant: string;
+  small: boolean;
+  progress?: { userId: number; id: string };
+}
+
+export interface ExportRendersDeps {
+  db: Database;
+  jobs: JobQueue;
+  storage: Storage;
+  progress: ExportProgressStore;
+  clock: () => Date;
+  /** SERVER_ROLE=web: renders nothing itself, not even small workbooks kept in memory. */
+  webOnly: boolean;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * Renders of workbooks and PDFs as queue jobs (issue 27; docs/decisions.md "Renders on the job
+ * queue"). The asking instance writes the render's input to the shared store, inserts its row
+ * and enqueues its job in one transaction, then polls the row; a worker instance renders in its
+ * worker threads (lib/workbook-job.ts `renderHere`), puts the file in the store and records its
+ * key; the asker copies the bytes to its temporary file and removes the row and both objects,
+ * which were only for this answer. Fairness is the queue's: a customer's heavy renders run one
+ * at a time per worker, small ones have a kind of their own.
+ */
+export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
+  const { db, jobs, storage, clock, log } = deps;
+  const repo = createExportRendersRepository(db);
+  const stamp = () => clock().toISOString();
+
+  const run = async (p: RenderPayload) => {
+    const row = await repo.take(p.id, RENDERER_ID, stamp());
+    if (!row) return; // the asker gave up and removed it
+    const data = v8.deserialize(await storage.get(row.input_key)) as WorkbookJobData | RenderJobData;
+    // The asker's path means nothing here: the file is written to one of ours.
+    const out = tempFile(path.extname(data.out).slice(1) || 'bin');
+    const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
+    try {
+      await renderHere({ ...data, out }, { tenant: p.tenant, small: p.small }, progress);
+      await progress?.flushed();
+      const { key } = await storage.put(await fs.readFile(out), path.basename(out));
+      if (!(await repo.finish(p.id, { state: 'done', fileKey: key }, stamp()))) await storage.remove(key);
+    } catch (err) {
+      log.error({ err, render: p.id }, 'render failed');
+      await repo.finish(
+        p.id,
+        { state: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) },
+        stamp(),
+      );
+    } finally {
+      await fs.rm(out, { force: true });
+    }
+  };
+  jobs.define<RenderPayload>({ name: RENDER_SMALL, run, pollSeconds: SMALL_POLL_SECONDS });
+  jobs.define<RenderPayload>({ name: RENDER_HEAVY, run });
+
+  const waitFor = async (id: string) => {
+    const until = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const row = await repo.read(id);
+      if (!row) throw new Error(`render ${id} vanished`);
+      if (row.state === 'done' || row.state === 'failed') return row;
+      if (Date.now() > until) throw new Error(`render ${id} not done in time`);
+      await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+    }
+  };
+
+  const removeKeys = async (keys: { input_key: string; file_key: string | null }) => {
+    await storage.remove(keys.input_key);
+    if (keys.file_key) await storage.remove(keys.file_key);
+  };
+
+  // What an asker that stopped mid-wait left behind: old rows and their objects.
+  if (!deps.webOnly)
+    void repo
+      .removeOlderThan(new Date(clock().getTime() - 2 * WAIT_LIMIT_MS).toISOString())
+      .then((rows) => Promise.all(rows.map(removeKeys)))
+      .catch((err: unknown) => log.warn({ err }, 'old renders not removed'));
+
+  return {
+    buffersToo: deps.webOnly,
+    async render(data, turn: Turn, progress) {
+      const id = randomUUID();
+      const input = await storage.put(v8.serialize(data), 'render-input.bin');
+      try {
+        const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
+        await db.transaction().execute(async (trx) => {
+          await repo.insert(trx, id, input.key, stamp());
+          await jobs.enqueue(turn.small ? RENDER_SMALL : RENDER_HEAVY, payload, {
+            trx,
+            size: turn.small ? 'small' : 'heavy',
+            customerId: queueKeyOf(turn.tenant),
+          });
+        });
+        const row = await waitFor(id);
+        if (row.state === 'failed') throw new Error(`render failed: ${row.error ?? ''}`);
+        await fs.writeFile(data.out, await storage.get(row.file_key!));
+        // The count the worker made goes into this tracker too, whose "done" is written last.
+        if (progress?.ref) {
+          const seen = await deps.progress.read(progress.ref.userId, progress.ref.id);
+          if (seen.total !== null) progress.total(seen.total);
+          progress.rows(seen.rows);
+        }
+      } finally {
+        const row = await repo.remove(id).catch(() => null);
+        await removeKeys(row ?? { input_key: input.key, file_key: null }).catch((err: unknown) =>
+          log.warn({ err, render: id }, 'render objects not removed'),
+        );
+      }
+    },
+  };
+}
