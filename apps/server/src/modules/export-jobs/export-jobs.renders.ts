@@ -78,8 +78,13 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
       await fs.rm(out, { force: true });
     }
   };
-  jobs.define<RenderPayload>({ name: RENDER_SMALL, run, pollSeconds: SMALL_POLL_SECONDS });
-  jobs.define<RenderPayload>({ name: RENDER_HEAVY, run });
+  // The embedded runner is one process by design, its store a folder of its own: a render is
+  // run by the process that asked (two test apps on one SQLite file would each find the other's
+  // input missing). On PostgreSQL any worker instance runs it.
+  const own = jobs.backend === 'memory' ? `-${RENDERER_ID}` : '';
+  const kinds = { small: `${RENDER_SMALL}${own}`, heavy: `${RENDER_HEAVY}${own}` };
+  jobs.define<RenderPayload>({ name: kinds.small, run, pollSeconds: SMALL_POLL_SECONDS });
+  jobs.define<RenderPayload>({ name: kinds.heavy, run });
 
   const waitFor = async (id: string) => {
     const until = Date.now() + WAIT_LIMIT_MS;
@@ -113,7 +118,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
         const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
         await db.transaction().execute(async (trx) => {
           await repo.insert(trx, id, input.key, stamp());
-          await jobs.enqueue(turn.small ? RENDER_SMALL : RENDER_HEAVY, payload, {
+          await jobs.enqueue(turn.small ? kinds.small : kinds.heavy, payload, {
             trx,
             size: turn.small ? 'small' : 'heavy',
             customerId: queueKeyOf(turn.tenant),

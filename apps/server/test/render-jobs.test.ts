@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { asTenant } from '../src/lib/fair-turns.ts';
+import { renderFile } from '../src/lib/workbook-job.ts';
+import { RENDERER_ID } from '../src/modules/export-jobs/export-jobs.renders.ts';
+import { createHarness, type Harness } from './harness.ts';
+import { renderStates, smallBesideHeavy } from './support/render-jobs.ts';
+
+/**
+ * Issue 27: every file a download builds is a render job on the queue (lib/jobs.ts) — pg-boss on
+ * PostgreSQL, the in-process runner on SQLite — fair per customer by the queue's own rule, and
+ * the bytes come back through the file store, which keeps nothing once the answer is sent.
+ */
+let h: Harness;
+let demo: string;
+beforeAll(async () => {
+  h = await createHarness({ env: { JOB_POLL_SECONDS: '0.5' } });
+  demo = await h.login('demo');
+});
+
+/** Render jobs the queue has seen, whichever backend it is. */
+async function renderJobsSeen(): Promise<number> {
+  if (h.app.jobs.backend === 'memory') {
+    const rows = await h.db.selectFrom('job_queue').select('kind').where('kind', 'like', 'render-%').execute();
+    return rows.length;
+  }
+  const { rows } = await sql<{ n: string }>`select count(*) as n from pgboss.job where name like 'render-%'`.execute(
+    h.db,
+  );
+  return Number(rows[0]!.n);
+}
+
+/** Objects in the file store: the folder's files on SQLite, the blobs on PostgreSQL. */
+async function storedObjects(): Promise<number> {
+  if (h.config.fileStore === 'database') {
+    const r = await h.db
+      .selectFrom('file_blobs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirst();
+    return Number(r!.n);
+  }
+  const root = path.join(h.dataDir, 'files');
+  if (!fs.existsSync(root)) return 0;
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+}
+
+describe('renders on the job queue', () => {
+  it('an order export is a render job; it downloads, and no row or stored object is left', async () => {
+    const [before, objects] = [await renderJobsSeen(), await storedObjects()];
+    const res = await h.post('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' }, demo);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(await renderJobsSeen()).toBe(before + 1);
+    expect((await renderStates(h.db)).all).toEqual([]);
+    expect(await storedObjects()).toBe(objects);
+  });
+
+  it("a small render of customer B answers while A's heavy renders hold the queue, A's one at a time", async () => {
+    const objects = await storedObjects();
+    const renderers = await smallBesideHeavy({ asTenant, renderFile }, h.db);
+    expect(new Set(renderers)).toEqual(new Set([RENDERER_ID]));
+    expect((await renderStates(h.db)).all).toEqual([]);
+    expect(await storedObjects()).toBe(objects);
+  });
+});
