@@ -64,4 +64,10 @@ describe('renders on the job queue', () => {
     expect((await renderStates(h.db)).all).toEqual([]);
     expect(await storedObjects()).toBe(objects);
   });
+
+  it("a small render answers while two customers' heavy renders hold every heavy slot", async () => {
+    const renderers = await smallBesideHeavy({ asTenant, renderFile }, h.db, { alsoHeavy: 'c3' });
+    expect(new Set(renderers)).toEqual(new Set([RENDERER_ID]));
+    expect((await renderStates(h.db)).all).toEqual([]);
+  });
 });
