@@ -19,6 +19,10 @@ import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
  *
  * The label PDFs use the same workers (`renderFile`): one pool bounds every file built.
  *
+ * Where the app has put in the job queue (`useRenderRunner`), a download's file is a render job:
+ * a worker instance builds it in this pool and the asking instance gets it back through the file
+ * store (modules/export-jobs/export-jobs.renders.ts).
+ *
  * Row sources:
  * - `query`: a compiled SELECT, read by the worker on its own connection a page at a time
  *   (the repository still writes the SQL); each row goes through `mapper` if given, else
