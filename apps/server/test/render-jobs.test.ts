@@ -70,4 +70,14 @@ describe('renders on the job queue', () => {
     expect(new Set(renderers)).toEqual(new Set([RENDERER_ID]));
     expect((await renderStates(h.db)).all).toEqual([]);
   });
+
+  it('a render that fails answers the asker with the failure, and leaves no row or stored object', async () => {
+    const objects = await storedObjects();
+    const failing = { module: new URL('./support/gate-render.ts', import.meta.url).href, name: 'failingRender' };
+    await expect(asTenant('c1', () => renderFile({ ...failing, arg: {} }, { ext: 'pdf', total: 1 }))).rejects.toThrow(
+      /render failed/,
+    );
+    expect((await renderStates(h.db)).all).toEqual([]);
+    expect(await storedObjects()).toBe(objects);
+  });
 });

@@ -9,3 +9,8 @@ export async function gateRender(arg: { gate: string; text: string }, out: strin
   fs.writeFileSync(out, arg.text);
   onProgress(1);
 }
+
+/** A render function that fails, as a render of bad data would. */
+export async function failingRender(): Promise<void> {
+  throw new Error('render broke on purpose');
+}

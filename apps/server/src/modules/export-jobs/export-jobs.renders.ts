@@ -58,11 +58,13 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   const run = async (p: RenderPayload) => {
     const row = await repo.take(p.id, RENDERER_ID, stamp());
     if (!row) return; // the asker gave up and removed it
-    const data = v8.deserialize(await storage.get(row.input_key)) as WorkbookJobData | RenderJobData;
-    // The asker's path means nothing here: the file is written to one of ours.
-    const out = tempFile(path.extname(data.out).slice(1) || 'bin');
-    const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
+    let out: string | null = null;
+    // From here every end is written to the row: the asker waits on it.
     try {
+      const data = v8.deserialize(await storage.get(row.input_key)) as WorkbookJobData | RenderJobData;
+      // The asker's path means nothing here: the file is written to one of ours.
+      out = tempFile(path.extname(data.out).slice(1) || 'bin');
+      const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
       await renderHere({ ...data, out }, { tenant: p.tenant, small: p.small }, progress);
       await progress?.flushed();
       const { key } = await storage.put(await fs.readFile(out), path.basename(out));
@@ -75,7 +77,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
         stamp(),
       );
     } finally {
-      await fs.rm(out, { force: true });
+      if (out) await fs.rm(out, { force: true });
     }
   };
   // The embedded runner is one process by design, its store a folder of its own: a render is
