@@ -6,6 +6,7 @@ import { asTenant } from '../src/lib/fair-turns.ts';
 import { renderFile } from '../src/lib/workbook-job.ts';
 import { RENDERER_ID } from '../src/modules/export-jobs/export-jobs.renders.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { waitFor } from './support/jobs.ts';
 import { renderStates, smallBesideHeavy } from './support/render-jobs.ts';
 
 /**
@@ -79,5 +80,25 @@ describe('renders on the job queue', () => {
     );
     expect((await renderStates(h.db)).all).toEqual([]);
     expect(await storedObjects()).toBe(objects);
+  });
+
+  it("a file built inside a queue job is built there, in the job's turn, not queued behind it", async () => {
+    // A print job is a customer's heavy job that draws a PDF: queued again as that customer's
+    // heavy render, it would wait for the job that waits for it.
+    const SLEEP = { module: new URL('./support/sleep-render.ts', import.meta.url).href, name: 'sleepRender' };
+    const done: string[] = [];
+    h.app.jobs.define<{ n: number }>({
+      name: 'test-render-inside-job',
+      run: async () => {
+        const file = await asTenant('c1', () => renderFile({ ...SLEEP, arg: { ms: 10 } }, { ext: 'pdf', total: 6000 }));
+        done.push(fs.readFileSync(file, 'utf8'));
+        fs.rmSync(file, { force: true });
+      },
+    });
+    const before = await renderJobsSeen();
+    await h.app.jobs.enqueue('test-render-inside-job', { n: 1 }, { customerId: 1, size: 'heavy' });
+    await waitFor('the job that renders', () => done.length === 1, 20_000);
+    expect(done).toEqual(['done']);
+    expect(await renderJobsSeen()).toBe(before);
   });
 });

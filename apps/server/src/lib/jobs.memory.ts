@@ -1,3 +1,4 @@
+import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
 import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
 
@@ -80,7 +81,9 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const execute = async (job: NonNullable<Awaited<ReturnType<typeof claim>>>) => {
     const kind = kinds.get(job.kind)!;
     try {
-      await kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal });
+      await runAsJob(job.kind, () =>
+        kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal }),
+      );
       await db
         .updateTable('job_queue')
         .set({ state: 'done', finished_at: nowIso() })

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { connectionOf, type Database } from '../db/database.ts';
 import type { ProgressTracker } from './export-progress.ts';
 import { currentTenant, FairTurns, type Turn } from './fair-turns.ts';
+import { insideJob } from './job-scope.ts';
 import { tempFile } from './temp-files.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
@@ -138,8 +139,9 @@ export interface RenderRunner {
   render(data: WorkbookJobData | RenderJobData, turn: Turn, progress?: ProgressTracker): Promise<void>;
   /**
    * Whether the small workbooks kept in memory (`buildWorkbookBuffer`) go through the queue too:
-   * on a `web` instance, which never renders. On one that runs jobs they are built here, since
-   * some are built inside a queue job, which must not wait for a turn of the queue it holds.
+   * on a `web` instance, which never renders. On one that runs jobs they are built here, as a
+   * template is: quick, and not worth a trip through the queue. Anything built inside a queue
+   * job is built there, in the job's turn (lib/job-scope.ts).
    */
   readonly buffersToo: boolean;
 }
@@ -229,7 +231,7 @@ async function workbookFile(
   const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
-    await (queued && runner ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
+    await (queued && runner && !insideJob() ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
     progress?.done();
     return out;
   } catch (e) {
@@ -272,7 +274,7 @@ export async function renderFile(
   try {
     const data: RenderJobData = { render, out };
     const turn: Turn = { tenant: currentTenant(), small: opts.total <= SMALL_JOB_PAGES };
-    await (runner ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
+    await (runner && !insideJob() ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
     progress?.done();
     return out;
   } catch (e) {
