@@ -3,9 +3,9 @@ import type { Database } from '../../db/database.ts';
 /** The `export_renders` rows (migration 2026-11-27T0430): one per render on the queue, for one download. */
 export function createExportRendersRepository(db: Database) {
   return {
-    /** In the transaction that enqueues its job, so the job never looks for a row not there. */
-    insert: (trx: Database, id: string, inputKey: string, at: string) =>
-      trx
+    /** Before its job is enqueued, so the job never looks for a row not there. */
+    insert: (id: string, inputKey: string, at: string) =>
+      db
         .insertInto('export_renders')
         .values({ id, state: 'queued', input_key: inputKey, created_at: at, updated_at: at })
         .execute(),
