@@ -185,7 +185,6 @@ export async function buildApp({
       jobs,
       storage: files,
       progress: exportProgress,
-      clock,
       webOnly: !runsJobs(config),
       log: app.log,
     }),

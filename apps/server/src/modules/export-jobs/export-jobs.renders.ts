@@ -35,7 +35,6 @@ export interface ExportRendersDeps {
   jobs: JobQueue;
   storage: Storage;
   progress: ExportProgressStore;
-  clock: () => Date;
   /** SERVER_ROLE=web: renders nothing itself, not even small workbooks kept in memory. */
   webOnly: boolean;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -51,9 +50,10 @@ export interface ExportRendersDeps {
  * at a time per worker, small ones have a kind of their own.
  */
 export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
-  const { db, jobs, storage, clock, log } = deps;
+  const { db, jobs, storage, log } = deps;
   const repo = createExportRendersRepository(db);
-  const stamp = () => clock().toISOString();
+  // Wall time, not the app's clock (which tests move by hours): these times only age rows out.
+  const stamp = () => new Date().toISOString();
 
   const run = async (p: RenderPayload) => {
     const row = await repo.take(p.id, RENDERER_ID, stamp());
@@ -107,7 +107,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   // What an asker that stopped mid-wait left behind: old rows and their objects.
   if (!deps.webOnly)
     void repo
-      .removeOlderThan(new Date(clock().getTime() - 2 * WAIT_LIMIT_MS).toISOString())
+      .removeOlderThan(new Date(Date.now() - 2 * WAIT_LIMIT_MS).toISOString())
       .then((rows) => Promise.all(rows.map(removeKeys)))
       .catch((err: unknown) => log.warn({ err }, 'old renders not removed'));
 
