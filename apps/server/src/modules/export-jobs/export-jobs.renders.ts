@@ -122,6 +122,8 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
         // failed enqueue is cleaned up below, and the in-process runner starts a job enqueued
         // outside a transaction at once instead of at its next poll (up to 250 ms for a template).
         await repo.insert(id, input.key, stamp());
+        // The progress row started (and its total written) before the worker can resume it.
+        await progress?.flushed();
         await jobs.enqueue(turn.small ? kinds.small : kinds.heavy, payload, {
           size: turn.small ? 'small' : 'heavy',
           customerId: queueKeyOf(turn.tenant),
