@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import v8 from 'node:v8';
+import zlib from 'node:zlib';
 import type { Database } from '../../db/database.ts';
 import type { ExportProgressStore } from '../../lib/export-progress.ts';
 import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
@@ -20,6 +22,13 @@ const WAIT_POLL_MS = 100;
 const SMALL_POLL_SECONDS = 0.5;
 /** The queue's hard limit on a job (jobs.pg.ts): past it nothing will come, so the asker stops waiting. */
 const WAIT_LIMIT_MS = 4 * 3600_000;
+/**
+ * Inputs are gzipped (in libuv's threads, off the event loop) before they go to the store: a PD
+ * render's input is thousands of orders, and on the database store every byte is also encoded
+ * and decoded on the event loop of the instances that put and get it.
+ */
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 /** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
 export const RENDERER_ID = randomUUID();
 
@@ -61,7 +70,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     let out: string | null = null;
     // From here every end is written to the row: the asker waits on it.
     try {
-      const data = v8.deserialize(await storage.get(row.input_key)) as WorkbookJobData | RenderJobData;
+      const data = v8.deserialize(await gunzip(await storage.get(row.input_key))) as WorkbookJobData | RenderJobData;
       // The asker's path means nothing here: the file is written to one of ours.
       out = tempFile(path.extname(data.out).slice(1) || 'bin');
       const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
@@ -115,7 +124,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     buffersToo: deps.webOnly,
     async render(data, turn: Turn, progress) {
       const id = randomUUID();
-      const input = await storage.put(v8.serialize(data), 'render-input.bin');
+      const input = await storage.put(await gzip(v8.serialize(data), { level: 1 }), 'render-input.bin.gz');
       try {
         const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
         // The row, then its job, not one transaction: the job only needs the row to be there, a
