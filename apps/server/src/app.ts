@@ -35,6 +35,8 @@ import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { createExportProgress } from './modules/export-jobs/export-jobs.service.ts';
+import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
+import { useRenderRunner } from './lib/workbook-job.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
 import { createMeituanService } from './modules/meituan/meituan.service.ts';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
@@ -51,7 +53,7 @@ import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
 import { storageAccrualJob } from './modules/bills/storage-accrual.ts';
-import { createJobQueue, type JobQueue } from './lib/jobs.ts';
+import { createJobQueue, runsJobs, type JobQueue } from './lib/jobs.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
@@ -176,6 +178,18 @@ export async function buildApp({
   const exportProgress = createExportProgress(db, clock, (e) =>
     app.log.warn({ err: e }, 'export progress not written'),
   );
+  // Every file a download builds is a render job, run by a worker instance (issue 27).
+  const stopRenders = useRenderRunner(
+    createExportRenders({
+      db,
+      jobs,
+      storage: files,
+      progress: exportProgress,
+      webOnly: !runsJobs(config),
+      log: app.log,
+    }),
+  );
+  app.addHook('onClose', async () => stopRenders());
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,

@@ -173,6 +173,17 @@ export interface ExportProgressTable {
   total: number | null;
   updated_at: Time;
 }
+/** A render on the job queue and where its file went (modules/export-jobs/export-jobs.renders.ts). */
+export interface ExportRendersTable {
+  id: string;
+  state: string;
+  input_key: string;
+  file_key: string | null;
+  rendered_by: string | null;
+  error: string | null;
+  created_at: Time;
+  updated_at: Time;
+}
 /** The bytes of stored files when the file store is the database (lib/storage-database.ts). */
 export interface FileBlobsTable {
   key: string;
@@ -440,6 +451,7 @@ export interface DB
   files: FilesTable;
   file_blobs: FileBlobsTable;
   export_progress: ExportProgressTable;
+  export_renders: ExportRendersTable;
   batches: BatchesTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;

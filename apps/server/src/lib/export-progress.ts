@@ -8,6 +8,8 @@ export type ExportProgress = exportJobs.ExportProgress;
  * polling through a load balancer reads it from whichever instance answers (issue 27).
  */
 export interface ProgressTracker {
+  /** Whose download it is: a render on another instance reports through `resume` with it. */
+  readonly ref?: { userId: number; id: string };
   /** A worker took the job. */
   writing(): void;
   /** Rows the workbook will hold. */
@@ -23,6 +25,8 @@ export interface ProgressTracker {
 export interface ExportProgressStore {
   /** A tracker of one download, or none when the console named none. */
   track(userId: number, id: string | undefined): ProgressTracker | undefined;
+  /** A tracker of a download already started elsewhere (a render job on a worker instance): it does not reset the row. */
+  resume(userId: number, id: string): ProgressTracker;
   /** What `export/progress` answers; another user's id is as unknown as a wrong one. */
   read(userId: number, id: string): Promise<ExportProgress>;
 }

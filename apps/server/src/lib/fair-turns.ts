@@ -10,6 +10,17 @@ export const asTenant = <T>(tenant: string, fn: () => T): T => tenantOfCall.run(
 /** '' outside a call (a queued job, a benchmark): one more customer in the round. */
 export const currentTenant = (): string => tenantOfCall.getStore() ?? '';
 
+/**
+ * The queue's fairness key of a tenant (lib/jobs.ts `customerId`): a customer's id; staff and
+ * agents, who wait as themselves, a negative one of their user id so they never share a
+ * customer's; none outside a call.
+ */
+export function queueKeyOf(tenant: string): number | null {
+  const m = /^([cu])(\d+)$/.exec(tenant);
+  if (!m) return null;
+  return m[1] === 'c' ? Number(m[2]) : -Number(m[2]);
+}
+
 /** A job asking for a turn: whose it is, and whether its size is known to be small. */
 export interface Turn {
   tenant: string;

@@ -1,8 +1,14 @@
+import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
 import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
 
 /** Jobs run at once in the process (the work itself is in worker threads where it is heavy). */
 const CONCURRENCY = 2;
+/**
+ * One more that only small jobs may take (issue 27): a template or a one-page export never waits
+ * behind heavy jobs, even when two customers' heavy ones hold both slots above.
+ */
+const SMALL_SLOTS = 1;
 /** How often the table is looked at besides the pokes: catches commits of enqueuing transactions and due retries. */
 const POLL_MS = 250;
 /** Finished rows are kept this long (what ran, what failed and why), then dropped at start. */
@@ -23,6 +29,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const lastSlot = new Map<string, number>();
   const timers: { stop(): Promise<void> }[] = [];
   const running = new Set<Promise<void>>();
+  let heavyRunning = 0;
   const stopping = new AbortController();
   let poller: NodeJS.Timeout | null = null;
   let pumping: Promise<void> | null = null;
@@ -31,14 +38,15 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
 
   const nowIso = () => new Date().toISOString();
 
-  /** The next job due, oldest first, skipping heavy jobs of customers that already have one running. */
-  const claim = async () => {
+  /** The next job due, oldest first, skipping heavy jobs of customers that already have one running (and all heavy ones unless `heavyToo`). */
+  const claim = async (heavyToo: boolean) => {
     const names = [...kinds.keys()];
     if (!names.length) return null;
     const next = await db
       .selectFrom('job_queue as j')
       .selectAll()
       .where('j.state', '=', 'queued')
+      .$if(!heavyToo, (q) => q.where('j.size', '!=', 'heavy'))
       .where('j.run_after', '<=', nowIso())
       .where('j.kind', 'in', names)
       .where((eb) =>
@@ -73,7 +81,9 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const execute = async (job: NonNullable<Awaited<ReturnType<typeof claim>>>) => {
     const kind = kinds.get(job.kind)!;
     try {
-      await kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal });
+      await runAsJob(job.kind, () =>
+        kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal }),
+      );
       await db
         .updateTable('job_queue')
         .set({ state: 'done', finished_at: nowIso() })
@@ -105,12 +115,15 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const pump = () => {
     if (!worker || !started || stopped) return;
     pumping ??= (async () => {
-      while (!stopped && running.size < CONCURRENCY) {
-        const job = await claim();
+      while (!stopped && running.size < CONCURRENCY + SMALL_SLOTS) {
+        const job = await claim(heavyRunning < CONCURRENCY);
         if (!job) break;
+        const heavy = job.size === 'heavy';
+        if (heavy) heavyRunning++;
         const p: Promise<void> = execute(job)
           .catch((err) => log.error({ err, kind: job.kind }, 'job bookkeeping failed'))
           .finally(() => {
+            if (heavy) heavyRunning--;
             running.delete(p);
             pump();
           });

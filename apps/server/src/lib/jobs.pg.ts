@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { fromKysely, PgBoss } from 'pg-boss';
+import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
 import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
 
@@ -68,7 +69,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
     (kind: JobKind<any>) => async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
       for (const job of jobs) {
         try {
-          await kind.run(job.data, { attempt: job.retryCount + 1, signal: job.signal });
+          await runAsJob(kind.name, () => kind.run(job.data, { attempt: job.retryCount + 1, signal: job.signal }));
         } catch (err) {
           // A retryable kind fails the job for pg-boss to retry, up to its limit; past it, or for
           // another kind, an error ends the job (pg-boss's remaining retries are kept for orphans).
@@ -84,7 +85,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       await boss.work(
         kind.name,
         {
-          pollingIntervalSeconds: config.JOB_POLL_SECONDS,
+          pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
           localConcurrency: 2,
           // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
           // other customers' and never hold them. pg-boss's global group limit was not strict: it is

@@ -34,6 +34,8 @@ export interface JobKind<P = unknown> {
   retry?: { limit: number; delaySeconds: number };
   /** At most one waiting or running job per `singletonKey`; a second enqueue is dropped. */
   exclusive?: boolean;
+  /** pg-boss: how often workers look for this kind's jobs, when it must start sooner than JOB_POLL_SECONDS. */
+  pollSeconds?: number;
 }
 
 export interface EnqueueOptions {

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { connectionOf, type Database } from '../db/database.ts';
 import type { ProgressTracker } from './export-progress.ts';
 import { currentTenant, FairTurns, type Turn } from './fair-turns.ts';
+import { insideJob } from './job-scope.ts';
 import { tempFile } from './temp-files.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
@@ -18,6 +19,10 @@ import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
  * user's call for seconds and held the whole workbook (1.8 GB) in memory.
  *
  * The label PDFs use the same workers (`renderFile`): one pool bounds every file built.
+ *
+ * Where the app has put in the job queue (`useRenderRunner`), a download's file is a render job:
+ * a worker instance builds it in this pool and the asking instance gets it back through the file
+ * store (modules/export-jobs/export-jobs.renders.ts).
  *
  * Row sources:
  * - `query`: a compiled SELECT, read by the worker on its own connection a page at a time
@@ -122,8 +127,38 @@ function keepWorker(worker: Worker) {
   idle.push({ worker, timer });
 }
 
+/**
+ * Renders on the job queue (issue 27; modules/export-jobs/export-jobs.renders.ts): the app puts
+ * one in at start, and from then on a download's render is a queue job run by a worker instance,
+ * whatever instance asked for it, and fair per customer by the queue's rule. Unset (benchmarks,
+ * scripts, unit tests of the writers), files are built here. A module-level slot like the pool
+ * itself: its many callers (every export) keep their signatures.
+ */
+export interface RenderRunner {
+  /** Builds `data` on a worker instance as `turn`'s customer's, into `data.out` on this one. */
+  render(data: WorkbookJobData | RenderJobData, turn: Turn, progress?: ProgressTracker): Promise<void>;
+  /**
+   * Whether the small workbooks kept in memory (`buildWorkbookBuffer`) go through the queue too:
+   * on a `web` instance, which never renders. On one that runs jobs they are built here, as a
+   * template is: quick, and not worth a trip through the queue. Anything built inside a queue
+   * job is built there, in the job's turn (lib/job-scope.ts).
+   */
+  readonly buffersToo: boolean;
+}
+let runner: RenderRunner | null = null;
+/**
+ * Puts in the queue that renders from now on; the function returned takes it out again, unless
+ * another app of the same process (a restart in a test) has put in its own since.
+ */
+export function useRenderRunner(r: RenderRunner): () => void {
+  runner = r;
+  return () => {
+    if (runner === r) runner = null;
+  };
+}
+
 /** Runs one job on a worker of the pool when its turn comes (CONCURRENT_JOBS, plus SMALL_JOB_SLOTS for small ones). */
-async function runOnWorker(
+export async function renderHere(
   data: WorkbookJobData | RenderJobData,
   turn: Turn,
   progress?: ProgressTracker,
@@ -170,6 +205,15 @@ const remove = (file: string) => fs.rm(file, { force: true }, () => {});
 
 /** Runs the job in a worker; resolves with the path of the finished workbook (the caller removes it). */
 export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress?: ProgressTracker): Promise<string> {
+  return workbookFile(db, job, progress, true);
+}
+
+async function workbookFile(
+  db: Database,
+  job: WorkbookJob,
+  progress: ProgressTracker | undefined,
+  queued: boolean,
+): Promise<string> {
   if (progress && !job.query) progress.total(job.rows?.length ?? 0);
   // Read before the first await: the call's customer is in the async context (lib/fair-turns.ts).
   const tenant = currentTenant();
@@ -187,7 +231,7 @@ export async function buildWorkbookFile(db: Database, job: WorkbookJob, progress
   const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
-    await runOnWorker(data, turn, progress);
+    await (queued && runner && !insideJob() ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
     progress?.done();
     return out;
   } catch (e) {
@@ -208,7 +252,7 @@ export async function buildWorkbookStream(
 
 /** The finished workbook in memory, for the small ones kept through the storage interface. */
 export async function buildWorkbookBuffer(db: Database, job: WorkbookJob): Promise<Buffer> {
-  const file = await buildWorkbookFile(db, job);
+  const file = await workbookFile(db, job, undefined, runner?.buffersToo ?? false);
   try {
     return await fs.promises.readFile(file);
   } finally {
@@ -228,7 +272,9 @@ export async function renderFile(
   progress?.total(opts.total);
   const out = tempFile(opts.ext);
   try {
-    await runOnWorker({ render, out }, { tenant: currentTenant(), small: opts.total <= SMALL_JOB_PAGES }, progress);
+    const data: RenderJobData = { render, out };
+    const turn: Turn = { tenant: currentTenant(), small: opts.total <= SMALL_JOB_PAGES };
+    await (runner && !insideJob() ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
     progress?.done();
     return out;
   } catch (e) {

@@ -15,7 +15,7 @@ export function createExportJobsRepository(db: Database) {
         .onConflict((oc) => oc.columns(['user_id', 'progress_id']).doUpdateSet({ ...state, updated_at: at }))
         .execute();
     },
-    async update(userId: number, id: string, state: ExportProgress, at: string) {
+    async update(userId: number, id: string, state: Partial<ExportProgress>, at: string) {
       await db
         .updateTable('export_progress')
         .set({ ...state, updated_at: at })

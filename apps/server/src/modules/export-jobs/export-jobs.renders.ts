@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import v8 from 'node:v8';
+import zlib from 'node:zlib';
+import type { Database } from '../../db/database.ts';
+import type { ExportProgressStore } from '../../lib/export-progress.ts';
+import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
+import type { Storage } from '../../lib/storage.ts';
+import { tempFile } from '../../lib/temp-files.ts';
+import { renderHere, type RenderJobData, type RenderRunner, type WorkbookJobData } from '../../lib/workbook-job.ts';
+import { createExportRendersRepository } from './export-renders.repository.ts';
+
+/** Small renders (a template, a one-page export) have a kind of their own, so they never wait behind heavy ones. */
+export const RENDER_SMALL = 'render-small';
+export const RENDER_HEAVY = 'render-heavy';
+/** How often the asking instance looks at the render's row. */
+const WAIT_POLL_MS = 100;
+/** pg-boss's poll of the small kind: its floor, so a template answers within a second or so. */
+const SMALL_POLL_SECONDS = 0.5;
+/** The queue's hard limit on a job (jobs.pg.ts): past it nothing will come, so the asker stops waiting. */
+const WAIT_LIMIT_MS = 4 * 3600_000;
+/**
+ * Inputs are gzipped (in libuv's threads, off the event loop) before they go to the store: a PD
+ * render's input is thousands of orders, and on the database store every byte is also encoded
+ * and decoded on the event loop of the instances that put and get it.
+ */
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+/** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
+export const RENDERER_ID = randomUUID();
+
+interface RenderPayload {
+  id: string;
+  tenant: string;
+  small: boolean;
+  progress?: { userId: number; id: string };
+}
+
+export interface ExportRendersDeps {
+  db: Database;
+  jobs: JobQueue;
+  storage: Storage;
+  progress: ExportProgressStore;
+  /** SERVER_ROLE=web: renders nothing itself, not even small workbooks kept in memory. */
+  webOnly: boolean;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/**
+ * Renders of workbooks and PDFs as queue jobs (issue 27; docs/decisions.md "Renders on the job
+ * queue"). The asking instance writes the render's input to the shared store, inserts its row
+ * and enqueues its job in one transaction, then polls the row; a worker instance renders in its
+ * worker threads (lib/workbook-job.ts `renderHere`), puts the file in the store and records its
+ * key; the asker copies the bytes to its temporary file and removes the row and both objects,
+ * which were only for this answer. Fairness is the queue's: a customer's heavy renders run one
+ * at a time per worker, small ones have a kind of their own.
+ */
+export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
+  const { db, jobs, storage, log } = deps;
+  const repo = createExportRendersRepository(db);
+  // Wall time, not the app's clock (which tests move by hours): these times only age rows out.
+  const stamp = () => new Date().toISOString();
+
+  const run = async (p: RenderPayload) => {
+    const row = await repo.take(p.id, RENDERER_ID, stamp());
+    if (!row) return; // the asker gave up and removed it
+    let out: string | null = null;
+    // From here every end is written to the row: the asker waits on it.
+    try {
+      const data = v8.deserialize(await gunzip(await storage.get(row.input_key))) as WorkbookJobData | RenderJobData;
+      // The asker's path means nothing here: the file is written to one of ours.
+      out = tempFile(path.extname(data.out).slice(1) || 'bin');
+      const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
+      await renderHere({ ...data, out }, { tenant: p.tenant, small: p.small }, progress);
+      await progress?.flushed();
+      const { key } = await storage.put(await fs.readFile(out), path.basename(out));
+      if (!(await repo.finish(p.id, { state: 'done', fileKey: key }, stamp()))) await storage.remove(key);
+    } catch (err) {
+      log.error({ err, render: p.id }, 'render failed');
+      await repo.finish(
+        p.id,
+        { state: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) },
+        stamp(),
+      );
+    } finally {
+      if (out) await fs.rm(out, { force: true });
+    }
+  };
+  // The embedded runner is one process by design, its store a folder of its own: a render is
+  // run by the process that asked (two test apps on one SQLite file would each find the other's
+  // input missing). On PostgreSQL any worker instance runs it.
+  const own = jobs.backend === 'memory' ? `-${RENDERER_ID}` : '';
+  const kinds = { small: `${RENDER_SMALL}${own}`, heavy: `${RENDER_HEAVY}${own}` };
+  jobs.define<RenderPayload>({ name: kinds.small, run, pollSeconds: SMALL_POLL_SECONDS });
+  jobs.define<RenderPayload>({ name: kinds.heavy, run });
+
+  const waitFor = async (id: string) => {
+    const until = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      const row = await repo.read(id);
+      if (!row) throw new Error(`render ${id} vanished`);
+      if (row.state === 'done' || row.state === 'failed') return row;
+      if (Date.now() > until) throw new Error(`render ${id} not done in time`);
+      await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+    }
+  };
+
+  const removeKeys = async (keys: { input_key: string; file_key: string | null }) => {
+    await storage.remove(keys.input_key);
+    if (keys.file_key) await storage.remove(keys.file_key);
+  };
+
+  // What an asker that stopped mid-wait left behind: old rows and their objects.
+  if (!deps.webOnly)
+    void repo
+      .removeOlderThan(new Date(Date.now() - 2 * WAIT_LIMIT_MS).toISOString())
+      .then((rows) => Promise.all(rows.map(removeKeys)))
+      .catch((err: unknown) => log.warn({ err }, 'old renders not removed'));
+
+  return {
+    buffersToo: deps.webOnly,
+    async render(data, turn: Turn, progress) {
+      const id = randomUUID();
+      const input = await storage.put(await gzip(v8.serialize(data), { level: 1 }), 'render-input.bin.gz');
+      try {
+        const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
+        // The row, then its job, not one transaction: the job only needs the row to be there, a
+        // failed enqueue is cleaned up below, and the in-process runner starts a job enqueued
+        // outside a transaction at once instead of at its next poll (up to 250 ms for a template).
+        await repo.insert(id, input.key, stamp());
+        // The progress row started (and its total written) before the worker can resume it.
+        await progress?.flushed();
+        await jobs.enqueue(turn.small ? kinds.small : kinds.heavy, payload, {
+          size: turn.small ? 'small' : 'heavy',
+          customerId: queueKeyOf(turn.tenant),
+        });
+        const row = await waitFor(id);
+        if (row.state === 'failed') throw new Error(`render failed: ${row.error ?? ''}`);
+        await fs.writeFile(data.out, await storage.get(row.file_key!));
+        // The count the worker made goes into this tracker too, whose "done" is written last.
+        if (progress?.ref) {
+          const seen = await deps.progress.read(progress.ref.userId, progress.ref.id);
+          if (seen.total !== null) progress.total(seen.total);
+          progress.rows(seen.rows);
+        }
+      } finally {
+        const row = await repo.remove(id).catch(() => null);
+        await removeKeys(row ?? { input_key: input.key, file_key: null }).catch((err: unknown) =>
+          log.warn({ err, render: id }, 'render objects not removed'),
+        );
+      }
+    },
+  };
+}
