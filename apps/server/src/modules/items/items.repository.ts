@@ -156,9 +156,12 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
       id: number,
       values: Partial<Omit<ItemsTable, 'id' | 'version'>>,
       fromStatus?: string,
+      /** Only while the item is still at the version an edit form was loaded from. */
+      version?: number,
     ): Promise<boolean> {
       let u = q.updateTable('items').set(values).where('id', '=', id);
       if (fromStatus) u = u.where('status', '=', fromStatus);
+      if (version !== undefined) u = u.where('version', '=', version);
       const r = await u.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
