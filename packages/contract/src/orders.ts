@@ -478,14 +478,16 @@ export const itemCreate = defineCall({
   path: 'order/item/create',
   summary: 'Add an item to an order.',
   permission: 'order.update',
-  request: itemInput.extend({ orderId: idOf, confirm: confirmations }),
+  /** `orderVersion`: the order's version the page was loaded from; a stale one is a 409 `recordChanged` with the order now. */
+  request: itemInput.extend({ orderId: idOf, confirm: confirmations, orderVersion: expectedVersion }),
   response: orderItem,
 });
 export const itemUpdate = defineCall({
   path: 'order/item/update',
   summary: 'Change an item of an order.',
   permission: 'order.update',
-  request: itemInput.extend({ id: idOf, confirm: confirmations }),
+  /** `orderVersion`: as on `order/item/create`. */
+  request: itemInput.extend({ id: idOf, confirm: confirmations, orderVersion: expectedVersion }),
   response: orderItem,
 });
 export const itemDelete = defineCall({

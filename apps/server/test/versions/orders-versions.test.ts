@@ -95,6 +95,40 @@ describe('order versions', () => {
     expect((await save(d, '旗路1号', d.version)).status).toBe(409);
   });
 
+  it('order lines: two line saves from one order version sent together, exactly one lands', async () => {
+    for (let i = 0; i < 6; i++) {
+      const o = await createOrder(call, demo, jpOrderBody('VERL'));
+      const d = await detailOf(o.id);
+      const line = d.items[0];
+      const saveLine = (name: string) =>
+        call('order/item/update', {
+          id: line.id,
+          name,
+          quantity: line.quantity,
+          unitPrice: line.unitPrice,
+          confirm: ['multiplePricesPerJan', 'crossBorderLimit'],
+          orderVersion: d.version,
+        });
+      const answers = await Promise.all([saveLine(`甲品${i}`), saveLine(`乙品${i}`)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const winner = answers[0]!.status === 200 ? `甲品${i}` : `乙品${i}`;
+      const lost = answers.find((a) => a.status === 409)!;
+      expect(lost.body.data.current.items[0].name).toBe(winner);
+      const stored = await h.db.selectFrom('order_items').select('name').where('id', '=', line.id).executeTakeFirst();
+      expect(stored?.name).toBe(winner);
+      // A line added from the old version is refused too.
+      const added = await call('order/item/create', {
+        orderId: o.id,
+        name: '新品',
+        quantity: 1,
+        unitPrice: '100',
+        confirm: ['multiplePricesPerJan', 'crossBorderLimit'],
+        orderVersion: d.version,
+      });
+      expect(added.status).toBe(409);
+    }
+  });
+
   it('a save without a version (the spec call) still lands: the last save wins for such clients', async () => {
     const o = await createOrder(call, demo, jpOrderBody('VERN'));
     const d = await detailOf(o.id);

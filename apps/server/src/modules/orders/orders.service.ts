@@ -436,8 +436,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       scope: Scope,
       lang: ApiLanguage,
       op:
-        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm }
-        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm }
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
         | { kind: 'delete'; id: number },
     ) {
       let orderId: number;
@@ -447,11 +447,29 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'itemNotFound');
         orderId = row.order_id;
       }
+      // A line saved from the order's version the page was loaded from: stale is a 409 with the order now.
+      return versionedSave(
+        () => this.writeItemChange(actor, scope, lang, op, orderId),
+        () => this.detail(scope, lang, orderId),
+      );
+    },
+    async writeItemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op:
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'delete'; id: number },
+      orderId: number,
+    ) {
+      const version = op.kind === 'delete' ? undefined : op.orderVersion;
       // An item of an order outside the scope is reported exactly like a missing one. The recipient
       // does not change here, so a minor's ID confirmed when the order was written is not asked again.
       const o = await repo.find(scope, orderId);
       if (!o) throw new AppError(ErrorCode.NOT_FOUND, op.kind === 'create' ? 'orderNotFound' : 'itemNotFound');
       assertChangeable(o);
+      if (version !== undefined && version !== o.version) throw new StaleVersion();
       const ctx = await validationContext();
       const rows = await repo.items(o.id);
       const current = inputOf(o, rows);
@@ -516,7 +534,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         { ...current, items },
         op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
         ctx,
-        { itemsWrite: write },
+        { itemsWrite: write, version },
       );
       if (op.kind === 'delete') return null;
       const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
