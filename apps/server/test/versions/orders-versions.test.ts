@@ -129,6 +129,13 @@ describe('order versions', () => {
     }
   });
 
+  it('the API document declares the 409 on the calls that take a version', async () => {
+    const doc = (await h.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const path of ['order/order/update', 'order/item/update', 'item/update', 'export/update'])
+      expect(doc.paths[`/api/${path}`].post.responses[409].description).toMatch(/Stale `version`/);
+    expect(doc.paths['/api/order/order/delete'].post.responses[409]).toBeUndefined();
+  });
+
   it('a save without a version (the spec call) still lands: the last save wins for such clients', async () => {
     const o = await createOrder(call, demo, jpOrderBody('VERN'));
     const d = await detailOf(o.id);
