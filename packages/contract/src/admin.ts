@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedVersion, recordVersion } from './versions.ts';
 import { defineCall, empty, nothing } from './call.ts';
 import { emailAddress } from './email.ts';
 import { isoTime, paged, paging } from './envelope.ts';
@@ -33,6 +34,8 @@ const userName = shaped(3, 64, /^[A-Za-z0-9._-]{3,64}$/, 'userName');
 
 export const customerRow = z.object({
   id: z.number().int(),
+  /** What the edit form sends back as `version` (issue 28 #3). */
+  version: recordVersion,
   code: z.string(),
   name: z.string(),
   contactName: z.string(),
@@ -93,7 +96,8 @@ export const updateCustomer = defineCall({
   path: 'admin/customer/update',
   summary: "Change a customer's name, contact or agent.",
   permission: 'system.customers',
-  request: z.object({ id: idOf, ...customerFields }).strict(),
+  /** `version`: the one the form was loaded from; a stale one is a 409 `recordChanged` with the customer now. */
+  request: z.object({ id: idOf, ...customerFields, version: expectedVersion }).strict(),
   response: customerRow,
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedVersion, recordVersion } from './versions.ts';
 import { defineCall, nothing } from './call.ts';
 import { corporateNumberProblem } from './checks.ts';
 import { emailAddress } from './email.ts';
@@ -45,6 +46,8 @@ export { EMAIL_PATTERN } from './email.ts';
 
 export const exportNominationRow = z.object({
   id: z.number().int(),
+  /** What the edit form sends back as `version` (issue 28 #3). */
+  version: recordVersion,
   customerId: z.number().int(),
   customerCode: z.string(),
   nameJa: z.string(),
@@ -106,7 +109,8 @@ export const updateExportNomination = defineCall({
   summary: 'Change an export nomination (its customer stays).',
   aes: true,
   permission: 'exports.update',
-  request: z.object({ ...fields, id: idOf }).strict(),
+  /** `version`: the one the form was loaded from; a stale one is a 409 `recordChanged` with the nomination now. */
+  request: z.object({ ...fields, id: idOf, version: expectedVersion }).strict(),
   response: exportNominationRow,
 });
 

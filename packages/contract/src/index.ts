@@ -39,6 +39,7 @@ export * from './messages.ts';
 export * from './password.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
+export * from './versions.ts';
 export {
   admin,
   auth,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { expectedVersion, recordVersion } from './versions.ts';
 import { defineCall, empty } from './call.ts';
 import { isoTime, paged, paging } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
@@ -106,6 +107,8 @@ const named = z.object({ id: z.number().int(), name: i18nText });
 /** One item as lists and details show it. */
 export const itemRow = z.object({
   id: z.number().int(),
+  /** What the edit form sends back as `version` (issue 28 #3). */
+  version: recordVersion,
   customerId: z.number().int(),
   customerCode: z.string(),
   jan: z.string(),
@@ -254,7 +257,8 @@ export const updateItem = defineCall({
     'Change an item. A failed item is resubmitted (pending); an approved one goes back to pending when clearance data changes.',
   aes: true,
   permission: 'item.update',
-  request: itemInput.extend({ id: idOf }).strict(),
+  /** `version`: the one the form was loaded from; a stale one is a 409 `recordChanged` with the item now. */
+  request: itemInput.extend({ id: idOf, version: expectedVersion }).strict(),
   response: itemRow,
 });
 

@@ -7,6 +7,7 @@ import { pattern, ruleIssue } from './messages.ts';
 import { progressField } from './export-jobs.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
+import { expectedVersion, recordVersion } from './versions.ts';
 
 /** Lifecycle of an order; further transitions are the warehouse's (spec §4). */
 export const orderStatus = z.enum(['created', 'printed', 'received', 'shipped', 'released', 'cancelled']);
@@ -364,6 +365,8 @@ export const orderDetail = z.object({
   updatedAt: isoTime,
   receivedAt: isoTime.nullable(),
   shippedAt: isoTime.nullable(),
+  /** What an edit form sends back as `version` (issue 28 #3). */
+  version: recordVersion,
   /** Why it cannot be deleted or changed, when it cannot (translated). */
   locked: z.string().nullable(),
   /** Each item with its catalogue status as the catalogue stands now. */
@@ -453,8 +456,16 @@ export const orderUpdate = defineCall({
     remark: optText(500, true),
     items: z.array(itemInput).min(1).max(100).optional(),
     confirm: confirmations,
+    /** The version the form was loaded from; a stale one is a 409 `recordChanged` with the order now (`staleRecord`). */
+    version: expectedVersion,
   }),
-  response: z.object({ id: z.number().int(), warnings: z.array(orderWarning), taxEstimate: taxEstimate.nullable() }),
+  response: z.object({
+    id: z.number().int(),
+    /** The order's version after this save, for the next one. */
+    version: recordVersion,
+    warnings: z.array(orderWarning),
+    taxEstimate: taxEstimate.nullable(),
+  }),
 });
 export const orderDelete = defineCall({
   path: 'order/order/delete',
@@ -467,14 +478,16 @@ export const itemCreate = defineCall({
   path: 'order/item/create',
   summary: 'Add an item to an order.',
   permission: 'order.update',
-  request: itemInput.extend({ orderId: idOf, confirm: confirmations }),
+  /** `orderVersion`: the order's version the page was loaded from; a stale one is a 409 `recordChanged` with the order now. */
+  request: itemInput.extend({ orderId: idOf, confirm: confirmations, orderVersion: expectedVersion }),
   response: orderItem,
 });
 export const itemUpdate = defineCall({
   path: 'order/item/update',
   summary: 'Change an item of an order.',
   permission: 'order.update',
-  request: itemInput.extend({ id: idOf, confirm: confirmations }),
+  /** `orderVersion`: as on `order/item/create`. */
+  request: itemInput.extend({ id: idOf, confirm: confirmations, orderVersion: expectedVersion }),
   response: orderItem,
 });
 export const itemDelete = defineCall({

@@ -43,6 +43,7 @@ import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts
 import * as printJobQueue from './migrations/2026-11-27T0200-print-job-queue.ts';
 import * as orderReviewJobs from './migrations/2026-11-27T0420-order-review-jobs.ts';
 import * as exportRenders from './migrations/2026-11-27T0430-export-renders.ts';
+import * as recordVersions from './migrations/2026-11-27T0460-record-versions.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0200-print-job-queue': printJobQueue,
   '2026-11-27T0420-order-review-jobs': orderReviewJobs,
   '2026-11-27T0430-export-renders': exportRenders,
+  '2026-11-27T0460-record-versions': recordVersions,
 };
 
 class ListedMigrations implements MigrationProvider {

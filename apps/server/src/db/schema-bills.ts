@@ -12,6 +12,8 @@ export interface CurrencyRatesTable {
 }
 export interface RateCardsTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   channel_code: string;
   /** Null: the channel's card; set: the customer's card, which overrides the channel's. */
   customer_id: number | null;

@@ -31,6 +31,8 @@ export interface ItemTaxesTable {
 }
 export interface ItemsTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   customer_id: number;
   jan: string;
   name_zh: string;

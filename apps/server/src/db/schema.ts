@@ -20,6 +20,8 @@ type Flag = number;
 
 export interface UsersTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   name: string;
   display_name: string;
   password_hash: string;
@@ -33,6 +35,8 @@ export interface UsersTable {
 }
 export interface CustomersTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   code: string;
   name: string;
   agent_user_id: number | null;
@@ -135,6 +139,8 @@ export interface CustomerChannelsTable {
 }
 export interface ExportNominationsTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   customer_id: number;
   name_ja: string;
   name_en: string;
@@ -223,6 +229,8 @@ export interface BatchesTable {
 }
 export interface OrdersTable {
   id: Generated<number>;
+  /** Bumped by the database on every update of the row; edit forms save against it (migration 2026-11-27T0460). */
+  version: Generated<number>;
   customer_id: number;
   batch_id: number | null;
   channel_code: string;

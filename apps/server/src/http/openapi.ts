@@ -1,6 +1,8 @@
 import { allCalls, envelope } from '@console/contract';
 import { z } from 'zod';
 
+const takesVersion = (s: z.ZodType) => s instanceof z.ZodObject && ('version' in s.shape || 'orderVersion' in s.shape);
+
 /** OpenAPI 3.1 document generated from the contract (zod's own JSON Schema output). */
 export function openApiDocument(version: string) {
   const paths: Record<string, unknown> = {};
@@ -40,6 +42,14 @@ export function openApiDocument(version: string) {
           200: ok,
           401: { description: 'Missing or expired access token: refresh once and replay.' },
           422: { description: '`data` is `{ field: [messages] }`.' },
+          // Calls that take the version an edit form was loaded from (contract versions.ts).
+          ...(takesVersion(call.request)
+            ? {
+                409: {
+                  description: 'Stale `version`: nothing saved; `data` is `{ version, current }`, the record now.',
+                },
+              }
+            : {}),
           430: { description: 'The session was ended elsewhere; the message says why.' },
           500: { description: '`data.errorId` is also in the server log.' },
         },

@@ -13,6 +13,10 @@ export const messages = {
   payloadTooLarge: { en: 'The request is too large.', 'zh-CN': '请求内容过大。' },
   validationFailed: { en: 'Form verification failed, please check', 'zh-CN': '表单校验失败，请检查' },
   notFound: { en: 'Not found.', 'zh-CN': '未找到。' },
+  recordChanged: {
+    en: 'Someone else changed this record after you opened it; nothing was saved.',
+    'zh-CN': '您打开此记录后，其他人已修改了它；本次未保存。',
+  },
   unauthorized: { en: 'Please log in.', 'zh-CN': '请登录。' },
   tokenExpired: { en: 'Your login has expired.', 'zh-CN': '登录已过期。' },
   forbidden: { en: 'You do not have permission for this.', 'zh-CN': '您没有此操作的权限。' },

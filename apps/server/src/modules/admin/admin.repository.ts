@@ -26,6 +26,7 @@ export function createAdminRepository(db: Database) {
       .leftJoin('users as a', 'a.id', 'c.agent_user_id')
       .select((eb) => [
         'c.id',
+        'c.version',
         'c.code',
         'c.name',
         'c.contact_name',
@@ -180,7 +181,7 @@ export function createAdminRepository(db: Database) {
         .execute();
     },
 
-    updateCustomer(
+    async updateCustomer(
       id: number,
       v: {
         name: string;
@@ -189,8 +190,12 @@ export function createAdminRepository(db: Database) {
         contact_email: string;
         agent_user_id: number | null;
       },
+      /** Only while the customer is at the version an edit form was loaded from. */
+      version?: number,
     ) {
-      return db.updateTable('customers').set(v).where('id', '=', id).execute();
+      let q = db.updateTable('customers').set(v).where('id', '=', id);
+      if (version !== undefined) q = q.where('version', '=', version);
+      return Number((await q.executeTakeFirst()).numUpdatedRows) > 0;
     },
 
     async userPage(f: C.UserListRequest) {

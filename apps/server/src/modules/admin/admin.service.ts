@@ -14,6 +14,7 @@ import { formatWaybill } from '../../domain/waybills.ts';
 import { audit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
+import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { createAdminRepository } from './admin.repository.ts';
 import './admin.messages.ts';
@@ -61,6 +62,7 @@ type UserRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRe
 
 const presentCustomer = (r: CustomerRecord, channels: string[]): C.CustomerRow => ({
   id: r.id,
+  version: r.version,
   code: r.code,
   name: r.name,
   contactName: r.contact_name,
@@ -198,18 +200,31 @@ export function createAdminService({ db, clock }: AdminDeps) {
     },
 
     async updateCustomer(c: Caller, input: C.UpdateCustomerRequest) {
+      return versionedSave(
+        () => this.writeCustomer(c, input),
+        () => customerRow(input.id),
+      );
+    },
+    async writeCustomer(c: Caller, input: C.UpdateCustomerRequest) {
       return db.transaction().execute(async (trx) => {
         const r = createAdminRepository(trx);
         const before = await customerRow(input.id, r);
+        if (input.version !== undefined && input.version !== before.version) throw new StaleVersion();
         await assertAgent(r, input.agentUserId);
         const channels = await checkedChannels(r, input.channels);
-        await r.updateCustomer(input.id, {
-          name: input.name,
-          contact_name: input.contactName,
-          contact_phone: input.contactPhone,
-          contact_email: input.contactEmail,
-          agent_user_id: input.agentUserId,
-        });
+        const saved = await r.updateCustomer(
+          input.id,
+          {
+            name: input.name,
+            contact_name: input.contactName,
+            contact_phone: input.contactPhone,
+            contact_email: input.contactEmail,
+            agent_user_id: input.agentUserId,
+          },
+          input.version,
+        );
+        // Read before the write, changed since by a save from the same version (PostgreSQL runs them at once).
+        if (!saved) throw new StaleVersion();
         await r.setChannels(input.id, channels);
         const after = await customerRow(input.id, r);
         const changed: Record<string, unknown> = Object.fromEntries(

@@ -56,6 +56,7 @@ export function createExportNominationsRepository(db: Database) {
   };
   const columns = [
     'n.id',
+    'n.version',
     'n.customer_id',
     'c.code as customer_code',
     'n.name_ja',
@@ -128,12 +129,20 @@ export function createExportNominationsRepository(db: Database) {
         .executeTakeFirstOrThrow(),
 
     /** Changes a live nomination in scope; false when there is none. */
-    async update(scope: Scope, id: number, v: Partial<NominationValues>, at: string): Promise<boolean> {
-      const r = await inScope(db.updateTable('export_nominations'), 'customer_id', scope)
+    /** `version`: only while the nomination is at the version an edit form was loaded from. */
+    async update(
+      scope: Scope,
+      id: number,
+      v: Partial<NominationValues>,
+      at: string,
+      version?: number,
+    ): Promise<boolean> {
+      let q = inScope(db.updateTable('export_nominations'), 'customer_id', scope)
         .set({ ...v, updated_at: at })
         .where('id', '=', id)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+        .where('deleted_at', 'is', null);
+      if (version !== undefined) q = q.where('version', '=', version);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 

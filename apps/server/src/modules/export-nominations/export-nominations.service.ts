@@ -2,6 +2,7 @@ import { type ApiLanguage, ErrorCode, type exportNominations as C } from '@conso
 import type { Database } from '../../db/database.ts';
 import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
@@ -32,6 +33,7 @@ const isoOf = (t: string | Date) => new Date(t).toISOString();
 export function present(r: NominationRecord): C.ExportNominationRow {
   return {
     id: r.id,
+    version: r.version,
     customerId: r.customer_id,
     customerCode: r.customer_code,
     nameJa: r.name_ja,
@@ -79,11 +81,18 @@ export function createExportNominationsService(deps: { db: Database; clock: () =
       return present(await loadScoped(scope, id));
     },
 
-    async update(scope: Scope, input: Fields & { id: number }) {
-      if (!(await repo.update(scope, input.id, values(input), now()))) {
-        throw new AppError(ErrorCode.NOT_FOUND, 'exportNominationNotFound');
-      }
-      return present(await loadScoped(scope, input.id));
+    async update(scope: Scope, input: Fields & { id: number; version?: number }) {
+      return versionedSave(
+        async () => {
+          if (!(await repo.update(scope, input.id, values(input), now(), input.version))) {
+            // With a version, a row that is still there was changed meanwhile (the read below says which).
+            if (input.version !== undefined) throw new StaleVersion();
+            throw new AppError(ErrorCode.NOT_FOUND, 'exportNominationNotFound');
+          }
+          return present(await loadScoped(scope, input.id));
+        },
+        () => this.info(scope, input.id),
+      );
     },
 
     async updateReceiveEmail(scope: Scope, id: number, receiveEmail: string) {

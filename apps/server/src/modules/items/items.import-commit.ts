@@ -77,7 +77,7 @@ export function createItemImportCommits(deps: {
             });
           await repo.insertItems(
             trx,
-            chunk.map((r): Omit<ItemsTable, 'id'> => ({
+            chunk.map((r): Omit<ItemsTable, 'id' | 'version'> => ({
               ...r,
               customer_id: m.customer_id,
               status: 'pending',

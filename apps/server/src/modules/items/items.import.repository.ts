@@ -63,7 +63,7 @@ export function createItemImportRepository(db: Database) {
       return out;
     },
     /** One multi-row insert of items and their "created" events (a chunk of a commit). */
-    async insertItems(q: Db, rows: Omit<ItemsTable, 'id'>[], event: { user_id: number; at: string }) {
+    async insertItems(q: Db, rows: Omit<ItemsTable, 'id' | 'version'>[], event: { user_id: number; at: string }) {
       if (!rows.length) return;
       const ids = await q.insertInto('items').values(rows).returning('id').execute();
       await q

@@ -11,7 +11,12 @@ import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 /** SQL of the item catalogue; every query of tenant rows goes through `inScope`. */
 export type Db = Kysely<DB> | Transaction<DB>;
-export type ItemRecord = Omit<ItemsTable, 'id'> & { id: number; customer_code: string; pending_adjustments: number };
+export type ItemRecord = Omit<ItemsTable, 'id' | 'version'> & {
+  id: number;
+  version: number;
+  customer_code: string;
+  pending_adjustments: number;
+};
 export type ItemValues = Omit<ItemsTable, 'id' | 'created_by' | 'created_at' | 'customer_id' | 'status' | 'reason'>;
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -140,15 +145,23 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
       return row ? numeric(row as ItemRecord) : undefined;
     },
 
-    async insert(q: Db, values: Omit<ItemsTable, 'id'>): Promise<number> {
+    async insert(q: Db, values: Omit<ItemsTable, 'id' | 'version'>): Promise<number> {
       const r = await q.insertInto('items').values(values).returning('id').executeTakeFirstOrThrow();
       return r.id;
     },
 
     /** Sets values; with `fromStatus`, only while the item is still in that status (answers whether it was). */
-    async update(q: Db, id: number, values: Partial<Omit<ItemsTable, 'id'>>, fromStatus?: string): Promise<boolean> {
+    async update(
+      q: Db,
+      id: number,
+      values: Partial<Omit<ItemsTable, 'id' | 'version'>>,
+      fromStatus?: string,
+      /** Only while the item is still at the version an edit form was loaded from. */
+      version?: number,
+    ): Promise<boolean> {
       let u = q.updateTable('items').set(values).where('id', '=', id);
       if (fromStatus) u = u.where('status', '=', fromStatus);
+      if (version !== undefined) u = u.where('version', '=', version);
       const r = await u.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },

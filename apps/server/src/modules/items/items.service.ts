@@ -2,6 +2,7 @@ import { type ApiLanguage, ErrorCode, items as C, isValidJan, type ParsedRequest
 import type { Database } from '../../db/database.ts';
 import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
+import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage } from '../../lib/storage.ts';
@@ -72,6 +73,7 @@ export function createItemsService(
       x ? { id: x.id, name: { zh: x.name_zh, en: x.name_en } } : null;
     return {
       id: r.id,
+      version: r.version,
       customerId: r.customer_id,
       customerCode: r.customer_code,
       jan: r.jan,
@@ -290,11 +292,19 @@ export function createItemsService(
     },
 
     async update(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.updateItem>) {
+      return versionedSave(
+        () => this.writeUpdate(actor, scope, lang, input),
+        () => this.detail(scope, lang, input.id),
+      );
+    },
+    async writeUpdate(actor: Actor, scope: Scope, lang: ApiLanguage, input: ParsedRequest<typeof C.updateItem>) {
       if (!hasCategory(input)) throw AppError.field('categoryId', 'itemCategoryOrNew');
       const at = now();
       try {
         await db.transaction().execute(async (trx) => {
           const item = await loadOr404(trx, scope, input.id);
+          // Before the no-change shortcut: a form loaded from an older version saw other values.
+          if (input.version !== undefined && input.version !== item.version) throw new StaleVersion();
           const cols = await clearanceColumns(pickClearance(input), item.customer_id);
           const changes = diff(item, cols);
           const groupChanged = input.group !== item.group_name;
@@ -313,9 +323,10 @@ export function createItemsService(
               updated_at: at,
             },
             item.status,
+            input.version,
           );
-          // Reviewed meanwhile: the caller saw a state that is gone.
-          if (!updated) throw AppError.conflict('dbConflict');
+          // Changed meanwhile (by a save from the same version, or reviewed): the caller saw a state that is gone.
+          if (!updated) throw input.version !== undefined ? new StaleVersion() : AppError.conflict('dbConflict');
           if (changes.length) await repo.supersedeAdjustments(trx, item.id, at, actor.userId);
           await repo.addEvent(trx, {
             item_id: item.id,

@@ -108,6 +108,7 @@ export function presentDetail(
   const d = decimals.get(o.currency) ?? 2;
   return {
     id: o.id,
+    version: o.version,
     customerId: o.customer_id,
     customerCode: o.customer_code,
     channel: o.channel_code as OrderRow['channel'],

@@ -257,7 +257,14 @@ export function createOrdersRepository(db: Database) {
      * takes the row locks (PostgreSQL) and returns only the ids whose status still allows it.
      * The caller answers 404/409 for the others and rolls back.
      */
-    async claim(trx: Transaction<DB>, ids: readonly number[], guard: Guard, at: string): Promise<number[]> {
+    async claim(
+      trx: Transaction<DB>,
+      ids: readonly number[],
+      guard: Guard,
+      at: string,
+      /** The version an edit form was loaded from: a row at another version is not claimed. */
+      version?: number,
+    ): Promise<number[]> {
       if (!ids.length) return [];
       let q = trx
         .updateTable('orders')
@@ -266,7 +273,13 @@ export function createOrdersRepository(db: Database) {
         .where('status', 'in', [...guard.statuses])
         .where('intercepted', '=', 0);
       if (guard.error) q = q.where('error_at', 'is not', null);
+      if (version !== undefined) q = q.where('version', '=', version);
       return (await q.returning('id').execute()).map((r) => r.id);
+    },
+    /** The order's version as this transaction wrote it (the database bumps it on every update). */
+    async versionIn(trx: Transaction<DB>, id: number) {
+      const r = await trx.selectFrom('orders').select('version').where('id', '=', id).executeTakeFirstOrThrow();
+      return r.version;
     },
     /** Deletes claimed orders with their items and events; their ID cards stay, unlinked. */
     async deleteClaimed(trx: Transaction<DB>, ids: readonly number[]) {

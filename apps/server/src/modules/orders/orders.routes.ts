@@ -61,13 +61,25 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.orderDelete, async (input, ctx) => service.remove(await ctx.scope(), input.ids));
   r.call(
     orders.itemCreate,
-    async ({ orderId, confirm, ...item }, ctx) =>
-      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'create', orderId, item, confirm }) as never,
+    async ({ orderId, confirm, orderVersion, ...item }, ctx) =>
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, {
+        kind: 'create',
+        orderId,
+        item,
+        confirm,
+        orderVersion,
+      }) as never,
   );
   r.call(
     orders.itemUpdate,
-    async ({ id, confirm, ...item }, ctx) =>
-      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'update', id, item, confirm }) as never,
+    async ({ id, confirm, orderVersion, ...item }, ctx) =>
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, {
+        kind: 'update',
+        id,
+        item,
+        confirm,
+        orderVersion,
+      }) as never,
   );
   r.call(
     orders.itemDelete,

@@ -7,6 +7,7 @@ import { type OrderInput, type ValidateContext, validateOrder } from '../../doma
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
+import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { translate } from '../../lib/messages.ts';
 import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -119,7 +120,12 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
    * checks before the write would have — 404 for an order gone meanwhile, 409 with the reason
    * for one locked meanwhile. Thrown inside the write's transaction, so nothing is kept.
    */
-  async function refuse(ids: readonly number[], claimed: readonly number[], guard: Guard): Promise<never> {
+  async function refuse(
+    ids: readonly number[],
+    claimed: readonly number[],
+    guard: Guard,
+    version?: number,
+  ): Promise<never> {
     const rest = ids.filter((id) => !claimed.includes(id));
     const states = await repo.states(rest);
     for (const id of rest) {
@@ -129,6 +135,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         throw AppError.conflict(lockKey(s) ?? 'orderChangedMeanwhile', { orderNo: s.order_no });
       if (guard.error && !s.error_at) throw AppError.conflict('notErrorOrder');
     }
+    // Still changeable, so it was the version the form was loaded from that no longer holds.
+    if (version !== undefined) throw new StaleVersion();
     throw AppError.conflict('orderChangedMeanwhile', { orderNo: '' });
   }
   const CHANGEABLE: Guard = { statuses: CHANGEABLE_STATUSES };
@@ -231,6 +239,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       itemsWrite?: (trx: Transaction<DB>) => Promise<void>;
       /** The claim's guard: changeable orders unless the caller allows more (a shipped order's error fix). */
       guard?: Guard;
+      /** The version the edit form was loaded from (none: the spec's last save wins). */
+      version?: number;
     } = {},
   ) {
     const guard = opts.guard ?? CHANGEABLE;
@@ -252,9 +262,9 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     // A standing error keeps its remaining reasons; a cleared one is cleared by the order's life
     // (order-life.ts clearError: the flag, the push queue and the event), never here.
     const errors = o.error_at && !errorCleared ? { error_reason: standing } : {};
-    await db.transaction().execute(async (trx) => {
-      const claimed = await repo.claim(trx, [o.id], guard, now());
-      if (!claimed.length) await refuse([o.id], claimed, guard);
+    const version = await db.transaction().execute(async (trx) => {
+      const claimed = await repo.claim(trx, [o.id], guard, now(), opts.version);
+      if (!claimed.length) await refuse([o.id], claimed, guard, opts.version);
       const total = next.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
       await trx
         .updateTable('orders')
@@ -293,8 +303,10 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           .insertInto('tracking_events')
           .values(event(o.id, 'updated', actor))
           .execute();
+      // Read inside the write: a later writer's version would let the form overwrite what it never saw.
+      return repo.versionIn(trx, o.id);
     });
-    return { errorCleared, warnings: assessed!.warnings, taxEstimate: presentTax(assessed!.estimate) };
+    return { errorCleared, version, warnings: assessed!.warnings, taxEstimate: presentTax(assessed!.estimate) };
   }
 
   return {
@@ -371,8 +383,16 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       return items.map((i) => presentItem(i, ctx.currencies));
     },
     async update(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+      return versionedSave(
+        () => this.writeUpdate(actor, scope, lang, p),
+        () => this.detail(scope, lang, p.id),
+      );
+    },
+    async writeUpdate(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
       const o = await load(scope, p.id);
       assertChangeable(o);
+      // Refused before any validation: the user's values were entered over a record that is gone.
+      if (p.version !== undefined && p.version !== o.version) throw new StaleVersion();
       const ctx = await validationContext();
       const current = inputOf(o, await repo.items(o.id));
       const next: OrderInput = {
@@ -386,8 +406,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         remark: p.remark,
         items: p.items ? toItems(p.items, o.currency, ctx) : current.items,
       };
-      const w = await writeChanged(actor, lang, o, current, next, p.confirm, ctx, { replaceItems: !!p.items });
-      return { id: o.id, warnings: w.warnings, taxEstimate: w.taxEstimate };
+      const w = await writeChanged(actor, lang, o, current, next, p.confirm, ctx, {
+        replaceItems: !!p.items,
+        version: p.version,
+      });
+      return { id: o.id, version: w.version, warnings: w.warnings, taxEstimate: w.taxEstimate };
     },
     async remove(scope: Scope, requested: number[]) {
       const ids = [...new Set(requested)];
@@ -413,8 +436,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       scope: Scope,
       lang: ApiLanguage,
       op:
-        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm }
-        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm }
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
         | { kind: 'delete'; id: number },
     ) {
       let orderId: number;
@@ -424,11 +447,29 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'itemNotFound');
         orderId = row.order_id;
       }
+      // A line saved from the order's version the page was loaded from: stale is a 409 with the order now.
+      return versionedSave(
+        () => this.writeItemChange(actor, scope, lang, op, orderId),
+        () => this.detail(scope, lang, orderId),
+      );
+    },
+    async writeItemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op:
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'delete'; id: number },
+      orderId: number,
+    ) {
+      const version = op.kind === 'delete' ? undefined : op.orderVersion;
       // An item of an order outside the scope is reported exactly like a missing one. The recipient
       // does not change here, so a minor's ID confirmed when the order was written is not asked again.
       const o = await repo.find(scope, orderId);
       if (!o) throw new AppError(ErrorCode.NOT_FOUND, op.kind === 'create' ? 'orderNotFound' : 'itemNotFound');
       assertChangeable(o);
+      if (version !== undefined && version !== o.version) throw new StaleVersion();
       const ctx = await validationContext();
       const rows = await repo.items(o.id);
       const current = inputOf(o, rows);
@@ -493,7 +534,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         { ...current, items },
         op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
         ctx,
-        { itemsWrite: write },
+        { itemsWrite: write, version },
       );
       if (op.kind === 'delete') return null;
       const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();

@@ -6,9 +6,19 @@ import { ApiError, errorText, formatTime, localized, t, useCall, useI18n } from 
 import { createCustomer, customersCall, updateCustomer } from './api/admin.ts';
 import { CustomerSegments } from './CustomerSegments.tsx';
 import './i18n.ts';
+import { useStaleSave } from '@/components/stale-save';
 
 type Row = CallResponse<typeof admin.customerList>['list'][number];
 type Filters = { keyword?: string };
+/** A customer as its edit form shows it, for the stale-save dialog. */
+const asShown = (r: Row) => ({
+  name: r.name,
+  contactName: r.contactName,
+  contactPhone: r.contactPhone,
+  contactEmail: r.contactEmail,
+  agent: r.agentName,
+  channels: r.channels.join(', '),
+});
 type Values = {
   code?: string;
   name: string;
@@ -17,6 +27,8 @@ type Values = {
   contactEmail?: string;
   agentUserId?: number | null;
   channels?: string[];
+  /** Not a field: the version the values were loaded from, sent back on save (issue 28 #3). */
+  version?: number;
 };
 
 /**
@@ -33,6 +45,10 @@ export default function CustomersPage() {
   const channels = useCall(reference.channels, {});
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const [saving, setSaving] = useState(false);
+  const stale = useStaleSave(editing === 'new' || editing === null ? undefined : editing, {
+    project: asShown,
+    label: (f) => t(`admin.${f}`),
+  });
 
   const open = (r: Row | 'new') => {
     form.resetFields();
@@ -41,6 +57,8 @@ export default function CustomersPage() {
   };
   const save = async () => {
     const v = await form.validateFields();
+    // The version the form's values were loaded from (set with them from the row).
+    const version: number | undefined = form.getFieldValue('version');
     setSaving(true);
     try {
       const body = {
@@ -52,10 +70,19 @@ export default function CustomersPage() {
         channels: v.channels ?? [],
       };
       if (editing === 'new') await createCustomer({ ...body, code: v.code ?? '' });
-      else if (editing) await updateCustomer({ ...body, id: editing.id });
+      else if (editing) await updateCustomer({ ...body, id: editing.id, version });
       void message.success(t('admin.saved'));
       setEditing(null);
     } catch (e) {
+      const handled = await stale.resolve(e, version, {
+        reload: (current) => {
+          form.resetFields();
+          form.setFieldsValue({ ...current });
+          setEditing(current);
+        },
+        keep: (current) => form.setFieldValue('version', current.version),
+      });
+      if (handled) return;
       if (e instanceof ApiError && e.code === 422)
         form.setFields(Object.entries(e.fieldErrors).map(([name, errors]) => ({ name: name as never, errors })));
       else void message.error(errorText(e));

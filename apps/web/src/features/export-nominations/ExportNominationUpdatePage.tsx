@@ -6,6 +6,10 @@ import { errorText, t, useI18n } from '@/lib';
 import { refreshNominations, updateNomination, useNomination } from './api/exportNominations.ts';
 import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
+import { useStaleSave } from '@/components/stale-save';
+
+/** What the form shows, for the stale-save dialog. */
+const SHOWN = ['nameJa', 'nameEn', 'corporateNumber', 'tel', 'addressEn', 'idMark', 'receiveEmail'];
 
 /** Edit Export Nomination (spec §2 exports.update): the fields of spec §3; the customer stays. */
 export default function ExportNominationUpdatePage() {
@@ -17,18 +21,30 @@ export default function ExportNominationUpdatePage() {
   const q = useNomination(id);
   useTabRecord(q.data?.nameEn);
   const [form] = Form.useForm();
+  const stale = useStaleSave(q.data, { fields: SHOWN, label: (f) => t(`exportNominations.${f}`) });
   useEffect(() => {
     if (q.data) form.setFieldsValue(q.data);
   }, [q.data, form]);
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
+    // The version the form's values were loaded from (set with them), not the latest read.
+    const version: number | undefined = form.getFieldValue('version');
     try {
-      await updateNomination({ ...toFields(v), id });
+      await updateNomination({ ...toFields(v), id, version });
       void message.success(t('exportNominations.saved'));
       await refreshNominations();
       navigate('/exports/list');
     } catch (e) {
+      const handled = await stale.resolve(e, version, {
+        reload: async (current) => {
+          form.resetFields();
+          form.setFieldsValue(current);
+          await refreshNominations();
+        },
+        keep: (current) => form.setFieldValue('version', current.version),
+      });
+      if (handled) return;
       const fields = formErrors(e);
       if (fields) {
         form.setFields(fields);

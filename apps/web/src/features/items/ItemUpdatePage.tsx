@@ -10,6 +10,8 @@ import { fromItem, ItemFields, toItemInput } from './components/ItemForm.tsx';
 import { formErrors, StatusTag } from './components/shared.tsx';
 import { useRole } from './components/useRole.ts';
 import './i18n.ts';
+import { useStaleSave } from '@/components/stale-save';
+import { itemAsShown, itemFieldLabel } from './components/item-changes.ts';
 
 /**
  * Edit Item. A failed item shows its reason and saving resubmits it for review; changing an
@@ -25,6 +27,7 @@ export default function ItemUpdatePage() {
   const role = useRole();
   useTabRecord(q.data?.jan);
   const [form] = Form.useForm();
+  const stale = useStaleSave(q.data, { project: itemAsShown, label: itemFieldLabel });
   useEffect(() => {
     if (q.data) form.setFieldsValue(fromItem(q.data));
   }, [q.data, form]);
@@ -32,13 +35,24 @@ export default function ItemUpdatePage() {
   if (q.isError) return <Empty description={q.error.message} />;
   const failed = q.data?.status === 'failed';
   const save = async (v: Record<string, any>) => {
+    // The version the form's values were loaded from (set with them), not the latest read.
+    const version: number | undefined = form.getFieldValue('version');
     try {
-      await updateItem({ ...toItemInput(v), id });
+      await updateItem({ ...toItemInput(v), id, version });
       message.success(failed ? t('items.resubmitted') : t('items.saved'));
       await invalidateCall(items.items);
       await invalidateCall(items.item);
       navigate(`/item/info?id=${id}`);
     } catch (e) {
+      const handled = await stale.resolve(e, version, {
+        reload: async (current) => {
+          form.resetFields();
+          form.setFieldsValue(fromItem(current));
+          await invalidateCall(items.item);
+        },
+        keep: (current) => form.setFieldValue('version', current.version),
+      });
+      if (handled) return;
       const fields = formErrors(e);
       if (fields) {
         form.setFields(fields);

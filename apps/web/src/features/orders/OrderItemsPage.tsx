@@ -21,6 +21,8 @@ import { attempt } from '@/components/mutation.ts';
 import { invalidateCall, t, useCall, useI18n } from '@/lib';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import { createItem, deleteItem, updateItem } from './api/changes.ts';
+import { useStaleSave } from '@/components/stale-save';
+import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import './i18n.ts';
 import './pages-i18n.ts';
@@ -45,6 +47,7 @@ export default function OrderItemsPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm();
+  const stale = useStaleSave(detail.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
 
   if (!id) return <Empty description={t('orderPages.noOrder')} />;
   if (detail.isError) return <Empty description={detail.error.message} />;
@@ -60,6 +63,8 @@ export default function OrderItemsPage() {
     form.resetFields();
     if (next?.mode === 'edit') form.setFieldsValue({ ...next.item, unitPrice: next.item.unitPrice });
     else form.setFieldsValue({ quantity: 1 });
+    // The order's version this line was opened from, sent back on save (issue 28 #3).
+    form.setFieldValue('orderVersion', o.version);
     setEditing(next);
   };
   const save = async () => {
@@ -74,18 +79,28 @@ export default function OrderItemsPage() {
       origin: (v.origin as string) || null,
       hazardCode: (v.hazardCode as string) || null,
     };
+    const orderVersion: number | undefined = form.getFieldValue('orderVersion');
     setSaving(true);
     try {
       const r = await withConfirmations(modal, (confirm) =>
         editing?.mode === 'edit'
-          ? updateItem({ ...item, id: editing.item.id, confirm })
-          : createItem({ ...item, orderId: id, confirm }),
+          ? updateItem({ ...item, id: editing.item.id, confirm, orderVersion })
+          : createItem({ ...item, orderId: id, confirm, orderVersion }),
       );
       if (!r) return;
       message.success(t('orderPages.itemSaved'));
       setEditing(null);
       await refresh();
     } catch (e) {
+      const handled = await stale.resolve(e, orderVersion, {
+        // The lines as they are now; the line being edited is opened again from them.
+        reload: async () => {
+          setEditing(null);
+          await refresh();
+        },
+        keep: (current) => form.setFieldValue('orderVersion', current.version),
+      });
+      if (handled) return;
       const fields = formErrors(e);
       if (fields) form.setFields(fields.map((f) => ({ name: f.name.slice(-1), errors: f.errors })));
       else message.error((e as Error).message);

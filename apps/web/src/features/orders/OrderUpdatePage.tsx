@@ -9,6 +9,8 @@ import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './compon
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
+import { useStaleSave } from '@/components/stale-save';
+import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';
 
 /** Edit an order with the import's validation; locked orders cannot be edited. */
 export default function OrderUpdatePage() {
@@ -20,6 +22,7 @@ export default function OrderUpdatePage() {
   const q = useOrderDetail(id);
   useTabRecord(q.data?.orderNo);
   const [form] = Form.useForm();
+  const stale = useStaleSave(q.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
   useEffect(() => {
     if (q.data)
       form.setFieldsValue({ ...q.data, recipient: q.data.recipient, sender: q.data.sender, items: q.data.items });
@@ -28,6 +31,8 @@ export default function OrderUpdatePage() {
   if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
     const body = cleanOrder(v);
+    // The version the form's values were loaded from (set with them), not the latest read.
+    const version: number | undefined = form.getFieldValue('version');
     try {
       const r = await withConfirmations(modal, (confirm) =>
         updateOrder({
@@ -39,6 +44,7 @@ export default function OrderUpdatePage() {
           sender: body.sender,
           items: body.items as never,
           confirm,
+          version,
         }),
       );
       if (!r) return;
@@ -48,6 +54,15 @@ export default function OrderUpdatePage() {
       await invalidateCall(orders.orderList);
       navigate(`/order/info?id=${id}`);
     } catch (e) {
+      const handled = await stale.resolve(e, version, {
+        reload: async (current) => {
+          form.resetFields();
+          form.setFieldsValue(current);
+          await invalidateCall(orders.order);
+        },
+        keep: (current) => form.setFieldValue('version', current.version),
+      });
+      if (handled) return;
       const fields = formErrors(e);
       if (fields) form.setFields(fields);
       else message.error((e as Error).message);

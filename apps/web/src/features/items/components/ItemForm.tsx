@@ -297,6 +297,8 @@ export function toItemInput(v: Record<string, any>) {
 
 /** An item → the form's values. */
 export const fromItem = (r: items.ItemRow) => ({
+  /** Not a field: kept in the form's store, sent back on save (a stale one is refused, issue 28 #3). */
+  version: r.version,
   jan: r.jan,
   nameZh: r.nameZh,
   nameEn: r.nameEn,

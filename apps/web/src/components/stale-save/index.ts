@@ -1,0 +1,2 @@
+export { changedFields, staleOf, type FieldChange } from './changes.ts';
+export { useStaleSave } from './useStaleSave.tsx';

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * Record versions (issue 28 #3, DESIGN "Every edit form carries the version it was loaded
+ * from"). Each record an edit form changes has a `version` the database bumps on every write;
+ * the form sends the one it was loaded from and a stale save is refused with 409
+ * `recordChanged`, `data` = `staleRecord` (the record as it stands now, in the shape its read
+ * call answers), so the console can show what changed.
+ *
+ * Optional in the request: the spec's calls carry no version, and a client that sends none
+ * keeps the spec's last-save-wins (docs/decisions.md "Record versions"). The console always sends it.
+ */
+export const recordVersion = z.number().int().min(1);
+export const expectedVersion = recordVersion.optional();
+
+/** The key of the 409 a stale save answers. */
+export const STALE_KEY = 'recordChanged';
+
+/** `data` of the 409: the record's version now and the record itself as its read call shows it. */
+export const staleRecord = <T extends z.ZodType>(record: T) => z.object({ version: recordVersion, current: record });
+export type StaleRecord<T = unknown> = { version: number; current: T };
