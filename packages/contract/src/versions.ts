@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID, whole } from './fields.ts';
 
 /**
  * Record versions (issue 28 #3, DESIGN "Every edit form carries the version it was loaded
@@ -11,7 +12,8 @@ import { z } from 'zod';
  * keeps the spec's last-save-wins (docs/decisions.md "Record versions"). The console always sends it.
  */
 export const recordVersion = z.number().int().min(1);
-export const expectedVersion = recordVersion.optional();
+/** In a request: bounded like an id, so a hostile 2^31 is a 422 on `version`, not a row never found. */
+export const expectedVersion = whole(1, MAX_ID).optional();
 
 /** The key of the 409 a stale save answers. */
 export const STALE_KEY = 'recordChanged';
