@@ -14,6 +14,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { StoredFileMissing, type Storage } from '../src/lib/storage.ts';
 import { createStorage } from '../src/lib/storage-config.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { isMessageKey, translate } from '../src/lib/messages.ts';
 
 /**
  * A real app on a freshly migrated database for one test file: SQLite in a temp
@@ -96,6 +97,7 @@ export async function createHarness(
     } catch {
       /* a blob */
     }
+    checkErrorKey(p, res.statusCode, parsed);
     return { status: res.statusCode, body: parsed, headers: res.headers };
   };
   return {
@@ -153,6 +155,26 @@ export async function emptyDatabase(dir: string): Promise<{ url: string; drop?: 
       await c.end();
     },
   };
+}
+
+/**
+ * Every error answer of every test carries a stable `key` from a message catalogue (issue 30:
+ * clients match on keys, never on texts), and a 500 never the failure's own text.
+ */
+export function checkErrorKey(path: string, status: number, body: unknown) {
+  if (status < 400 || !body || typeof body !== 'object' || !('code' in body)) return;
+  const b = body as { key?: unknown; message?: unknown };
+  if (typeof b.key !== 'string' || !isMessageKey(b.key)) {
+    throw new Error(`${path} answered ${status} without a catalogued key: ${JSON.stringify(body).slice(0, 200)}`);
+  }
+  if (
+    status >= 500 &&
+    b.key === 'internal' &&
+    b.message !== translate('en', 'internal') &&
+    b.message !== translate('zh-CN', 'internal')
+  ) {
+    throw new Error(`${path} answered 500 with its own text: ${String(b.message).slice(0, 200)}`);
+  }
 }
 
 /** Another instance of the product, as a second machine runs it: see `secondInstance`. */
@@ -241,6 +263,7 @@ export function httpClient(base: string) {
     } catch {
       /* not JSON: the text */
     }
+    checkErrorKey(new URL(r.url).pathname, r.status, body);
     return { status: r.status, body, bytes: raw.length };
   };
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});

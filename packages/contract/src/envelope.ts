@@ -7,6 +7,14 @@ export const envelope = <T extends z.ZodType>(data: T) =>
   z.object({ code: z.number().int(), message: z.string(), data });
 
 /**
+ * An error answer: the envelope plus `key`, the message's stable key (`slotFull`,
+ * `validationFailed`, `internal` …). `message` is `key` translated for the caller and may change
+ * wording; `key` does not, so clients, tests and integrators match on it (docs/api.md).
+ */
+export const errorEnvelope = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.number().int(), message: z.string(), key: z.string(), data });
+
+/**
  * Codes the console reacts to (spec §8). HTTP status equals the code.
  * 428 is ours: unread or unagreed notices block ordering (spec §5).
  */

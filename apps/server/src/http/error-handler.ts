@@ -118,7 +118,7 @@ export function installErrorHandler(app: FastifyInstance) {
       if (error.code >= 500) request.log.error({ err: error }, 'app error');
       return reply
         .status(error.code)
-        .send({ code: error.code, message: translate(lang, error.key, error.params), data });
+        .send({ code: error.code, message: translate(lang, error.key, error.params), key: error.key, data });
     }
     const fe = error as FastifyError;
     const known: Record<string, [number, string]> = {
@@ -132,23 +132,30 @@ export function installErrorHandler(app: FastifyInstance) {
     };
     const hit = fe.code ? known[fe.code] : undefined;
     if (hit) {
-      return reply.status(hit[0]).send({ code: hit[0], message: translate(lang, hit[1]), data: null });
+      return reply.status(hit[0]).send({ code: hit[0], message: translate(lang, hit[1]), key: hit[1], data: null });
     }
     if (error instanceof SyntaxError && fe.statusCode === 400) {
-      return reply.status(400).send({ code: 400, message: translate(lang, 'badJson'), data: null });
+      return reply.status(400).send({ code: 400, message: translate(lang, 'badJson'), key: 'badJson', data: null });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply
         .status(fe.statusCode)
-        .send({ code: fe.statusCode, message: translate(lang, 'badRequestGeneric'), data: null });
+        .send({
+          code: fe.statusCode,
+          message: translate(lang, 'badRequestGeneric'),
+          key: 'badRequestGeneric',
+          data: null,
+        });
     }
     const errorId = randomUUID();
     request.log.error({ err: error, errorId }, 'unhandled error');
-    return reply.status(500).send({ code: 500, message: translate(lang, 'internal'), data: { errorId } });
+    return reply
+      .status(500)
+      .send({ code: 500, message: translate(lang, 'internal'), key: 'internal', data: { errorId } });
   });
 
   app.setNotFoundHandler((request, reply) => {
     const lang = languageOf(request.headers['accept-language']);
-    reply.status(404).send({ code: 404, message: translate(lang, 'notFound'), data: null });
+    reply.status(404).send({ code: 404, message: translate(lang, 'notFound'), key: 'notFound', data: null });
   });
 }

@@ -92,6 +92,11 @@ export function allMessages(): MessageCatalogue {
   return { ...(messages as MessageCatalogue), ...extra };
 }
 
+/** Whether `key` is in a catalogue (the error envelope's `key` must be; the harness checks every error answer). */
+export function isMessageKey(key: string): boolean {
+  return key in messages || key in extra || ruleMessage(key) !== undefined;
+}
+
 export function translate(lang: ApiLanguage, key: string, params?: Record<string, string | number>): string {
   // A key of the contract's rules (a field the service checks again, such as a pickup date) reads as the contract words it.
   const entry = (messages as MessageCatalogue)[key] ?? extra[key] ?? ruleMessage(key);
