@@ -17,6 +17,7 @@ import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
+import type { JobContext, JobQueue } from '../../lib/jobs.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
@@ -35,10 +36,17 @@ import { nextTurn } from '../../lib/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 export const MAX_ROWS = 100_000;
-/** A running batch whose heartbeat is older than this belongs to a server that is gone. */
-const STALE_MS = 60_000;
-/** How often unconfirmed previews are expired and abandoned batches recovered. */
+/** The period of the preview-expiry job (once per period across instances). */
 const SWEEP_MS = 30_000;
+/** The queue's kinds (lib/jobs.ts): a batch's parse and commit, one of each per batch at a time. */
+const PARSE_JOB = 'batch-parse';
+const COMMIT_JOB = 'batch-commit';
+/**
+ * `recovered`: enqueued at start for a batch left parsing or committing with no job (by a version
+ * that ran them in the instance that took the call): it fails the batch as interrupted.
+ */
+type ParsePayload = { batchId: number; lang: ApiLanguage; channel: string | null; recovered?: boolean };
+type CommitPayload = { batchId: number; userId: number; lang: ApiLanguage; recovered?: boolean };
 /**
  * Orders written per short transaction of a commit (about 25 ms on SQLite): another user's
  * write waits at most one of them, not the whole 100,000-order commit.
@@ -81,6 +89,8 @@ export interface BatchesDeps {
   catalogueEntries?: CatalogueEntries;
   /** Where a job's unexpected failure is reported (the app's logger), with the id the user is shown. */
   logError?: (err: unknown, context: { batchId: number; errorId: string }) => void;
+  /** The queue parses and commits run on (lib/jobs.ts): on a worker instance, taken over if it dies. */
+  jobs: JobQueue;
 }
 
 /**
@@ -88,7 +98,9 @@ export interface BatchesDeps {
  * orders are stored as a file until confirmed or expired) → confirm → the orders are staged in
  * short transactions, hidden while the batch is `committing`, and one short transaction makes
  * them all visible; a failure removes them (all or nothing). Progress lives in the batches row
- * (and in memory while this process runs the job).
+ * (and in memory in the process that runs the job). Parse and commit are jobs on the queue,
+ * enqueued with the status change that asks for them, so any worker instance runs them and
+ * another takes one over only once its owner's lease lapsed.
  */
 export function createBatchesService(deps: BatchesDeps) {
   const { db, clock, files } = deps;
@@ -96,11 +108,6 @@ export function createBatchesService(deps: BatchesDeps) {
   const now = () => clock().toISOString();
   /** Live progress of the jobs this process runs (parsed orders wait in files, not here). */
   const live = new Map<number, { progress: number }>();
-  const running = new Set<Promise<unknown>>();
-  const track = (p: Promise<unknown>) => {
-    running.add(p);
-    void p.finally(() => running.delete(p));
-  };
 
   const exportArg = async (lang: ApiLanguage) => ({
     lang,
@@ -140,9 +147,14 @@ export function createBatchesService(deps: BatchesDeps) {
     memoryMb: deps.parse?.memoryMb ?? 768,
   });
 
-  function runWorker(job: ParseJob, customerId: number, onProgress: (f: number) => void, key?: number) {
+  function runWorker(
+    job: ParseJob,
+    customerId: number,
+    onProgress: (f: number) => void,
+    run: { onStart?: () => void; signal?: AbortSignal } = {},
+  ) {
     return pool.run(job, {
-      key,
+      ...run,
       onProgress,
       existingOrderNos: (orderNos) => repo.existingOrderNos(db, customerId, orderNos),
       lookup: async (jans, idCards) => {
@@ -187,7 +199,7 @@ export function createBatchesService(deps: BatchesDeps) {
     };
   }
 
-  async function parseJob(batchId: number, job: ParseJob) {
+  async function parseJob(batchId: number, job: ParseJob, signal: AbortSignal) {
     live.set(batchId, { progress: 0 });
     let lastBeat = Date.now();
     try {
@@ -202,10 +214,14 @@ export function createBatchesService(deps: BatchesDeps) {
             void repo.updateBatch(db, batchId, { progress, heartbeat_at: now() });
           }
         },
-        batchId,
+        {
+          // Out of the line: every instance's progress call now reads position 0 (repo.queuePosition).
+          onStart: () => void repo.updateBatch(db, batchId, { heartbeat_at: now() }).catch(() => {}),
+          signal,
+        },
       );
       if (r.fatal) {
-        await repo.updateBatch(db, batchId, {
+        await repo.updateFrom(batchId, 'parsing', {
           status: 'failed',
           progress: 100,
           error_message: parseFailureText(job.lang, r.fatal),
@@ -246,7 +262,8 @@ export function createBatchesService(deps: BatchesDeps) {
         parsedKey = (await files.put(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
         channels = parsedChannels(r.parsed.data) ?? undefined;
       }
-      await repo.updateBatch(db, batchId, {
+      // Only from parsing: a run taken over from an instance that seemed gone may end second.
+      const shown = await repo.updateFrom(batchId, 'parsing', {
         parsed_key: parsedKey,
         // Every preview expires, one whose every order has errors too: it is not left "to confirm"
         // in Batch List forever (its error workbook stays).
@@ -270,6 +287,7 @@ export function createBatchesService(deps: BatchesDeps) {
         updated_at: now(),
         heartbeat_at: now(),
       });
+      if (!shown) await removeFile(parsedKey);
     } finally {
       live.delete(batchId);
     }
@@ -277,15 +295,44 @@ export function createBatchesService(deps: BatchesDeps) {
 
   /** A parse whose result could not be stored (a full disk): the batch fails with that reason, not `parsing`. */
   async function failParse(batchId: number, lang: ApiLanguage, e: unknown) {
-    const reason = isStorageFull(e) ? 'storageFull' : 'internal';
+    // A known reason (the uploaded file gone) in the user's words; anything else is never shown raw.
+    const reason =
+      e instanceof AppError
+        ? translate(lang, e.key, e.params)
+        : translate(lang, isStorageFull(e) ? 'storageFull' : 'internal');
     await repo
-      .updateBatch(db, batchId, {
+      .updateFrom(batchId, 'parsing', {
         status: 'failed',
         progress: 100,
-        error_message: translate(lang, reason),
+        error_message: reason,
         updated_at: now(),
       })
       .catch(() => {});
+  }
+
+  /** A parse job: the uploaded file read back from the store (any instance may run it). */
+  async function parseRun(p: ParsePayload, ctx: JobContext) {
+    const b = await repo.findAny(p.batchId);
+    // Parsed, failed or removed meanwhile: nothing to do.
+    if (b?.status !== 'parsing') return;
+    if (p.recovered) {
+      await repo.updateFrom(b.id, 'parsing', {
+        status: 'failed',
+        progress: 100,
+        error_message: interruptedMessage(),
+        updated_at: now(),
+      });
+      return;
+    }
+    try {
+      const file = await repo.file(b.file_id!);
+      const job = await jobFor(b, await stored(file!.storage_key), p.lang);
+      // The order template may name the channel per row; the page's choice is the default.
+      job.channel = p.channel;
+      await parseJob(b.id, job, ctx.signal);
+    } catch (e) {
+      await failParse(b.id, p.lang, e);
+    }
   }
 
   /** The parsed orders of a batch: its stored preview, or (stored before there was one) a new parse. */
@@ -320,7 +367,7 @@ export function createBatchesService(deps: BatchesDeps) {
 
   const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
 
-  async function commitJob(batchId: number, actor: Actor, lang: ApiLanguage) {
+  async function commitJob(batchId: number, userId: number, lang: ApiLanguage) {
     live.set(batchId, { progress: 0 });
     const batch = (await repo.findAny(batchId))!;
     const pg = dialectOf(db) === 'postgres';
@@ -384,7 +431,7 @@ export function createBatchesService(deps: BatchesDeps) {
         if (taken.length) {
           throw new AppError(ErrorCode.CONFLICT, 'batchOrderNosTaken', null, { value: taken.slice(0, 5).join(', ') });
         }
-        await insertOrders(trx, orders, { batchId, createdBy: actor.userId, now: createdAt, waybills });
+        await insertOrders(trx, orders, { batchId, createdBy: userId, now: createdAt, waybills });
         written += orders.length;
         live.set(batchId, { progress: progress() });
       };
@@ -485,8 +532,8 @@ export function createBatchesService(deps: BatchesDeps) {
         }
         reason = translate(lang, 'batchCommitFailed', { reason: known });
       }
-      // Should even that fail, the batch stays committing and hidden: the sweep or the next start
-      // tries again (its heartbeat has stopped).
+      // Should even that fail, the batch stays committing and hidden: the job fails, and a later
+      // start's recovery job fails the batch (recoverAtStart).
       await failCommit(batchId, batch.parsed_key, reason).catch(() => {});
     } finally {
       live.delete(batchId);
@@ -496,7 +543,7 @@ export function createBatchesService(deps: BatchesDeps) {
   /**
    * A commit that failed or was interrupted: its staged orders are removed while the batch still
    * hides them, then it is marked failed and its stored preview removed (it cannot be confirmed
-   * again). Should this process die meanwhile, the next start does the same (recoverAtStart).
+   * again). Should this process die meanwhile, the job's next run does the same (commitRun).
    */
   async function failCommit(batchId: number, parsedKey: string | null, reason: string) {
     await removeFile(parsedKey);
@@ -527,27 +574,28 @@ export function createBatchesService(deps: BatchesDeps) {
   const interruptedMessage = () => `${translate('zh-CN', 'batchInterrupted')} / ${translate('en', 'batchInterrupted')}`;
 
   /**
-   * Fails batches a server left running: `cutoff` null takes every running batch (at start on
-   * SQLite: only this process writes the file, so none of them is running), else those whose
-   * heartbeat is older (PostgreSQL may be shared by several instances that are alive).
+   * A commit job. A run after the first (its instance died and the lease lapsed, or this process
+   * stopped mid-commit) does not commit again: what the cut-off run staged is removed, its waybill
+   * ranges given back and the batch failed with the reason, once (failCommit moves it only from
+   * committing). Should the cut-off run still be alive somewhere, its publish finds the batch no
+   * longer committing and rolls back: never two commits, orders or events.
    */
-  async function recoverRunning(cutoff: string | null) {
-    for (const b of await repo.running(cutoff)) {
-      if (live.has(b.id)) continue;
-      if (b.status === 'committing') await failCommit(b.id, b.parsed_key, interruptedMessage());
-      else if (
-        await repo.updateFrom(b.id, 'parsing', {
-          status: 'failed',
-          progress: 100,
-          error_message: interruptedMessage(),
-          updated_at: now(),
-          heartbeat_at: now(),
-        })
-      ) {
-        await removeFile(b.parsed_key);
-      }
+  async function commitRun(p: CommitPayload, ctx: JobContext) {
+    const b = await repo.findAny(p.batchId);
+    if (b?.status !== 'committing') return;
+    if (p.recovered || ctx.attempt > 1) {
+      await failCommit(b.id, b.parsed_key, interruptedMessage());
+      return;
     }
+    await commitJob(b.id, p.userId, p.lang);
   }
+
+  // Exclusive per batch: a second enqueue of a batch's job while one waits or runs is dropped.
+  deps.jobs.define<ParsePayload>({ name: PARSE_JOB, exclusive: true, run: parseRun });
+  deps.jobs.define<CommitPayload>({ name: COMMIT_JOB, exclusive: true, run: commitRun });
+  // Heavy, by customer: one customer's big sheets wait behind each other, not before another's.
+  const enqueue = (kind: string, p: ParsePayload | CommitPayload, customerId: number, trx?: Transaction<DB>) =>
+    deps.jobs.enqueue(kind, p, { trx, customerId, size: 'heavy', singletonKey: String(p.batchId) });
 
   /** Unconfirmed previews past PREVIEW_TTL_MINUTES: failed with the reason, their parsed orders removed. */
   async function expirePreviews() {
@@ -565,21 +613,12 @@ export function createBatchesService(deps: BatchesDeps) {
     }
   }
 
-  async function sweep() {
-    await expirePreviews();
-    await recoverRunning(new Date(clock().getTime() - STALE_MS).toISOString());
-  }
-  let sweeping: Promise<void> | null = null;
-  const sweepTimer = setInterval(() => {
-    sweeping ??= sweep()
-      .catch(() => {})
-      .finally(() => (sweeping = null));
-  }, SWEEP_MS);
-  sweepTimer.unref();
+  // Once per period across instances (the queue's periodic job), at start too.
+  deps.jobs.every({ name: 'batch-preview-expiry', run: () => expirePreviews() }, { everyMs: SWEEP_MS, atStart: true });
 
-  /** Where a parsing batch stands in line for a worker (absent when it is not waiting or running). */
-  const queued = (id: number) => {
-    const at = pool.position(id);
+  /** Where a parsing batch stands in line (absent when it neither waits nor runs): read from the database, the same on every instance. */
+  const queued = async (id: number) => {
+    const at = await repo.queuePosition(id);
     return at === undefined ? {} : { queuePosition: at };
   };
 
@@ -589,16 +628,9 @@ export function createBatchesService(deps: BatchesDeps) {
     return b;
   }
 
-  /** A batch that looks abandoned or expired is settled before it is shown (the sweep may not have run yet). */
+  /** A preview past its end is expired before it is shown (the periodic job may not have run yet). */
   async function checkStale(b: BatchRecord) {
     const t = clock().getTime();
-    if ((b.status === 'parsing' || b.status === 'committing') && !live.has(b.id)) {
-      const beat = b.heartbeat_at ?? b.updated_at;
-      if (t - new Date(beat).getTime() > STALE_MS) {
-        await recoverRunning(new Date(t - STALE_MS).toISOString());
-        return true;
-      }
-    }
     if (b.status === 'preview' && b.preview_until && new Date(b.preview_until).getTime() <= t) {
       await expirePreviews();
       return true;
@@ -608,26 +640,30 @@ export function createBatchesService(deps: BatchesDeps) {
 
   return {
     /**
-     * At start, before serving: batches the previous process left parsing or committing are
-     * failed with the reason and their staged orders removed (on PostgreSQL, shared by several
-     * instances, only those whose heartbeat stopped); expired previews are dropped.
+     * At start: a batch parsing or committing may have no job (left by a version that ran them in
+     * the instance that took the call): one is enqueued that fails it as interrupted. Both kinds
+     * are exclusive per batch, so a batch whose job waits or runs (on this or another instance) is
+     * left to it: a starting instance touches no other's running batch.
      */
     async recoverAtStart() {
-      await recoverRunning(dialectOf(db) === 'postgres' ? new Date(clock().getTime() - STALE_MS).toISOString() : null);
+      for (const b of await repo.running()) {
+        const p = { batchId: b.id, lang: 'zh-CN' as const, recovered: true };
+        if (b.status === 'parsing') await enqueue(PARSE_JOB, { ...p, channel: null }, b.customer_id);
+        else await enqueue(COMMIT_JOB, { ...p, userId: b.created_by }, b.customer_id);
+      }
       // Previews with errors were once made without an end: they get one from now.
       await repo.endlessPreviews(new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString());
-      await expirePreviews();
     },
-    /** Resolves when every job started by this process has finished (tests, graceful shutdown). */
-    async idle() {
-      while (running.size) await Promise.allSettled([...running]);
-    },
-    /** Ends running and waiting parses (their batches fail with a reason), then waits for every job. */
+    /**
+     * Ends the running parses (their batches fail with a reason, as before parses were jobs). The
+     * queue stops taking jobs first: a parse still waiting in it is left for the next start, not
+     * claimed by the slot the ended one frees and failed at once. Fastify runs this hook before
+     * the queue's own stop (hooks close in reverse), which waits for the running jobs.
+     */
     async close() {
-      clearInterval(sweepTimer);
+      const stopping = deps.jobs.stop();
       await pool.close();
-      await sweeping;
-      while (running.size) await Promise.allSettled([...running]);
+      await stopping;
     },
 
     async template(kind: contract.TemplateKind) {
@@ -709,13 +745,15 @@ export function createBatchesService(deps: BatchesDeps) {
         created_by: actor.userId,
         created_at: t,
         updated_at: t,
-        heartbeat_at: t,
+        // Null until the parse starts in a worker: waiting in line (repo.queuePosition).
+        heartbeat_at: null,
       };
-      const { id } = await repo.insertBatch(batch);
-      const job = await jobFor(batch, sheet.data, lang);
-      // The order template may name the channel per row; the page's choice is the default.
-      job.channel = channel;
-      track(parseJob(id, job).catch((e: unknown) => failParse(id, job.lang, e)));
+      // The batch and its parse job together: no batch parsing without a job to parse it.
+      const id = await db.transaction().execute(async (trx) => {
+        const { id } = await repo.insertBatch(batch, trx);
+        await enqueue(PARSE_JOB, { batchId: id, lang, channel }, customerId, trx);
+        return id;
+      });
       return present((await repo.find(scope, id))!);
     },
 
@@ -754,15 +792,17 @@ export function createBatchesService(deps: BatchesDeps) {
         const refused = [...new Set(channels)].filter((c) => !allowed.has(c));
         if (refused.length) throw AppError.field('id', 'channelNotAllowed', { value: refused.join(', ') });
       }
-      // Claim the batch atomically: two confirms of one batch commit it once.
-      const claimed = await db
-        .updateTable('batches')
-        .set({ status: 'committing', progress: 0, updated_at: now(), heartbeat_at: now() })
-        .where('id', '=', id)
-        .where('status', '=', 'preview')
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) throw AppError.conflict('batchBusy');
-      track(commitJob(id, actor, lang));
+      // Claim the batch atomically, with its commit job: two confirms of one batch commit it once.
+      await db.transaction().execute(async (trx) => {
+        const claimed = await repo.updateFrom(
+          id,
+          'preview',
+          { status: 'committing', progress: 0, updated_at: now(), heartbeat_at: now() },
+          trx,
+        );
+        if (!claimed) throw AppError.conflict('batchBusy');
+        await enqueue(COMMIT_JOB, { batchId: id, userId: actor.userId, lang }, b.customer_id, trx);
+      });
       return present((await repo.find(scope, id))!);
     },
 
@@ -813,7 +853,7 @@ export function createBatchesService(deps: BatchesDeps) {
           taxedOrders: notes.notesSummary?.taxedOrders ?? 0,
         },
         duplicates: preview.duplicates ?? [],
-        ...queued(b.id),
+        ...(await queued(b.id)),
       };
     },
 
