@@ -95,6 +95,8 @@ export function createBatchesService(deps: BatchesDeps) {
   const now = () => clock().toISOString();
   /** Live progress of the jobs this process runs (parsed orders wait in files, not here). */
   const live = new Map<number, { progress: number }>();
+  /** Set when the app closes: parse jobs handed over from then on go back to the queue. */
+  let closing = false;
 
   const exportArg = async (lang: ApiLanguage) => ({
     lang,
@@ -299,6 +301,9 @@ export function createBatchesService(deps: BatchesDeps) {
 
   /** A parse job: the uploaded file read back from the store (any instance may run it). */
   async function parseRun(p: ParsePayload, ctx: JobContext) {
+    // Taken while this instance closes (pg-boss may still hand one over): given back to the queue
+    // for another instance or the next start, rather than failed as "the server stopped".
+    if (closing) throw new Error('this instance is stopping: the parse is left to a retry');
     const b = await repo.findAny(p.batchId);
     // Parsed, failed or removed meanwhile: nothing to do.
     if (b?.status !== 'parsing') return;
@@ -357,7 +362,13 @@ export function createBatchesService(deps: BatchesDeps) {
   const { commitRun } = createBatchCommits({ db, deps, repo, live, now, parsedOrders, removeFile });
 
   // Exclusive per batch: a second enqueue of a batch's job while one waits or runs is dropped.
-  deps.jobs.define<ParsePayload>({ name: PARSE_JOB, exclusive: true, run: parseRun });
+  // Retryable only for that hand-back: parseRun settles every other failure itself.
+  deps.jobs.define<ParsePayload>({
+    name: PARSE_JOB,
+    exclusive: true,
+    retry: { limit: 2, delaySeconds: 1 },
+    run: parseRun,
+  });
   deps.jobs.define<CommitPayload>({ name: COMMIT_JOB, exclusive: true, run: commitRun });
   // Heavy, by customer: one customer's big sheets wait behind each other, not before another's.
   const enqueue = (kind: string, p: ParsePayload | CommitPayload, customerId: number, trx?: Transaction<DB>) =>
@@ -427,6 +438,7 @@ export function createBatchesService(deps: BatchesDeps) {
      * the queue's own stop (hooks close in reverse), which waits for the running jobs.
      */
     async close() {
+      closing = true;
       const stopping = deps.jobs.stop();
       await pool.close();
       await stopping;
