@@ -214,8 +214,9 @@ export async function buildApp({
     afterStagedChunk,
     catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
     logError: (err, context) => app.log.error({ err, ...context }, 'batch commit failed'),
+    jobs,
   });
-  // Before serving: a batch the last process left running is failed and its staged orders removed.
+  // A batch left running with no job (by a version before the queue) gets one that fails it.
   await batches.recoverAtStart();
   batchesRoutes(registrar, batches);
   // Parses end (their batches failed with a reason) and jobs finish before the database closes.
@@ -236,7 +237,6 @@ export async function buildApp({
     logError: (err, importId) => app.log.error({ err, importId }, 'item import failed'),
   });
   await itemImports.recoverAtStart();
-  app.addHook('onClose', () => itemImports.close());
   itemsRoutes(registrar, items, itemImports);
   const orderReviews = createOrderReviewsService({
     db,

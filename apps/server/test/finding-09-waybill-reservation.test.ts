@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatWaybill } from '../src/domain/waybills.ts';
-import { baseRow, fill, settle, template, upload } from './batches/helpers.ts';
+import { baseRow, fill, jobWorkers, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
 import { validRecipient } from './support/orders.ts';
 
@@ -20,14 +20,16 @@ let http: HttpClient;
 let demo: string;
 let tpl: Buffer;
 let databaseUrl: string;
-const pg = !!process.env.TEST_DATABASE_URL;
+let workers: ReturnType<typeof jobWorkers>;
 
 beforeAll(async () => {
-  h = await createHarness();
+  // A short lease: on PostgreSQL the killed child's commit is taken over once it lapses.
+  h = await createHarness({ env: { JOB_LEASE_SECONDS: '10', JOB_POLL_SECONDS: '0.5' } });
   demo = await h.login('demo');
   tpl = await template(h, demo, 'download/importOrder');
   http = await listening(h.app);
   databaseUrl = h.databaseUrl;
+  workers = jobWorkers(h);
 });
 
 let serial = 0;
@@ -130,6 +132,8 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
       const n = 30;
       const id = await preview(n);
       const before = await counters();
+      // The child alone runs jobs: its commit is the one killed.
+      await workers.stopAll();
       const child = spawn(
         process.execPath,
         [
@@ -163,14 +167,12 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
       const { s: seg, was } = await drawnFrom(before, single);
       expect(single).toBe(formatWaybill(seg, was + n));
 
-      // The restart (PostgreSQL: another instance whose sweep finds the heartbeat stopped).
-      if (pg)
-        await h.db
-          .updateTable('batches')
-          .set({ heartbeat_at: new Date(Date.now() - 600_000).toISOString() })
-          .where('id', '=', id)
-          .execute();
-      await h.restarted();
+      // The restart: the killed process's commit job is run again (SQLite: at the next start;
+      // PostgreSQL: by another instance once the killed one's lease lapsed), and fails the batch.
+      await workers.next();
+      const status = () => h.db.selectFrom('batches').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+      for (let t = Date.now(); (await status()).status === 'committing' && Date.now() - t < 60_000;)
+        await new Promise((r) => setTimeout(r, 100));
       const failed = await h.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
       expect(failed.status).toBe('failed');
       expect(await waybillsOf(id)).toEqual([]);
@@ -191,7 +193,7 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
     const id = await preview(n);
     const before = await counters();
     let drawnMeanwhile = '';
-    const app = await h.restarted({
+    const app = await workers.next({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         drawnMeanwhile = await createOne();

@@ -4,13 +4,14 @@ import { unpackOrder } from '../../src/domain/order-input.ts';
 import { insertOrders } from '../../src/domain/order-writer.ts';
 import { decodeParsedOrders } from '../../src/modules/batches/parsed-orders.ts';
 import { createHarness, type Harness, listening } from '../harness.ts';
-import { baseRow, fill, idCard, jan, settle, template, upload } from './helpers.ts';
+import { baseRow, fill, idCard, jan, jobWorkers, settle, template, upload } from './helpers.ts';
 
 /** Issue 10 findings 5, 12, 14 and #18's "two confirms": the batch preview and commit path. */
 let h: Harness;
 let demo: string;
 let demoId: number;
 let tpl: Buffer;
+let workers: ReturnType<typeof jobWorkers>;
 const pg = !!process.env.TEST_DATABASE_URL;
 const en = { 'accept-language': 'en' };
 
@@ -19,6 +20,7 @@ beforeAll(async () => {
   demo = await h.login('demo');
   demoId = (await h.db.selectFrom('customers').select('id').where('code', '=', 'DEMO').executeTakeFirstOrThrow()).id;
   tpl = await template(h, demo, 'download/importOrder');
+  workers = jobWorkers(h);
 });
 async function call(app: FastifyInstance, p: string, body: unknown, token: string) {
   const r = await app.inject({
@@ -83,7 +85,7 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       .where('id', '=', b.file_id!)
       .executeTakeFirstOrThrow();
     await h.storage.remove(upload.storage_key);
-    const fresh = await h.restarted();
+    const fresh = await workers.next();
     const c = await call(fresh, 'order/batch/confirm', { id, confirmations: [] }, demo);
     expect(c.status, JSON.stringify(c.body)).toBe(200);
     expect(await settleOn(fresh, id)).toMatchObject({ status: 'done', orderCount: 30 });
@@ -166,7 +168,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     let staged!: () => void;
     const stagedOnce = new Promise<void>((r) => (staged = r));
     let chunks = 0;
-    const app = await h.restarted({
+    const app = await workers.next({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         chunks++;
@@ -257,7 +259,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
     const released = new Promise<void>((r) => (release = r));
     let staged!: () => void;
     const stagedOnce = new Promise<void>((r) => (staged = r));
-    const app = await h.restarted({
+    const app = await workers.next({
       afterStagedChunk: async (batchId) => {
         if (batchId !== id) return;
         staged();
@@ -366,7 +368,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
 
   it('all or nothing: a commit failing after some chunks removes the orders it staged', async () => {
     const { id } = await preview(1200);
-    const app = await h.restarted({
+    const app = await workers.next({
       afterStagedChunk: async (batchId, written) => {
         if (batchId === id && written >= 1000) throw new Error('disk on fire');
       },
@@ -393,7 +395,7 @@ describe("12. A 100,000-order commit holds SQLite's writer", () => {
 });
 
 describe('14. After kill -9 a batch stays committing', () => {
-  it('a new app fails the interrupted batch at start and removes its staged orders, without being polled', async () => {
+  it('a new app fails the interrupted batch (left without a job) and removes its staged orders, without being polled', async () => {
     const { id, orderNos } = await preview(5);
     // What kill -9 mid-commit leaves: the batch committing, some of its orders staged.
     const beat = pg ? new Date(h.clock.now.getTime() - 120_000) : h.clock.now;
@@ -412,7 +414,10 @@ describe('14. After kill -9 a batch stays committing', () => {
       expect(await ordersOf(id)).toBe(3);
     }
 
-    await h.restarted();
+    // Its recovery job runs on the queue at start; nobody asks for the batch meanwhile.
+    await workers.next();
+    for (let i = 0; i < 500 && (await batchRow(id)).status === 'committing'; i++)
+      await new Promise((r) => setTimeout(r, 20));
     const after = await batchRow(id);
     expect(after.status).toBe('failed');
     expect(after.error_message).toMatch(/server restarted during the import/);
@@ -424,7 +429,7 @@ describe('14. After kill -9 a batch stays committing', () => {
 describe('18. Two confirms of one batch commit it once', () => {
   it('parallel confirms against a listening server: one 200, the rest 409, the orders written once', async () => {
     const { id } = await preview(40);
-    const app = await h.restarted();
+    const app = await workers.next();
     const http = await listening(app);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>

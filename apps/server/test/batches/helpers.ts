@@ -1,6 +1,30 @@
 import { eanCheckDigit, idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
 import { type Harness, multipart as sharedMultipart } from '../harness.ts';
+
+/**
+ * The apps of a test file that run jobs, one at a time: `next` stops the ones before (they keep
+ * answering calls) and starts a new app (a restarted server, with the commit's test hooks) that
+ * runs the jobs from then on. Parse and commit are queue jobs, which any running worker may take:
+ * several apps in one test process all poll the SQLite queue, where in production one process
+ * does, and a hook acts only in the app that runs the job.
+ */
+export function jobWorkers(h: Harness) {
+  const running: FastifyInstance[] = [h.app];
+  const stopAll = async () => {
+    for (const w of running.splice(0)) await w.jobs.stop();
+  };
+  return {
+    stopAll,
+    async next(hooks: Parameters<Harness['restarted']>[0] = {}) {
+      await stopAll();
+      const app = await h.restarted(hooks);
+      running.push(app);
+      return app;
+    },
+  };
+}
 
 /** A multipart body whose file defaults to the xlsx content type. */
 export const multipart = (fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) =>

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
 import { baseRow, fill, settle, template, upload } from '../batches/helpers.ts';
@@ -10,7 +11,10 @@ import { baseRow, fill, settle, template, upload } from '../batches/helpers.ts';
  * the user's language, with no path or exception text; the internal text goes to the log only.
  */
 let h: Harness;
+/** Answers the calls of the other machine; runs no jobs (SERVER_ROLE=web). */
 let other: Instance;
+/** The instance that runs the parses, with this instance's folder. */
+let parser: FastifyInstance;
 let demo: string;
 let tpl: Buffer;
 
@@ -18,7 +22,8 @@ beforeAll(async () => {
   // Each instance with a folder of its own (FILE_STORE=local): the shared stores make this work
   // (test/files/shared-store.test.ts); what is tested here is a stored file that is not there.
   h = await createHarness({ env: { FILE_STORE: 'local' } });
-  other = await secondInstance(h, { env: { FILE_STORE: 'local' } });
+  other = await secondInstance(h, { env: { FILE_STORE: 'local', SERVER_ROLE: 'web' } });
+  parser = h.app;
   demo = await h.login('demo');
   tpl = await template(h, demo, 'download/importOrder');
 });
@@ -67,9 +72,15 @@ describe('a preview confirmed on another instance', () => {
   ] as const) {
     it(`fails with a clean message (${lang}), no path or exception text`, async () => {
       const id = await previewHere();
+      // Parse and commit are queue jobs, run by any worker: the commit is made to run on a
+      // machine with a folder of its own (the parser stops taking jobs; it is back for the next).
+      await parser.jobs.stop();
+      const committer = await secondInstance(h, { env: { FILE_STORE: 'local' } });
       const c = await onOther('order/batch/confirm', { id, confirmations: [] }, lang);
       expect(c.status, JSON.stringify(c.body)).toBe(200);
       const done = await settleOnOther(id, lang);
+      await committer.app.jobs.stop();
+      parser = await h.restarted();
       expect(done.status).toBe('failed');
       expect(done.errorMessage).toBe(text);
       const stored = await h.db
@@ -81,6 +92,7 @@ describe('a preview confirmed on another instance', () => {
         expect(shown).not.toMatch(/ENOENT|no such file|\/tmp|console-test|\.parsed|errno/i);
         expect(shown).not.toContain(h.dataDir);
         expect(shown).not.toContain(other.dataDir);
+        expect(shown).not.toContain(committer.dataDir);
       }
       // Nothing was written.
       const n = await h.db.selectFrom('orders').select('id').where('batch_id', '=', id).execute();

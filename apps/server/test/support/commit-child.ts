@@ -11,7 +11,14 @@ import { createDatabase } from '../../src/db/database.ts';
  */
 const [databaseUrl, dataDir, batchIdText, token] = process.argv.slice(2) as [string, string, string, string];
 const batchId = Number(batchIdText);
-const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WEB_DIST: path.join(dataDir, 'no-web') });
+const config = testConfig({
+  DATABASE_URL: databaseUrl,
+  DATA_DIR: dataDir,
+  WEB_DIST: path.join(dataDir, 'no-web'),
+  // The test's lease: its commit job is taken over soon after the kill.
+  JOB_LEASE_SECONDS: '10',
+  JOB_POLL_SECONDS: '0.5',
+});
 const db = createDatabase(config.database);
 const app = await buildApp({
   config,

@@ -49,23 +49,40 @@ export function createBatchesRepository(db: Database) {
     insertFile: (row: Insertable<DB['files']>) =>
       db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
     file: (id: number) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
-    insertBatch: (row: Insertable<DB['batches']>) =>
-      db.insertInto('batches').values(row).returning('id').executeTakeFirstOrThrow(),
+    insertBatch: (row: Insertable<DB['batches']>, q: Database | Transaction<DB> = db) =>
+      q.insertInto('batches').values(row).returning('id').executeTakeFirstOrThrow(),
     updateBatch: (q: Database | Transaction<DB>, id: number, set: Updateable<DB['batches']>) =>
       q.updateTable('batches').set(set).where('id', '=', id).execute(),
     find: (scope: Scope, id: number) => listQuery(scope).where('b.id', '=', id).executeTakeFirst(),
     findAny: (id: number) => db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirst(),
-    /**
-     * Batches a server left running: every `parsing`/`committing` one, or (several instances
-     * sharing PostgreSQL) only those whose heartbeat is older than `cutoff`.
-     */
-    running: (cutoff: string | null) => {
-      let q = db
+    /** Batches parsing or committing (at start: the ones that may have no job, see recoverAtStart). */
+    running: () =>
+      db
         .selectFrom('batches')
-        .select(['id', 'status', 'parsed_key'])
-        .where('status', 'in', ['parsing', 'committing']);
-      if (cutoff) q = q.where((eb) => eb.or([eb('heartbeat_at', '<', cutoff), eb('heartbeat_at', 'is', null)]));
-      return q.execute();
+        .select(['id', 'status', 'customer_id', 'created_by'])
+        .where('status', 'in', ['parsing', 'committing'])
+        .execute(),
+    /**
+     * Where a parsing batch stands, the same on every instance: 0 once its parse started in a
+     * worker (`heartbeat_at` is set then; null while it waits), else its place among the batches
+     * still waiting, oldest first. Undefined when it is not parsing.
+     */
+    async queuePosition(id: number): Promise<number | undefined> {
+      const b = await db
+        .selectFrom('batches')
+        .select(['status', 'heartbeat_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (b?.status !== 'parsing') return undefined;
+      if (b.heartbeat_at !== null) return 0;
+      const r = await db
+        .selectFrom('batches')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'parsing')
+        .where('heartbeat_at', 'is', null)
+        .where('id', '<=', id)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
     },
     /** Unconfirmed previews past their time. */
     expiredPreviews: (now: string) =>

@@ -13,8 +13,9 @@ import type { ParseJob, WorkerMessage } from './parse.worker.ts';
  * held a worker for minutes at gigabytes, and shutdown could not end them. Here at most
  * `workers` parses run at once, each in a fresh worker thread (nothing carries over between
  * customers' files) with a heap limit (`resourceLimits`) and a time limit; the rest wait in
- * line, and their place is what the progress call reports. `close()` ends running and
- * waiting parses: their callers get a `parseShutdown` failure to record.
+ * line (a batch's place in the job queue and here is what the progress call reports, from the
+ * database: `onStart`). `close()`, or a run's `signal`, ends running and waiting parses: their
+ * callers get a `parseShutdown` failure to record.
  */
 export interface ParsePoolOptions {
   workers: number;
@@ -30,9 +31,11 @@ export interface ParseOutcome {
 }
 
 export interface ParseRun {
-  /** Who is waiting (a batch id), for `position`. */
-  key?: number;
   onProgress: (fraction: number) => void;
+  /** The parse leaves the line and starts in a worker (the batch's queue position is kept in the database). */
+  onStart?: () => void;
+  /** Aborted when the job running this parse must stop (its queue stops): the parse ends as `parseShutdown`. */
+  signal?: AbortSignal;
   /** The worker asks which of the file's order numbers the customer already has. */
   existingOrderNos: (orderNos: string[]) => Promise<string[]>;
   /** The customer's catalogue entries of these JANs and the recipients' yearly totals (fen). */
@@ -52,7 +55,7 @@ export function parseFailureText(lang: ApiLanguage, fatal: NonNullable<ParseOutc
   return `${translate(lang, fatal.key, fatal.params)} / ${translate(other, fatal.key, fatal.params)}`;
 }
 
-type Waiting = { key?: number; start: () => void; cancel: () => void };
+type Waiting = { start: () => void; cancel: () => void };
 
 export function createParsePool(opts: ParsePoolOptions) {
   const workerUrl = new URL('./parse.worker.ts', import.meta.url);
@@ -68,7 +71,7 @@ export function createParsePool(opts: ParsePoolOptions) {
   const initialOldMb = Math.min(256, Math.floor(opts.memoryMb / 3));
   const queue: Waiting[] = [];
   /** Running parses by worker, with the way to end each one. */
-  const active = new Map<Worker, { key?: number; end: (fatal: NonNullable<ParseOutcome['fatal']>) => void }>();
+  const active = new Map<Worker, { run: ParseRun; end: (fatal: NonNullable<ParseOutcome['fatal']>) => void }>();
   let closed = false;
 
   /**
@@ -117,7 +120,8 @@ export function createParsePool(opts: ParsePoolOptions) {
         startNext();
       };
       const fail = (fatal: NonNullable<ParseOutcome['fatal']>) => finish({ done: null, fatal, parsed: null });
-      active.set(worker, { key: run.key, end: fail });
+      active.set(worker, { run, end: fail });
+      run.onStart?.();
       // The time limit follows the file's size (PARSE_TIMEOUT_SECONDS is the most any file gets).
       const budgetMs = parseBudgetMs(job.file.byteLength, opts.timeoutMs);
       const timer = setTimeout(
@@ -158,21 +162,26 @@ export function createParsePool(opts: ParsePoolOptions) {
     /** Parses `job` when a slot is free (at once if one is). */
     run(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
       const shutdown: ParseOutcome = { done: null, fatal: { key: 'parseShutdown' }, parsed: null };
-      if (closed) return Promise.resolve(shutdown);
-      if (active.size < opts.workers && queue.length === 0) return runOn(job, run);
-      return new Promise((resolve, reject) => {
-        queue.push({
-          key: run.key,
-          start: () => runOn(job, run).then(resolve, reject),
-          cancel: () => resolve(shutdown),
-        });
-      });
-    },
-    /** 0 while `key`'s parse runs, n when n-th in line; undefined when it is neither. */
-    position(key: number): number | undefined {
-      for (const a of active.values()) if (a.key === key) return 0;
-      const i = queue.findIndex((q) => q.key === key);
-      return i < 0 ? undefined : i + 1;
+      if (closed || run.signal?.aborted) return Promise.resolve(shutdown);
+      let waiting: Waiting | undefined;
+      const outcome =
+        active.size < opts.workers && queue.length === 0
+          ? runOn(job, run)
+          : new Promise<ParseOutcome>((resolve, reject) => {
+              waiting = {
+                start: () => runOn(job, run).then(resolve, reject),
+                cancel: () => resolve(shutdown),
+              };
+              queue.push(waiting);
+            });
+      if (!run.signal) return outcome;
+      const stop = () => {
+        const i = waiting ? queue.indexOf(waiting) : -1;
+        if (i >= 0) queue.splice(i, 1)[0]!.cancel();
+        else for (const a of active.values()) if (a.run === run) a.end({ key: 'parseShutdown' });
+      };
+      run.signal.addEventListener('abort', stop, { once: true });
+      return outcome.finally(() => run.signal!.removeEventListener('abort', stop));
     },
     /** Ends every running and waiting parse (each resolves as `parseShutdown`) and the idle worker. */
     async close() {

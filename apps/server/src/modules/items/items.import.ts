@@ -37,6 +37,7 @@ import { nextTurn } from '../../lib/next-turn.ts';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Problems kept for the page; the error workbook holds every failed row. */
 const KEPT_ERRORS = 200;
+/** The period of the preview-expiry job (once per period across instances). */
 const SWEEP_MS = 30_000;
 
 type Text = { en: string; 'zh-CN': string };
@@ -172,20 +173,18 @@ export function createItemImportService(deps: ItemImportDeps) {
         await removeFile(m.valid_key);
     }
   }
-  let sweeping: Promise<void> | null = null;
-  const sweepTimer = setInterval(() => {
-    sweeping ??= expirePreviews()
-      .catch(() => {})
-      .finally(() => (sweeping = null));
-  }, SWEEP_MS);
-  sweepTimer.unref();
+  // Once per period across instances (the queue's periodic job), not a timer in every instance.
+  deps.jobs.every(
+    { name: 'item-import-preview-expiry', run: () => expirePreviews() },
+    { everyMs: SWEEP_MS, atStart: true },
+  );
 
   const commits = createItemImportCommits({ ...deps, repo, progress: local });
   const enqueueCommit = commits.enqueue;
 
   return {
     /**
-     * At start: expired previews dropped; an import committing with no job to commit it (confirmed
+     * At start (expired previews are the periodic job's, run at start too): an import committing with no job to commit it (confirmed
      * before commits were queued jobs) is enqueued. The kind is exclusive per import, so one
      * another instance is committing right now is left to it, and the job does nothing to an
      * import no longer committing.
@@ -193,12 +192,6 @@ export function createItemImportService(deps: ItemImportDeps) {
     async recoverAtStart() {
       for (const m of await repo.committing())
         await enqueueCommit(m, { importId: m.id, userId: m.created_by, lang: 'zh-CN' });
-      await expirePreviews();
-    },
-    /** Stops the sweep; running commits are the queue's, which waits for them when it stops. */
-    async close() {
-      clearInterval(sweepTimer);
-      await sweeping;
     },
 
     async template() {

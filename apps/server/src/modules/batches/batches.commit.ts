@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { type ApiLanguage, ErrorCode } from '@console/contract';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { dialectOf } from '../../db/dialect.ts';
+import type { DB } from '../../db/schema.ts';
+import { unpackOrder } from '../../domain/order-input.ts';
+import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
+import { recordReservation, returnWaybills, settleReservation } from '../../domain/waybills.ts';
+import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { JobContext } from '../../lib/jobs.ts';
+import { translate } from '../../lib/messages.ts';
+import { nextTurn } from '../../lib/next-turn.ts';
+import { isStorageFull } from '../../lib/storage.ts';
+import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/orders.input.ts';
+import './batches.messages.ts';
+import type { createBatchesRepository } from './batches.repository.ts';
+import type { BatchesDeps } from './batches.service.ts';
+import type { decodeParsedOrders } from './parsed-orders.ts';
+
+/**
+ * Orders written per short transaction of a commit (about 25 ms on SQLite): another user's
+ * write waits at most one of them, not the whole 100,000-order commit.
+ */
+const COMMIT_CHUNK = 500;
+
+/**
+ * The commit job's payload. `recovered`: enqueued at start for a batch left committing with no
+ * job (by a release that committed in the instance that took the call): it fails the batch.
+ */
+export type CommitPayload = { batchId: number; userId: number; lang: ApiLanguage; recovered?: boolean };
+
+type Repo = ReturnType<typeof createBatchesRepository>;
+type BatchRow = NonNullable<Awaited<ReturnType<Repo['findAny']>>>;
+
+/** The reason of a batch whose job was cut off, in both languages (the reader's is not known then). */
+export const interruptedMessage = () =>
+  `${translate('zh-CN', 'batchInterrupted')} / ${translate('en', 'batchInterrupted')}`;
+
+/**
+ * A confirmed batch's commit (the `batch-commit` job, batches.service.ts): the orders are staged
+ * in short transactions, hidden while the batch is `committing`, and one short transaction makes
+ * them all visible; a failure removes them (all or nothing).
+ */
+export function createBatchCommits({
+  db,
+  deps,
+  repo,
+  live,
+  now,
+  parsedOrders,
+  removeFile,
+}: {
+  db: Database;
+  deps: Pick<BatchesDeps, 'afterStagedChunk' | 'logError'>;
+  repo: Repo;
+  /** Progress of this process's running jobs, shown by the progress call. */
+  live: Map<number, { progress: number }>;
+  now: () => string;
+  parsedOrders: (batch: BatchRow, lang: ApiLanguage) => Promise<ReturnType<typeof decodeParsedOrders>>;
+  removeFile: (key: string | null) => Promise<void>;
+}) {
+  async function commitJob(batchId: number, userId: number, lang: ApiLanguage) {
+    live.set(batchId, { progress: 0 });
+    const batch = (await repo.findAny(batchId))!;
+    const pg = dialectOf(db) === 'postgres';
+    let chunk: ReturnType<typeof unpackOrder>[] = [];
+    let waybills: WaybillPlan | undefined;
+    try {
+      const parsed = await parsedOrders(batch, lang);
+      const total = parsed.total;
+      const createdAt = now();
+      let written = 0;
+      const progress = () => Math.floor((written / total) * 99);
+      // The abnormal rules, as single create runs them, computed per row in this pass: the
+      // switches and currencies once, the recent orders of a chunk's ID numbers in one query,
+      // and the batch's own earlier rows counted here (they are hidden while it commits).
+      const [abnormalOn, currencies] = await Promise.all([
+        enabledAbnormalRules(db),
+        db.selectFrom('currencies').select(['code', 'decimals']).execute(),
+      ]);
+      const currencyDecimals = new Map(currencies.map((c) => [c.code, c.decimals]));
+      const commitClock = new Date(createdAt);
+      const recentSince = new Date(commitClock.getTime() - 7 * 86_400_000).toISOString();
+      const inBatch = new Map<string, number>();
+      // Each ID number's orders before this batch, read once per commit: the batch's own rows are
+      // hidden from the count but not from the index range it scans, so asking again with every
+      // chunk re-read all of them (1.7 s of a 100,000-row commit naming one recipient).
+      const before = new Map<string, number>();
+      const markAbnormal = async (orders: typeof chunk) => {
+        if (abnormalOn.has('sameRecipientTooOften')) {
+          const unseen = [...new Set(orders.map((o) => o.recipient.idCard.toUpperCase()))].filter(
+            (id) => !before.has(id),
+          );
+          const recent = unseen.length
+            ? await recentOrdersByIdCard(db, unseen, recentSince)
+            : new Map<string, number>();
+          for (const id of unseen) before.set(id, recent.get(id) ?? 0);
+        }
+        for (const o of orders) {
+          const id = o.recipient.idCard.toUpperCase();
+          const prior = (before.get(id) ?? 0) + (inBatch.get(id) ?? 0);
+          inBatch.set(id, (inBatch.get(id) ?? 0) + 1);
+          const a = abnormalOf(o, currencyDecimals, prior, abnormalOn, commitClock);
+          o.abnormal = a.abnormal_at ? a : null;
+        }
+      };
+      async function* chunks() {
+        for (const pack of parsed.packs()) {
+          for (let i = 0; i < pack.length; i += COMMIT_CHUNK) {
+            chunk = pack.slice(i, i + COMMIT_CHUNK).map(unpackOrder);
+            yield chunk;
+          }
+        }
+      }
+      const writeChunk = async (trx: Transaction<DB>, orders: typeof chunk) => {
+        // Checked with each chunk: a number taken since the preview (a single create, another
+        // import, staged or not) fails the batch; the unique index stops any race past this.
+        const taken = await repo.existingOrderNos(
+          trx,
+          batch.customer_id,
+          orders.map((o) => o.orderNo),
+        );
+        if (taken.length) {
+          throw new AppError(ErrorCode.CONFLICT, 'batchOrderNosTaken', null, { value: taken.slice(0, 5).join(', ') });
+        }
+        await insertOrders(trx, orders, { batchId, createdBy: userId, now: createdAt, waybills });
+        written += orders.length;
+        live.set(batchId, { progress: progress() });
+      };
+      const done = {
+        status: 'done',
+        progress: 100,
+        order_count: total,
+        parsed_key: null,
+        preview_until: null,
+        updated_at: now(),
+        heartbeat_at: now(),
+      };
+      // Removed before the batch shows done, so a done batch never leaves its file behind.
+      const publish = async (q: Database | Transaction<DB>) => {
+        await removeFile(batch.parsed_key);
+        if (!(await repo.updateFrom(batchId, 'committing', { ...done, updated_at: now() }, q))) {
+          throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
+        }
+        await settleReservation(q, batchId);
+      };
+      // Every waybill number of the batch is reserved first, in one short transaction: the segment
+      // is not held for the commit (see reserveWaybills). The ranges are recorded with the batch in
+      // that transaction, so a commit that never lands gives them back, even when its process
+      // died (failCommit, at the next start or by the sweep).
+      waybills = await db.transaction().execute(async (trx) => {
+        const plan = await reserveWaybillGroups(trx, parsed.waybills, createdAt);
+        await recordReservation(trx, batchId, plan.ranges);
+        return plan;
+      });
+      // Each step below gets a turn of its own, as every chunk does: run together, the reserving,
+      // the first chunk's recent orders and its write held other users' calls for 120 ms.
+      await nextTurn();
+      if (pg) {
+        // PostgreSQL: one transaction. Its snapshot hides the rows from everyone else and blocks
+        // no one's reads or other writes (a create with one of its order numbers waits on the
+        // unique index for it, then is refused).
+        await db.transaction().execute(async (trx) => {
+          for await (const orders of chunks()) {
+            // Read on another connection: this transaction's own rows are counted in inBatch.
+            await markAbnormal(orders);
+            await writeChunk(trx, orders);
+            await repo.updateBatch(db, batchId, { progress: progress(), heartbeat_at: now() });
+            await deps.afterStagedChunk?.(batchId, written);
+            await nextTurn();
+          }
+          await publish(trx);
+        });
+      } else {
+        // SQLite: staged in short transactions, between which other users' writes take the one
+        // writer; hidden from every order query until one statement marks the batch done.
+        setBatchHidden(db, batchId, true);
+        for await (const orders of chunks()) {
+          // Before the chunk's transaction: SQLite's one connection is not taken twice.
+          await markAbnormal(orders);
+          await nextTurn();
+          await db.transaction().execute(async (trx) => {
+            await writeChunk(trx, orders);
+            await repo.updateBatch(trx, batchId, { progress: progress(), heartbeat_at: now() });
+          });
+          await deps.afterStagedChunk?.(batchId, written);
+          await nextTurn();
+        }
+        // One transaction: the batch is done and its reserved ranges settled together.
+        await db.transaction().execute((trx) => publish(trx));
+        setBatchHidden(db, batchId, false);
+      }
+    } catch (e) {
+      // A unique index refused a row: an order number taken between the chunk's check and its
+      // insert (PostgreSQL, another connection) is named as such; anything else is the raw cause.
+      const taken =
+        classifyDatabaseError(e)?.kind === 'unique'
+          ? await repo
+              .existingOrderNos(
+                db,
+                batch.customer_id,
+                chunk.map((o) => o.orderNo),
+              )
+              .catch(() => [])
+          : [];
+      let reason: string;
+      if (e instanceof AppError) {
+        reason =
+          e.key === 'batchOrderNosTaken' || e.key === 'batchInterrupted'
+            ? translate(lang, e.key, e.params)
+            : translate(lang, 'batchCommitFailed', { reason: translate(lang, e.key, e.params) });
+      } else if (taken.length) {
+        reason = translate(lang, 'batchOrderNosTaken', { value: taken.slice(0, 5).join(', ') });
+      } else {
+        // A batch that lost a race to another write: the duplicate number, not the constraint's
+        // name. Anything else is ours: the user gets an id to quote, the log the error with it
+        // (an exception's text may name paths or SQL, never shown).
+        // A full disk or database is a cause the user can act on (tell the administrator), in their words.
+        let known = isStorageFull(e) ? translate(lang, 'storageFull') : databaseErrorText(lang, e);
+        if (!known) {
+          const errorId = randomUUID();
+          deps.logError?.(e, { batchId, errorId });
+          known = translate(lang, 'batchInternalError', { errorId });
+        }
+        reason = translate(lang, 'batchCommitFailed', { reason: known });
+      }
+      // Should even that fail, the batch stays committing and hidden: the job fails, and a later
+      // start's recovery job fails the batch (recoverAtStart).
+      await failCommit(batchId, batch.parsed_key, reason).catch(() => {});
+    } finally {
+      live.delete(batchId);
+    }
+  }
+
+  /**
+   * A commit that failed or was interrupted: its staged orders are removed while the batch still
+   * hides them, then it is marked failed and its stored preview removed (it cannot be confirmed
+   * again). Should this process die meanwhile, the job's next run does the same (commitRun).
+   */
+  async function failCommit(batchId: number, parsedKey: string | null, reason: string) {
+    await removeFile(parsedKey);
+    // Hidden until removed (on PostgreSQL the rollback already took them: nothing to remove).
+    setBatchHidden(db, batchId, true);
+    await repo.removeBatchOrders(batchId);
+    // Failed and its waybill ranges given back together: once, by whoever moves it.
+    await db.transaction().execute(async (trx) => {
+      const moved = await repo.updateFrom(
+        batchId,
+        'committing',
+        {
+          status: 'failed',
+          progress: 100,
+          error_message: reason,
+          parsed_key: null,
+          preview_until: null,
+          updated_at: now(),
+          heartbeat_at: now(),
+        },
+        trx,
+      );
+      if (moved) await returnWaybills(trx, batchId);
+    });
+    setBatchHidden(db, batchId, false);
+  }
+
+  /**
+   * A commit job. A run after the first (its instance died and the lease lapsed, or this process
+   * stopped mid-commit) does not commit again: what the cut-off run staged is removed, its waybill
+   * ranges given back and the batch failed with the reason, once (failCommit moves it only from
+   * committing). Should the cut-off run still be alive somewhere, its publish finds the batch no
+   * longer committing and rolls back: never two commits, orders or events.
+   */
+  async function commitRun(p: CommitPayload, ctx: JobContext) {
+    const b = await repo.findAny(p.batchId);
+    if (b?.status !== 'committing') return;
+    if (p.recovered || ctx.attempt > 1) {
+      await failCommit(b.id, b.parsed_key, interruptedMessage());
+      return;
+    }
+    await commitJob(b.id, p.userId, p.lang);
+  }
+
+  return { commitRun };
+}
