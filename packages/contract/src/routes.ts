@@ -182,10 +182,6 @@ export const routeCatalogue = [
   r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
   r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),
   r('seeMore', '/seeMore', '系统公告', 'System Announcements', { hidden: true }),
-  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
-    hidden: true,
-    roles: ['operator', ADMIN_ROLE_NAME],
-  }),
   // Administration (issue 17): operators and admins only; the role editor is the admin's alone.
   r('system', '', '系统管理', 'System', { icon: 'SettingOutlined', roles: ['operator', ADMIN_ROLE_NAME] }),
   r('system.customers', '/system/customers', '客户管理', 'Customers', {
@@ -193,6 +189,11 @@ export const routeCatalogue = [
     roles: ['operator', ADMIN_ROLE_NAME],
   }),
   r('system.users', '/system/users', '用户与代理', 'Users & Agents', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  // Live sessions of every account, one ended at a time (issue 28 #22).
+  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
     parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],
   }),

@@ -70,6 +70,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'orderReview.item': () => import('@/features/order-reviews/OrderReviewItemPage.tsx'),
   'orderReview.list': () => import('@/features/order-reviews/OrderReviewListPage.tsx'),
   'recipient.list': () => import('@/features/recipients/RecipientListPage.tsx'),
+  'session.manage': () => import('@/features/admin/SessionsPage.tsx'),
   'selfSendTake.create': () => import('@/features/self-sends/SelfSendCreatePage.tsx'),
   'selfSendTake.list': () => import('@/features/self-sends/SelfSendListPage.tsx'),
   'system.audit': () => import('@/features/admin/AuditPage.tsx'),
