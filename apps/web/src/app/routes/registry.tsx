@@ -86,6 +86,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'subscribeTake.capacity': () => import('@/features/pickups/PickupCapacityPage.tsx'),
   'subscribeTake.create': () => import('@/features/pickups/PickupCreatePage.tsx'),
   'subscribeTake.list': () => import('@/features/pickups/PickupListPage.tsx'),
+  'subscribeTake.update': () => import('@/features/pickups/PickupUpdatePage.tsx'),
   printByOrderNumber: () => import('@/features/printing/PrintByNumberPage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };
