@@ -50,7 +50,10 @@ test('error orders: fix the box of a boxed-channel order; a recipient error stay
   request,
 }) => {
   test.setTimeout(180_000);
-  const order = await createOrder(request, await apiLogin(request, 'demo', SHORT_TTL), { channel: 'JP', base: SHORT_TTL });
+  const order = await createOrder(request, await apiLogin(request, 'demo', SHORT_TTL), {
+    channel: 'JP',
+    base: SHORT_TTL,
+  });
   setError(order.id, JSON.stringify([{ code: 'errorReason.idCardNameMismatch' }]));
 
   const context = await browser.newContext({ locale: 'zh-CN' });

@@ -131,7 +131,7 @@ export const sessionList = defineCall({
 export const endOneSession = defineCall({
   path: 'session/endOne',
   summary:
-    'Operator: end one session (its browser gets 430). Not the caller\'s own account, nor one of a higher role; ' +
+    "Operator: end one session (its browser gets 430). Not the caller's own account, nor one of a higher role; " +
     'a session already ended is 404.',
   permission: 'session.manage',
   request: z.object({ id: idOf }).strict(),

@@ -136,7 +136,10 @@ export const routeCatalogue = [
   r('subscribeTake', '', '预约取件', 'Subscribe Take', { icon: 'CarOutlined' }),
   r('subscribeTake.create', '/subscribeTake/create', '预约', 'Create', { parent: 'subscribeTake' }),
   r('subscribeTake.list', '/subscribeTake/list', '预约列表', 'List', { parent: 'subscribeTake' }),
-  r('subscribeTake.update', '/subscribeTake/update', '修改预约', 'Edit Pickup', { parent: 'subscribeTake', hidden: true }),
+  r('subscribeTake.update', '/subscribeTake/update', '修改预约', 'Edit Pickup', {
+    parent: 'subscribeTake',
+    hidden: true,
+  }),
   r('subscribeTake.capacity', '/subscribeTake/capacity', '时段容量', 'Slot Capacity', {
     parent: 'subscribeTake',
     roles: ['operator', ADMIN_ROLE_NAME],

@@ -305,7 +305,12 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         if (!(await createAuthRepository(trx).endSessionOnce(id, 'operator', iso()))) {
           throw new AppError(ErrorCode.NOT_FOUND, 'sessionNotFound');
         }
-        await audit(trx, who, { action: 'session.end', target: `user:${s.user_name}`, detail: { session: id } }, clock());
+        await audit(
+          trx,
+          who,
+          { action: 'session.end', target: `user:${s.user_name}`, detail: { session: id } },
+          clock(),
+        );
       });
       return null;
     },

@@ -72,10 +72,7 @@ export default function PickupUpdatePage() {
         />
       )}
       <Form form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 900 }} disabled={!row.cancellable}>
-        <PickupFields
-          form={form}
-          own={{ region: row.region, date: row.pickupDate, slot: row.slot as P.PickupSlot }}
-        />
+        <PickupFields form={form} own={{ region: row.region, date: row.pickupDate, slot: row.slot as P.PickupSlot }} />
         <Space>
           <Button type="primary" htmlType="submit" data-testid="pickup-save">
             {t('pickups.saveChanges')}

@@ -51,7 +51,9 @@ export function PickupFields({ form, own }: { form: FormInstance; own?: OwnPlace
             if (info.type !== 'date') return info.originNode;
             const x = days.find((dd) => dd.date === (current as Dayjs).format('YYYY-MM-DD'));
             const title =
-              x && !x.open && x.closedReason ? t(`pickups.closed.${x.closedReason}`, { name: x.holiday ?? '' }) : undefined;
+              x && !x.open && x.closedReason
+                ? t(`pickups.closed.${x.closedReason}`, { name: x.holiday ?? '' })
+                : undefined;
             return (
               <div title={title} data-date={x?.date}>
                 {info.originNode}
@@ -64,7 +66,9 @@ export function PickupFields({ form, own }: { form: FormInstance; own?: OwnPlace
         <Radio.Group data-testid="pickup-slot">
           {(day?.slots ?? []).map((s) => (
             <Radio.Button key={s.slot} value={s.slot} disabled={s.left <= 0 && !isOwn(s.slot)} data-slot={s.slot}>
-              {s.slot} ({isOwn(s.slot) ? t('pickups.ownSlot') : s.left > 0 ? t('pickups.left', { n: s.left }) : t('pickups.full')})
+              {s.slot} (
+              {isOwn(s.slot) ? t('pickups.ownSlot') : s.left > 0 ? t('pickups.left', { n: s.left }) : t('pickups.full')}
+              )
             </Radio.Button>
           ))}
         </Radio.Group>
