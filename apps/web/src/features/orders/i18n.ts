@@ -92,6 +92,7 @@ registerMessages('orders', {
     fix: '修正',
     recheck: '重新校验所选',
     fixed: '已修正',
+    flagSaved: '已保存',
     fixBox: '修正箱号',
     fixBoxTitle: '修正订单 {orderNo} 的箱号',
     fixBoxHint: '箱号和拆分运单号错误时在此修正；收件人信息的错误（如身份证号与姓名不一致）须用“修正”改收件人。',
@@ -290,6 +291,7 @@ registerMessages('orders', {
     fix: 'Fix',
     recheck: 'Re-check selected',
     fixed: 'Fixed',
+    flagSaved: 'Saved',
     fixBox: 'Fix box',
     fixBoxTitle: 'Fix the box of order {orderNo}',
     fixBoxHint:
