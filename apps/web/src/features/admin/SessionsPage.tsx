@@ -106,7 +106,7 @@ export default function SessionsPage() {
       >
         <FilterBar.Text
           name="keyword"
-          width={240}
+          width={320}
           maxLength={64}
           placeholder={t('admin.sessionKeywordHint')}
           data-testid="session-keyword"

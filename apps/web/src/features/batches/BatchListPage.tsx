@@ -135,7 +135,7 @@ export default function BatchListPage() {
       <Space wrap>
         <Input.Search
           allowClear
-          style={{ width: 360 }}
+          style={{ width: 480 }}
           addonBefore={t('batches.findByNumber')}
           placeholder={t('batches.findByNumberHint')}
           maxLength={64}
@@ -156,6 +156,8 @@ export default function BatchListPage() {
         // Not the spinner every second while progress is polled, only on the first load.
         loading={paged.query.isLoading}
         data-testid="batch-table"
+        // The actions need their width; a narrow window scrolls rather than stacking the headers.
+        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('batches.batchNo'),
