@@ -824,7 +824,11 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           .where('id', '=', o.id)
           .execute();
         if (standing === null) await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
-        else await trx.insertInto('tracking_events').values(event(o.id, 'updated', actor)).execute();
+        else
+          await trx
+            .insertInto('tracking_events')
+            .values(event(o.id, 'updated', actor))
+            .execute();
       });
       return { id: o.id, cleared: standing === null };
     },
