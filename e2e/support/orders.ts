@@ -33,7 +33,7 @@ export function idCard(serial = Math.floor(Math.random() * 1e6)) {
 export async function createOrder(
   request: APIRequestContext,
   token: string,
-  opts: { customerId?: number; phone?: string; channel?: string } = {},
+  opts: { customerId?: number; phone?: string; channel?: string; base?: string } = {},
 ): Promise<Created> {
   const res = await api<Created>(
     request,
@@ -55,6 +55,7 @@ export async function createOrder(
       items: [{ name: '眼药水', quantity: 1, unitPrice: '1000' }],
     },
     token,
+    opts.base,
   );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;

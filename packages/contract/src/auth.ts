@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { jsonValue, text } from './fields.ts';
+import { isoTime, paged, paging } from './envelope.ts';
+import { idOf, jsonValue, text } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
 import { accessedRoute, roles } from './routes.ts';
 
@@ -86,6 +87,55 @@ export const endSession = defineCall({
   permission: 'session.manage',
   request: z.object({ userName: name }),
   response: z.object({ ended: z.number().int() }),
+});
+
+/**
+ * One live session (issue 28 #22, the `session.manage` page): not ended, its account enabled, and
+ * a token still refreshable. Where it was opened from is what the login saw (address, browser).
+ */
+export const sessionRow = z.object({
+  id: z.number().int(),
+  userName: z.string(),
+  displayName: z.string(),
+  role: z.enum(roles),
+  customerCode: z.string().nullable(),
+  /** The browser's id (spec §4 uuid cookie), as sent at login. */
+  uuid: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  createdAt: isoTime,
+  /** Updated at most every five minutes while the session is used. */
+  lastSeenAt: isoTime,
+  /** The caller's own session: it cannot be ended here (logout does that). */
+  current: z.boolean(),
+});
+export type SessionRow = z.infer<typeof sessionRow>;
+
+export const sessionListRequest = paging
+  .extend({
+    /** Part of the user name, display name or customer code. */
+    keyword: text({ min: 1, max: 64 }).optional(),
+    sort: z.enum(['lastSeenAt', 'createdAt']).default('lastSeenAt'),
+  })
+  .strict();
+export type SessionListRequest = z.output<typeof sessionListRequest>;
+
+export const sessionList = defineCall({
+  path: 'session/list',
+  summary: 'Operator: the live sessions of every account (user, browser, address, last seen); filter, sort, paging.',
+  permission: 'session.manage',
+  request: sessionListRequest,
+  response: paged(sessionRow),
+});
+
+export const endOneSession = defineCall({
+  path: 'session/endOne',
+  summary:
+    "Operator: end one session (its browser gets 430). Not the caller's own account, nor one of a higher role; " +
+    'a session already ended is 404.',
+  permission: 'session.manage',
+  request: z.object({ id: idOf }).strict(),
+  response: nothing,
 });
 
 export const setUserDisabled = defineCall({

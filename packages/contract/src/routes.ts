@@ -136,6 +136,10 @@ export const routeCatalogue = [
   r('subscribeTake', '', '预约取件', 'Subscribe Take', { icon: 'CarOutlined' }),
   r('subscribeTake.create', '/subscribeTake/create', '预约', 'Create', { parent: 'subscribeTake' }),
   r('subscribeTake.list', '/subscribeTake/list', '预约列表', 'List', { parent: 'subscribeTake' }),
+  r('subscribeTake.update', '/subscribeTake/update', '修改预约', 'Edit Pickup', {
+    parent: 'subscribeTake',
+    hidden: true,
+  }),
   r('subscribeTake.capacity', '/subscribeTake/capacity', '时段容量', 'Slot Capacity', {
     parent: 'subscribeTake',
     roles: ['operator', ADMIN_ROLE_NAME],
@@ -182,10 +186,6 @@ export const routeCatalogue = [
   r('recipient.list', '/recipient/list', '收件人', 'Recipients', { icon: 'ContactsOutlined', hidden: true }),
   r('log', '/log', '前端日志', 'Frontend Log', { icon: 'BugOutlined', hidden: true }),
   r('seeMore', '/seeMore', '系统公告', 'System Announcements', { hidden: true }),
-  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
-    hidden: true,
-    roles: ['operator', ADMIN_ROLE_NAME],
-  }),
   // Administration (issue 17): operators and admins only; the role editor is the admin's alone.
   r('system', '', '系统管理', 'System', { icon: 'SettingOutlined', roles: ['operator', ADMIN_ROLE_NAME] }),
   r('system.customers', '/system/customers', '客户管理', 'Customers', {
@@ -193,6 +193,11 @@ export const routeCatalogue = [
     roles: ['operator', ADMIN_ROLE_NAME],
   }),
   r('system.users', '/system/users', '用户与代理', 'Users & Agents', {
+    parent: 'system',
+    roles: ['operator', ADMIN_ROLE_NAME],
+  }),
+  // Live sessions of every account, one ended at a time (issue 28 #22).
+  r('session.manage', '/session/manage', '会话管理', 'Sessions', {
     parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],
   }),

@@ -285,6 +285,16 @@ const audited: Record<string, Audited> = {
     action: 'user.endSessions',
     bodies: async () => [{ userName: 'audit.walker' }],
   },
+  'session/endOne': {
+    who: 'operator',
+    action: 'session.end',
+    bodies: async () => {
+      await h.login('demo');
+      const demo = await idOf('users', 'name', 'demo');
+      const s = await h.db.selectFrom('sessions').select('id').where('user_id', '=', demo).orderBy('id', 'desc');
+      return [{ id: (await s.executeTakeFirstOrThrow()).id }];
+    },
+  },
   'user/disable': {
     who: 'operator',
     action: 'user.(en|dis)able',

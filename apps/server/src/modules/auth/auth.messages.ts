@@ -6,6 +6,10 @@ addMessages({
     en: 'You cannot disable your own account or end your own sessions here.',
     'zh-CN': '不能在此禁用自己的账号或结束自己的会话。',
   },
+  sessionNotFound: {
+    en: 'This session has already ended.',
+    'zh-CN': '该会话已结束。',
+  },
   cannotActOnHigherRole: {
     en: 'You cannot act on the account of a higher role.',
     'zh-CN': '不能操作更高角色的账号。',

@@ -1,5 +1,7 @@
+import type { auth as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { ilike } from '../../db/dialect.ts';
 import { reusable } from '../../db/reusable.ts';
 
 /** SQL for accounts, sessions and tokens. */
@@ -29,7 +31,82 @@ export function createAuthRepository(db: Database) {
       ])
       .where('t.token_hash', '=', v.tokenHash),
   );
+  /**
+   * Live sessions (the operators' session page): not ended, the account enabled, and a token not
+   * rotated whose refresh window is still open (one left after logout-less closing of a browser
+   * stays live until then, since it could still come back).
+   */
+  const liveSessions = (now: string) =>
+    db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .leftJoin('customers as c', 'c.id', 'u.customer_id')
+      .where('s.ended_at', 'is', null)
+      .where('u.disabled', '=', 0)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('session_tokens as t')
+            .select('t.session_id')
+            .whereRef('t.session_id', '=', 's.id')
+            .where('t.rotated_at', 'is', null)
+            .where('t.refresh_expires_at', '>', now),
+        ),
+      );
+  type SessionFilters = Pick<C.SessionListRequest, 'keyword'>;
+  const sessionFilter = <Q extends ReturnType<typeof liveSessions>>(q: Q, f: SessionFilters): Q => {
+    if (!f.keyword) return q;
+    // The user's text inside LIKE: its wildcards are matched literally.
+    const p = `%${f.keyword.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const op = sql.raw(ilike(db));
+    const like = (col: string) => sql<boolean>`${sql.ref(col)} ${op} ${p} escape '\\'`;
+    return q.where((eb) => eb.or([like('u.name'), like('u.display_name'), like('c.code')])) as Q;
+  };
+
   return {
+    async sessionPage(f: C.SessionListRequest, now: string) {
+      const [{ n }] = await sessionFilter(liveSessions(now), f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .execute();
+      const col = f.sort === 'createdAt' ? 's.created_at' : 's.last_seen_at';
+      const list = await sessionFilter(liveSessions(now), f)
+        .select([
+          's.id',
+          'u.id as user_id',
+          'u.name as user_name',
+          'u.display_name',
+          'u.role',
+          'c.code as customer_code',
+          's.uuid',
+          's.user_agent',
+          's.ip',
+          's.created_at',
+          's.last_seen_at',
+        ])
+        .orderBy(col, f.order)
+        .orderBy('s.id', f.order)
+        .limit(f.limit)
+        .offset(f.offset)
+        .execute();
+      return { total: Number(n), list };
+    },
+    /** A live session with its account (what `session/endOne` may act on). */
+    liveSession(id: number, now: string) {
+      return liveSessions(now)
+        .select(['s.id', 'u.id as user_id', 'u.name as user_name', 'u.role'])
+        .where('s.id', '=', id)
+        .executeTakeFirst();
+    },
+    /** Ends one session if nobody ended it first; false when it was already over. */
+    async endSessionOnce(id: number, reason: string, now: string) {
+      const r = await db
+        .updateTable('sessions')
+        .set({ ended_at: now, end_reason: reason })
+        .where('id', '=', id)
+        .where('ended_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
     findUserByName(name: string) {
       return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
     },

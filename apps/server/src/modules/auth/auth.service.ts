@@ -4,6 +4,7 @@ import {
   passwordProblems,
   type Role,
   type RouteEntry,
+  type auth as AuthContract,
   routeCatalogue,
   routeNames,
 } from '@console/contract';
@@ -23,6 +24,8 @@ export interface AuthDeps {
   config: Config;
   clock: () => Date;
 }
+
+type SessionListRequest = AuthContract.SessionListRequest;
 
 /** Why a session ended → how the other side is told (spec §4: 430 with the reason). */
 const endReasonMessage: Record<string, string> = {
@@ -262,6 +265,54 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         await audit(trx, who, { action: 'user.endSessions', target: `user:${user.name}`, detail: { ended } }, clock());
         return { ended };
       });
+    },
+
+    /** The operators' session page: live sessions of every account, the caller's own marked. */
+    async sessions(actor: Actor, f: SessionListRequest) {
+      const { total, list } = await repo.sessionPage(f, iso());
+      return {
+        total,
+        list: list.map((s) => ({
+          id: s.id,
+          userName: s.user_name,
+          displayName: s.display_name,
+          role: s.role as Role,
+          customerCode: s.customer_code,
+          uuid: s.uuid,
+          userAgent: s.user_agent,
+          ip: s.ip,
+          createdAt: s.created_at,
+          lastSeenAt: s.last_seen_at,
+          current: s.id === actor.sessionId,
+        })),
+      };
+    },
+
+    /**
+     * Ends one session (its browser gets 430 at its next call), under the rules of ending all of
+     * an account's: not the operator's own account, not a higher role's. The end is conditional
+     * in its statement, so two operators ending it at once end it once (the other: 404), and
+     * audited in its transaction.
+     */
+    async endOneSession(who: AuditWho & { actor: Actor }, id: number) {
+      const s = await repo.liveSession(id, iso());
+      if (!s) throw new AppError(ErrorCode.NOT_FOUND, 'sessionNotFound');
+      if (s.user_id === who.actor.userId) throw AppError.forbidden('cannotActOnSelf');
+      if ((roleRank[s.role as Role] ?? Number.MAX_SAFE_INTEGER) > roleRank[who.actor.role]) {
+        throw AppError.forbidden('cannotActOnHigherRole');
+      }
+      await db.transaction().execute(async (trx) => {
+        if (!(await createAuthRepository(trx).endSessionOnce(id, 'operator', iso()))) {
+          throw new AppError(ErrorCode.NOT_FOUND, 'sessionNotFound');
+        }
+        await audit(
+          trx,
+          who,
+          { action: 'session.end', target: `user:${s.user_name}`, detail: { session: id } },
+          clock(),
+        );
+      });
+      return null;
     },
 
     async setDisabled(who: AuditWho & { actor: Actor }, userName: string, disabled: boolean) {

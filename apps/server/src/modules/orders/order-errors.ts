@@ -103,3 +103,16 @@ export function standingErrors(stored: string | null, before: OrderInput, after:
   });
   return standing.length === reasons.length ? stored : storeReasons(standing);
 }
+
+/**
+ * The stored reasons a box-C fix (order/error/boxcUpdate: box and split waybill numbers) leaves
+ * standing: those naming recipient fields (an ID number that does not match the name, a customs
+ * refusal) are about the recipient, which a box fix does not touch, so they stand as they would
+ * after any change that leaves those fields alone. Any other reason (a carrier's note, an older
+ * row's sentence) is what the box fix answers. Null when none stands.
+ */
+export function standingAfterBoxFix(stored: string | null): string | null {
+  const reasons = readReasons(stored);
+  if (!reasons) return null;
+  return storeReasons(reasons.filter((r) => Object.hasOwn(NAMED_FIELDS, r.code)));
+}

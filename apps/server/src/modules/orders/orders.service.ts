@@ -27,7 +27,7 @@ import {
 import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
 import './orders.messages.ts';
 import { fromMinor, presentDetail, presentItem, presentOrderRow, toMinor } from './orders.presenter.ts';
-import { SHIPPED_FIX_FIELDS, standingErrors } from './order-errors.ts';
+import { SHIPPED_FIX_FIELDS, standingAfterBoxFix, standingErrors } from './order-errors.ts';
 import { transition } from '../../domain/order-life.ts';
 import {
   CHANGEABLE_STATUSES,
@@ -848,17 +848,30 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const ctx = await validationContext();
       if (ctx.channels.get(o.channel_code)?.has_boxes !== 1) throw AppError.field('boxNo', 'notBoxChannel');
       const guard: Guard = { statuses: CHANGEABLE_STATUSES, error: true };
+      // A recipient's error stands (issue 28 #16): the box numbers are saved, the error is not
+      // cleared, as any change that leaves the fields it names alone.
+      const standing = standingAfterBoxFix(o.error_reason);
       await db.transaction().execute(async (trx) => {
         const claimed = await repo.claim(trx, [o.id], guard, now());
         if (!claimed.length) await refuse([o.id], claimed, guard);
         await trx
           .updateTable('orders')
-          .set({ box_no: p.boxNo, split_waybill_no: p.splitWaybillNo, updated_at: now() })
+          .set({
+            box_no: p.boxNo,
+            split_waybill_no: p.splitWaybillNo,
+            updated_at: now(),
+            ...(standing === null ? {} : { error_reason: standing }),
+          })
           .where('id', '=', o.id)
           .execute();
-        await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
+        if (standing === null) await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
+        else
+          await trx
+            .insertInto('tracking_events')
+            .values(event(o.id, 'updated', actor))
+            .execute();
       });
-      return { id: o.id, cleared: true };
+      return { id: o.id, cleared: standing === null };
     },
     async abnormalRules() {
       const enabled = await enabledAbnormalRules(db);

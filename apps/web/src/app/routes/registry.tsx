@@ -70,6 +70,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'orderReview.item': () => import('@/features/order-reviews/OrderReviewItemPage.tsx'),
   'orderReview.list': () => import('@/features/order-reviews/OrderReviewListPage.tsx'),
   'recipient.list': () => import('@/features/recipients/RecipientListPage.tsx'),
+  'session.manage': () => import('@/features/admin/SessionsPage.tsx'),
   'selfSendTake.create': () => import('@/features/self-sends/SelfSendCreatePage.tsx'),
   'selfSendTake.list': () => import('@/features/self-sends/SelfSendListPage.tsx'),
   'system.audit': () => import('@/features/admin/AuditPage.tsx'),
@@ -85,6 +86,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'subscribeTake.capacity': () => import('@/features/pickups/PickupCapacityPage.tsx'),
   'subscribeTake.create': () => import('@/features/pickups/PickupCreatePage.tsx'),
   'subscribeTake.list': () => import('@/features/pickups/PickupListPage.tsx'),
+  'subscribeTake.update': () => import('@/features/pickups/PickupUpdatePage.tsx'),
   printByOrderNumber: () => import('@/features/printing/PrintByNumberPage.tsx'),
   unAdopt: () => import('@/features/items/UnAdoptPage.tsx'),
 };

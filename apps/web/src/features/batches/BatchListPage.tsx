@@ -13,6 +13,7 @@ import {
   Tag,
   Typography,
 } from 'antd';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { MdaBatchMenu } from '@/components/mda-downloads.tsx';
@@ -28,6 +29,7 @@ import {
   ordersOfBatch,
   previewPageOf,
 } from './api/batches.ts';
+import { BatchOrdersDrawer } from './components/BatchOrdersDrawer.tsx';
 import './i18n.ts';
 
 const STATUS_COLOR: Record<string, string> = {
@@ -54,6 +56,20 @@ export default function BatchListPage() {
         q.state.data?.list.some((b) => b.status === 'parsing' || b.status === 'committing') ? 1000 : false,
     },
   });
+
+  // Finding a batch by a number it holds (order/batch/search): its own paged answer, shown in
+  // place of the filtered list until cleared.
+  const [keyword, setKeyword] = useState<string | undefined>();
+  const found = usePagedQuery<typeof calls.search, { keyword: string }>(calls.search, {
+    filters: { keyword: '' },
+    query: { enabled: !!keyword },
+  });
+  const findByNumber = (k: string) => {
+    const v = k.trim() || undefined;
+    setKeyword(v);
+    if (v) found.setFilters({ keyword: v });
+  };
+  const [viewing, setViewing] = useState<{ id: number; batchNo: string } | null>(null);
 
   const search = (v: {
     batchNo?: string;
@@ -116,13 +132,32 @@ export default function BatchListPage() {
           </Button>
         </Dropdown>
       </Form>
+      <Space wrap>
+        <Input.Search
+          allowClear
+          style={{ width: 480 }}
+          addonBefore={t('batches.findByNumber')}
+          placeholder={t('batches.findByNumberHint')}
+          maxLength={64}
+          onSearch={findByNumber}
+          data-testid="batch-find"
+        />
+        {keyword && (
+          <Typography.Text type="secondary" data-testid="batch-found-title">
+            {t('batches.foundBatches', { keyword })}
+          </Typography.Text>
+        )}
+      </Space>
       {download.panel}
+      <BatchOrdersDrawer batch={viewing} onClose={() => setViewing(null)} />
       <PagedTable<batches.BatchRow>
         rowKey="id"
-        paged={paged}
+        paged={keyword ? (found as unknown as typeof paged) : paged}
         // Not the spinner every second while progress is polled, only on the first load.
         loading={paged.query.isLoading}
         data-testid="batch-table"
+        // The actions need their width; a narrow window scrolls rather than stacking the headers.
+        scroll={{ x: 'max-content' }}
         columns={[
           {
             title: t('batches.batchNo'),
@@ -190,6 +225,11 @@ export default function BatchListPage() {
                   <Link to={previewPageOf(b)} style={{ whiteSpace: 'nowrap' }} data-testid={`batch-open-${b.batchNo}`}>
                     {t('batches.openPreview')}
                   </Link>
+                )}
+                {b.status === 'done' && b.orderCount > 0 && (
+                  <Button size="small" onClick={() => setViewing(b)} data-testid={`batch-view-orders-${b.batchNo}`}>
+                    {t('batches.ordersButton')}
+                  </Button>
                 )}
                 {b.status === 'done' && (
                   <Button

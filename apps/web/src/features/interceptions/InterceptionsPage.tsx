@@ -1,4 +1,4 @@
-import { interceptions } from '@console/contract';
+import { interceptions, reference } from '@console/contract';
 import {
   Alert,
   App,
@@ -15,7 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
-import { errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
+import { errorText, formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
 
@@ -23,7 +23,8 @@ type Row = interceptions.InterceptionRow;
 type Filters = Omit<interceptions.InterceptionListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
 type Results = interceptions.CreateInterceptionResponse;
 
-const NO_TYPES = interceptions.interceptNoType.options;
+/** The number kinds an interception takes: the server's noTypes list (issue 28 #17), less batch numbers. */
+const NO_TYPES: readonly string[] = interceptions.interceptNoType.options;
 const SORTABLE = new Set(['createdAt', 'orderNo', 'cancelledAt']);
 const OUTCOME_COLOR = { intercepted: 'green', notFound: 'default', refused: 'orange' } as const;
 
@@ -37,6 +38,7 @@ export default function InterceptionsPage() {
   useI18n();
   const { message } = App.useApp();
   const [createForm] = Form.useForm();
+  const noTypes = useCall(reference.noTypes, {});
   const [cancelForm] = Form.useForm();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
@@ -228,7 +230,10 @@ export default function InterceptionsPage() {
           <Form form={createForm} layout="vertical" initialValues={{ noType: 'waybillNo' }}>
             <Form.Item name="noType" label={t('interceptions.noType')} rules={[{ required: true }]}>
               <Select
-                options={NO_TYPES.map((k) => ({ value: k, label: t(`interceptions.noTypes.${k}`) }))}
+                loading={noTypes.isLoading}
+                options={(noTypes.data ?? [])
+                  .filter((k) => NO_TYPES.includes(k.code))
+                  .map((k) => ({ value: k.code, label: localized(k.name) }))}
                 data-testid="interception-no-type"
               />
             </Form.Item>

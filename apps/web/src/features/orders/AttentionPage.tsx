@@ -1,10 +1,11 @@
-import { orders } from '@console/contract';
+import { orders, reference } from '@console/contract';
 import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { usePagedQuery } from '@/components/paged-table';
-import { ApiError, call, errorText, invalidateCall, localized, t, useI18n, useSession } from '@/lib';
+import { ApiError, call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
+import { BoxFixModal } from './components/BoxFixModal.tsx';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { RecipientFields } from './components/OrderForm.tsx';
 import { OrderTable, reasonColumn } from './components/OrderTable.tsx';
@@ -53,6 +54,14 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   const named = fixingShipped ? CLEARANCE_FIELDS : undefined;
   const changed = fixChangesNamedField(before, recipientNow, named);
   const rules = useAbnormalRules();
+  // Channels with boxes offer the box-C fix (the server refuses it on the others).
+  const channels = useCall(reference.channels, {}, { enabled: kind === 'error' });
+  const boxed = new Set((channels.data ?? []).filter((c) => c.hasBoxes).map((c) => c.code));
+  const [boxFixing, setBoxFixing] = useState<Parameters<typeof BoxFixModal>[0]['order']>(null);
+  const openBoxFix = async (r: Row) => {
+    const d = await attempt(message, () => call(orders.order, { id: r.id }));
+    if (d) setBoxFixing({ id: r.id, orderNo: r.orderNo, boxNo: d.boxNo, splitWaybillNo: d.splitWaybillNo });
+  };
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
     setSelected([]);
@@ -190,6 +199,11 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                         <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
                           {t('orders.fix')}
                         </Button>
+                        {boxed.has(r.channel) && r.status !== 'shipped' && (
+                          <Button size="small" onClick={() => openBoxFix(r)} data-testid={`box-fix-${r.orderNo}`}>
+                            {t('orders.fixBox')}
+                          </Button>
+                        )}
                         {operator && (
                           <Button
                             size="small"
@@ -214,6 +228,13 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
               ]
             : []),
         ]}
+      />
+      <BoxFixModal
+        order={boxFixing}
+        onClose={(saved) => {
+          setBoxFixing(null);
+          if (saved) void refresh();
+        }}
       />
       <Modal
         open={clearing !== null}

@@ -2,7 +2,7 @@ import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Form, Input, Row, Select, Space } from 'antd';
 import { useEffect } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
+import { call, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
@@ -27,11 +27,20 @@ export default function OrderCreatePage() {
     { customerId: isCustomer ? undefined : customerId },
     { enabled: isCustomer || !!customerId },
   );
-  const segments = useCall(
-    orders.numberSegments,
-    { channel: Form.useWatch('channel', form) ?? 'JP', customerId },
-    { enabled: isCustomer || !!customerId },
-  );
+  const channel = (Form.useWatch('channel', form) ?? 'JP') as reference.ChannelCode;
+  const segments = useCall(orders.numberSegments, { channel, customerId }, { enabled: isCustomer || !!customerId });
+  // The number segment the user last chose for the channel is proposed again (order/getDefaultNumber;
+  // issue 28 #17), when the customer may use it; choosing one remembers it (order/setDefaultNumber).
+  const remembered = useCall(orders.getDefaultNumber, { channel });
+  useEffect(() => {
+    const id = remembered.data?.numberSegmentId;
+    if (id && !form.getFieldValue('numberSegmentId') && segments.data?.some((x) => x.id === id))
+      form.setFieldValue('numberSegmentId', id);
+  }, [remembered.data, segments.data, form]);
+  const chooseSegment = (id: number | undefined) =>
+    void call(orders.setDefaultNumber, { channel, numberSegmentId: id ?? null }).then(() =>
+      invalidateCall(orders.getDefaultNumber),
+    );
 
   // A customer limited to some channels gets only those (reference.channels): start on one of them.
   const firstChannel = channels.data?.[0]?.code;
@@ -134,6 +143,8 @@ export default function OrderCreatePage() {
             <Form.Item name="numberSegmentId" label={t('orders.numberSegment')}>
               <Select
                 allowClear
+                onChange={chooseSegment}
+                data-testid="create-segment"
                 disabled={!isCustomer && !customerId}
                 options={(segments.data ?? []).map((s) => ({
                   value: s.id,

@@ -6,6 +6,7 @@ import { useOrderDetail } from './api/orders.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.tsx';
 import { PrintButton } from '@/components/printing/components.tsx';
+import { OrderFlagSwitch } from './components/OrderFlagSwitch.tsx';
 import './i18n.ts';
 import './pages-i18n.ts';
 
@@ -107,10 +108,18 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.printFlag')}>{yn(o.printFlag)}</Descriptions.Item>
           <Descriptions.Item label={t('orders.intercepted')}>{yn(o.intercepted)}</Descriptions.Item>
           <Descriptions.Item label={t('orders.released')}>{yn(o.released)}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.gnsUpdated')}>{yn(o.gnsUpdated)}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.pushS')}>{yn(o.pushS)}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.pushPrice')}>{yn(o.pushPrice)}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.wholeSet')}>{yn(o.wholeSet)}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.gnsUpdated')}>
+            <OrderFlagSwitch id={o.id} flag="gnsUpdated" value={o.gnsUpdated} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.pushS')}>
+            <OrderFlagSwitch id={o.id} flag="pushS" value={o.pushS} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.pushPrice')}>
+            <OrderFlagSwitch id={o.id} flag="pushPrice" value={o.pushPrice} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.wholeSet')}>
+            <OrderFlagSwitch id={o.id} flag="wholeSet" value={o.wholeSet} />
+          </Descriptions.Item>
           <Descriptions.Item label={t('orders.createdAt')}>{formatTime(o.createdAt)}</Descriptions.Item>
           <Descriptions.Item label={t('taxEstimate.tax')} span={3}>
             <TaxEstimateBlock estimate={o.taxEstimate} />

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
+import { PickupDetailDrawer } from './components/PickupDetailDrawer.tsx';
 import './i18n.ts';
 
 type Row = P.PickupRow;
@@ -27,6 +28,7 @@ export default function PickupListPage() {
   const paged = usePagedQuery<typeof pickupListCall, Filters>(pickupListCall, { sort: 'createdAt' });
   const messages = usePagedQuery<typeof messagesCall, Record<string, never>>(messagesCall, {});
   const [cancelling, setCancelling] = useState<Row | null>(null);
+  const [viewing, setViewing] = useState<number | null>(null);
 
   const onSearch = (v: Record<string, any>) => {
     void invalidateCall(pickupListCall);
@@ -59,7 +61,11 @@ export default function PickupListPage() {
     render: (_: unknown, r: Row) => (render ? render(r) : (r[k as keyof Row] as React.ReactNode)),
   });
   const columns: TableColumnsType<Row> = [
-    col('pickupNo'),
+    col('pickupNo', (r) => (
+      <Button type="link" size="small" onClick={() => setViewing(r.id)} data-testid="pickup-open">
+        {r.pickupNo}
+      </Button>
+    )),
     ...(isCustomer ? [] : [col('customerCode')]),
     col('region', (r) => t(`pickups.regions.${r.region}`)),
     col('pickupDate'),
@@ -84,6 +90,16 @@ export default function PickupListPage() {
           <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
             {label('downloadSlip')}
           </Button>
+          {r.cancellable && (
+            <Button
+              size="small"
+              type="link"
+              onClick={() => navigate(`/subscribeTake/update?id=${r.id}`)}
+              data-testid="pickup-edit"
+            >
+              {label('edit')}
+            </Button>
+          )}
           {r.cancellable && (
             <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
               {label('cancel')}
@@ -153,6 +169,7 @@ export default function PickupListPage() {
           },
         ]}
       />
+      <PickupDetailDrawer id={viewing} onClose={() => setViewing(null)} />
       <Modal
         open={!!cancelling}
         title={cancelling ? t('pickups.cancelTitle', { no: cancelling.pickupNo }) : ''}

@@ -1,4 +1,4 @@
-import { admin } from '@console/contract';
+import { admin, auth } from '@console/contract';
 import type { CallRequest } from '@console/contract';
 import { call, invalidateCall } from '@/lib';
 
@@ -27,3 +27,7 @@ export const customerSegmentsCall = admin.customerSegments;
 export const createSegment = (b: CallRequest<typeof admin.createSegment>) =>
   after(call(admin.createSegment, b, { silent: true }), admin.customerSegments);
 export const retireSegment = (id: number) => after(call(admin.retireSegment, { id }), admin.customerSegments);
+
+/** The session page (issue 28 #22): live sessions of every account; ending one is audited. */
+export const sessionsCall = auth.sessionList;
+export const endOneSession = (id: number) => after(call(auth.endOneSession, { id }), auth.sessionList, admin.userList);

@@ -70,3 +70,6 @@ export const scanOrder = (code: string) => call(orders.orderScan, { code });
 export const lookupPostcode = (country: 'CN' | 'JP', code: string) =>
   call(orders.identifyPostalCode, { country, code });
 export const track = (waybillNos: string) => call(orders.tracking, { waybillNos });
+/** The box-C error fix (issue 28 #16): box and split waybill numbers; silent, the form shows field errors. */
+export const fixBoxError = (body: CallRequest<typeof orders.errorBoxcUpdate>) =>
+  call(orders.errorBoxcUpdate, body, { silent: true });

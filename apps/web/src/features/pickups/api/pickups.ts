@@ -1,4 +1,4 @@
-import { pickups as P } from '@console/contract';
+import { type CallRequest, pickups as P } from '@console/contract';
 import { call, callBlob, invalidateCall, saveBlob } from '@/lib';
 
 /** The pickup calls (all AES: the client seals and opens them). Lists page with `usePagedQuery`. */
@@ -20,3 +20,12 @@ export async function downloadSlip(id: number) {
 
 export const refreshPickups = () =>
   Promise.all([invalidateCall(pickupListCall), invalidateCall(messagesCall), invalidateCall(slotsCall)]);
+
+/** One pickup (its detail and the update page's starting values). */
+export const pickupInfoCall = P.pickupInfo;
+/** Silent: the update form shows field errors itself. */
+export const updatePickup = (body: CallRequest<typeof P.updatePickup>) =>
+  call(P.updatePickup, body, { silent: true }).then(async (r) => {
+    await Promise.all([refreshPickups(), invalidateCall(pickupInfoCall)]);
+    return r;
+  });
