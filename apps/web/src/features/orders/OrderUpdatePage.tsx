@@ -1,11 +1,11 @@
 import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { invalidateCall, t, useI18n } from '@/lib';
+import { invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { orders } from '@console/contract';
 import { updateOrder, useOrderDetail } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
+import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
@@ -20,10 +20,8 @@ export default function OrderUpdatePage() {
   const q = useOrderDetail(id);
   useTabRecord(q.data?.orderNo);
   const [form] = Form.useForm();
-  useEffect(() => {
-    if (q.data)
-      form.setFieldsValue({ ...q.data, recipient: q.data.recipient, sender: q.data.sender, items: q.data.items });
-  }, [q.data, form]);
+  const edit = useRecordForm(form, id, q.data, (d) => ({ ...d }));
+  useTabDirty(edit.dirty);
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
@@ -42,6 +40,7 @@ export default function OrderUpdatePage() {
         }),
       );
       if (!r) return;
+      edit.saved();
       message.success(t('orders.saved'));
       showOrderWarnings(modal, r);
       await invalidateCall(orders.order);
@@ -55,7 +54,7 @@ export default function OrderUpdatePage() {
   };
   return (
     <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
-      <Form form={form} layout="vertical" onFinish={save} disabled={!!q.data?.locked}>
+      <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} disabled={!!q.data?.locked}>
         <RecipientFields />
         <SenderFields />
         <Row gutter={12}>
