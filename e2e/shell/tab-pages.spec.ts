@@ -76,6 +76,13 @@ test.describe('tab pages and titles', () => {
     // A title no other page has stays as it is.
     await open(page, '/order/list');
     await expect(tab(page, '/order/list')).toHaveText('Order List');
+    // The aside shows English titles whole (they were cut to "Create Importer O…" twice).
+    const labels = page.getByTestId('aside').locator('.menu-label');
+    await expect(labels.filter({ hasText: 'Create Importer Order Alone' })).toBeVisible();
+    const cut = await labels.evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent),
+    );
+    expect(cut).toEqual([]);
 
     // The batch list opened again with a query: the same tab, now at that address.
     await open(page, '/order/batchList?status=failed');
