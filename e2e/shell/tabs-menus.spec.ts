@@ -130,15 +130,18 @@ test.describe('side menu (issue 11 #19)', () => {
     await expect(aside).not.toHaveClass(/ant-layout-sider-collapsed/);
   });
 
-  test('an English title the aside cuts off is shown whole in a tooltip', async ({ page, context, request }) => {
+  test('an English title shows whole: the English aside is wider (issue 28, finding 14)', async ({
+    page,
+    context,
+    request,
+  }) => {
     await loginByCookie(context, request, 'demo');
     await page.goto(`${MAIN}/home/login`);
     await page.evaluate((v) => localStorage.setItem(`${v}-locale`, JSON.stringify('en')), VERSION);
     await page.goto(`${MAIN}/home/order/list`);
     const label = page.getByTestId('aside').locator('.menu-label', { hasText: 'Create Importer Order Alone' });
     await expect(label).toBeVisible();
-    expect(await label.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
-    await label.hover();
-    await expect(page.locator('.ant-tooltip:visible')).toHaveText('Create Importer Order Alone');
+    // It was cut to "Create Importer O…" at 208 px; a title still cut would show whole in a tooltip.
+    expect(await label.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(false);
   });
 });

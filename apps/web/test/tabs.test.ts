@@ -6,6 +6,7 @@ import {
   closeOthers,
   closeRight,
   closeTab,
+  dirtyClosedBy,
   getTabs,
   HOME_PATH,
   loadTabsFor,
@@ -13,6 +14,9 @@ import {
   OPEN_TABS_MAX,
   openTab,
   retainTabs,
+  setTabDirty,
+  setTabLabel,
+  tabKey,
 } from '../src/app/layout/tabs/store.ts';
 
 const paths = () => getTabs().paths;
@@ -92,5 +96,56 @@ describe('finding 23: tab store', () => {
     expect(paths()[0]).toBe(HOME_PATH);
     expect(paths()).not.toContain('/r0');
     expect(paths()).toContain('/more39');
+  });
+});
+
+describe('issue 28: tabs keep unsaved edits; one tab per page', () => {
+  it('finding 14: a page opened with another query reuses its tab, which follows the new address', () => {
+    loadTabsFor('demo', ['/order/batchList', '/order/list']);
+    setTabLabel('/order/batchList', 'x');
+    openTab('/order/batchList?status=failed');
+    expect(paths()).toEqual([HOME_PATH, '/order/batchList?status=failed', '/order/list']);
+    expect(getTabs().labels['/order/batchList?status=failed']).toBe('x');
+    expect(getTabs().recent[0]).toBe('/order/batchList?status=failed');
+    // Pages of one record stay one tab per record.
+    openTab('/order/info?id=1');
+    openTab('/order/info?id=2&from=list');
+    openTab('/order/info?id=1&from=list');
+    expect(paths().filter((p) => p.startsWith('/order/info'))).toEqual([
+      '/order/info?id=1&from=list',
+      '/order/info?id=2&from=list',
+    ]);
+    expect(tabKey('/order/info?id=1&from=list')).toBe('/order/info?id=1');
+  });
+
+  it('finding 14: saved tabs that repeat a page are restored as one', () => {
+    loadTabsFor('demo', ['/order/batchList', '/order/batchList?status=failed', '/order/info?id=3']);
+    expect(paths()).toEqual([HOME_PATH, '/order/batchList', '/order/info?id=3']);
+  });
+
+  it('finding 1: closing dirty tabs is known beforehand, per action', () => {
+    loadTabsFor('demo', ['/a', '/b', '/c']);
+    setTabDirty('/a', true);
+    setTabDirty('/c', true);
+    expect(dirtyClosedBy('close', '/b')).toEqual([]);
+    expect(dirtyClosedBy('close', '/a')).toEqual(['/a']);
+    expect(dirtyClosedBy('closeOthers', '/b')).toEqual(['/a', '/c']);
+    expect(dirtyClosedBy('closeLeft', '/b')).toEqual(['/a']);
+    expect(dirtyClosedBy('closeRight', '/b')).toEqual(['/c']);
+    expect(dirtyClosedBy('closeAll', HOME_PATH)).toEqual(['/a', '/c']);
+    setTabDirty('/a', false);
+    expect(dirtyClosedBy('closeAll', HOME_PATH)).toEqual(['/c']);
+    closeTab('/b', '/c');
+    expect(getTabs().dirty).toEqual({});
+  });
+
+  it('finding 2: the tab limit says which tab it closed and never closes one with unsaved edits', () => {
+    loadTabsFor('demo', []);
+    for (let i = 1; i < OPEN_TABS_MAX; i++) expect(openTab(`/p${i}`)).toBeNull();
+    setTabDirty('/p1', true);
+    // /p1 is the least recently used, but holds edits: /p2 goes instead, and is named.
+    expect(openTab('/new')).toBe('/p2');
+    expect(paths()).toContain('/p1');
+    expect(paths()).toHaveLength(OPEN_TABS_MAX);
   });
 });

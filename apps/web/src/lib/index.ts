@@ -11,4 +11,5 @@ export { formatDate, formatTime } from './time.ts';
 export { hasRoute, useSession, type Me } from './session.ts';
 export { saveServerSetting, useServerSettings } from './server-settings.ts';
 export { addLog } from './log.ts';
+export { useRecordForm, type RecordForm } from './record-form.ts';
 export { getCookie, readLocal, writeLocal } from './storage.ts';

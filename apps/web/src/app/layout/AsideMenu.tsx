@@ -42,6 +42,9 @@ export function toMenuItems(
   });
 }
 
+const ASIDE_WIDTH = 208;
+const ASIDE_WIDTH_EN = 272;
+
 const rootOf = (menu: readonly MenuNode[], name: string): MenuNode | undefined =>
   menu.find((n) => n.route.name === name || n.children.some((c) => c.route.name === name));
 
@@ -58,7 +61,7 @@ export function AsideMenu({
   activeName: string;
   collapsed: boolean;
 }) {
-  const { localized } = useI18n();
+  const { localized, locale } = useI18n();
   const open = useOpenRoute();
   const root = rootOf(menu, activeName);
   const nodes = root && root.children.length ? root.children : menu;
@@ -70,7 +73,8 @@ export function AsideMenu({
       collapsible
       collapsed={collapsed}
       onCollapse={(c) => setAppearance({ asideCollapse: c })}
-      width={208}
+      // English titles are longer ("Create Importer Order Alone" was cut twice at 208 px).
+      width={locale === 'en' ? ASIDE_WIDTH_EN : ASIDE_WIDTH}
       collapsedWidth={56}
       theme="light"
       data-testid="aside"

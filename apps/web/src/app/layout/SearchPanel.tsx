@@ -7,6 +7,7 @@ import { Input, Tag, type InputRef } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useI18n } from '@/lib/i18n.ts';
 import { useSession } from '@/lib/session.ts';
+import { recordPages } from '../routes/registry.tsx';
 import { searchRoutes, staticRoutes } from './menu.ts';
 import { useOpenRoute } from './useMenuClick.ts';
 
@@ -35,8 +36,12 @@ export function SearchPanel({ open, onOpenChange }: { open: boolean; onOpenChang
   const [cursor, setCursor] = useState(0);
   const input = useRef<InputRef>(null);
 
+  // Pages of one record are opened from their list with an id; offered here they opened empty.
   const searchable = useMemo(
-    () => [...staticRoutes.filter((s) => !routes.some((r) => r.name === s.name)), ...routes].filter((r) => r.path),
+    () =>
+      [...staticRoutes.filter((s) => !routes.some((r) => r.name === s.name)), ...routes].filter(
+        (r) => r.path && !(r.name in recordPages),
+      ),
     [routes],
   );
   const results = useMemo(() => searchRoutes(query, searchable).slice(0, 20), [query, searchable]);

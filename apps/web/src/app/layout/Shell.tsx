@@ -18,7 +18,9 @@ import { pages, type PageLoader } from '../routes/registry.tsx';
 import { TabBar } from './tabs/TabBar.tsx';
 import { Unavailable } from './Unavailable.tsx';
 import { TabViews } from './tabs/TabViews.tsx';
-import { HOME_PATH, getTabs, openTab, refreshTab, retainTabs } from './tabs/store.ts';
+import { HOME_PATH, OPEN_TABS_MAX, getTabs, openTab, refreshTab, retainTabs } from './tabs/store.ts';
+import { pageTitle, tabTitle } from './tabs/titles.ts';
+import { feedback } from '@/lib/feedback.ts';
 import { useNoticesRecheck } from '@/components/NoticesGate.tsx';
 
 /** `/refresh` (hidden): remounts the current tab, then returns to it. */
@@ -67,11 +69,20 @@ export default function Shell() {
   }, [menu]);
 
   useEffect(() => {
-    if (route) openTab(fullPath);
+    if (!route) return;
+    const { labels } = getTabs();
+    const closed = openTab(fullPath);
+    // The limit closed a tab to make room: say which, so it is not lost without a word.
+    if (closed) {
+      const title = tabTitle(closed, byPath, labels, localized);
+      void feedback().then((f) => f.message.info(t('frame.tabs.autoClosed', { max: OPEN_TABS_MAX, title })));
+    }
+    // Only a new address opens a tab; a change of language must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [route, fullPath]);
 
   useEffect(() => {
-    if (route) document.title = `${t('frame.titlePrefix')} - ${localized(route.title)}`;
+    if (route) document.title = `${t('frame.titlePrefix')} - ${pageTitle(route, localized)}`;
   }, [route, t, localized]);
 
   useNoticesRecheck();

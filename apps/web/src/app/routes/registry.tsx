@@ -102,3 +102,25 @@ export const noticeGatedRoutes: ReadonlySet<string> = new Set<RouteName>([
   'order.createImportEms',
   'meituanOrder.create',
 ]);
+
+/**
+ * Pages of one record, opened with `?id=` from their list (issue 28, finding 9), and that list.
+ * The search panel does not offer them, and opened without an id the shell shows what to do
+ * (open the record from the list) instead of the page's empty state.
+ */
+export const recordPages: Partial<Record<RouteName, RouteName>> = {
+  'exports.update': 'exports.list',
+  'exports.updateReceiveEmail': 'exports.list',
+  'item.info': 'item.list',
+  'item.update': 'item.list',
+  'meituanOrder.info': 'meituanOrder.list',
+  'order.info': 'order.list',
+  'order.items': 'order.list',
+  'order.jdAuthorize.update': 'order.jdAuthorize',
+  'order.update': 'order.list',
+  'order.updateLabelB.info': 'order.updateLabelB',
+  'orderReview.info': 'orderReview.list',
+  'orderReview.item': 'orderReview.list',
+  'storageOrder.info': 'storageOrder.list',
+  'storageOrder.item': 'storageOrder.list',
+};

@@ -21,6 +21,7 @@ export function PagedTable<Row extends object>({
   columns,
   loading,
   ready = true,
+  scroll = { x: 'max-content' },
   ...rest
 }: PagedTableProps<Row>) {
   const { state } = paged;
@@ -29,6 +30,10 @@ export function PagedTable<Row extends object>({
   return (
     <Table<Row>
       {...rest}
+      // As wide as its columns, scrolling sideways when the window is narrower: squeezed into
+      // the window, columns wrapped letter by letter at 1280 px and slid under a fixed 操作
+      // column at 1440 px (issue 28, finding 14).
+      scroll={scroll}
       loading={loading ?? paged.query.isFetching}
       dataSource={ready ? ((paged.data?.list ?? []) as Row[]) : []}
       columns={columns?.map((c) => (c.sorter ? { ...c, sortOrder: sortOrder(c.key) } : c))}

@@ -1,8 +1,8 @@
 import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
-import { errorText, t, useI18n } from '@/lib';
+import { errorText, t, useI18n, useRecordForm } from '@/lib';
 import { refreshNominations, updateNomination, useNomination } from './api/exportNominations.ts';
 import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
@@ -22,9 +22,8 @@ export default function ExportNominationUpdatePage() {
   useTabRecord(q.data?.nameEn);
   const [form] = Form.useForm();
   const stale = useStaleSave(q.data, { fields: SHOWN, label: (f) => t(`exportNominations.${f}`) });
-  useEffect(() => {
-    if (q.data) form.setFieldsValue(q.data);
-  }, [q.data, form]);
+  const edit = useRecordForm(form, id, q.data, (d) => d);
+  useTabDirty(edit.dirty);
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
@@ -32,12 +31,15 @@ export default function ExportNominationUpdatePage() {
     const version: number | undefined = form.getFieldValue('version');
     try {
       await updateNomination({ ...toFields(v), id, version });
+      edit.saved();
       void message.success(t('exportNominations.saved'));
       await refreshNominations();
       navigate('/exports/list');
     } catch (e) {
       const handled = await stale.resolve(e, version, {
         reload: async (current) => {
+          // Clean again: the next answer of the record's query fills the form (useRecordForm).
+          edit.saved();
           form.resetFields();
           form.setFieldsValue(current);
           await refreshNominations();
@@ -59,7 +61,14 @@ export default function ExportNominationUpdatePage() {
       extra={q.data && <Tag>{q.data.customerCode}</Tag>}
       data-testid="nomination-update"
     >
-      <Form form={form} layout="vertical" onFinish={save} scrollToFirstError style={{ maxWidth: 900 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={save}
+        onValuesChange={edit.touched}
+        scrollToFirstError
+        style={{ maxWidth: 900 }}
+      >
         <NominationFields />
         <Space>
           <Button type="primary" htmlType="submit" data-testid="nomination-submit">

@@ -1,9 +1,9 @@
 import { items } from '@console/contract';
 import { Alert, App, Button, Card, Empty, Form } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
-import { errorText, invalidateCall, t, useI18n } from '@/lib';
+import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { updateItem } from './api/updateItem.ts';
 import { useItem } from './api/useItem.ts';
 import { fromItem, ItemFields, toItemInput } from './components/ItemForm.tsx';
@@ -28,9 +28,8 @@ export default function ItemUpdatePage() {
   useTabRecord(q.data?.jan);
   const [form] = Form.useForm();
   const stale = useStaleSave(q.data, { project: itemAsShown, label: itemFieldLabel });
-  useEffect(() => {
-    if (q.data) form.setFieldsValue(fromItem(q.data));
-  }, [q.data, form]);
+  const edit = useRecordForm(form, id, q.data, fromItem);
+  useTabDirty(edit.dirty);
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
   const failed = q.data?.status === 'failed';
@@ -39,6 +38,7 @@ export default function ItemUpdatePage() {
     const version: number | undefined = form.getFieldValue('version');
     try {
       await updateItem({ ...toItemInput(v), id, version });
+      edit.saved();
       message.success(failed ? t('items.resubmitted') : t('items.saved'));
       await invalidateCall(items.items);
       await invalidateCall(items.item);
@@ -46,6 +46,8 @@ export default function ItemUpdatePage() {
     } catch (e) {
       const handled = await stale.resolve(e, version, {
         reload: async (current) => {
+          // Clean again: the next answer of the record's query fills the form (useRecordForm).
+          edit.saved();
           form.resetFields();
           form.setFieldsValue(fromItem(current));
           await invalidateCall(items.item);
@@ -78,7 +80,7 @@ export default function ItemUpdatePage() {
           data-testid="update-reason"
         />
       )}
-      <Form form={form} layout="vertical" onFinish={save} scrollToFirstError>
+      <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} scrollToFirstError>
         <ItemFields customerId={role.isCustomer ? undefined : q.data?.customerId} />
         <Button type="primary" htmlType="submit" data-testid="item-submit">
           {failed ? t('items.resubmit') : t('items.save')}

@@ -1,11 +1,11 @@
 import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { invalidateCall, t, useI18n } from '@/lib';
+import { invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { orders } from '@console/contract';
 import { updateOrder, useOrderDetail } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
+import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
@@ -23,10 +23,8 @@ export default function OrderUpdatePage() {
   useTabRecord(q.data?.orderNo);
   const [form] = Form.useForm();
   const stale = useStaleSave(q.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
-  useEffect(() => {
-    if (q.data)
-      form.setFieldsValue({ ...q.data, recipient: q.data.recipient, sender: q.data.sender, items: q.data.items });
-  }, [q.data, form]);
+  const edit = useRecordForm(form, id, q.data, (d) => ({ ...d }));
+  useTabDirty(edit.dirty);
   if (!id) return <Empty />;
   if (q.isError) return <Empty description={q.error.message} />;
   const save = async (v: Record<string, any>) => {
@@ -48,6 +46,7 @@ export default function OrderUpdatePage() {
         }),
       );
       if (!r) return;
+      edit.saved();
       message.success(t('orders.saved'));
       showOrderWarnings(modal, r);
       await invalidateCall(orders.order);
@@ -56,6 +55,8 @@ export default function OrderUpdatePage() {
     } catch (e) {
       const handled = await stale.resolve(e, version, {
         reload: async (current) => {
+          // Clean again: the next answer of the record's query fills the form (useRecordForm).
+          edit.saved();
           form.resetFields();
           form.setFieldsValue(current);
           await invalidateCall(orders.order);
@@ -70,7 +71,7 @@ export default function OrderUpdatePage() {
   };
   return (
     <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
-      <Form form={form} layout="vertical" onFinish={save} disabled={!!q.data?.locked}>
+      <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} disabled={!!q.data?.locked}>
         <RecipientFields />
         <SenderFields />
         <Row gutter={12}>

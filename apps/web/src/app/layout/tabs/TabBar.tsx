@@ -6,32 +6,14 @@
  */
 import type { AccessedRoute } from '@console/contract';
 import { CloseOutlined, DownOutlined } from '@ant-design/icons';
-import { Button, Dropdown, type MenuProps } from 'antd';
+import { App, Button, Dropdown, type MenuProps } from 'antd';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useI18n } from '@/lib/i18n.ts';
-import {
-  HOME_PATH,
-  closeAll,
-  closeLeft,
-  closeOthers,
-  closeRight,
-  closeTab,
-  moveTab,
-  refreshTab,
-  useTabs,
-} from './store.ts';
+import { HOME_PATH, closeTabs, dirtyClosedBy, moveTab, refreshTab, useTabs, type CloseAction } from './store.ts';
+import { useTabTitle } from './titles.ts';
 
-type Action = 'refresh' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
-
-const pathOf = (p: string) => p.split('?')[0];
-
-/** Until a page names its record, a tab of one record shows the id from its address. */
-function recordOf(path: string, labels: Record<string, string>): string | null {
-  if (labels[path]) return labels[path];
-  const id = new URLSearchParams(path.split('?')[1] ?? '').get('id');
-  return id ? `#${id}` : null;
-}
+type Action = 'refresh' | CloseAction;
 
 /** Scrolls the bar (only the bar, never the page) so that `el` is wholly visible. */
 function revealInBar(list: HTMLElement, el: HTMLElement) {
@@ -43,9 +25,11 @@ function revealInBar(list: HTMLElement, el: HTMLElement) {
 }
 
 export function TabBar({ active, byPath }: { active: string; byPath: Map<string, AccessedRoute> }) {
-  const { t, localized } = useI18n();
+  const { t } = useI18n();
+  const { modal } = App.useApp();
   const navigate = useNavigate();
-  const { paths, labels } = useTabs();
+  const { paths, labels, dirty } = useTabs();
+  const titleOf = useTabTitle(byPath);
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
@@ -65,15 +49,26 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
   }, [active, paths, labels]);
 
   const act = (action: Action, path: string) => {
-    let next: string | null = null;
     if (action === 'refresh') {
       refreshTab(path);
-      if (path !== active) next = path;
-    } else if (action === 'closeLeft') next = closeLeft(active, path);
-    else if (action === 'closeRight') next = closeRight(active, path);
-    else if (action === 'closeOthers') next = closeOthers(active, path);
-    else next = closeAll(active);
-    if (next) void navigate(next);
+      if (path !== active) void navigate(path);
+      return;
+    }
+    const close = () => {
+      const next = closeTabs(action, active, path);
+      if (next) void navigate(next);
+    };
+    // Edits not saved are lost with their tab: say which, and close only when the user agrees.
+    const unsaved = dirtyClosedBy(action, path);
+    if (!unsaved.length) return close();
+    modal.confirm({
+      title: t('frame.tabs.discardTitle'),
+      content: t('frame.tabs.discardBody', { titles: unsaved.map((p) => `“${titleOf(p)}”`).join('、') }),
+      okText: t('frame.tabs.discardOk'),
+      okButtonProps: { danger: true },
+      cancelText: t('frame.tabs.keep'),
+      onOk: close,
+    });
   };
 
   const menuFor = (path: string): MenuProps['items'] => {
@@ -88,18 +83,13 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
     ];
   };
 
-  const close = (path: string) => {
-    const next = closeTab(active, path);
-    if (next) void navigate(next);
-  };
+  const close = (path: string) => act('close', path);
 
   return (
     <div className="tab-bar" data-testid="tab-bar">
       <div className="tab-bar__list" role="tablist" ref={listRef}>
         {paths.map((path) => {
-          const route = byPath.get(pathOf(path));
-          const record = recordOf(path, labels);
-          const title = route ? localized(route.title) + (record ? ` ${record}` : '') : path;
+          const title = titleOf(path);
           const isHome = path === HOME_PATH;
           return (
             <Dropdown
@@ -116,6 +106,7 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
                 className={[
                   'tab',
                   path === active && 'is-active',
+                  dirty[path] && 'is-dirty',
                   dragging === path && 'is-dragging',
                   over === path && dragging !== path && 'is-over',
                 ]
@@ -149,6 +140,14 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
                 onAuxClick={(e) => e.button === 1 && !isHome && close(path)}
               >
                 <span className="tab__title">{title}</span>
+                {dirty[path] && (
+                  <span
+                    className="tab__dirty"
+                    role="img"
+                    aria-label={t('frame.tabs.unsaved')}
+                    title={t('frame.tabs.unsaved')}
+                  />
+                )}
                 {!isHome && (
                   <CloseOutlined
                     className="tab__close"

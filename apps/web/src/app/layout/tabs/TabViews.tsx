@@ -13,12 +13,15 @@ import { ErrorBoundary } from '@/components/ErrorBoundary.tsx';
 import { NoticesGate } from '@/components/NoticesGate.tsx';
 import { TabContext } from '@/components/tab-context.ts';
 import { lazyPage } from '../../routes/lazyPage.tsx';
-import { noticeGatedRoutes, pages } from '../../routes/registry.tsx';
-import { KEEP_ALIVE_MAX, useTabs } from './store.ts';
+import { noticeGatedRoutes, pages, recordPages } from '../../routes/registry.tsx';
+import { NeedsRecord } from './NeedsRecord.tsx';
+import { KEEP_ALIVE_MAX, tabKey, useTabs } from './store.ts';
 
 const pathOf = (p: string) => p.split('?')[0];
 
-function PageHost({ route }: { route: AccessedRoute }) {
+function PageHost({ route, path }: { route: AccessedRoute; path: string }) {
+  const list = recordPages[route.name as keyof typeof recordPages];
+  if (list && !new URLSearchParams(path.split('?')[1] ?? '').get('id')) return <NeedsRecord list={list} />;
   const loader = pages[route.name as keyof typeof pages];
   const Page = loader ? lazyPage(loader) : ComingSoon;
   const page = <Page />;
@@ -27,19 +30,21 @@ function PageHost({ route }: { route: AccessedRoute }) {
 
 /** `active` is null while the frame shows a 403/404 instead: every tab stays mounted but hidden. */
 export function TabViews({ active, byPath }: { active: string | null; byPath: Map<string, AccessedRoute> }) {
-  const { paths, recent, refreshKeys } = useTabs();
+  const { paths, recent, refreshKeys, dirty } = useTabs();
   const mounted = useMemo(() => {
-    const keep = new Set(recent.slice(0, KEEP_ALIVE_MAX));
+    // Tabs with unsaved edits stay mounted beyond the cache: unmounting would drop the edits.
+    const keep = new Set([...recent.slice(0, KEEP_ALIVE_MAX), ...Object.keys(dirty)]);
     if (active) keep.add(active);
     return paths.filter((p) => keep.has(p));
-  }, [paths, recent, active]);
+  }, [paths, recent, active, dirty]);
 
   return mounted.map((path) => {
     const route = byPath.get(pathOf(path));
     if (!route) return null;
     const isActive = path === active;
     return (
-      <Activity key={path} mode={isActive ? 'visible' : 'hidden'}>
+      // Keyed by identity, not address: a list reopened with another query keeps its page.
+      <Activity key={tabKey(path)} mode={isActive ? 'visible' : 'hidden'}>
         <TabContext value={{ path, name: route.name, active: isActive }}>
           <div className="tab-view" data-tab-view={path}>
             <Routes location={path}>
@@ -48,7 +53,7 @@ export function TabViews({ active, byPath }: { active: string | null; byPath: Ma
                 element={
                   <ErrorBoundary key={refreshKeys[path] ?? 0}>
                     <Suspense fallback={<Spin className="page-spin" />}>
-                      <PageHost key={refreshKeys[path] ?? 0} route={route} />
+                      <PageHost key={refreshKeys[path] ?? 0} route={route} path={path} />
                     </Suspense>
                   </ErrorBoundary>
                 }

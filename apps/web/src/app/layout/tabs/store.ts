@@ -1,7 +1,9 @@
 /**
  * Open tabs (spec §2 multi-tab bar): home first and not closable, order by the user (drag),
- * remembered per user locally and on the server. A tab is identified by its full path
- * (path + query) so two order details are two tabs.
+ * remembered per user locally and on the server. A tab holds its full path (path + query),
+ * but is identified by `tabKey`: one tab per page whatever query it was opened with, except
+ * pages of one record (`?id=`), so two order details are two tabs while a list opened from
+ * a badge with its filter in the query reuses the list's tab (issue 28, finding 14).
  */
 import { useSyncExternalStore } from 'react';
 import { queryClient } from '@/lib/query.ts';
@@ -31,9 +33,29 @@ interface TabsState {
    * tabs restored after a reload keep their names before their pages mount again.
    */
   labels: Record<string, string>;
+  /**
+   * Tabs whose page holds edits not saved yet (`useTabDirty`). Such a tab is never unmounted by
+   * the keep-alive cache nor closed by the tab limit, and closing it by hand asks first.
+   */
+  dirty: Record<string, true>;
 }
 
-let state: TabsState = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [], labels: {} };
+const empty = (user: string | null): TabsState => ({
+  user,
+  paths: [HOME_PATH],
+  refreshKeys: {},
+  recent: [],
+  labels: {},
+  dirty: {},
+});
+let state: TabsState = empty(null);
+
+/** A tab's identity: its page, plus the record for pages of one record. */
+export function tabKey(path: string): string {
+  const [pathname, query] = path.split('?');
+  const id = new URLSearchParams(query ?? '').get('id');
+  return id ? `${pathname}?id=${id}` : pathname!;
+}
 const labelsKey = (user: string) => `tab-labels:${user}`;
 const listeners = new Set<() => void>();
 
@@ -42,6 +64,9 @@ function set(next: Partial<TabsState>, persist = true) {
   if (!state.paths.includes(HOME_PATH)) state.paths = [HOME_PATH, ...state.paths];
   if (state.paths[0] !== HOME_PATH) state.paths = [HOME_PATH, ...state.paths.filter((p) => p !== HOME_PATH)];
   state.recent = state.recent.filter((p) => state.paths.includes(p));
+  if (Object.keys(state.dirty).some((p) => !state.paths.includes(p))) {
+    state.dirty = Object.fromEntries(Object.entries(state.dirty).filter(([p]) => state.paths.includes(p)));
+  }
   if (Object.keys(state.labels).some((p) => !state.paths.includes(p))) {
     state.labels = Object.fromEntries(Object.entries(state.labels).filter(([p]) => state.paths.includes(p)));
     if (state.user) writeLocal(labelsKey(state.user), state.labels);
@@ -50,17 +75,22 @@ function set(next: Partial<TabsState>, persist = true) {
   listeners.forEach((l) => l());
 }
 
-const sanitize = (v: unknown): string[] =>
-  Array.isArray(v)
-    ? [
-        ...new Set(v.filter((p): p is string => typeof p === 'string' && p.startsWith('/') && !p.startsWith('//'))),
-      ].slice(0, OPEN_TABS_MAX)
-    : [];
+/** Saved tabs as paths, one per `tabKey` (tabs saved before keys existed may repeat a page). */
+function sanitize(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  const byKey = new Map<string, string>();
+  for (const p of v) {
+    if (typeof p === 'string' && p.startsWith('/') && !p.startsWith('//') && !byKey.has(tabKey(p))) {
+      byKey.set(tabKey(p), p);
+    }
+  }
+  return [...byKey.values()].slice(0, OPEN_TABS_MAX);
+}
 
 export function loadTabsFor(user: string, serverValue?: unknown) {
   const paths = sanitize(serverValue ?? readUserSetting(user, 'tabs', [HOME_PATH]));
   const labels = readLocal<Record<string, string>>(labelsKey(user), {});
-  state = { user, paths: [], refreshKeys: {}, recent: [], labels: typeof labels === 'object' && labels ? labels : {} };
+  state = { ...empty(user), paths: [], labels: typeof labels === 'object' && labels ? labels : {} };
   set({ paths }, false);
   writeLocal(localKey(user, 'tabs'), state.paths);
 }
@@ -83,21 +113,51 @@ export function retainTabs(keep: (path: string) => boolean) {
   if (paths.length !== state.paths.length) set({ paths });
 }
 
-export function openTab(path: string) {
+/** The open tab with the same identity as `path` (perhaps with another query), if any. */
+export const tabFor = (path: string) => state.paths.find((p) => tabKey(p) === tabKey(path));
+
+/** Moves what is kept per tab from one path to another (the same tab, opened with another query). */
+function renamed<T>(map: Record<string, T>, from: string, to: string): Record<string, T> {
+  if (!(from in map)) return map;
+  const { [from]: value, ...rest } = map;
+  return { ...rest, [to]: value as T };
+}
+
+/**
+ * Opens (or shows) the tab of `path`. Returns the tab the limit closed to make room, so the
+ * shell can say which; tabs with unsaved edits are never closed for room (the bar then holds
+ * one more than the limit until one is closed).
+ */
+export function openTab(path: string): string | null {
+  const existing = tabFor(path);
+  if (existing && existing !== path) {
+    // The same page opened with another query: its tab follows the new address, keeping its place.
+    set({
+      paths: state.paths.map((p) => (p === existing ? path : p)),
+      recent: [path, ...state.recent.filter((p) => p !== existing)],
+      labels: renamed(state.labels, existing, path),
+      refreshKeys: renamed(state.refreshKeys, existing, path),
+      dirty: renamed(state.dirty, existing, path),
+    });
+    return null;
+  }
   const recent = [path, ...state.recent.filter((p) => p !== path)];
-  if (state.paths.includes(path)) {
+  if (existing) {
     set({ recent }, false);
-    return;
+    return null;
   }
   let paths = [...state.paths, path];
+  let victim: string | null = null;
   if (paths.length > OPEN_TABS_MAX) {
     // Tabs not used since the page loaded go first (leftmost first), then the least recent.
     const rank = (p: string) =>
       recent.includes(p) ? recent.indexOf(p) : recent.length + paths.length - paths.indexOf(p);
-    const victim = paths.filter((p) => p !== HOME_PATH && p !== path).reduce((a, b) => (rank(b) > rank(a) ? b : a));
+    const candidates = paths.filter((p) => p !== HOME_PATH && p !== path && !state.dirty[p]);
+    victim = candidates.length ? candidates.reduce((a, b) => (rank(b) > rank(a) ? b : a)) : null;
     paths = paths.filter((p) => p !== victim);
   }
   set({ paths, recent });
+  return victim;
 }
 
 /** Closes tabs; returns where to go when the active one was among them. */
@@ -112,17 +172,32 @@ function closeWhere(active: string, keep: (p: string, i: number) => boolean): st
   return paths[paths.length - 1] ?? HOME_PATH;
 }
 
-export const closeTab = (active: string, path: string) => closeWhere(active, (p) => p !== path);
-export const closeLeft = (active: string, path: string) => {
+export type CloseAction = 'close' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
+
+/** Which tabs an action on `path` keeps (home always stays). */
+function keeperOf(action: CloseAction, path: string): (p: string, i: number) => boolean {
   const at = state.paths.indexOf(path);
-  return closeWhere(active, (_p, i) => i >= at);
-};
-export const closeRight = (active: string, path: string) => {
-  const at = state.paths.indexOf(path);
-  return closeWhere(active, (_p, i) => i <= at);
-};
-export const closeOthers = (active: string, path: string) => closeWhere(active, (p) => p === path);
-export const closeAll = (active: string) => closeWhere(active, () => false);
+  if (action === 'close') return (p) => p !== path;
+  if (action === 'closeLeft') return (_p, i) => i >= at;
+  if (action === 'closeRight') return (_p, i) => i <= at;
+  if (action === 'closeOthers') return (p) => p === path;
+  return () => false;
+}
+
+/** The tabs with unsaved edits that an action would close: the bar asks before it closes them. */
+export function dirtyClosedBy(action: CloseAction, path: string): string[] {
+  const keep = keeperOf(action, path);
+  return state.paths.filter((p, i) => p !== HOME_PATH && !keep(p, i) && state.dirty[p]);
+}
+
+/** Closes tabs; returns where to go when the active one was among them. */
+export const closeTabs = (action: CloseAction, active: string, path: string) =>
+  closeWhere(active, keeperOf(action, path));
+export const closeTab = (active: string, path: string) => closeTabs('close', active, path);
+export const closeLeft = (active: string, path: string) => closeTabs('closeLeft', active, path);
+export const closeRight = (active: string, path: string) => closeTabs('closeRight', active, path);
+export const closeOthers = (active: string, path: string) => closeTabs('closeOthers', active, path);
+export const closeAll = (active: string) => closeTabs('closeAll', active, active);
 
 export function moveTab(from: string, to: string) {
   if (from === HOME_PATH || to === HOME_PATH || from === to) return;
@@ -149,7 +224,14 @@ export function setTabLabel(path: string, label: string) {
   if (state.user) writeLocal(labelsKey(state.user), state.labels);
 }
 
+/** Marks a tab as holding unsaved edits or not (see `dirty`); ignored once the tab is closed. */
+export function setTabDirty(path: string, dirty: boolean) {
+  if (!state.paths.includes(path) || Boolean(state.dirty[path]) === dirty) return;
+  const { [path]: _was, ...rest } = state.dirty;
+  set({ dirty: dirty ? { ...rest, [path]: true } : rest }, false);
+}
+
 export function resetTabs() {
-  state = { user: null, paths: [HOME_PATH], refreshKeys: {}, recent: [], labels: {} };
+  state = empty(null);
   listeners.forEach((l) => l());
 }

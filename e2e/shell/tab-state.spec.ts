@@ -1,0 +1,162 @@
+/**
+ * Issue 28, findings 1 and 2: a tab keeps what the user typed until it is saved or closed
+ * (closing one with unsaved edits asks first, from the tab menu too), and a tab whose kept
+ * state was evicted renders its page again when shown, never a blank body; when the tab
+ * limit closes one, the user is told which.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { MAIN } from '../servers.ts';
+import { aesApi } from '../support/aes.ts';
+import { createItem } from '../support/items.ts';
+import { createOrder } from '../support/orders.ts';
+import { loginByCookie, tabPaths } from '../support/session.ts';
+
+const tab = (page: Page, path: string) => page.locator(`[data-testid="tab"][data-path="${path}"]`);
+
+/** Opens a page inside the running console (as a menu click does), so kept tabs stay mounted. */
+async function open(page: Page, path: string) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', `/home${p}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(tab(page, path)).toHaveClass(/is-active/);
+}
+
+async function closeAllTabs(page: Page) {
+  await tab(page, '/index').click({ button: 'right' });
+  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: '全部关闭' }).click();
+  const confirm = page.locator('.ant-modal-confirm:visible');
+  if (await confirm.count()) await confirm.getByRole('button', { name: /^关\s*闭$/ }).click();
+  await expect(page.getByTestId('tab')).toHaveCount(1);
+}
+
+test.describe('tab state', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('edits survive a tab switch on the three edit pages; a dirty tab asks before it closes', async ({
+    page,
+    context,
+    request,
+  }) => {
+    const token = await loginByCookie(context, request, 'demo');
+    const order = await createOrder(request, token);
+    const item = await createItem(request, token);
+    const stamp = `TS${Date.now()}`;
+    const nomination = await aesApi<{ id: number }>(
+      request,
+      'export/create',
+      {
+        nameJa: `輸出 ${stamp} 株式会社`,
+        nameEn: `${stamp} Tab Export K.K.`,
+        corporateNumber: '1180301018771',
+        addressEn: '1 Toyota-cho, Toyota, Aichi',
+        tel: '0565-28-2121',
+      },
+      token,
+    );
+    expect(nomination.status, JSON.stringify(nomination.body)).toBe(200);
+
+    await page.goto(`${MAIN}/home/index`);
+    await closeAllTabs(page);
+    const edits = [
+      { path: `/order/update?id=${order.id}`, loaded: 'r-name', field: 'edit-remark', value: 'typed, not saved' },
+      { path: `/item/update?id=${item.id}`, loaded: 'item-jan', field: 'item-nameZh', value: '改过的名字' },
+      {
+        path: `/exports/update?id=${nomination.body.data.id}`,
+        loaded: 'nomination-nameEn',
+        field: 'nomination-tel',
+        value: '03-0000-0000',
+      },
+    ];
+    for (const e of edits) {
+      await open(page, e.path);
+      const view = page.locator(`[data-tab-view="${e.path}"]`);
+      await expect(view.getByTestId(e.loaded)).not.toHaveValue('');
+      const input = view.getByTestId(e.field);
+      await input.fill(e.value);
+      // Away long enough for the record's query to go stale, then back: what was typed stays.
+      await tab(page, '/index').click();
+      await page.waitForTimeout(300);
+      await tab(page, e.path).click();
+      await expect(input).toHaveValue(e.value);
+      await expect(tab(page, e.path)).toHaveClass(/is-dirty/);
+    }
+
+    // The record's answer comes again (another page saved it, a refetch): still what was typed.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    const orderPath = edits[0]!.path;
+    await tab(page, orderPath).click();
+    await expect(page.locator(`[data-tab-view="${orderPath}"]`).getByTestId('edit-remark')).toHaveValue(
+      'typed, not saved',
+    );
+
+    // Closing a dirty tab asks; cancelling keeps it and its edits.
+    await tab(page, orderPath).getByTestId('tab-close').click();
+    const ask = page.locator('.ant-modal-confirm:visible');
+    await expect(ask).toContainText('修改订单');
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    expect(await tabPaths(page)).toContain(orderPath);
+    await expect(page.locator(`[data-tab-view="${orderPath}"]`).getByTestId('edit-remark')).toHaveValue(
+      'typed, not saved',
+    );
+
+    // Close others from the tab menu asks too, naming the dirty tabs it would close.
+    await tab(page, '/index').click();
+    await tab(page, orderPath).click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: '关闭其它' }).click();
+    await expect(ask).toContainText('修改商品');
+    await expect(ask).toContainText('修改出口抬头');
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    expect(await tabPaths(page)).toHaveLength(4);
+
+    // Confirmed: closed, and opened again it shows the saved record.
+    await tab(page, orderPath).getByTestId('tab-close').click();
+    await ask.getByRole('button', { name: /^关\s*闭$/ }).click();
+    expect(await tabPaths(page)).not.toContain(orderPath);
+    await open(page, orderPath);
+    const reopened = page.locator(`[data-tab-view="${orderPath}"]`);
+    await expect(reopened.getByTestId('r-name')).toHaveValue('张三丰');
+    await expect(reopened.getByTestId('edit-remark')).toHaveValue('');
+    await expect(tab(page, orderPath)).not.toHaveClass(/is-dirty/);
+  });
+
+  test('an evicted tab renders its page again; the tab limit says which tab it closed', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await loginByCookie(context, request, 'demo');
+    await page.goto(`${MAIN}/home/index`);
+    await closeAllTabs(page);
+    await open(page, '/order/create');
+    await expect(page.getByTestId('create-orderNo')).toBeVisible();
+    const others = [
+      '/order/list',
+      '/order/batchList',
+      '/order/createImport',
+      '/order/error',
+      '/order/abnormal',
+      '/order/idCard',
+      '/order/orderBatchSearch',
+      '/order/batchSender',
+      '/order/updates',
+      '/order/postCode',
+      '/item/list',
+      '/item/noPassItem',
+      '/bill',
+    ];
+    for (const p of others) await open(page, p);
+    await tab(page, '/order/create').click();
+    await expect(page.locator('[data-tab-view="/order/create"]').getByTestId('create-orderNo')).toBeVisible();
+
+    // Up to the limit of 30 tabs with order details, then one more: the oldest closes and the user is told.
+    for (let i = 1; (await tabPaths(page)).length < 30; i++) await open(page, `/order/info?id=${i}`);
+    expect(await tabPaths(page)).toHaveLength(30);
+    // The least recently used goes (the order list: the create tab was shown again since).
+    const oldest = '/order/list';
+    expect(await tabPaths(page)).toContain(oldest);
+    await open(page, '/order/info?id=99');
+    expect(await tabPaths(page)).not.toContain(oldest);
+    await expect(page.locator('.ant-message')).toContainText('已自动关闭');
+  });
+});
