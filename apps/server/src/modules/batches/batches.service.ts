@@ -6,6 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { unpackOrder } from '../../domain/order-input.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { recordReservation, returnWaybills, settleReservation } from '../../domain/waybills.ts';
 import { Download } from '../../http/call-context.ts';
@@ -166,12 +167,14 @@ export function createBatchesService(deps: BatchesDeps) {
     file: Buffer,
     lang: ApiLanguage,
   ): Promise<ParseJob> {
-    const [ref, channelTax, allowed] = await Promise.all([
+    const [ref, channelTax, allowed, defaultSender] = await Promise.all([
       repo.referenceData(),
       loadChannelTax(db),
       allowedChannelsOf(db, batch.customer_id),
+      defaultSenderOf(db, batch.customer_id),
     ]);
     return {
+      defaultSender,
       channelTax: [...channelTax],
       allowedChannels: allowed ? [...allowed] : null,
       file: new Uint8Array(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)),

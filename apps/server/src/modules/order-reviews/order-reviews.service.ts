@@ -13,6 +13,7 @@ import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
 import { createParsePool } from '../batches/parse-pool.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { defaultSenderOf } from '../../domain/default-sender.ts';
 import type { Issue, ParseJob } from '../batches/parse.worker.ts';
 import { decodeParsedOrders } from '../batches/parsed-orders.ts';
 import { COLUMNS } from '../batches/templates.ts';
@@ -117,12 +118,15 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       progress?.total(100);
       progress?.writing();
       const customerId = customerFor(actor, scope, input.customerId);
-      const [ref, channelTax, allowed] = await Promise.all([
+      const [ref, channelTax, allowed, defaultSender] = await Promise.all([
         repo.referenceData(),
         loadChannelTax(db),
         allowedChannelsOf(db, customerId),
+        defaultSenderOf(db, customerId),
       ]);
       const job: ParseJob = {
+        // As the import would: an order without sender cells takes the customer's default.
+        defaultSender,
         channelTax: [...channelTax],
         // The review says what an import of the sheet would refuse, a channel the customer may not use too.
         allowedChannels: allowed ? [...allowed] : null,
