@@ -164,15 +164,24 @@ function limitFatal(e: XlsxLimitError, maxRows: number): Fatal {
 }
 
 /** The sheet is another template than the one chosen: say which it looks like, in the uploader's language. */
-function wrongTemplate(def: TemplateDef, wrong: NonNullable<ReturnType<typeof templateMismatch>>, lang: ApiLanguage) {
+function wrongTemplate(
+  def: TemplateDef,
+  wrong: NonNullable<ReturnType<typeof templateMismatch>>,
+  found: ReadonlySet<ColumnKey>,
+  lang: ApiLanguage,
+) {
   const title = (d: TemplateDef) => (lang === 'en' ? d.title.en : d.title.zh);
   if ('currency' in wrong) return new Fatal('fileWrongCurrency', { expected: title(def), found: wrong.currency });
-  // Only a shape one template has names it: a label-B or Meituan sheet has the shape of seven
-  // order templates, and a list of seven tells the uploader less than the one the page expects.
-  if (wrong.like.length !== 1) return new Fatal('fileNotTemplate', { expected: title(def) });
+  // A kind is named only when the sheet has its required columns: a label-B or Meituan workbook
+  // has the bare shape of seven order templates, and a list of seven tells the uploader less than
+  // the one template the page expects (issue 28 #13).
+  const complete = wrong.like.filter((d) =>
+    d.columns.every((k) => !(COLUMNS[k] as ColumnDef).required || found.has(k)),
+  );
+  if (!complete.length) return new Fatal('fileNotTemplate', { expected: title(def) });
   return new Fatal('fileWrongTemplate', {
     expected: title(def),
-    looksLike: wrong.like.map(title).join(lang === 'en' ? ' / ' : '、'),
+    looksLike: complete.map(title).join(lang === 'en' ? ' / ' : '、'),
   });
 }
 
@@ -272,7 +281,7 @@ async function run(job: ParseJob) {
         });
         if (h.size === 0) return; // leading blank or title rows
         const wrong = templateMismatch(def, { keys: found, priceCurrency }, currencyOf);
-        if (wrong) throw wrongTemplate(def, wrong, job.lang);
+        if (wrong) throw wrongTemplate(def, wrong, found, job.lang);
         const missing = def.columns.filter((k) => (COLUMNS[k] as ColumnDef).required && ![...h.values()].includes(k));
         if (missing.length)
           throw new Fatal('fileMissingColumns', { columns: missing.map((k) => headerText(COLUMNS[k])).join(', ') });
