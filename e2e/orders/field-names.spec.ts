@@ -1,7 +1,7 @@
 /**
  * Issue 28 #10, "请输入orderNo": a form's message names the field, never its key. The create
- * page's order number sits in a compact group without a label of its own, which antd filled
- * with the field's name.
+ * page's order number sits in a compact group without a label of its own (a `noStyle` item);
+ * antd names it by the group's label, which apps/web/test/form-rule-labels.test.ts relies on.
  */
 import { expect, test } from '@playwright/test';
 import { MAIN } from '../servers.ts';

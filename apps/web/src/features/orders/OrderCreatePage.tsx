@@ -145,13 +145,7 @@ export default function OrderCreatePage() {
           <Col span={7}>
             <Form.Item label={t('orders.orderNo')} required>
               <Space.Compact style={{ width: '100%' }}>
-                {/* No label of its own (the outer item shows it): named here, or antd says "请输入orderNo". */}
-                <Form.Item
-                  name="orderNo"
-                  noStyle
-                  rules={[{ required: true }]}
-                  messageVariables={{ label: t('orders.orderNo') }}
-                >
+                <Form.Item name="orderNo" noStyle rules={[{ required: true }]}>
                   <Input data-testid="create-orderNo" />
                 </Form.Item>
                 <Button
