@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
 import { boxPriceConflicts } from '../../domain/box-prices.ts';
@@ -15,7 +14,6 @@ import {
   passesYearlyLimit,
   type TaxEstimate,
 } from '../../domain/tax-estimate.ts';
-import { translate } from '../../lib/messages.ts';
 import {
   listedRowsLimit,
   MAX_PENDING_CHARS,
@@ -26,15 +24,7 @@ import {
   XlsxLimitError,
 } from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
-// Not template-workbook.ts: it loads ExcelJS, 0.4-0.6 s of CPU for every worker started (one per
-// parse), beside the commit that follows it; the workbook writer loads it only to write.
-import {
-  type CellStyle,
-  columnLetter as colLetter,
-  columnNumber,
-  type WorkbookRow,
-  writeWorkbook,
-} from '../../lib/workbook-writer.ts';
+import { columnLetter as colLetter } from '../../lib/workbook-writer.ts';
 import {
   COLUMNS,
   type ColumnDef,
@@ -48,6 +38,7 @@ import {
   templateMismatch,
 } from './templates.ts';
 import './batches.messages.ts';
+import { writeErrorWorkbook } from './error-workbook.ts';
 import { encodeParsedOrders } from './parsed-orders.ts';
 import { readZipDirectory } from './xlsx-guard.ts';
 
@@ -665,7 +656,13 @@ async function run(job: ParseJob) {
   // upload of the fixed file met its own orders as "already exists"), their reasons beside them and
   // the bad cells marked. Rows to confirm and dropped repeats are not failures: the preview lists them.
   let errorWorkbook: Uint8Array | null = null;
-  if (invalidRows > 0) errorWorkbook = await writeErrorWorkbook(buf, job.maxRows, headerRow, errors, job.lang);
+  if (invalidRows > 0)
+    errorWorkbook = await writeErrorWorkbook(
+      (onRow) => streamRows(buf, job.maxRows, onRow),
+      headerRow,
+      errors,
+      job.lang,
+    );
 
   // 7. The orders without errors back to the main thread as the bytes it stores: a clean batch is
   // committed whole, one with errors only when the user chooses to import its valid orders now.
@@ -694,71 +691,6 @@ async function run(job: ParseJob) {
     duplicates: [...duplicates.values()].slice(0, 200),
     errorWorkbook,
   });
-}
-
-async function writeErrorWorkbook(
-  buf: Buffer,
-  maxRows: number,
-  headerRow: number,
-  errors: Issue[],
-  lang: ApiLanguage,
-): Promise<Uint8Array> {
-  const byRow = new Map<number, Issue[]>();
-  for (const e of errors) (byRow.get(e.row) ?? byRow.set(e.row, []).get(e.row)!).push(e);
-  // The uploader's language first, the other one beside it: whoever fixes the rows can read them.
-  const other: ApiLanguage = lang === 'en' ? 'zh-CN' : 'en';
-  const langs = [lang, other] as const;
-  const red = 'FFFFC7CE';
-  let width = 0;
-  const pending: { values: unknown[]; rowNo: number }[] = [];
-  await streamRows(buf, maxRows, (row, rowNo) => {
-    if (rowNo !== headerRow && !byRow.has(rowNo)) return;
-    // The rows are echoed up to column IV, where the header is looked for: past it a value on
-    // every row would make each one 16,384 cells wide.
-    const values: unknown[] = [];
-    for (let k = 0; k < row.cols.length; k++) {
-      const c = row.cols[k]!;
-      if (c > SMALL_SHEET_MAX_COLUMNS) continue;
-      values[c - 1] = row.values[k];
-      if (c > width) width = c;
-    }
-    pending.push({ values, rowNo });
-  });
-  const errCol = width + 1;
-  // The row each one had in the upload, after the reasons: the preview's row numbers are those.
-  const srcCol = errCol + langs.length;
-  const rows: WorkbookRow[] = pending.map(({ values, rowNo }, i) => {
-    const at = i + 1;
-    const cells = [...values];
-    if (rowNo === headerRow) {
-      langs.forEach((l, k) => (cells[errCol - 1 + k] = translate(l, 'errorColumnTitle')));
-      cells[srcCol - 1] = langs.map((l) => translate(l, 'errorSourceRowTitle')).join(' / ');
-      return { at, values: cells, bold: true };
-    }
-    const styles: Record<number, CellStyle> = {};
-    const issues = byRow.get(rowNo)!;
-    for (const e of issues) {
-      if (!e.letter) continue;
-      styles[columnNumber(e.letter)] = { fill: red, note: langs.map((l) => translate(l, e.key, e.params)).join('\n') };
-    }
-    langs.forEach((l, k) => {
-      cells[errCol - 1 + k] = issues
-        .map((e) => (e.letter ? `[${e.letter}] ` : '') + translate(l, e.key, e.params))
-        .join('; ');
-      styles[errCol + k] = { fill: red };
-    });
-    cells[srcCol - 1] = rowNo;
-    return { at, values: cells, styles };
-  });
-  const columns = Array.from({ length: srcCol }, (_, i) =>
-    i >= errCol - 1 && i < srcCol - 1 ? { width: 60 } : i === srcCol - 1 ? { width: 16 } : {},
-  );
-  // Values only (formulas give their results), written by the one workbook writer.
-  const chunks: Buffer[] = [];
-  const out = new PassThrough();
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await writeWorkbook({ name: 'orders', columns, sharedStrings: true }, [rows], out);
-  return new Uint8Array(Buffer.concat(chunks));
 }
 
 // Started ahead of need (its modules load while it waits), then given one job.
