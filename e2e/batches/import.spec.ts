@@ -64,7 +64,9 @@ test('template → upload with errors → error workbook → fix → confirm →
   const phoneCol = header.findIndex((h) => h.endsWith('Recipient Phone'));
   expect(errCol).toBeGreaterThan(0);
   expect(phoneCol).toBeGreaterThan(0);
-  const errorText = wb.worksheets[0]!.getRow(3).getCell(errCol).value;
+  // Issue 28 #6: the failed rows only (here the one row), right under the header.
+  expect(wb.worksheets[0]!.actualRowCount).toBe(2);
+  const errorText = wb.worksheets[0]!.getRow(2).getCell(errCol).value;
   expect(typeof errorText).toBe('string');
   const letter = (n: number): string =>
     (n > 26 ? letter(Math.floor((n - 1) / 26)) : '') + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[(n - 1) % 26];

@@ -92,7 +92,7 @@ describe('batch search from .xls', () => {
             [{ mulrk: [rkInt(777_001), rkInt(5)] }],
             [missingZh],
             [theirs],
-            [waybills[0]!], // a repeat is searched once
+            [waybills[0]!], // a repeat is searched once, where it last comes (spec §5: the last wins)
             [null, 'an empty first cell is skipped'],
           ],
         },
@@ -115,7 +115,7 @@ describe('batch search from .xls', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(dl.rawPayload as unknown as ArrayBuffer);
     const col = wb.worksheets[0]!.getColumn(1).values.slice(2);
-    expect(col).toEqual([...waybills, big, small, '777001', missingZh, theirs]);
+    expect(col).toEqual([...waybills.slice(1), big, small, '777001', missingZh, theirs, waybills[0]]);
   });
 
   it('is detected by content, whatever the file is called; a sheet without a header row keeps row 1', async () => {

@@ -126,8 +126,8 @@ describe('print by order number', () => {
       ...over,
     }) as never;
 
-  it('splits typed and pasted numbers, each once', () => {
-    expect(splitNumbers(' JP1\nJP2, JP3；JP1\t\n')).toEqual(['JP1', 'JP2', 'JP3']);
+  it('splits typed and pasted numbers, each once where it last comes (spec §5, the last wins)', () => {
+    expect(splitNumbers(' JP1\nJP2, JP3；JP1\t\n')).toEqual(['JP2', 'JP3', 'JP1']);
   });
 
   it('adds only numbers not already listed', () => {

@@ -37,6 +37,7 @@ export * from './fields.ts';
 export * from './i18n.ts';
 export * from './messages.ts';
 export * from './password.ts';
+export * from './pasted.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
 export * from './versions.ts';

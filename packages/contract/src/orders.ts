@@ -4,6 +4,7 @@ import { isoTime, money, paged, paging } from './envelope.ts';
 import { emailAddress } from './email.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
+import { lastWins, splitPastedNumbers } from './pasted.ts';
 import { progressField } from './export-jobs.ts';
 import { i18nText } from './i18n.ts';
 import { channelCode, currencyCode } from './reference.ts';
@@ -104,13 +105,12 @@ export const chinaDay = text({ max: 10 })
   });
 const MAX_NUMBERS = 1000;
 
-/** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, duplicates kept once. */
+/** Pasted numbers: one per line (commas, tabs and spaces also split); blanks dropped, a repeat kept where it last comes (spec §5). */
 export const pastedNumbers = z
   .union([text({ max: 200_000, multiline: true, trim: false }), z.array(text({ max: 64 })).max(MAX_NUMBERS)])
-  .transform((v) => {
-    const parts = Array.isArray(v) ? v : v.split(/[\s,;，；]+/u);
-    return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
-  })
+  .transform((v) =>
+    Array.isArray(v) ? lastWins(v.map((s) => s.trim()).filter(Boolean), (s) => s) : splitPastedNumbers(v),
+  )
   .pipe(z.array(text({ min: 1, max: 64 })).max(MAX_NUMBERS));
 
 /** Server-side filters of the order list (issue 5 "Finding orders"). */

@@ -119,16 +119,15 @@ describe('batch import', () => {
     const ws = wb.worksheets[0]!;
     const header = ws.getRow(1).values as unknown[];
     // The uploader's language (en here) first, Chinese beside it.
-    const errCol = header.length - 2;
+    const errCol = header.findIndex((v) => String(v) === 'Errors');
     expect(String(header[errCol])).toBe('Errors');
     expect(String(header[errCol + 1])).toBe('错误说明');
-    // Row 2 of the error workbook is the example row; data follows in the customer's order.
-    expect(String(ws.getRow(3).getCell(errCol).value)).toContain('Recipient phone cannot be empty');
-    expect(String(ws.getRow(3).getCell(errCol + 1).value)).toContain('收件人电话不能为空');
-    expect(ws.getRow(7).getCell(errCol).value).toBeNull();
-    expect(ws.getRow(7).getCell(errCol + 1).value).toBeNull();
+    // The failed rows only (issue 28 #6), in the customer's order: the valid row 7 is not there.
+    expect(String(ws.getRow(2).getCell(errCol).value)).toContain('Recipient phone cannot be empty');
+    expect(String(ws.getRow(2).getCell(errCol + 1).value)).toContain('收件人电话不能为空');
+    expect(ws.actualRowCount).toBe(5);
     const phoneCol = header.findIndex((v) => String(v).includes('Recipient Phone'));
-    expect((ws.getRow(3).getCell(phoneCol).fill as any)?.fgColor?.argb).toBe('FFFFC7CE');
+    expect((ws.getRow(2).getCell(phoneCol).fill as any)?.fgColor?.argb).toBe('FFFFC7CE');
 
     const c = await h.post('order/batch/confirm', { id: p.id, confirmations: [] }, demo);
     expect(c.status).toBe(422);

@@ -83,8 +83,12 @@ describe('finding 4: importing the valid orders of a batch with errors', () => {
     const ws = wb.worksheets[0]!;
     const header = Array.from(ws.getRow(1).values as unknown[], (v) => String(v ?? ''));
     const errCol = header.indexOf('Errors');
+    // Only those six (issue 28 #6), each with its reason and its row in the upload.
+    const srcCol = header.indexOf('Row in upload / 上传文件行号');
+    expect(ws.actualRowCount).toBe(7);
     const flagged = [];
-    for (let r = 3; r <= 10; r++) if (ws.getRow(r).getCell(errCol).value) flagged.push(r);
+    for (let r = 2; r <= 7; r++)
+      if (ws.getRow(r).getCell(errCol).value) flagged.push(ws.getRow(r).getCell(srcCol).value);
     expect(flagged).toEqual([4, 5, 6, 8, 9, 10]);
   });
 

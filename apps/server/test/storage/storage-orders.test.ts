@@ -116,16 +116,20 @@ describe('storing by entry', () => {
       ],
     });
     expect(r.status).toBe(200);
+    // Spec §5: a waybill entered twice is received by its last line (issue 28 #18).
     expect(r.data.lines.map((l: any) => l.outcome)).toEqual([
-      'received',
       'duplicate',
+      'received',
       'alreadyReceived',
       'intercepted',
       'cancelled',
       'notFound',
       'otherCustomer',
     ]);
-    expect(r.data.lines[0]).toMatchObject({ ok: true, order: { id: a!.id, status: 'received' } });
+    expect(r.data.lines[1]).toMatchObject({ ok: true, order: { id: a!.id, status: 'received' } });
+    expect(r.data.lines[0].message).toBe(
+      `Waybill ${a!.waybill_no} is entered again further down; the last line counts.`,
+    );
     expect(r.data.lines[3].message).toContain('intercepted');
     expect(r.data.lines[5].message).toBe('No order has waybill NOSUCH0001.');
     expect(r.data.lines[6].order.id).toBe(theirs!.id);
@@ -156,7 +160,7 @@ describe('storing by entry', () => {
     const lines = await aes(h, 'storageOrder/orders', { id: r.data.storageOrder.id, order: 'asc', limit: 50 }, demo);
     expect(lines.status).toBe(200);
     expect(lines.data.total).toBe(9);
-    expect(lines.data.list[0]).toMatchObject({
+    expect(lines.data.list[1]).toMatchObject({
       code: a!.waybill_no,
       outcome: 'received',
       order: { status: 'received' },
@@ -279,8 +283,8 @@ describe('storing from Excel', () => {
     expect(r.status).toBe(200);
     expect(r.data.storageOrder).toMatchObject({ method: 'excel', lineCount: 4, receivedCount: 2, fileName: 'w.xlsx' });
     expect(r.data.refused.map((l: any) => [l.row, l.outcome])).toEqual([
+      [2, 'duplicate'],
       [3, 'notFound'],
-      [5, 'duplicate'],
     ]);
     // A customer's Excel is a pre-alert too: counted as announced, nothing received.
     expect(r.data.storageOrder.preAlert).toBe(true);
@@ -291,8 +295,8 @@ describe('storing from Excel', () => {
     const rows = await readBack(errors.bytes);
     expect(rows[0]).toEqual(['Waybill number', 'Reason', 'Row']);
     expect(rows.slice(1)).toEqual([
+      [a!.waybill_no, `Waybill ${a!.waybill_no} is entered again further down; the last line counts.`, 2],
       ['NOSUCH0003', 'No order has waybill NOSUCH0003.', 3],
-      [a!.waybill_no, `Waybill ${a!.waybill_no} is already in this entry.`, 5],
     ]);
     expect((await blob('storageOrder/createBatch/errors', { fileId: r.data.errorFileId }, demo2)).status).toBe(404);
     // An Excel storage order takes no typed lines.
@@ -379,7 +383,8 @@ describe('outbound', () => {
       operator,
     );
     expect(r.status).toBe(200);
-    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['shipped', 'shipped', 'refused', 'duplicate', 'notFound']);
+    // Spec §5: an order entered twice ships on its last line (issue 28 #18).
+    expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['duplicate', 'shipped', 'refused', 'shipped', 'notFound']);
     expect(r.data.shipment).toMatchObject({ method: 'batch', orderCount: 2 });
     const list = await aes(h, 'storageOrder/shipments', { shipmentNo: r.data.shipment.shipmentNo }, operator);
     expect(list.data.list.map((s: any) => s.id)).toEqual([r.data.shipment.id]);

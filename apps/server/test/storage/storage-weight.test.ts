@@ -73,15 +73,16 @@ describe('weight at the entry scan', () => {
     const r = await store(operator, {
       customerId: demoId,
       waybillNos: [a!.waybill_no, b!.waybill_no, c!.waybill_no, 'NOSUCHW01', a!.waybill_no],
-      grossWeightsG: [2600, 1001, null, 300, 999],
+      grossWeightsG: [999, 1001, null, 300, 2600],
     });
     expect(r.status).toBe(200);
+    // Spec §5: a waybill entered twice is received by its last line (issue 28 #18).
     expect(r.data.lines.map((l: any) => [l.outcome, l.grossWeightG])).toEqual([
-      ['received', 2600],
+      ['duplicate', 999],
       ['received', 1001],
       ['received', null],
       ['notFound', 300],
-      ['duplicate', 999],
+      ['received', 2600],
     ]);
     expect(await weightOf(a!.id)).toBe(2600); // the duplicate's 999 is not written
     expect(await weightOf(b!.id)).toBe(1001);
@@ -92,7 +93,7 @@ describe('weight at the entry scan', () => {
     expect(await weightOf(d!.id)).toBeNull();
     // The storage order's lines keep each scan's weight.
     const lines = await aes(h, 'storageOrder/orders', { id: r.data.storageOrder.id, order: 'asc', limit: 50 }, demo);
-    expect(lines.data.list.map((l: any) => l.grossWeightG)).toEqual([2600, 1001, null, 300, 999, null]);
+    expect(lines.data.list.map((l: any) => l.grossWeightG)).toEqual([999, 1001, null, 300, 2600, null]);
 
     // Shipping prices the freight by the scanned weight under demo's card (seeded: first 500 g
     // 1,200; to 2 kg each started 500 g 300; beyond each started kg 500; minimum 1,200).

@@ -26,6 +26,15 @@ addMessages({
     'zh-CN':
       '该表格看起来是「{looksLike}」，而不是此处选择的「{expected}」。请在页面上选择对应的模板，或下载「{expected}」并把数据复制进去。',
   },
+  fileNotTemplate: {
+    en: 'This sheet is not the {expected} chosen here. Download the {expected} and copy the rows into it.',
+    'zh-CN': '该表格不是此处选择的「{expected}」。请下载「{expected}」并把数据复制进去。',
+  },
+  senderRequired: {
+    en: 'The order has no sender: fill the sender columns, or give the customer a sender (its last order or export nomination).',
+    'zh-CN': '订单没有寄件人：请填写寄件人列，或为客户设置寄件人（取其最近订单或出口名义人）。',
+  },
+  errorSourceRowTitle: { en: 'Row in upload', 'zh-CN': '上传文件行号' },
   fileWrongCurrency: {
     en: 'The prices of this sheet are in {found}, which the {expected} does not take. Download the {expected} and enter the prices in its currency.',
     'zh-CN': '该表格的单价币种为 {found}，「{expected}」不使用该币种。请下载「{expected}」并按其币种填写单价。',

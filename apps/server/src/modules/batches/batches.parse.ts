@@ -1,6 +1,7 @@
 import { type ApiLanguage, ErrorCode } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
@@ -110,12 +111,14 @@ export function createBatchParses({
     file: Buffer,
     lang: ApiLanguage,
   ): Promise<ParseJob> {
-    const [ref, channelTax, allowed] = await Promise.all([
+    const [ref, channelTax, allowed, defaultSender] = await Promise.all([
       repo.referenceData(),
       loadChannelTax(db),
       allowedChannelsOf(db, batch.customer_id),
+      defaultSenderOf(db, batch.customer_id),
     ]);
     return {
+      defaultSender,
       channelTax: [...channelTax],
       allowedChannels: allowed ? [...allowed] : null,
       file: new Uint8Array(file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength)),

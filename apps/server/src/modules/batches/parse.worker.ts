@@ -1,6 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { type ApiLanguage, normalizeCell } from '@console/contract';
+import { boxPriceConflicts } from '../../domain/box-prices.ts';
+import type { DefaultSender } from '../../domain/default-sender.ts';
 import { checkedCell, type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import {
   type CatalogueEntry,
@@ -13,7 +14,6 @@ import {
   passesYearlyLimit,
   type TaxEstimate,
 } from '../../domain/tax-estimate.ts';
-import { translate } from '../../lib/messages.ts';
 import {
   listedRowsLimit,
   MAX_PENDING_CHARS,
@@ -24,15 +24,7 @@ import {
   XlsxLimitError,
 } from '../../lib/xlsx-rows.ts';
 import { ZipBombError } from '../../lib/zip.ts';
-// Not template-workbook.ts: it loads ExcelJS, 0.4-0.6 s of CPU for every worker started (one per
-// parse), beside the commit that follows it; the workbook writer loads it only to write.
-import {
-  type CellStyle,
-  columnLetter as colLetter,
-  columnNumber,
-  type WorkbookRow,
-  writeWorkbook,
-} from '../../lib/workbook-writer.ts';
+import { columnLetter as colLetter } from '../../lib/workbook-writer.ts';
 import {
   COLUMNS,
   type ColumnDef,
@@ -46,6 +38,7 @@ import {
   templateMismatch,
 } from './templates.ts';
 import './batches.messages.ts';
+import { writeErrorWorkbook } from './error-workbook.ts';
 import { encodeParsedOrders } from './parsed-orders.ts';
 import { readZipDirectory } from './xlsx-guard.ts';
 
@@ -74,6 +67,8 @@ export interface ParseJob {
   channelTax: [string, ChannelTax][];
   /** The channels the customer may use (domain/customer-channels.ts); null: every channel. */
   allowedChannels: string[] | null;
+  /** The customer's default sender (domain/default-sender.ts): an order without sender cells takes it. */
+  defaultSender: DefaultSender | null;
 }
 
 /** What one order to be made should be known for (issue 12): the first 200 go to the preview. */
@@ -160,12 +155,24 @@ function limitFatal(e: XlsxLimitError, maxRows: number): Fatal {
 }
 
 /** The sheet is another template than the one chosen: say which it looks like, in the uploader's language. */
-function wrongTemplate(def: TemplateDef, wrong: NonNullable<ReturnType<typeof templateMismatch>>, lang: ApiLanguage) {
+function wrongTemplate(
+  def: TemplateDef,
+  wrong: NonNullable<ReturnType<typeof templateMismatch>>,
+  found: ReadonlySet<ColumnKey>,
+  lang: ApiLanguage,
+) {
   const title = (d: TemplateDef) => (lang === 'en' ? d.title.en : d.title.zh);
   if ('currency' in wrong) return new Fatal('fileWrongCurrency', { expected: title(def), found: wrong.currency });
+  // A kind is named only when the sheet has its required columns: a label-B or Meituan workbook
+  // has the bare shape of seven order templates, and a list of seven tells the uploader less than
+  // the one template the page expects (issue 28 #13).
+  const complete = wrong.like.filter((d) =>
+    d.columns.every((k) => !(COLUMNS[k] as ColumnDef).required || found.has(k)),
+  );
+  if (!complete.length) return new Fatal('fileNotTemplate', { expected: title(def) });
   return new Fatal('fileWrongTemplate', {
     expected: title(def),
-    looksLike: wrong.like.map(title).join(lang === 'en' ? ' / ' : '、'),
+    looksLike: complete.map(title).join(lang === 'en' ? ' / ' : '、'),
   });
 }
 
@@ -265,7 +272,7 @@ async function run(job: ParseJob) {
         });
         if (h.size === 0) return; // leading blank or title rows
         const wrong = templateMismatch(def, { keys: found, priceCurrency }, currencyOf);
-        if (wrong) throw wrongTemplate(def, wrong, job.lang);
+        if (wrong) throw wrongTemplate(def, wrong, found, job.lang);
         const missing = def.columns.filter((k) => (COLUMNS[k] as ColumnDef).required && ![...h.values()].includes(k));
         if (missing.length)
           throw new Fatal('fileMissingColumns', { columns: missing.map((k) => headerText(COLUMNS[k])).join(', ') });
@@ -449,6 +456,18 @@ async function run(job: ParseJob) {
       issue(first.row, 'boxNo', 'boxNoRequired');
       bad = true;
     }
+    // No sender cells (or no sender columns): the customer's default sender, as single create
+    // fills it; none at all is refused here rather than printed as "寄件人 From -".
+    let sender: OrderInput['sender'] = {
+      name: nul('senderName'),
+      address: nul('senderAddress'),
+      phone: nul('senderPhone'),
+    };
+    if (!sender.name && !sender.address && !sender.phone && job.defaultSender) sender = { ...job.defaultSender };
+    if (!sender.name) {
+      issue(first.row, def.columns.includes('senderName') ? 'senderName' : null, 'senderRequired');
+      bad = true;
+    }
     const order: OrderInput = {
       customerId: job.customerId,
       channel: channel.code as OrderInput['channel'],
@@ -470,7 +489,7 @@ async function run(job: ParseJob) {
         address: v('recipientAddress'),
         postcode: nul('recipientPostcode'),
       },
-      sender: { name: nul('senderName'), address: nul('senderAddress'), phone: nul('senderPhone') },
+      sender,
       items,
       insuredAmount: 0,
       remark: nul('remark'),
@@ -493,6 +512,22 @@ async function run(job: ParseJob) {
     orderConfirms.push(reasons);
     orders.push(bad ? null : order);
     built.push(order);
+  }
+
+  // 3a. Several prices for one JAN across the orders of one box (spec §5): asked like the same
+  // prices within one order, once per order and JAN.
+  for (const [i, boxJans] of boxPriceConflicts(built)) {
+    const o = built[i]!;
+    const reasons = orderConfirms[i]!;
+    for (const jan of boxJans) {
+      if (reasons.some((r) => r.kind === 'multiplePricesPerJan' && r.params?.jan === jan)) continue;
+      const row = kept[i]!.rows[o.items.findIndex((it) => it.jan === jan)]!.row;
+      (confirmByRow.get(row) ?? confirmByRow.set(row, []).get(row)!).push({
+        key: 'confirmMultiplePricesPerJan',
+        params: { jan },
+      });
+      reasons.push({ kind: 'multiplePricesPerJan', key: 'confirmMultiplePricesPerJan', params: { jan } });
+    }
   }
 
   // 3b. The customer's catalogue (the main thread asks the database, a chunk of distinct JANs
@@ -617,11 +652,17 @@ async function run(job: ParseJob) {
   const confirmRows = confirmGroups.size;
   const validRows = keptRows.length - invalidRows - confirmRows;
 
-  // 6. The error workbook: the customer's rows, an error column, the bad cells marked.
+  // 6. The error workbook: the rows that failed only (issue 28 #6: with the created rows in it, an
+  // upload of the fixed file met its own orders as "already exists"), their reasons beside them and
+  // the bad cells marked. Rows to confirm and dropped repeats are not failures: the preview lists them.
   let errorWorkbook: Uint8Array | null = null;
-  if (invalidRows > 0 || confirmRows > 0 || duplicates.size > 0) {
-    errorWorkbook = await writeErrorWorkbook(buf, job.maxRows, headerRow, errors, confirmByRow, duplicates, job.lang);
-  }
+  if (invalidRows > 0)
+    errorWorkbook = await writeErrorWorkbook(
+      (onRow) => streamRows(buf, job.maxRows, onRow),
+      headerRow,
+      errors,
+      job.lang,
+    );
 
   // 7. The orders without errors back to the main thread as the bytes it stores: a clean batch is
   // committed whole, one with errors only when the user chooses to import its valid orders now.
@@ -650,74 +691,6 @@ async function run(job: ParseJob) {
     duplicates: [...duplicates.values()].slice(0, 200),
     errorWorkbook,
   });
-}
-
-async function writeErrorWorkbook(
-  buf: Buffer,
-  maxRows: number,
-  headerRow: number,
-  errors: Issue[],
-  confirmByRow: Map<number, { key: string; params?: Record<string, string | number> }[]>,
-  duplicates: Map<string, { orderNo: string; rows: number[]; keptRow: number }>,
-  lang: ApiLanguage,
-): Promise<Uint8Array> {
-  const byRow = new Map<number, Issue[]>();
-  for (const e of errors) (byRow.get(e.row) ?? byRow.set(e.row, []).get(e.row)!).push(e);
-  // The uploader's language first, the other one beside it: whoever fixes the rows can read them.
-  const other: ApiLanguage = lang === 'en' ? 'zh-CN' : 'en';
-  const langs = [lang, other] as const;
-  const dupRows = new Map<number, { orderNo: string; keptRow: number }>();
-  for (const d of duplicates.values())
-    for (const r of d.rows) dupRows.set(r, { orderNo: d.orderNo, keptRow: d.keptRow });
-  const red = 'FFFFC7CE';
-  const yellow = 'FFFFEB9C';
-  let width = 0;
-  const pending: { values: unknown[]; rowNo: number }[] = [];
-  await streamRows(buf, maxRows, (row, rowNo) => {
-    // The rows are echoed up to column IV, where the header is looked for: past it a value on
-    // every row would make each one 16,384 cells wide.
-    const values: unknown[] = [];
-    for (let k = 0; k < row.cols.length; k++) {
-      const c = row.cols[k]!;
-      if (c > SMALL_SHEET_MAX_COLUMNS) continue;
-      values[c - 1] = row.values[k];
-      if (c > width) width = c;
-    }
-    if (rowNo >= headerRow) pending.push({ values, rowNo });
-  });
-  const errCol = width + 1;
-  const rows: WorkbookRow[] = pending.map(({ values, rowNo }) => {
-    // Rows keep their distance from the header, so row numbers in the preview match this sheet's.
-    const at = rowNo - headerRow + 1;
-    const cells = [...values];
-    if (rowNo === headerRow) {
-      langs.forEach((l, k) => (cells[errCol - 1 + k] = translate(l, 'errorColumnTitle')));
-      return { at, values: cells, bold: true };
-    }
-    const styles: Record<number, CellStyle> = {};
-    const issues = byRow.get(rowNo) ?? [];
-    for (const e of issues) {
-      if (!e.letter) continue;
-      styles[columnNumber(e.letter)] = { fill: red, note: langs.map((l) => translate(l, e.key, e.params)).join('\n') };
-    }
-    const dup = dupRows.get(rowNo);
-    langs.forEach((l, k) => {
-      const texts = issues.map((e) => (e.letter ? `[${e.letter}] ` : '') + translate(l, e.key, e.params));
-      for (const c of confirmByRow.get(rowNo) ?? []) texts.push(translate(l, c.key, c.params));
-      if (dup) texts.push(translate(l, 'duplicateOrderNoDropped', { value: dup.orderNo, row: dup.keptRow }));
-      if (!texts.length) return;
-      cells[errCol - 1 + k] = texts.join('; ');
-      styles[errCol + k] = { fill: issues.length ? red : yellow };
-    });
-    return { at, values: cells, styles };
-  });
-  const columns = Array.from({ length: errCol + 1 }, (_, i) => (i >= errCol - 1 ? { width: 60 } : {}));
-  // Values only (formulas give their results), written by the one workbook writer.
-  const chunks: Buffer[] = [];
-  const out = new PassThrough();
-  out.on('data', (c: Buffer) => chunks.push(c));
-  await writeWorkbook({ name: 'orders', columns, sharedStrings: true }, [rows], out);
-  return new Uint8Array(Buffer.concat(chunks));
 }
 
 // Started ahead of need (its modules load while it waits), then given one job.

@@ -3,6 +3,7 @@ import { type ApiLanguage, chinaDate, ErrorCode } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import { unpackOrder } from '../../domain/order-input.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -73,12 +74,14 @@ export function createReviewJobs(deps: ReviewJobDeps) {
       await repo.setParse(reviewId, 'parsing', 1, now());
       if (!review.storage_key) throw new StoredFileMissing('order review without a file');
       const data = await files.get(review.storage_key);
-      const [ref, channelTax, allowed] = await Promise.all([
+      const [ref, channelTax, allowed, defaultSender] = await Promise.all([
         repo.referenceData(),
         loadChannelTax(db),
         allowedChannelsOf(db, customerId),
+        defaultSenderOf(db, customerId),
       ]);
       const job: ParseJob = {
+        defaultSender,
         channelTax: [...channelTax],
         // The review says what an import of the sheet would refuse, a channel the customer may not use too.
         allowedChannels: allowed ? [...allowed] : null,
@@ -99,7 +102,6 @@ export function createReviewJobs(deps: ReviewJobDeps) {
       const catalogueLookup = createCatalogueLookup(db);
       let pending = Promise.resolve();
       const r = await poolOf().run(job, {
-        key: reviewId,
         onProgress: (f) => void (pending = pending.then(() => progress(Math.floor(f * 85))).catch(() => {})),
         existingOrderNos: async () => [],
         lookup: async (jans, idCards) => {

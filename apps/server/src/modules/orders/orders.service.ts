@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
+import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { type OrderInput, type ValidateContext, validateOrder } from '../../domain/order-input.ts';
 import { insertOrders, itemRow } from '../../domain/order-writer.ts';
 import { audit, type AuditWho } from '../../lib/audit.ts';
@@ -623,10 +624,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     },
     async sendAddress(actor: Actor, scope: Scope, requested?: number) {
       const customerId = customerFor(actor, scope, requested);
-      const last = await repo.lastSender(customerId);
-      if (last) return { name: last.sender_name, address: last.sender_address, phone: last.sender_phone };
-      const en = await repo.exportNomination(customerId);
-      return { name: en?.name_en ?? null, address: en?.address_en ?? null, phone: en?.tel ?? null };
+      return (await defaultSenderOf(db, customerId)) ?? { name: null, address: null, phone: null };
     },
     async itemByJan(actor: Actor, scope: Scope, jan: string, requested?: number) {
       const customerId = customerFor(actor, scope, requested);

@@ -8,6 +8,15 @@ import { addMessages } from '../../lib/messages.ts';
 addMessages({
   storageReceived: { en: 'Order {orderNo} received.', 'zh-CN': '订单 {orderNo} 已入库。' },
   storageNotFound: { en: 'No order has waybill {code}.', 'zh-CN': '没有运单号为 {code} 的订单。' },
+  // Spec §5 (the last wins): an earlier line of a waybill entered again below it.
+  storageRepeatedBelow: {
+    en: 'Waybill {code} is entered again further down; the last line counts.',
+    'zh-CN': '运单号 {code} 在下方再次录入，以最后一行为准。',
+  },
+  shipRepeatedBelow: {
+    en: 'Order {orderNo} is entered again further down; the last line counts.',
+    'zh-CN': '订单 {orderNo} 在下方再次录入，以最后一行为准。',
+  },
   storageDuplicate: {
     en: 'Waybill {code} is already in this entry.',
     'zh-CN': '运单号 {code} 在本次录入中重复。',
@@ -58,7 +67,6 @@ addMessages({
 
   shipShipped: { en: 'Order {orderNo} shipped.', 'zh-CN': '订单 {orderNo} 已出库。' },
   shipNotFound: { en: 'No order has waybill {code}.', 'zh-CN': '没有运单号为 {code} 的订单。' },
-  shipDuplicate: { en: 'Order {orderNo} is already in this shipment.', 'zh-CN': '订单 {orderNo} 已在本次出库中。' },
   shipmentNotFound: { en: 'Shipment not found.', 'zh-CN': '出库单不存在。' },
   shipmentNotSingle: {
     en: 'Scanned orders can only join a shipment made by scanning.',

@@ -1,4 +1,10 @@
-import { type ApiLanguage, ErrorCode, type ParsedRequest, type storageOrders as C } from '@console/contract';
+import {
+  type ApiLanguage,
+  ErrorCode,
+  lastPlaces,
+  type ParsedRequest,
+  type storageOrders as C,
+} from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -78,13 +84,19 @@ export function createOutbound(deps: {
       if (o.waybill_no) code.set(o.waybill_no, o);
     }
     const id = new Map(byId.map((o) => [o.id, o]));
-    const seen = new Set<number>();
-    const plan = entries.map((e) => {
+    // Spec §5, one rule for pasted numbers (contract lastPlaces): an order entered twice ships on
+    // its last line; the earlier ones are its duplicates.
+    const orderOf = entries.map((e) => (e.code !== undefined ? code.get(e.code) : id.get(e.id)));
+    const lastOf = lastPlaces(
+      orderOf.map((o, i) => (o ? `order ${o.id}` : `none ${i}`)),
+      (k) => k,
+    );
+    const plan = entries.map((e, i) => {
       const label = e.code ?? String(e.id);
-      const o = e.code !== undefined ? code.get(e.code) : id.get(e.id);
+      const o = orderOf[i];
       if (!o) return { code: label, order: null, outcome: 'notFound' as C.ShipLine['outcome'], key: 'shipNotFound' };
-      if (seen.has(o.id)) return { code: label, order: o, outcome: 'duplicate' as const, key: 'shipDuplicate' };
-      seen.add(o.id);
+      if (lastOf.get(`order ${o.id}`) !== i)
+        return { code: label, order: o, outcome: 'duplicate' as const, key: 'shipRepeatedBelow' };
       return { code: label, order: o, outcome: 'shipped' as C.ShipLine['outcome'], key: 'shipShipped' };
     });
     const moved = await transition(

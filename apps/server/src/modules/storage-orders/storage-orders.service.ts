@@ -1,4 +1,4 @@
-import { type ApiLanguage, ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
+import { type ApiLanguage, ErrorCode, lastPlaces, type ParsedRequest, storageOrders as C } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
@@ -117,16 +117,26 @@ export function createStorageOrdersService(deps: StorageOrdersDeps) {
       if (o.split_waybill_no && !byCode.has(o.split_waybill_no)) byCode.set(o.split_waybill_no, o);
       if (o.waybill_no) byCode.set(o.waybill_no, o);
     }
-    const seen = new Set<string>();
-    const plan: Planned[] = entered.map(({ code, row, weightG, badWeight }) => {
-      // A row refused for its weight stores nothing, so a later row of the waybill is no duplicate.
+    // Spec §5, one rule for pasted numbers (contract lastPlaces): a waybill entered twice is
+    // received by its last line, with that line's weight; the earlier lines are its duplicates. A
+    // row refused for its weight stores nothing, so it is no waybill's last line.
+    const lastOf = lastPlaces(entered, (e) => (e.badWeight ? `\u0000row ${e.row}` : e.code));
+    const plan: Planned[] = entered.map(({ code, row, weightG, badWeight }, i) => {
       if (badWeight) return { code, row, weightG, order: null, outcome: 'badWeight', key: 'storageBadWeight' };
-      const dup = seen.has(code) || stored.has(code);
-      seen.add(code);
+      const repeated = lastOf.get(code) !== i;
+      const dup = repeated || stored.has(code);
       const o = byCode.get(code);
       // Another tenant's order reads as no order at all: its existence is not told.
       const order = o && scopeAllows(scope, o.customer_id) ? o : null;
-      if (dup) return { code, row, weightG, order, outcome: 'duplicate', key: 'storageDuplicate' };
+      if (dup)
+        return {
+          code,
+          row,
+          weightG,
+          order,
+          outcome: 'duplicate',
+          key: repeated ? 'storageRepeatedBelow' : 'storageDuplicate',
+        };
       if (!order) return { code, row, weightG, order: null, outcome: 'notFound', key: 'storageNotFound' };
       if (so.customer_id !== null && order.customer_id !== so.customer_id)
         return { code, row, weightG, order, outcome: 'otherCustomer', key: 'storageOtherCustomer' };

@@ -3,7 +3,7 @@
  * looked up with `order/search` and marked found (with the server's row), refused (the order
  * life would not print it) or not found; printing marks lines printed or refused.
  */
-import type { orders } from '@console/contract';
+import { type orders, splitPastedNumbers } from '@console/contract';
 import { printRefusal } from '@/components/printing/settings.ts';
 
 export type Found = orders.OrderRow & { matched: string };
@@ -16,17 +16,8 @@ export type Line =
   | { number: string; state: 'printed'; order: Found; printer: string }
   | { number: string; state: 'failed'; order: Found; reason: string };
 
-/** The numbers in what was typed or pasted (spaces, new lines, commas), each once, in order. */
-export function splitNumbers(text: string): string[] {
-  return [
-    ...new Set(
-      text
-        .split(/[\s,;，；]+/u)
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
+/** The numbers in what was typed or pasted (spaces, new lines, commas), each once: the contract's one rule (spec §5, the last wins). */
+export const splitNumbers = splitPastedNumbers;
 
 /** New numbers added to the lines: the ones already there are not looked up again. */
 export function addNumbers(lines: readonly Line[], numbers: readonly string[]): { lines: Line[]; added: string[] } {

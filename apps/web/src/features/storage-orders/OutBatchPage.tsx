@@ -1,4 +1,4 @@
-import type { storageOrders as S } from '@console/contract';
+import { splitPastedNumbers, type storageOrders as S } from '@console/contract';
 import {
   Alert,
   App,
@@ -38,14 +38,8 @@ export default function OutBatchPage() {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const waybills = [
-    ...new Set(
-      pasted
-        .split(/[\s,;，；]+/u)
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
+  // The contract's one rule for pasted numbers (spec §5: a repeat is kept where it last comes).
+  const waybills = splitPastedNumbers(pasted);
   const count = selected.length + waybills.length;
 
   const after = async (r: Result) => {
