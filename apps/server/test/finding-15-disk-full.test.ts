@@ -73,6 +73,7 @@ describe('finding 15: uploads on a full disk answer 507 in the user language and
       code: 507,
       message:
         'The server has run out of storage space; nothing was saved. Please try again later or tell the administrator.',
+      key: 'storageFull',
       data: null,
     });
     const zh = await upload(h, 'order/batch/createImport', demo, { channel: 'JP' }, { name: 'o.xlsx', data }, 'zh-CN');

@@ -61,9 +61,13 @@ export default function JdAuthorizeListPage() {
             e instanceof ApiError && e.code === 422 ? Object.values(e.fieldErrors).flat().join(' ') : errorText(e),
         });
       })
-      .finally(() => {
+      .finally(async () => {
         setExchanging(false);
-        void refreshJd();
+        // Twice: on a fresh page load the list's first fetch is already under way, sent before the
+        // token was saved, and React Query joins an invalidation to a first fetch still in flight
+        // (no data yet to cancel it for); the second invalidation fetches after the exchange.
+        await refreshJd();
+        await refreshJd();
       });
   }, [message, modal]);
 

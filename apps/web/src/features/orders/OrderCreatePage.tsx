@@ -156,7 +156,13 @@ export default function OrderCreatePage() {
           <Col span={7}>
             <Form.Item label={t('orders.orderNo')} required>
               <Space.Compact style={{ width: '100%' }}>
-                <Form.Item name="orderNo" noStyle rules={[{ required: true }]}>
+                {/* A noStyle item has no label of its own: name it, or the message reads 请输入orderNo (issue 28 #10). */}
+                <Form.Item
+                  name="orderNo"
+                  noStyle
+                  rules={[{ required: true }]}
+                  messageVariables={{ label: t('orders.orderNo') }}
+                >
                   <Input data-testid="create-orderNo" />
                 </Form.Item>
                 <Button
