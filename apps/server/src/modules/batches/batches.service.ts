@@ -14,7 +14,8 @@ import { AppError } from '../../lib/errors.ts';
 import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
@@ -68,7 +69,7 @@ type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatche
 export interface BatchesDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   assertNoticesClear: (actor: Actor) => Promise<void>;
   uploadLimitBytes: number;
   /** Parse workers at once, and each one's time and heap limits (config PARSE_*). */
@@ -218,21 +219,16 @@ export function createBatchesService(deps: BatchesDeps) {
       let errorFileId: number | null = null;
       if (d.errorWorkbook) {
         const buf = Buffer.from(d.errorWorkbook);
-        const stored = await files.put(buf, 'errors.xlsx');
+        const stored = await files.write(buf, 'errors.xlsx');
         const batch = await repo.findAny(batchId);
-        errorFileId = (
-          await repo.insertFile({
-            customer_id: batch!.customer_id,
-            owner_user_id: batch!.created_by,
-            kind: 'batchErrors',
-            name: `${batch!.batch_no}-errors.xlsx`,
-            mime: XLSX,
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
-            created_at: now(),
-          })
-        ).id;
+        errorFileId = await files.record(stored, {
+          customer_id: batch!.customer_id,
+          owner_user_id: batch!.created_by,
+          kind: 'batchErrors',
+          name: `${batch!.batch_no}-errors.xlsx`,
+          mime: XLSX,
+          created_at: now(),
+        });
       }
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
       // as the worker made them (parsed-orders.ts), so a commit reads them back a frame at a time.
@@ -243,7 +239,7 @@ export function createBatchesService(deps: BatchesDeps) {
       let parsedKey: string | null = null;
       let channels: string[] | undefined;
       if (r.parsed) {
-        parsedKey = (await files.put(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
+        parsedKey = (await files.write(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
         channels = parsedChannels(r.parsed.data) ?? undefined;
       }
       await repo.updateBatch(db, batchId, {
@@ -310,7 +306,7 @@ export function createBatchesService(deps: BatchesDeps) {
    */
   async function stored(key: string): Promise<Buffer> {
     try {
-      return await files.get(key);
+      return await files.read(key);
     } catch (e) {
       if (e instanceof StoredFileMissing)
         throw new AppError(ErrorCode.CONFLICT, 'batchFileGone', null, undefined, undefined, e);
@@ -318,7 +314,7 @@ export function createBatchesService(deps: BatchesDeps) {
     }
   }
 
-  const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
+  const removeFile = (key: string | null) => (key ? files.discard(key).catch(() => {}) : Promise.resolve());
 
   async function commitJob(batchId: number, actor: Actor, lang: ApiLanguage) {
     live.set(batchId, { progress: 0 });
@@ -676,23 +672,20 @@ export function createBatchesService(deps: BatchesDeps) {
       await deps.assertNoticesClear(actor);
 
       const t = now();
-      const stored = await files.put(sheet.data, sheet.filename);
+      const stored = await files.write(sheet.data, sheet.filename);
       // A failed insert (a full database) leaves no stored file behind that nothing points at.
       const forget = (e: unknown) =>
-        files.remove(stored.key).then(
+        files.discard(stored.key).then(
           () => Promise.reject(e),
           () => Promise.reject(e),
         );
-      const file = await repo
-        .insertFile({
+      const fileId = await files
+        .record(stored, {
           customer_id: customerId,
           owner_user_id: actor.userId,
           kind: 'batchUpload',
           name: sheet.filename.slice(0, 200),
           mime: XLSX,
-          size: stored.size,
-          sha256: stored.sha256,
-          storage_key: stored.key,
           created_at: t,
         })
         .catch(forget);
@@ -704,7 +697,7 @@ export function createBatchesService(deps: BatchesDeps) {
         template_kind: kind,
         export_nomination_id: input.exportNominationId ?? null,
         clearance_company_code: input.clearanceCompany ?? null,
-        file_id: file.id,
+        file_id: fileId,
         status: 'parsing',
         created_by: actor.userId,
         created_at: t,

@@ -9,7 +9,7 @@ import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/gener
 import { translate } from '../../lib/messages.ts';
 import { type Actor, type Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
@@ -99,7 +99,7 @@ export function checkPair(
 export function createExportDeclarationsService(deps: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
   mailer: PermitMailer | null;
   /** Where a failed mail's cause goes (the app's logger), with the id the user is shown. */
@@ -283,25 +283,22 @@ export function createExportDeclarationsService(deps: {
       if (r.amount_jpy === null) throw AppError.conflict('declNotDeclared');
       const at = now();
       const name = `permit-${r.order_no}.pdf`;
-      const stored = await files.put(upload.data, name);
+      const stored = await files.write(upload.data, name);
       await db.transaction().execute(async (trx) => {
-        const f = await trx
-          .insertInto('files')
-          .values({
+        const fileId = await files.record(
+          stored,
+          {
             customer_id: r.customer_id,
             owner_user_id: actor.userId,
             kind: PERMIT_KIND,
             name,
             mime: 'application/pdf',
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
             created_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+          },
+          trx,
+        );
         // The declaration may have been cleared since it was read: then nothing is linked.
-        if (!(await repo.setPermit(trx, orderId, f.id, actor.userId, at))) throw AppError.conflict('declNotDeclared');
+        if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at))) throw AppError.conflict('declNotDeclared');
       });
       // Mail after the commit: a slow or failing mail server never loses the permit.
       let mail: 'sent' | 'notConfigured' | 'noAddress' | 'failed';
@@ -338,7 +335,7 @@ export function createExportDeclarationsService(deps: {
       const f = await repo.permitFile(r.permit_file_id);
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'declNoPermit');
       await audit(db, { actor, ip }, { action: 'permit.read', target: `order:${orderId}`, detail: f.name }, clock());
-      return new Download(f.name, 'application/pdf', await files.get(f.storage_key));
+      return new Download(f.name, 'application/pdf', (await files.open(f.storage_key)).body);
     },
   };
 }

@@ -4,7 +4,8 @@ import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull } from '../../lib/storage.ts';
 import { inspectImage, isImageProblem } from './items.images.ts';
 import './items.messages.ts';
 import { createItemsRepository, type Db, type ItemRecord } from './items.repository.ts';
@@ -52,7 +53,7 @@ export function normalizeDecimal(s: string): string {
 export function createItemsService(
   db: Database,
   clock: () => Date,
-  files: Storage,
+  files: Files,
   opts: { readCacheEntries?: number } = {},
 ) {
   const repo = createItemsRepository(db, opts);
@@ -471,21 +472,19 @@ export function createItemsService(
       if (!file) throw AppError.field('file', 'fileRequired');
       const info = inspectImage(file.data);
       if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
-      let stored: Awaited<ReturnType<Storage['put']>>;
+      let stored: Awaited<ReturnType<Files['write']>>;
       try {
-        stored = await files.put(file.data, `item.${info.ext}`);
+        stored = await files.write(file.data, `item.${info.ext}`);
       } catch (e) {
         if (isStorageFull(e)) throw AppError.storageFull(e);
         throw e;
       }
-      const imageId = await repo.insertImage({
+      const imageId = await files.record(stored, {
+        kind: 'itemImage',
         customer_id: customerId,
         owner_user_id: actor.userId,
         name: file.filename.slice(0, 200) || `item.${info.ext}`,
         mime: info.mime,
-        size: stored.size,
-        sha256: stored.sha256,
-        storage_key: stored.key,
         created_at: now(),
       });
       return { imageId, mime: info.mime, width: info.width, height: info.height, size: stored.size };
@@ -499,7 +498,7 @@ export function createItemsService(
       return {
         filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
         mime: f.mime,
-        body: await files.get(f.storage_key),
+        body: (await files.open(f.storage_key)).body,
       };
     },
 

@@ -70,18 +70,6 @@ export function createOrderReviewsRepository(db: Database) {
       return out;
     },
 
-    insertFile: (row: {
-      customer_id: number;
-      owner_user_id: number;
-      kind: string;
-      name: string;
-      mime: string;
-      size: number;
-      sha256: string;
-      storage_key: string;
-      created_at: string;
-    }) => db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
-
     /** The review, its orders and their items: one transaction, all or nothing. */
     async insertReview(review: ReviewInsert, orders: ReviewOrderInsert[], items: ReviewItemInsert[]) {
       return db.transaction().execute(async (trx) => {

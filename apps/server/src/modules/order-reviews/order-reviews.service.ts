@@ -8,7 +8,7 @@ import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
 import { createParsePool } from '../batches/parse-pool.ts';
@@ -38,7 +38,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export interface OrderReviewsDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
   /** Parse workers at once, each one's time and heap limits (config PARSE_*), as the order import. */
   parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
@@ -170,18 +170,15 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
       );
       progress?.rows(90);
 
-      const stored = await files.put(file.data, file.filename);
+      const stored = await files.write(file.data, file.filename);
       const t = at.toISOString();
       try {
-        const fileRow = await repo.insertFile({
+        const fileId = await files.record(stored, {
           customer_id: customerId,
           owner_user_id: actor.userId,
           kind: 'orderReviewUpload',
           name: file.filename.slice(0, 200),
           mime: XLSX,
-          size: stored.size,
-          sha256: stored.sha256,
-          storage_key: stored.key,
           created_at: t,
         });
         const id = await repo.insertReview(
@@ -189,7 +186,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
             review_no: `R${chinaDate(at).replaceAll('-', '')}${String(randomInt(0, 1e9)).padStart(9, '0')}`,
             customer_id: customerId,
             status: 0,
-            file_id: fileRow.id,
+            file_id: fileId,
             file_name: file.filename.slice(0, 200),
             order_count: orders.length,
             item_count: items.length,
@@ -209,7 +206,7 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
         progress?.done();
         return present((await repo.find(scope, id))!);
       } catch (e) {
-        await files.remove(stored.key).catch(() => {});
+        await files.discard(stored.key).catch(() => {});
         throw e;
       }
     },
