@@ -33,8 +33,11 @@ export interface Files {
   write(data: Buffer, hint: string, sha256?: string): Promise<StoredBytes>;
   /** Records bytes written by `write` as a `files` row, in the caller's transaction when given; its id. */
   record(stored: StoredBytes, row: FileMeta, db?: Database): Promise<number>;
-  /** Writes the bytes and records the row; when the row cannot be inserted, the bytes go. */
-  save(file: FileMeta & { data: Buffer; sha256?: string }, db?: Database): Promise<number>;
+  /**
+   * Writes the bytes and records the row; when the row cannot be inserted, the bytes go. `hint`
+   * names the key's extension when the row's name (a user's file name) should not.
+   */
+  save(file: FileMeta & { data: Buffer; sha256?: string; hint?: string }, db?: Database): Promise<number>;
   /** Work bytes back, whole (small, the server's own). Rejects with StoredFileMissing. */
   read(key: string): Promise<Buffer>;
   /**
@@ -78,8 +81,8 @@ export function createFiles(db: Database, store: Storage): Files {
     write: (data, hint, sha256) => store.put(data, hint, sha256),
     record: (stored, row, on = db) =>
       insertFileRow(on, { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key }),
-    async save({ data, sha256, ...row }, on = db) {
-      const stored = await store.put(data, row.name, sha256);
+    async save({ data, sha256, hint, ...row }, on = db) {
+      const stored = await store.put(data, hint ?? row.name, sha256);
       try {
         return await files.record(stored, row, on);
       } catch (e) {

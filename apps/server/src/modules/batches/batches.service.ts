@@ -219,9 +219,10 @@ export function createBatchesService(deps: BatchesDeps) {
       let errorFileId: number | null = null;
       if (d.errorWorkbook) {
         const buf = Buffer.from(d.errorWorkbook);
-        const stored = await files.write(buf, 'errors.xlsx');
         const batch = await repo.findAny(batchId);
-        errorFileId = await files.record(stored, {
+        errorFileId = await files.save({
+          data: buf,
+          hint: 'errors.xlsx',
           customer_id: batch!.customer_id,
           owner_user_id: batch!.created_by,
           kind: 'batchErrors',

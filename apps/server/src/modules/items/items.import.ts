@@ -304,8 +304,9 @@ export function createItemImportService(deps: ItemImportDeps) {
       try {
         if (bad.size) {
           const workbook = await buildWorkbookBuffer(db, errorWorkbook(bad));
-          const stored = await files.write(workbook, 'item-import-errors.xlsx');
-          errorFileId = await files.record(stored, {
+          errorFileId = await files.save({
+            data: workbook,
+            hint: 'item-import-errors.xlsx',
             customer_id: customerId,
             owner_user_id: actor.userId,
             kind: 'itemImportErrors',

@@ -472,22 +472,23 @@ export function createItemsService(
       if (!file) throw AppError.field('file', 'fileRequired');
       const info = inspectImage(file.data);
       if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
-      let stored: Awaited<ReturnType<Files['write']>>;
+      let imageId: number;
       try {
-        stored = await files.write(file.data, `item.${info.ext}`);
+        imageId = await files.save({
+          kind: 'itemImage',
+          customer_id: customerId,
+          owner_user_id: actor.userId,
+          name: file.filename.slice(0, 200) || `item.${info.ext}`,
+          mime: info.mime,
+          created_at: now(),
+          data: file.data,
+          hint: `item.${info.ext}`,
+        });
       } catch (e) {
         if (isStorageFull(e)) throw AppError.storageFull(e);
         throw e;
       }
-      const imageId = await files.record(stored, {
-        kind: 'itemImage',
-        customer_id: customerId,
-        owner_user_id: actor.userId,
-        name: file.filename.slice(0, 200) || `item.${info.ext}`,
-        mime: info.mime,
-        created_at: now(),
-      });
-      return { imageId, mime: info.mime, width: info.width, height: info.height, size: stored.size };
+      return { imageId, mime: info.mime, width: info.width, height: info.height, size: file.data.length };
     },
 
     /** The owner, its agent and operators see an image; anyone else gets the same 404 as for no image. */

@@ -30,12 +30,7 @@ const MAX_SHIPMENT = 5000;
  * refuses intercepted, error and not-received orders with its reason), and the shipment keeps
  * the orders that went, so its manifest can be made again at any time.
  */
-export function createOutbound(deps: {
-  db: Database;
-  clock: () => Date;
-  files: Files;
-  repo: StorageOrdersRepository;
-}) {
+export function createOutbound(deps: { db: Database; clock: () => Date; files: Files; repo: StorageOrdersRepository }) {
   const { db, clock, repo } = deps;
   const now = () => clock().toISOString();
 
