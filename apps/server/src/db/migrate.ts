@@ -41,6 +41,7 @@ import * as jobQueue from './migrations/2026-11-27T0170-job-queue.ts';
 import * as fileBlobs from './migrations/2026-11-27T0190-file-blobs.ts';
 import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts';
 import * as printJobQueue from './migrations/2026-11-27T0200-print-job-queue.ts';
+import * as fileBlobsUncompressed from './migrations/2026-11-27T0440-file-blobs-uncompressed.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0190-file-blobs': fileBlobs,
   '2026-11-27T0191-export-progress': exportProgress,
   '2026-11-27T0200-print-job-queue': printJobQueue,
+  '2026-11-27T0440-file-blobs-uncompressed': fileBlobsUncompressed,
 };
 
 class ListedMigrations implements MigrationProvider {
