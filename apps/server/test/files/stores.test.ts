@@ -77,8 +77,9 @@ describe.each(Object.keys(stores))('the %s store', (name) => {
     for await (const piece of body) pieces.push(piece as Buffer);
     expect(Buffer.concat(pieces).equals(big)).toBe(true);
     if (name !== 'database' || process.env.TEST_DATABASE_URL) expect(pieces.length).toBeGreaterThan(1);
-    // The database store never holds more than one piece of the blob (substr reads).
-    if (name === 'database')
+    // On PostgreSQL the database store never holds more than one piece of the blob (substr reads);
+    // on SQLite it reads the blob once (storage-database.ts says why).
+    if (name === 'database' && process.env.TEST_DATABASE_URL)
       expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(DATABASE_STREAM_CHUNK);
     await store.remove(key);
     await expect(store.stream(key)).rejects.toBeInstanceOf(StoredFileMissing);
