@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import { AppError } from './errors.ts';
 import { addMessages } from './messages.ts';
 import type { Files, StoredBytes } from './files.ts';
-import { findFileRow } from './files.repository.ts';
+import { findFileRow, insertFileRow } from './files.repository.ts';
 
 addMessages({
   fileExpired: {
@@ -59,13 +59,14 @@ type GeneratedFile = {
  * The `files` row of bytes already stored: apart from the write, so a job records its file in the
  * transaction that finishes it (the bytes are written before, never with the writer held).
  */
-export async function recordGeneratedFile(
-  db: Database,
-  files: Files,
-  stored: StoredBytes,
-  file: GeneratedFile,
-): Promise<number> {
-  return files.record(stored, generatedRow(file), db);
+export async function recordGeneratedFile(db: Database, stored: StoredBytes, file: GeneratedFile): Promise<number> {
+  // The files module's own insert (this file is part of it), with the signature callers had.
+  return insertFileRow(db, {
+    ...generatedRow(file),
+    size: stored.size,
+    sha256: stored.sha256,
+    storage_key: stored.key,
+  });
 }
 
 const generatedRow = (file: GeneratedFile) => ({

@@ -196,7 +196,7 @@ export function createLabelsService(deps: {
       const stored = await deps.files.write(await fs.promises.readFile(file), name);
       try {
         await db.transaction().execute(async (trx) => {
-          const fileId = await recordGeneratedFile(trx, deps.files, stored, {
+          const fileId = await recordGeneratedFile(trx, stored, {
             kind: 'labelPrintJob',
             name,
             mime: PDF,
