@@ -185,7 +185,7 @@ export async function buildApp({
     createExportRenders({
       db,
       jobs,
-      storage: files,
+      files,
       progress: exportProgress,
       webOnly: !runsJobs(config),
       log: app.log,
