@@ -138,14 +138,12 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.status(400).send({ code: 400, message: translate(lang, 'badJson'), key: 'badJson', data: null });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      return reply
-        .status(fe.statusCode)
-        .send({
-          code: fe.statusCode,
-          message: translate(lang, 'badRequestGeneric'),
-          key: 'badRequestGeneric',
-          data: null,
-        });
+      return reply.status(fe.statusCode).send({
+        code: fe.statusCode,
+        message: translate(lang, 'badRequestGeneric'),
+        key: 'badRequestGeneric',
+        data: null,
+      });
     }
     const errorId = randomUUID();
     request.log.error({ err: error, errorId }, 'unhandled error');
