@@ -25,6 +25,7 @@ import { createDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createRegistrar, type Registrar } from '../src/http/register-call.ts';
 import { responseCacheStats } from '../src/http/response-cache.ts';
+import { createFiles } from '../src/lib/files.ts';
 import { localStorage } from '../src/lib/storage.ts';
 import { createAuthService } from '../src/modules/auth/auth.service.ts';
 import { itemsRoutes } from '../src/modules/items/items.routes.ts';
@@ -172,7 +173,7 @@ function plainItems(app: FastifyInstance, appDb: Database, appConfig: Config) {
   };
   itemsRoutes(
     only,
-    createItemsService(appDb, () => new Date(), localStorage(path.join(dir, 'files')), {
+    createItemsService(appDb, () => new Date(), createFiles(appDb, localStorage(path.join(dir, 'files'))), {
       readCacheEntries: appConfig.READ_CACHE_ENTRIES,
     }),
     // Only the list is registered here (see `only`): the import calls' service is never reached.

@@ -14,6 +14,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
+import { createFiles } from './lib/files.ts';
 import { useTempFolder } from './lib/temp-files.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -48,7 +49,7 @@ import { exportDeclarationsRoutes } from './modules/export-declarations/export-d
 import { createExportDeclarationsService } from './modules/export-declarations/export-declarations.service.ts';
 import { labelBRoutes } from './modules/label-b/label-b.routes.ts';
 import { createLabelBService } from './modules/label-b/label-b.service.ts';
-import { expireTemporaryFiles, setFileRetentionDays } from './lib/generated-files.ts';
+import { setFileRetentionDays } from './lib/generated-files.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
@@ -127,7 +128,8 @@ export async function buildApp({
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
   });
-  const files = storage ?? createStorage(config, db);
+  // The files module owns the rows and the bytes (issue 27): services get it, never the store.
+  const files = createFiles(db, storage ?? createStorage(config, db));
   // Files being built and sent live in DATA_DIR/tmp; what a killed run left there goes now.
   const temp = useTempFolder(path.join(config.DATA_DIR, 'tmp'));
   if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
@@ -183,7 +185,7 @@ export async function buildApp({
     createExportRenders({
       db,
       jobs,
-      storage: files,
+      files,
       progress: exportProgress,
       webOnly: !runsJobs(config),
       log: app.log,
@@ -272,7 +274,7 @@ export async function buildApp({
   jobs.every(
     {
       name: 'file-sweep',
-      run: async () => void (await expireTemporaryFiles(db, files, clock(), config.FILE_RETENTION_DAYS)),
+      run: async () => void (await files.sweep(clock(), config.FILE_RETENTION_DAYS)),
     },
     { everyMs: config.FILE_SWEEP_MINUTES * 60_000, atStart: false },
   );

@@ -27,6 +27,7 @@ function fullDisk(root: string): Storage & { puts: number } {
       throw enospc();
     },
     get: (key: string) => real.get(key),
+    stream: (key: string) => real.stream(key),
     remove: (key: string) => real.remove(key),
     check: () => real.check(),
   };

@@ -43,6 +43,7 @@ import * as exportProgress from './migrations/2026-11-27T0191-export-progress.ts
 import * as printJobQueue from './migrations/2026-11-27T0200-print-job-queue.ts';
 import * as orderReviewJobs from './migrations/2026-11-27T0420-order-review-jobs.ts';
 import * as exportRenders from './migrations/2026-11-27T0430-export-renders.ts';
+import * as fileBlobsUncompressed from './migrations/2026-11-27T0440-file-blobs-uncompressed.ts';
 import * as recordVersions from './migrations/2026-11-27T0460-record-versions.ts';
 import * as pickupUpdateRoute from './migrations/2026-11-27T0480-pages-pickup-update-route.ts';
 
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0200-print-job-queue': printJobQueue,
   '2026-11-27T0420-order-review-jobs': orderReviewJobs,
   '2026-11-27T0430-export-renders': exportRenders,
+  '2026-11-27T0440-file-blobs-uncompressed': fileBlobsUncompressed,
   '2026-11-27T0460-record-versions': recordVersions,
   '2026-11-27T0480-pages-pickup-update-route': pickupUpdateRoute,
 };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import type { Storage } from './storage.ts';
+import type { Files } from './files.ts';
 
 /**
  * Readiness (`GET /api/ready`): whether this instance can serve calls now, for the load balancer
@@ -26,7 +26,7 @@ export function databaseCheck(db: Kysely<any>): ReadinessCheck {
  * the bucket every instance shares), and this instance's own data folder, where files are built
  * before they are stored, takes a write too.
  */
-export function fileStoreCheck(store: Pick<Storage, 'check'>, dataDir: string): ReadinessCheck {
+export function fileStoreCheck(store: Pick<Files, 'check'>, dataDir: string): ReadinessCheck {
   return {
     reason: 'fileStoreUnwritable',
     run: async () => {

@@ -6,6 +6,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import type { Config } from '../config.ts';
 import { newStorageKey, probeStorage, sha256Of, StoredFileMissing, type Storage } from './storage.ts';
 
@@ -34,6 +35,17 @@ export function s3Storage(s3: NonNullable<Config['s3']>): Storage {
       try {
         const r = await client.send(new GetObjectCommand({ Bucket, Key: name(key) }));
         return Buffer.from(await r.Body!.transformToByteArray());
+      } catch (e) {
+        if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404))
+          throw new StoredFileMissing(key);
+        throw e;
+      }
+    },
+    async stream(key) {
+      try {
+        const r = await client.send(new GetObjectCommand({ Bucket, Key: name(key) }));
+        // In Node the SDK's body is the HTTP response itself: piped out as it arrives.
+        return { body: r.Body as Readable, size: r.ContentLength ?? 0 };
       } catch (e) {
         if (e instanceof NoSuchKey || (e instanceof S3ServiceException && e.$metadata.httpStatusCode === 404))
           throw new StoredFileMissing(key);

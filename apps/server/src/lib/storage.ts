@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
  * File storage behind one interface (DESIGN "Files"), chosen by FILE_STORE: a local folder
@@ -13,6 +14,11 @@ export interface Storage {
   put(data: Buffer, hint: string, sha256?: string): Promise<{ key: string; size: number; sha256: string }>;
   /** The bytes; rejects with `StoredFileMissing` when the key holds nothing. */
   get(key: string): Promise<Buffer>;
+  /**
+   * The bytes as a stream, for downloads: a large file never sits whole in memory. Rejects with
+   * `StoredFileMissing` before any byte is sent, so the caller can still answer a 404.
+   */
+  stream(key: string): Promise<{ body: Readable; size: number }>;
   /** Removes the bytes; a key that holds nothing is not an error. */
   remove(key: string): Promise<void>;
   /** Whether the store answers (readiness): writes, reads back and removes a small object. */
@@ -78,6 +84,19 @@ export function localStorage(root: string): Storage {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key, { cause: e });
         throw e;
       }
+    },
+    async stream(key) {
+      // Opened before answering, so a missing file is a 404 and a file removed while it is
+      // read still gives its bytes (the open handle keeps them).
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(resolve(key), 'r');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoredFileMissing(key, { cause: e });
+        throw e;
+      }
+      const { size } = await handle.stat();
+      return { body: handle.createReadStream(), size };
     },
     async remove(key) {
       await fs.rm(resolve(key), { force: true });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expireTemporaryFiles, saveGeneratedFile } from '../../src/lib/generated-files.ts';
+import { createFiles } from '../../src/lib/files.ts';
+import { saveGeneratedFile } from '../../src/lib/generated-files.ts';
 import { createHarness, type Harness } from '../harness.ts';
 
 /**
@@ -23,7 +24,7 @@ const storage = () => h.storage;
 const download = (id: number, token: string, lang = 'en') =>
   h.post('file/downloadSteam', { id }, token, { 'accept-language': lang });
 const saved = (at: Date, kind = 'labelPrintJob') =>
-  saveGeneratedFile(h.db, storage(), {
+  saveGeneratedFile(h.db, createFiles(h.db, storage()), {
     kind,
     name: 'labels.pdf',
     mime: 'application/pdf',
@@ -81,7 +82,7 @@ describe('file retention', () => {
 
     expect((await download(old, demo)).status).toBe(200);
     // Two sweeps at once (two instances): each file is expired once.
-    const counts = await Promise.all([1, 2].map(() => expireTemporaryFiles(h.db, storage(), now, 3)));
+    const counts = await Promise.all([1, 2].map(() => createFiles(h.db, storage()).sweep(now, 3)));
     expect(counts[0]! + counts[1]!).toBeGreaterThanOrEqual(2);
     expect((await keyOf(old)).expired_at).not.toBeNull();
     expect((await keyOf(errors)).expired_at).not.toBeNull();
@@ -105,6 +106,6 @@ describe('file retention', () => {
     expect(other.body.message).not.toMatch(/expired/);
     expect((await download(fresh, demo)).status).toBe(200);
     // A second sweep finds nothing more.
-    expect(await expireTemporaryFiles(h.db, storage(), now, 3)).toBe(0);
+    expect(await createFiles(h.db, storage()).sweep(now, 3)).toBe(0);
   });
 });

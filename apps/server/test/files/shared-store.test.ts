@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.ts';
-import { expireTemporaryFiles } from '../../src/lib/generated-files.ts';
+import { createFiles } from '../../src/lib/files.ts';
 import { createStorage } from '../../src/lib/storage-config.ts';
 import { baseRow, fill, template, upload } from '../batches/helpers.ts';
 import { createHarness, type Harness, secondInstance } from '../harness.ts';
@@ -129,7 +129,7 @@ describe.each(cases)('files in the %s store, two instances', (store) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const bStore = createStorage(testConfig({ ...(s3?.env ?? { FILE_STORE: 'database' }), DATA_DIR: bDir }), h.db);
-    expect(await expireTemporaryFiles(h.db, bStore, new Date('2026-11-21T03:00:00Z'), 7)).toBeGreaterThanOrEqual(1);
+    expect(await createFiles(h.db, bStore).sweep(new Date('2026-11-21T03:00:00Z'), 7)).toBeGreaterThanOrEqual(1);
     expect(await h.stored(key)).toBe(false);
     const f = await h.db.selectFrom('files').select('expired_at').where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(f.expired_at).not.toBeNull();

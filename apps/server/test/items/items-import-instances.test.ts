@@ -36,6 +36,7 @@ const held: Storage = {
     return base.get(key);
   },
   put: (data, hint, sha) => base.put(data, hint, sha),
+  stream: (key) => base.stream(key),
   remove: (key) => base.remove(key),
   check: () => base.check(),
 };

@@ -39,6 +39,7 @@ const held: Storage = {
     }
     return base.get(key);
   },
+  stream: (key) => base.stream(key),
   remove: (key) => base.remove(key),
   check: () => base.check(),
 };

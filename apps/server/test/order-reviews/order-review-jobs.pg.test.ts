@@ -38,6 +38,7 @@ const held: Storage = {
     }
     return base.get(key);
   },
+  stream: (key) => base.stream(key),
   remove: (key) => base.remove(key),
   check: () => base.check(),
 };

@@ -5,7 +5,8 @@ import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
 import { interruptedMessage } from './batches.commit.ts';
 import './batches.messages.ts';
@@ -62,7 +63,7 @@ export function createBatchParses({
 }: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   deps: Pick<BatchesDeps, 'parse' | 'catalogueEntries' | 'previewTtlMinutes' | 'jobs'>;
   repo: Repo;
   /** Progress of this process's running jobs, shown by the progress call. */
@@ -169,21 +170,17 @@ export function createBatchParses({
       let errorFileId: number | null = null;
       if (d.errorWorkbook) {
         const buf = Buffer.from(d.errorWorkbook);
-        const stored = await files.put(buf, 'errors.xlsx');
         const batch = await repo.findAny(batchId);
-        errorFileId = (
-          await repo.insertFile({
-            customer_id: batch!.customer_id,
-            owner_user_id: batch!.created_by,
-            kind: 'batchErrors',
-            name: `${batch!.batch_no}-errors.xlsx`,
-            mime: XLSX,
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
-            created_at: now(),
-          })
-        ).id;
+        errorFileId = await files.save({
+          data: buf,
+          hint: 'errors.xlsx',
+          customer_id: batch!.customer_id,
+          owner_user_id: batch!.created_by,
+          kind: 'batchErrors',
+          name: `${batch!.batch_no}-errors.xlsx`,
+          mime: XLSX,
+          created_at: now(),
+        });
       }
       // The parsed orders wait for confirmation in a file, not in this process's memory, stored
       // as the worker made them (parsed-orders.ts), so a commit reads them back a frame at a time.
@@ -194,7 +191,7 @@ export function createBatchParses({
       let parsedKey: string | null = null;
       let channels: string[] | undefined;
       if (r.parsed) {
-        parsedKey = (await files.put(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
+        parsedKey = (await files.write(r.parsed.data, 'parsed-orders.bin', r.parsed.sha256)).key;
         channels = parsedChannels(r.parsed.data) ?? undefined;
       }
       // Only from parsing: a run taken over from an instance that seemed gone may end second.
@@ -295,7 +292,7 @@ export function createBatchParses({
    */
   async function stored(key: string): Promise<Buffer> {
     try {
-      return await files.get(key);
+      return await files.read(key);
     } catch (e) {
       if (e instanceof StoredFileMissing)
         throw new AppError(ErrorCode.CONFLICT, 'batchFileGone', null, undefined, undefined, e);

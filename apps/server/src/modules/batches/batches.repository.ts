@@ -46,8 +46,6 @@ export function createBatchesRepository(db: Database) {
       }
       return out;
     },
-    insertFile: (row: Insertable<DB['files']>) =>
-      db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
     file: (id: number) => db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst(),
     insertBatch: (row: Insertable<DB['batches']>, q: Database | Transaction<DB> = db) =>
       q.insertInto('batches').values(row).returning('id').executeTakeFirstOrThrow(),

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
@@ -40,7 +40,7 @@ type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatche
 export interface BatchesDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   assertNoticesClear: (actor: Actor) => Promise<void>;
   uploadLimitBytes: number;
   /** Parse workers at once, and each one's time and heap limits (config PARSE_*). */
@@ -104,7 +104,7 @@ export function createBatchesService(deps: BatchesDeps) {
     updatedAt: b.updated_at,
   });
 
-  const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
+  const removeFile = (key: string | null) => (key ? files.discard(key).catch(() => {}) : Promise.resolve());
   const parses = createBatchParses({ db, clock, files, deps, repo, live, now, removeFile });
   const { parsedOrders } = parses;
 
@@ -229,23 +229,20 @@ export function createBatchesService(deps: BatchesDeps) {
       await deps.assertNoticesClear(actor);
 
       const t = now();
-      const stored = await files.put(sheet.data, sheet.filename);
+      const stored = await files.write(sheet.data, sheet.filename);
       // A failed insert (a full database) leaves no stored file behind that nothing points at.
       const forget = (e: unknown) =>
-        files.remove(stored.key).then(
+        files.discard(stored.key).then(
           () => Promise.reject(e),
           () => Promise.reject(e),
         );
-      const file = await repo
-        .insertFile({
+      const fileId = await files
+        .record(stored, {
           customer_id: customerId,
           owner_user_id: actor.userId,
           kind: 'batchUpload',
           name: sheet.filename.slice(0, 200),
           mime: XLSX,
-          size: stored.size,
-          sha256: stored.sha256,
-          storage_key: stored.key,
           created_at: t,
         })
         .catch(forget);
@@ -257,7 +254,7 @@ export function createBatchesService(deps: BatchesDeps) {
         template_kind: kind,
         export_nomination_id: input.exportNominationId ?? null,
         clearance_company_code: input.clearanceCompany ?? null,
-        file_id: file.id,
+        file_id: fileId,
         status: 'parsing',
         created_by: actor.userId,
         created_at: t,

@@ -8,7 +8,7 @@ import { translate } from '../../lib/messages.ts';
 import { storeReasons } from '../../lib/reasons.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import {
@@ -62,7 +62,7 @@ type Column = keyof typeof HEADERS;
 export interface ClearanceDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
 }
 

@@ -8,7 +8,8 @@ import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
@@ -64,7 +65,7 @@ type RunRow = { orderId: number; customerId: number; productName: string; amount
 export function createDeclarationBatches(deps: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   jobs: JobQueue;
   uploadLimitBytes: number;
   repo: DeclarationsRepository;
@@ -74,7 +75,7 @@ export function createDeclarationBatches(deps: {
   const now = () => clock().toISOString();
 
   async function enqueueRun(actor: Actor, rows: RunRow[]) {
-    const stored = await files.put(Buffer.from(JSON.stringify(rows)), 'export-declaration-run.json');
+    const stored = await files.write(Buffer.from(JSON.stringify(rows)), 'export-declaration-run.json');
     const at = now();
     try {
       return await db.transaction().execute(async (trx) => {
@@ -96,7 +97,7 @@ export function createDeclarationBatches(deps: {
         return id;
       });
     } catch (e) {
-      await files.remove(stored.key).catch(() => {});
+      await files.discard(stored.key);
       throw e;
     }
   }
@@ -106,7 +107,7 @@ export function createDeclarationBatches(deps: {
     if (!run || (run.status !== 'queued' && run.status !== 'running') || !run.rows_key) return;
     try {
       await repo.endRun(db, runId, { status: 'running' }, now());
-      const rows = JSON.parse((await files.get(run.rows_key)).toString('utf8')) as RunRow[];
+      const rows = JSON.parse((await files.read(run.rows_key)).toString('utf8')) as RunRow[];
       await db.transaction().execute(async (trx) => {
         // Ended already (a run before this one committed): nothing is written twice.
         if (!(await repo.endRun(trx, runId, { status: 'done', rows_key: null }, now()))) return;
@@ -119,7 +120,7 @@ export function createDeclarationBatches(deps: {
       // An instance whose database went (a crash) writes nothing here: the run is taken over.
       await repo.endRun(db, runId, { status: 'failed', error: key, rows_key: null }, now());
     }
-    await files.remove(run.rows_key).catch(() => {});
+    await files.discard(run.rows_key);
   }
   deps.jobs.define<RunPayload>({ name: RUN_JOB, exclusive: true, run: (p) => runJob(p) });
 

@@ -3,7 +3,7 @@ import type { ApiLanguage } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
 import './export-declarations.messages.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
@@ -23,7 +23,7 @@ type MailPayload = { orderId: number; fileId: number; lang: ApiLanguage };
 export function createPermitMails(deps: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   jobs: JobQueue;
   mailer: PermitMailer | null;
   repo: DeclarationsRepository;
@@ -44,7 +44,7 @@ export function createPermitMails(deps: {
         subject: translate(lang, 'declMailSubject', { orderNo: r.order_no }),
         text: translate(lang, 'declMailBody', { orderNo: r.order_no, waybillNo: r.waybill_no ?? '-' }),
         filename: f.name,
-        pdf: await files.get(f.storage_key),
+        pdf: await files.read(f.storage_key),
       });
       await repo.setMailResult(orderId, fileId, now(), null);
     } catch (e) {

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { loadGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkPair, createDeclarationBatches, ERRORS_KIND } from './export-declarations.batch.ts';
@@ -68,7 +68,7 @@ export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclar
 export function createExportDeclarationsService(deps: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
   mailer: PermitMailer | null;
   jobs: JobQueue;
@@ -156,7 +156,7 @@ export function createExportDeclarationsService(deps: {
       if (r.amount_jpy === null) throw AppError.conflict('declNotDeclared');
       const at = now();
       const name = `permit-${r.order_no}.pdf`;
-      const stored = await files.put(upload.data, name);
+      const stored = await files.write(upload.data, name);
       // The e-mail is a job enqueued with the permit's link: a slow or failing mail server neither
       // holds this call nor loses the permit.
       const mail: 'queued' | 'notConfigured' | 'noAddress' = !mailer
@@ -165,24 +165,21 @@ export function createExportDeclarationsService(deps: {
           ? 'noAddress'
           : 'queued';
       await db.transaction().execute(async (trx) => {
-        const f = await trx
-          .insertInto('files')
-          .values({
+        const fileId = await files.record(
+          stored,
+          {
             customer_id: r.customer_id,
             owner_user_id: actor.userId,
             kind: PERMIT_KIND,
             name,
             mime: 'application/pdf',
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
             created_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+          },
+          trx,
+        );
         // The declaration may have been cleared since it was read: then nothing is linked.
-        if (!(await repo.setPermit(trx, orderId, f.id, actor.userId, at))) throw AppError.conflict('declNotDeclared');
-        if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId: f.id, lang }, r.customer_id);
+        if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at))) throw AppError.conflict('declNotDeclared');
+        if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId, lang }, r.customer_id);
       });
       return { declaration: present(lang, await loadScoped(scope, orderId)), mail };
     },
@@ -195,7 +192,7 @@ export function createExportDeclarationsService(deps: {
       const f = await repo.permitFile(r.permit_file_id);
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'declNoPermit');
       await audit(db, { actor, ip }, { action: 'permit.read', target: `order:${orderId}`, detail: f.name }, clock());
-      return new Download(f.name, 'application/pdf', await files.get(f.storage_key));
+      return new Download(f.name, 'application/pdf', (await files.open(f.storage_key)).body);
     },
   };
 }

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pipeline } from 'node:stream/promises';
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { Database } from '../../db/database.ts';
 import type { ExportProgressStore } from '../../lib/export-progress.ts';
 import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { tempFile } from '../../lib/temp-files.ts';
 import { renderHere, type RenderJobData, type RenderRunner, type WorkbookJobData } from '../../lib/workbook-job.ts';
 import { createExportRendersRepository } from './export-renders.repository.ts';
@@ -42,7 +44,8 @@ interface RenderPayload {
 export interface ExportRendersDeps {
   db: Database;
   jobs: JobQueue;
-  storage: Storage;
+  /** The files module (lib/files.ts): inputs and outputs are work bytes, written and read by key, never rows. */
+  files: Files;
   progress: ExportProgressStore;
   /** SERVER_ROLE=web: renders nothing itself, not even small workbooks kept in memory. */
   webOnly: boolean;
@@ -59,7 +62,7 @@ export interface ExportRendersDeps {
  * at a time per worker, small ones have a kind of their own.
  */
 export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
-  const { db, jobs, storage, log } = deps;
+  const { db, jobs, files, log } = deps;
   const repo = createExportRendersRepository(db);
   // Wall time, not the app's clock (which tests move by hours): these times only age rows out.
   const stamp = () => new Date().toISOString();
@@ -70,14 +73,14 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     let out: string | null = null;
     // From here every end is written to the row: the asker waits on it.
     try {
-      const data = v8.deserialize(await gunzip(await storage.get(row.input_key))) as WorkbookJobData | RenderJobData;
+      const data = v8.deserialize(await gunzip(await files.read(row.input_key))) as WorkbookJobData | RenderJobData;
       // The asker's path means nothing here: the file is written to one of ours.
       out = tempFile(path.extname(data.out).slice(1) || 'bin');
       const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
       await renderHere({ ...data, out }, { tenant: p.tenant, small: p.small }, progress);
       await progress?.flushed();
-      const { key } = await storage.put(await fs.readFile(out), path.basename(out));
-      if (!(await repo.finish(p.id, { state: 'done', fileKey: key }, stamp()))) await storage.remove(key);
+      const { key } = await files.write(await fs.readFile(out), path.basename(out));
+      if (!(await repo.finish(p.id, { state: 'done', fileKey: key }, stamp()))) await files.discard(key);
     } catch (err) {
       log.error({ err, render: p.id }, 'render failed');
       await repo.finish(
@@ -109,8 +112,8 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   };
 
   const removeKeys = async (keys: { input_key: string; file_key: string | null }) => {
-    await storage.remove(keys.input_key);
-    if (keys.file_key) await storage.remove(keys.file_key);
+    await files.discard(keys.input_key);
+    if (keys.file_key) await files.discard(keys.file_key);
   };
 
   // What an asker that stopped mid-wait left behind: old rows and their objects.
@@ -124,7 +127,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     buffersToo: deps.webOnly,
     async render(data, turn: Turn, progress) {
       const id = randomUUID();
-      const input = await storage.put(await gzip(v8.serialize(data), { level: 1 }), 'render-input.bin.gz');
+      const input = await files.write(await gzip(v8.serialize(data), { level: 1 }), 'render-input.bin.gz');
       try {
         const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
         // The row, then its job, not one transaction: the job only needs the row to be there, a
@@ -139,7 +142,8 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
         });
         const row = await waitFor(id);
         if (row.state === 'failed') throw new Error(`render failed: ${row.error ?? ''}`);
-        await fs.writeFile(data.out, await storage.get(row.file_key!));
+        // Streamed to the asker's file: a big PD or workbook is never held whole here.
+        await pipeline((await files.open(row.file_key!)).body, createWriteStream(data.out));
         // The count the worker made goes into this tracker too, whose "done" is written last.
         if (progress?.ref) {
           const seen = await deps.progress.read(progress.ref.userId, progress.ref.id);

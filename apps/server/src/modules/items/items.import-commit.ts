@@ -10,7 +10,8 @@ import { AppError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import type { createItemImportRepository } from './items.import.repository.ts';
 import './items.messages.ts';
 import type { NewItemValues } from './items.service.ts';
@@ -32,7 +33,7 @@ type CommitPayload = { importId: number; userId: number; lang: ApiLanguage };
 export function createItemImportCommits(deps: {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   jobs: JobQueue;
   repo: ReturnType<typeof createItemImportRepository>;
   progress: Map<number, number>;
@@ -41,7 +42,7 @@ export function createItemImportCommits(deps: {
   const { db, clock, files, repo, progress: local } = deps;
   const now = () => clock().toISOString();
   const pg = dialectOf(db) === 'postgres';
-  const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
+  const removeFile = (key: string | null) => (key ? files.discard(key).catch(() => {}) : Promise.resolve());
 
   /**
    * A commit, run by the queue on one instance. Taken over from a dead instance, it finds the
@@ -56,7 +57,7 @@ export function createItemImportCommits(deps: {
       else local.set(id, n);
     };
     try {
-      const rows = JSON.parse((await files.get(m.valid_key!)).toString('utf8')) as NewItemValues[];
+      const rows = JSON.parse((await files.read(m.valid_key!)).toString('utf8')) as NewItemValues[];
       const at = now();
       // One transaction: every valid row becomes an item, or none does. Inserted a chunk per
       // statement (a 20,000-row import is 40 statements, not 20,000); between chunks the event

@@ -1,6 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { FilesTable } from '../../db/schema.ts';
 import type { ItemImportsTable, ItemsTable } from '../../db/schema-items.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import type { Db } from './items.repository.ts';
@@ -82,9 +81,6 @@ export function createItemImportRepository(db: Database) {
         .execute();
     },
 
-    async insertFile(v: Insertable<FilesTable>) {
-      return (await db.insertInto('files').values(v).returning('id').executeTakeFirstOrThrow()).id;
-    },
     file(id: number) {
       return db.selectFrom('files').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -7,7 +7,8 @@ import { storedFileBody } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 // The upload refusals (fileNotXlsx, fileZipBomb…) and the sheet reader's (workbookZipBomb,
@@ -52,7 +53,7 @@ const zodMaps = { en: contractErrorMap('en'), 'zh-CN': contractErrorMap('zh-CN')
 export interface ItemImportDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   items: ItemsService;
   uploadLimitBytes: number;
   previewTtlMinutes: number;
@@ -75,7 +76,7 @@ export function createItemImportService(deps: ItemImportDeps) {
   const now = () => clock().toISOString();
   /** SQLite: the progress of the commits this process runs (see items.import-commit.ts). */
   const local = new Map<number, number>();
-  const removeFile = (key: string | null) => (key ? files.remove(key).catch(() => {}) : Promise.resolve());
+  const removeFile = (key: string | null) => (key ? files.discard(key).catch(() => {}) : Promise.resolve());
 
   async function refLists(): Promise<RefLists> {
     const ref = await items.reference();
@@ -296,22 +297,20 @@ export function createItemImportService(deps: ItemImportDeps) {
       try {
         if (bad.size) {
           const workbook = await buildWorkbookBuffer(db, errorWorkbook(bad));
-          const stored = await files.put(workbook, 'item-import-errors.xlsx');
-          errorFileId = await repo.insertFile({
+          errorFileId = await files.save({
+            data: workbook,
+            hint: 'item-import-errors.xlsx',
             customer_id: customerId,
             owner_user_id: actor.userId,
             kind: 'itemImportErrors',
             name: `${file.filename.replace(/\.xlsx$/i, '').slice(0, 150)}-errors.xlsx`,
             mime: XLSX,
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
             created_at: t,
           });
         }
         // The valid rows wait for confirmation in a file, not in this process's memory: any
         // instance can commit them.
-        if (valid.length) validKey = (await files.put(Buffer.from(JSON.stringify(valid)), 'item-import.json')).key;
+        if (valid.length) validKey = (await files.write(Buffer.from(JSON.stringify(valid)), 'item-import.json')).key;
       } catch (e) {
         if (isStorageFull(e)) throw AppError.storageFull(e);
         throw e;

@@ -310,24 +310,6 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
         .executeTakeFirst();
     },
 
-    async insertImage(v: {
-      customer_id: number;
-      owner_user_id: number;
-      name: string;
-      mime: string;
-      size: number;
-      sha256: string;
-      storage_key: string;
-      created_at: string;
-    }) {
-      const r = await db
-        .insertInto('files')
-        .values({ ...v, kind: 'itemImage' })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return r.id;
-    },
-
     async reference() {
       const [parts, brands, categories, exportCategories, taxes] = await Promise.all([
         db.selectFrom('item_parts').selectAll().orderBy('id').execute(),

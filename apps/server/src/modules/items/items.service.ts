@@ -5,7 +5,8 @@ import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { isStorageFull, type Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull } from '../../lib/storage.ts';
 import { inspectImage, isImageProblem } from './items.images.ts';
 import './items.messages.ts';
 import { createItemsRepository, type Db, type ItemRecord } from './items.repository.ts';
@@ -53,7 +54,7 @@ export function normalizeDecimal(s: string): string {
 export function createItemsService(
   db: Database,
   clock: () => Date,
-  files: Storage,
+  files: Files,
   opts: { readCacheEntries?: number } = {},
 ) {
   const repo = createItemsRepository(db, opts);
@@ -482,24 +483,23 @@ export function createItemsService(
       if (!file) throw AppError.field('file', 'fileRequired');
       const info = inspectImage(file.data);
       if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
-      let stored: Awaited<ReturnType<Storage['put']>>;
+      let imageId: number;
       try {
-        stored = await files.put(file.data, `item.${info.ext}`);
+        imageId = await files.save({
+          kind: 'itemImage',
+          customer_id: customerId,
+          owner_user_id: actor.userId,
+          name: file.filename.slice(0, 200) || `item.${info.ext}`,
+          mime: info.mime,
+          created_at: now(),
+          data: file.data,
+          hint: `item.${info.ext}`,
+        });
       } catch (e) {
         if (isStorageFull(e)) throw AppError.storageFull(e);
         throw e;
       }
-      const imageId = await repo.insertImage({
-        customer_id: customerId,
-        owner_user_id: actor.userId,
-        name: file.filename.slice(0, 200) || `item.${info.ext}`,
-        mime: info.mime,
-        size: stored.size,
-        sha256: stored.sha256,
-        storage_key: stored.key,
-        created_at: now(),
-      });
-      return { imageId, mime: info.mime, width: info.width, height: info.height, size: stored.size };
+      return { imageId, mime: info.mime, width: info.width, height: info.height, size: file.data.length };
     },
 
     /** The owner, its agent and operators see an image; anyone else gets the same 404 as for no image. */
@@ -510,7 +510,7 @@ export function createItemsService(
       return {
         filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
         mime: f.mime,
-        body: await files.get(f.storage_key),
+        body: (await files.open(f.storage_key)).body,
       };
     },
 

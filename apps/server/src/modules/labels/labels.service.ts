@@ -9,7 +9,7 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import fs from 'node:fs';
 import { loadGeneratedFile, recordGeneratedFile } from '../../lib/generated-files.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
 import { createLabelsRepository } from './labels.repository.ts';
@@ -49,7 +49,7 @@ export function createLabelsService(deps: {
   db: Database;
   clock: () => Date;
   fontDir: string;
-  files: Storage;
+  files: Files;
   /** The queue print jobs run on (lib/jobs.ts). */
   jobs: JobQueue;
   /** Where a print job's unexpected failure goes (the app's logger); the user reads the job's reason. */
@@ -193,7 +193,7 @@ export function createLabelsService(deps: {
       await writing;
       const name = `labelA-${jobId}.pdf`;
       // The bytes first, the writer not held; then the file's row and the job's end together.
-      const stored = await deps.files.put(await fs.promises.readFile(file), name);
+      const stored = await deps.files.write(await fs.promises.readFile(file), name);
       try {
         await db.transaction().execute(async (trx) => {
           const fileId = await recordGeneratedFile(trx, stored, {
@@ -208,7 +208,7 @@ export function createLabelsService(deps: {
           if (!(await repo.updateRunningPrintJob(trx, jobId, set))) throw new Superseded();
         });
       } catch (e) {
-        await deps.files.remove(stored.key).catch(() => {});
+        await deps.files.discard(stored.key).catch(() => {});
         throw e;
       }
     } catch (e) {

@@ -7,7 +7,7 @@ import { maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer, buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
@@ -46,7 +46,7 @@ function present(r: MeituanRecord, masked: boolean): C.MeituanOrderRow {
 export interface MeituanDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
   /** Ordering uploads first check that no notice is waiting (spec §5), as the order import does. */
   assertNoticesClear: (actor: Actor) => Promise<void>;

@@ -7,7 +7,8 @@ import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { isStorageFull, type Storage, StoredFileMissing } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
+import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
 import { createParsePool } from '../batches/parse-pool.ts';
 import type { ParseJob } from '../batches/parse.worker.ts';
@@ -26,7 +27,7 @@ type ReviewPayload = { reviewId: number; lang: ApiLanguage };
 export interface ReviewJobDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   jobs: JobQueue;
   uploadLimitBytes: number;
   /** Parse workers at once, each one's time and heap limits (config PARSE_*), as the order import. */
@@ -73,7 +74,7 @@ export function createReviewJobs(deps: ReviewJobDeps) {
     try {
       await repo.setParse(reviewId, 'parsing', 1, now());
       if (!review.storage_key) throw new StoredFileMissing('order review without a file');
-      const data = await files.get(review.storage_key);
+      const data = await files.read(review.storage_key);
       const [ref, channelTax, allowed, defaultSender] = await Promise.all([
         repo.referenceData(),
         loadChannelTax(db),
@@ -170,27 +171,28 @@ export function createReviewJobs(deps: ReviewJobDeps) {
     ): Promise<number> {
       const file = await checkXlsxUpload(upload, deps.uploadLimitBytes);
       const customerId = customerFor(actor, scope, input.customerId);
-      const stored = await files.put(file.data, file.filename);
+      const stored = await files.write(file.data, file.filename);
       const at = clock();
       const t = at.toISOString();
       try {
         return await db.transaction().execute(async (trx) => {
-          const fileRow = await repo.insertFile(trx, {
-            customer_id: customerId,
-            owner_user_id: actor.userId,
-            kind: 'orderReviewUpload',
-            name: file.filename.slice(0, 200),
-            mime: XLSX,
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
-            created_at: t,
-          });
+          const fileId = await files.record(
+            stored,
+            {
+              customer_id: customerId,
+              owner_user_id: actor.userId,
+              kind: 'orderReviewUpload',
+              name: file.filename.slice(0, 200),
+              mime: XLSX,
+              created_at: t,
+            },
+            trx,
+          );
           const id = await repo.insertQueued(trx, {
             review_no: `R${chinaDate(at).replaceAll('-', '')}${String(randomInt(0, 1e9)).padStart(9, '0')}`,
             customer_id: customerId,
             status: 0,
-            file_id: fileRow.id,
+            file_id: fileId,
             file_name: file.filename.slice(0, 200),
             order_count: 0,
             item_count: 0,
@@ -215,7 +217,7 @@ export function createReviewJobs(deps: ReviewJobDeps) {
           return id;
         });
       } catch (e) {
-        await files.remove(stored.key).catch(() => {});
+        await files.discard(stored.key);
         throw e;
       }
     },

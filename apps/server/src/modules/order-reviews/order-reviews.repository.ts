@@ -100,9 +100,6 @@ export function createOrderReviewsRepository(db: Database) {
       return out;
     },
 
-    insertFile: (trx: Transaction<DB>, row: Insertable<DB['files']>) =>
-      trx.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow(),
-
     /** A review as the upload writes it: no orders yet, its parse waiting on the queue. */
     insertQueued: async (trx: Transaction<DB>, review: ReviewInsert) =>
       (await trx.insertInto('order_reviews').values(review).returning('id').executeTakeFirstOrThrow()).id,

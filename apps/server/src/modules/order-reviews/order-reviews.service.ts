@@ -7,7 +7,7 @@ import type { JobQueue } from '../../lib/jobs.ts';
 import { maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import type { Issue } from '../batches/parse.worker.ts';
 import { COLUMNS } from '../batches/templates.ts';
@@ -25,7 +25,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export interface OrderReviewsDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   jobs: JobQueue;
   uploadLimitBytes: number;
   /** Parse workers at once, each one's time and heap limits (config PARSE_*), as the order import. */

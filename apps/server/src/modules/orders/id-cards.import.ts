@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { type CellStyle, columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
@@ -319,7 +319,7 @@ function errorFileName(upload: string): string {
 }
 
 /** The ID-card bulk mapping: its template and its all-or-nothing import. */
-export function createIdCardImport(db: Database, clock: () => Date, files: Storage) {
+export function createIdCardImport(db: Database, clock: () => Date, files: Files) {
   const repo = createIdCardsRepository(db);
 
   return {
@@ -491,7 +491,7 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
       for (const name of usedImages) {
         const data = images!.get(name)!;
         const kind = imageKind(data)!;
-        stored.set(name, { ...(await files.put(data, `idcard.${kind}`)), kind });
+        stored.set(name, { ...(await files.write(data, `idcard.${kind}`)), kind });
       }
       const at = now.toISOString();
       let created = 0;
@@ -501,17 +501,18 @@ export function createIdCardImport(db: Database, clock: () => Date, files: Stora
         for (const [name, s] of stored) {
           fileIds.set(
             name,
-            await repo.insertFile(trx, {
-              customer_id: customerId,
-              owner_user_id: actor.userId,
-              kind: 'idCard',
-              name: name.slice(0, 200),
-              mime: s.kind === 'png' ? 'image/png' : 'image/jpeg',
-              size: s.size,
-              sha256: s.sha256,
-              storage_key: s.key,
-              created_at: at,
-            }),
+            await files.record(
+              s,
+              {
+                customer_id: customerId,
+                owner_user_id: actor.userId,
+                kind: 'idCard',
+                name: name.slice(0, 200),
+                mime: s.kind === 'png' ? 'image/png' : 'image/jpeg',
+                created_at: at,
+              },
+              trx,
+            ),
           );
         }
         const existing = await repo.existing(trx, customerId, [...new Set(plan.map((p) => p.idCard))]);

@@ -53,9 +53,6 @@ export function createIdCardsRepository(db: Database) {
       }
       return out;
     },
-    async insertFile(trx: Transaction<DB>, values: Insertable<DB['files']>) {
-      return (await trx.insertInto('files').values(values).returning('id').executeTakeFirstOrThrow()).id;
-    },
     async insert(trx: Transaction<DB>, values: Insertable<DB['id_cards']>) {
       await trx.insertInto('id_cards').values(values).execute();
     },

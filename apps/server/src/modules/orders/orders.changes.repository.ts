@@ -45,38 +45,6 @@ export function createOrderChangesRepository(db: Database) {
       }
       return out;
     },
-    /**
-     * Takes a stored preview for applying it, inside the apply's transaction: its row is marked
-     * applied by a guarded UPDATE, so of two applies sent together only one gets it (PostgreSQL:
-     * the second waits on the row, then finds it no longer a preview). The row stays, so SQLite
-     * cannot give its id to the next preview (it reuses the highest rowid once deleted) and an old
-     * apply sent again cannot apply a newer preview. Its storage key, or undefined.
-     */
-    async takePlan(trx: Transaction<DB>, id: number, kind: string, userId: number) {
-      const r = await trx
-        .updateTable('files')
-        .set({ kind: `${kind}Applied` })
-        .where('id', '=', id)
-        .where('kind', '=', kind)
-        .where('owner_user_id', '=', userId)
-        .returning('storage_key')
-        .executeTakeFirst();
-      return r?.storage_key;
-    },
-    /**
-     * Removes the user's other previews of a kind, applied or not (after the new one is stored, so
-     * its id is the highest and no removed id comes back). Their storage keys.
-     */
-    async dropPlans(kind: string, userId: number, keepId: number) {
-      const rows = await db
-        .deleteFrom('files')
-        .where('kind', 'in', [kind, `${kind}Applied`])
-        .where('owner_user_id', '=', userId)
-        .where('id', '!=', keepId)
-        .returning('storage_key')
-        .execute();
-      return rows.map((r) => r.storage_key);
-    },
     plan: (id: number, kind: string, userId: number) =>
       db
         .selectFrom('files')

@@ -7,7 +7,7 @@ import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/gener
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { transition } from '../../domain/order-life.ts';
 import { standingErrors } from './order-errors.ts';
@@ -136,7 +136,7 @@ interface UploadedSheet {
 const planKind = (kind: ChangeKind) => `${kind}Preview`;
 const errorsKind = (kind: ChangeKind) => `${kind}Errors`;
 
-export function createOrderChanges(db: Database, clock: () => Date, files: Storage) {
+export function createOrderChanges(db: Database, clock: () => Date, files: Files) {
   const repo = createOrderChangesRepository(db);
   const now = () => clock().toISOString();
 
@@ -314,8 +314,11 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
       : null;
     // A page shows one preview at a time: the caller's earlier ones of this kind go.
     if (previewId !== null)
-      for (const key of await repo.dropPlans(planKind(kind), actor.userId, previewId))
-        await files.remove(key).catch(() => {});
+      await files.removeOwned({
+        kinds: [planKind(kind), `${planKind(kind)}Applied`],
+        ownerUserId: actor.userId,
+        keepId: previewId,
+      });
     const errorFileId =
       opts.sheet && refused.length ? await errorWorkbook(actor, lang, kind, opts.sheet, refused, at) : null;
     return {
@@ -402,10 +405,10 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
       const f = await repo.plan(previewId, planKind(kind), actor.userId);
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'bulkPreviewNotFound');
       if (clock().getTime() - Date.parse(f.created_at) > PREVIEW_TTL_MS) throw AppError.conflict('bulkPreviewExpired');
-      const plan = JSON.parse((await files.get(f.storage_key)).toString('utf8')) as Plan;
+      const plan = JSON.parse((await files.read(f.storage_key)).toString('utf8')) as Plan;
       const at = now();
       await db.transaction().execute(async (trx) => {
-        if (!(await repo.takePlan(trx, previewId, planKind(kind), actor.userId)))
+        if (!(await files.claim({ id: previewId, kind: planKind(kind), ownerUserId: actor.userId }, trx)))
           throw AppError.conflict('bulkPreviewUsed');
         for (const p of plan.orders) {
           if (await repo.applyGuarded(trx, scope, p.id, p.updatedAt, { ...p.set, updated_at: at })) continue;
@@ -430,7 +433,7 @@ export function createOrderChanges(db: Database, clock: () => Date, files: Stora
           })),
         );
       });
-      await files.remove(f.storage_key).catch(() => {});
+      await files.discard(f.storage_key).catch(() => {});
       return { updated: plan.orders.length };
     },
     /** The refused rows' workbook, for the user who uploaded the sheet. */

@@ -10,7 +10,7 @@ import { maskIdCard, maskName } from '../../lib/mask.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
@@ -83,7 +83,7 @@ const CN_POST_PREFIX: [RegExp, string][] = [
 /** Codes China Post gives places outside its zones: Hong Kong and Macao. */
 const CN_POST_SPECIAL: Record<string, string> = { '999077': '810000', '999078': '820000' };
 
-export function createOrdersLookup(db: Database, clock: () => Date, files: Storage) {
+export function createOrdersLookup(db: Database, clock: () => Date, files: Files) {
   const repo = createOrdersRepository(db);
   const bulkIdCards = createIdCardImport(db, clock, files);
   const now = () => clock().toISOString();
@@ -329,24 +329,21 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
           idCard: p.idCard.toUpperCase(),
         };
       }
-      const stored = await files.put(file.data, `idcard.${kind}`);
+      const stored = await files.write(file.data, `idcard.${kind}`);
       const at = now();
       return db.transaction().execute(async (trx) => {
-        const f = await trx
-          .insertInto('files')
-          .values({
+        const fileId = await files.record(
+          stored,
+          {
             customer_id: target.customerId,
             owner_user_id: actor.userId,
             kind: 'idCard',
             name: file.filename.slice(0, 200) || `idcard.${kind}`,
             mime: kind === 'png' ? 'image/png' : 'image/jpeg',
-            size: stored.size,
-            sha256: stored.sha256,
-            storage_key: stored.key,
             created_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+          },
+          trx,
+        );
         let existing = trx
           .selectFrom('id_cards')
           .select('id')
@@ -361,7 +358,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
         if (row) {
           await trx
             .updateTable('id_cards')
-            .set({ [column]: f.id, updated_at: at })
+            .set({ [column]: fileId, updated_at: at })
             .where('id', '=', row.id)
             .execute();
           id = row.id;
@@ -373,7 +370,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
               order_id: target.orderId,
               name: target.name,
               id_card: target.idCard,
-              [column]: f.id,
+              [column]: fileId,
               created_by: actor.userId,
               created_at: at,
               updated_at: at,
@@ -422,7 +419,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
       return {
         filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
         mime: f.mime,
-        body: await files.get(f.storage_key),
+        body: (await files.open(f.storage_key)).body,
       };
     },
     idCardTemplate(actor: Actor, lang: ApiLanguage) {
@@ -545,7 +542,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Stora
     async keptNumbers(actor: Actor, searchId: number): Promise<string[]> {
       const f = await loadGeneratedFile(db, files, { id: searchId, kind: 'batchSearchNumbers', userId: actor.userId });
       if (!f) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
-      return JSON.parse(f.body.toString('utf8')) as string[];
+      return JSON.parse(Buffer.concat(await f.body.toArray()).toString('utf8')) as string[];
     },
     /** Result workbooks belong to the user who searched. */
     async resultFile(actor: Actor, id: number) {

@@ -12,7 +12,7 @@ import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { translate } from '../../lib/messages.ts';
 import { storedReasonText } from '../../lib/reasons.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream, SMALL_JOB_ROWS } from '../../lib/workbook-job.ts';
 import { orderExportJob } from './orders.export.ts';
@@ -42,7 +42,7 @@ type Req<C> = C extends { request: { _zod: { output: infer O } } } ? O : never;
 type Confirm = orders.ConfirmationKind[];
 
 export interface OrdersDeps {
-  files: Storage;
+  files: Files;
   /** Ordering calls first check that no notice is waiting (spec §5). */
   assertClear: (actor: Actor) => Promise<void>;
   /** The customer's catalogue entry for a JAN (modules/items), asked first by `order/getItemByJan`. */

@@ -15,7 +15,7 @@ import { XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import type { Actor } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import { fromMinor } from '../orders/orders.presenter.ts';
@@ -36,12 +36,7 @@ const MAX_SHIPMENT = 5000;
  * refuses intercepted, error and not-received orders with its reason), and the shipment keeps
  * the orders that went, so its manifest can be made again at any time.
  */
-export function createOutbound(deps: {
-  db: Database;
-  clock: () => Date;
-  files: Storage;
-  repo: StorageOrdersRepository;
-}) {
+export function createOutbound(deps: { db: Database; clock: () => Date; files: Files; repo: StorageOrdersRepository }) {
   const { db, clock, repo } = deps;
   const now = () => clock().toISOString();
 

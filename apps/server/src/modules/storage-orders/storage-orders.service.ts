@@ -9,7 +9,7 @@ import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/gener
 import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { type Actor, customerFor, type Scope, scopeAllows } from '../../lib/scope.ts';
-import type { Storage } from '../../lib/storage.ts';
+import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
 import '../batches/batches.messages.ts';
@@ -30,7 +30,7 @@ type OrderStatus = NonNullable<C.StorageLine['order']>['status'];
 export interface StorageOrdersDeps {
   db: Database;
   clock: () => Date;
-  files: Storage;
+  files: Files;
   uploadLimitBytes: number;
   /**
    * Runs in the transaction that stores lines, once its lines are written, with the codes

@@ -1,0 +1,94 @@
+import type { Insertable } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { FilesTable } from '../db/schema.ts';
+
+/**
+ * The SQL of the files module (lib/files.ts): the one place that inserts, re-kinds and deletes
+ * `files` rows. Every function takes the database or the caller's transaction, so a row is
+ * written in the transaction of the change that names it (a batch, an ID card, a print job).
+ */
+export type NewFileRow = Insertable<FilesTable>;
+
+/** Inserts a row for bytes already written to the store; its id. */
+export async function insertFileRow(db: Database, row: NewFileRow): Promise<number> {
+  return (await db.insertInto('files').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Inserts several rows at once, ids in the order given. */
+export async function insertFileRows(db: Database, rows: readonly NewFileRow[]): Promise<number[]> {
+  if (!rows.length) return [];
+  const out: number[] = [];
+  // One statement per row: PostgreSQL and SQLite both return ids in order, but only for one row
+  // per statement is that a documented promise.
+  for (const row of rows) out.push(await insertFileRow(db, row));
+  return out;
+}
+
+/**
+ * Re-kinds one row of the owner's if it still has `kind`, by a guarded UPDATE: of two callers
+ * only one gets it. Its storage key, or undefined.
+ */
+export async function rekindFileRow(
+  db: Database,
+  opts: { id: number; kind: string; ownerUserId: number; newKind: string },
+): Promise<string | undefined> {
+  const r = await db
+    .updateTable('files')
+    .set({ kind: opts.newKind })
+    .where('id', '=', opts.id)
+    .where('kind', '=', opts.kind)
+    .where('owner_user_id', '=', opts.ownerUserId)
+    .returning('storage_key')
+    .executeTakeFirst();
+  return r?.storage_key;
+}
+
+/** Deletes the owner's rows of these kinds but one; their storage keys (their bytes go next). */
+export async function deleteOwnedFileRows(
+  db: Database,
+  opts: { kinds: readonly string[]; ownerUserId: number; keepId: number },
+): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('files')
+    .where('kind', 'in', [...opts.kinds])
+    .where('owner_user_id', '=', opts.ownerUserId)
+    .where('id', '!=', opts.keepId)
+    .returning('storage_key')
+    .execute();
+  return rows.map((r) => r.storage_key);
+}
+
+/** Temporary rows made before `before` whose bytes are still there, oldest first. */
+export function filesDueForExpiry(db: Database, before: string, temporaryKinds: readonly string[], limit: number) {
+  return db
+    .selectFrom('files')
+    .select(['id', 'storage_key'])
+    .where('expired_at', 'is', null)
+    .where((eb) => eb.or([eb('temporary', '=', 1), eb('kind', 'in', [...temporaryKinds])]))
+    .where('created_at', '<', before)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Marks a row expired unless another sweep did first; whether this call did. */
+export async function markFileExpired(db: Database, id: number, at: string): Promise<boolean> {
+  const r = await db
+    .updateTable('files')
+    .set({ expired_at: at })
+    .where('id', '=', id)
+    .where('expired_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** A row for a download, if it is of this kind (and this owner's, when one is named). */
+export function findFileRow(db: Database, opts: { id: number; kind: string; ownerUserId?: number }) {
+  let q = db
+    .selectFrom('files')
+    .select(['id', 'name', 'mime', 'size', 'storage_key', 'expired_at', 'customer_id'])
+    .where('id', '=', opts.id)
+    .where('kind', '=', opts.kind);
+  if (opts.ownerUserId !== undefined) q = q.where('owner_user_id', '=', opts.ownerUserId);
+  return q.executeTakeFirst();
+}

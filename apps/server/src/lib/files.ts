@@ -1,0 +1,124 @@
+import type { Readable } from 'node:stream';
+import type { Database } from '../db/database.ts';
+import {
+  deleteOwnedFileRows,
+  filesDueForExpiry,
+  insertFileRow,
+  markFileExpired,
+  type NewFileRow,
+  rekindFileRow,
+} from './files.repository.ts';
+import type { Storage } from './storage.ts';
+
+/**
+ * The files module (issue 27): the one owner of the `files` rows and of the bytes in the store
+ * (lib/storage*.ts: a folder, the database or S3). Services are given a `Files`, never the store,
+ * so no code outside this module writes, reads or removes bytes or `files` rows
+ * (test/files/structure.test.ts keeps it so). It lives in lib/ rather than modules/ because
+ * lib/generated-files.ts and the jobs in lib/ use it, and lib/ never imports modules/.
+ *
+ * Three kinds of bytes go through it:
+ * - files with a row (uploads, images, permits, generated workbooks and PDFs): `save`, or
+ *   `write` then `record` in the transaction that names the row; downloaded with `open`;
+ * - work bytes no user downloads (a parsed batch awaiting its confirm, an import's valid rows):
+ *   `write`, `read`, `discard` by key, the key kept by the record that needs them;
+ * - retention: `sweep` removes the bytes of temporary files wherever the store keeps them.
+ */
+export interface Files {
+  /**
+   * Writes bytes, not yet recorded: the caller records them with `record` in its transaction, or
+   * keeps the key of work bytes. A write that fails leaves nothing (the stores remove a partial
+   * write), and no row can name it.
+   */
+  write(data: Buffer, hint: string, sha256?: string): Promise<StoredBytes>;
+  /** Records bytes written by `write` as a `files` row, in the caller's transaction when given; its id. */
+  record(stored: StoredBytes, row: FileMeta, db?: Database): Promise<number>;
+  /**
+   * Writes the bytes and records the row; when the row cannot be inserted, the bytes go. `hint`
+   * names the key's extension when the row's name (a user's file name) should not.
+   */
+  save(file: FileMeta & { data: Buffer; sha256?: string; hint?: string }, db?: Database): Promise<number>;
+  /** Work bytes back, whole (small, the server's own). Rejects with StoredFileMissing. */
+  read(key: string): Promise<Buffer>;
+  /**
+   * A file's bytes for a download, streamed from the store. Rejects with StoredFileMissing before
+   * any byte is sent. The caller has checked the row is the caller's to read (tenant scope).
+   */
+  open(key: string): Promise<{ body: Readable; size: number }>;
+  /** Removes bytes no row names (a transaction that failed after the write, finished work bytes). */
+  discard(key: string): Promise<void>;
+  /**
+   * Takes a stored preview for applying it, inside the apply's transaction: its row is re-kinded
+   * `<kind>Applied` by a guarded UPDATE, so of two applies sent together only one gets it
+   * (PostgreSQL: the second waits on the row, then finds it no longer a preview). The row stays,
+   * so SQLite cannot give its id to the next preview (it reuses the highest rowid once deleted)
+   * and an old apply sent again cannot apply a newer preview. Its storage key, or undefined.
+   */
+  claim(opts: { id: number; kind: string; ownerUserId: number }, db?: Database): Promise<string | undefined>;
+  /**
+   * Removes the owner's rows of these kinds but one, and their bytes (superseded previews; after
+   * the new one is stored, so its id is the highest and no removed id comes back).
+   */
+  removeOwned(opts: { kinds: readonly string[]; ownerUserId: number; keepId: number }): Promise<number>;
+  /** Retention: expires temporary files older than `days` and removes their bytes; how many. */
+  sweep(now: Date, days: number): Promise<number>;
+  /** Readiness: the store writes, reads back and removes a probe. */
+  check(): Promise<void>;
+}
+
+export type StoredBytes = { key: string; size: number; sha256: string };
+export type FileMeta = Omit<NewFileRow, 'size' | 'sha256' | 'storage_key' | 'id'>;
+
+/**
+ * Kinds that are temporary even when written without `temporary` (the import modules record
+ * their refused-upload workbooks as plain files): removed after the retention like generated files.
+ */
+export const TEMPORARY_KINDS = ['batchErrors', 'itemImportErrors'] as const;
+
+export function createFiles(db: Database, store: Storage): Files {
+  const discard = (key: string) => store.remove(key).catch(() => {});
+  const files: Files = {
+    write: (data, hint, sha256) => store.put(data, hint, sha256),
+    record: (stored, row, on = db) =>
+      insertFileRow(on, { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key }),
+    async save({ data, sha256, hint, ...row }, on = db) {
+      const stored = await store.put(data, hint ?? row.name, sha256);
+      try {
+        return await files.record(stored, row, on);
+      } catch (e) {
+        await discard(stored.key);
+        throw e;
+      }
+    },
+    read: (key) => store.get(key),
+    open: (key) => store.stream(key),
+    discard,
+    claim: (opts, on = db) => rekindFileRow(on, { ...opts, newKind: `${opts.kind}Applied` }),
+    async removeOwned(opts) {
+      const keys = await deleteOwnedFileRows(db, opts);
+      for (const key of keys) await discard(key);
+      return keys.length;
+    },
+    /**
+     * Rows are marked first, one by one, so two instances sweeping at once never both remove a
+     * file's bytes while a download reads them as present. The rows stay: print jobs and batches
+     * name them, and a late download says "expired".
+     */
+    async sweep(now, days) {
+      const before = new Date(now.getTime() - days * 86_400_000).toISOString();
+      const at = now.toISOString();
+      let expired = 0;
+      for (;;) {
+        const due = await filesDueForExpiry(db, before, TEMPORARY_KINDS, 500);
+        if (!due.length) return expired;
+        for (const f of due) {
+          if (!(await markFileExpired(db, f.id, at))) continue;
+          await discard(f.storage_key);
+          expired += 1;
+        }
+      }
+    },
+    check: () => store.check(),
+  };
+  return files;
+}
