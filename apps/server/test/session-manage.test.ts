@@ -85,7 +85,7 @@ describe('session/endOne', () => {
       .select(['action', 'target', 'user_name', 'detail'])
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
-    expect(audit).toMatchObject({ action: 'session.end', target: 'user:demo', user_name: 'operator' });
+    expect(audit).toMatchObject({ action: 'user.endSession', target: 'user:demo', user_name: 'operator' });
     expect(JSON.parse(audit.detail)).toEqual({ session: id });
     const rows = (await list({ keyword: 'demo', limit: 500 })).body.data.list as any[];
     expect(rows.map((x) => x.uuid)).not.toContain('uuid-end-a');
@@ -117,6 +117,6 @@ describe('session/endOne', () => {
     );
     expect(rs.map((r) => r.status).sort()).toEqual([200, 404, 404, 404, 404]);
     const rows = await h.db.selectFrom('audit_log').select('action').where('id', '>', before).execute();
-    expect(rows).toEqual([{ action: 'session.end' }]);
+    expect(rows).toEqual([{ action: 'user.endSession' }]);
   });
 });

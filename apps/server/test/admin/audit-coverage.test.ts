@@ -287,7 +287,7 @@ const audited: Record<string, Audited> = {
   },
   'session/endOne': {
     who: 'operator',
-    action: 'session.end',
+    action: 'user.endSession',
     bodies: async () => {
       await h.login('demo');
       const demo = await idOf('users', 'name', 'demo');

@@ -308,7 +308,7 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
         await audit(
           trx,
           who,
-          { action: 'session.end', target: `user:${s.user_name}`, detail: { session: id } },
+          { action: 'user.endSession', target: `user:${s.user_name}`, detail: { session: id } },
           clock(),
         );
       });
