@@ -133,6 +133,8 @@ export const exportDeclarationBatchRun = defineCall({
   path: 'exportDeclaration/batchRun',
   summary: "Where the caller's declarations commit (a run of updatebatch/updatebatch2) stands, from any instance.",
   permission: 'order.exportDeclarations',
+  // Spec §7: export declarations' calls run without a client timeout (timeouts.test.ts).
+  timeout: 0,
   request: z.object({ id: idOf }).strict(),
   response: z.object({
     id: z.number().int(),
