@@ -37,3 +37,6 @@ const r = await app.inject({
   payload: JSON.stringify({ id: batchId, confirmations: [] }),
 });
 process.stdout.write(`confirm ${r.statusCode}\n`);
+// The process lives until the test kills it, as a server does: the job runner's poll timers are
+// unref'd, so without this the child could exit before its queue took the commit.
+setInterval(() => {}, 60_000);
