@@ -62,6 +62,8 @@ const server = spawn(process.execPath, [path.join(import.meta.dirname, '../src/s
     DATA_DIR: dir,
     DATABASE_URL: databaseUrl,
     DEMO_SEED: 'true',
+    // Required on PostgreSQL (issue 27): without it the start stops, and the bench with it.
+    JD_SECRET_KEY: 'a'.repeat(64),
     LOG_LEVEL: 'warn',
   },
   stdio: 'ignore',
