@@ -101,8 +101,12 @@ const migrations: Record<string, Migration> = {
 };
 
 class ListedMigrations implements MigrationProvider {
+  readonly #list: Record<string, Migration>;
+  constructor(list: Record<string, Migration>) {
+    this.#list = list;
+  }
   async getMigrations() {
-    return migrations;
+    return this.#list;
   }
 }
 
@@ -111,19 +115,39 @@ class ListedMigrations implements MigrationProvider {
  * together, `npm run migrate` beside them): Kysely's migrator creates its own tables before it
  * takes its lock, and two creates at once on an empty PostgreSQL database collide, so the whole
  * run holds a database lock of its own.
+ * On PostgreSQL the pending migrations run in one transaction, except one that exports
+ * `transactional = false` (an index built CONCURRENTLY, db/online-index.ts): the ones before it
+ * commit first, it runs alone outside a transaction, then the rest go on.
  */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new ListedMigrations() });
-  const { error, results } = await withDatabaseLock(db, 'console:migrate', () => migrator.migrateToLatest());
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+export async function migrateToLatest(db: Kysely<any>, list: Record<string, Migration> = migrations): Promise<void> {
+  const migrator = new Migrator({ db, provider: new ListedMigrations(list) });
+  await withDatabaseLock(db, 'console:migrate', async () => {
+    const pending = (await migrator.getMigrations()).filter((m) => !m.executedAt).map((m) => m.name);
+    for (const step of steps(pending, list)) {
+      const { error, results } = await migrator.migrateTo(step.to, { disableTransactions: !step.transactional });
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error || failed) {
+        throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+      }
+    }
+  });
+}
+
+/** Consecutive transactional migrations as one step (to the last of them); the others alone. */
+function steps(pending: string[], list: Record<string, Migration>): { to: string; transactional: boolean }[] {
+  const out: { to: string; transactional: boolean }[] = [];
+  for (const name of pending) {
+    const transactional = (list[name] as { transactional?: boolean }).transactional !== false;
+    const last = out.at(-1);
+    if (transactional && last?.transactional) last.to = name;
+    else out.push({ to: name, transactional });
   }
+  return out;
 }
 
 /** The migrations this database has not run yet (all of them on an empty one). */
 export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new ListedMigrations() });
+  const migrator = new Migrator({ db, provider: new ListedMigrations(migrations) });
   const all = await migrator.getMigrations();
   return all.filter((m) => !m.executedAt).map((m) => m.name);
 }
