@@ -190,6 +190,7 @@ export function PrintSettingsButton() {
     const fields = Object.entries(errors).map(([name, key]) => ({ name, errors: [t(`printing.${key}`)] }));
     if (fields.length) {
       form.setFields(fields as never);
+      message.error(t('feedback.formInvalid'));
       return;
     }
     try {
@@ -223,7 +224,14 @@ export function PrintSettingsButton() {
         destroyOnHidden
         forceRender
       >
-        <Form form={form} layout="horizontal" labelCol={{ span: 8 }} onFinish={submit} initialValues={settings}>
+        <Form
+          form={form}
+          layout="horizontal"
+          labelCol={{ span: 8 }}
+          onFinish={submit}
+          onFinishFailed={() => message.error(t('feedback.formInvalid'))}
+          initialValues={settings}
+        >
           {NUMBERS.map((k) => (
             <Form.Item key={k} name={k} label={t(`printing.${k}`)} rules={[{ required: true }]}>
               <InputNumber
