@@ -23,6 +23,8 @@ test('copy buttons put order and waybill numbers on the clipboard; a refusing cl
   const order = await createOrder(request, token);
 
   await page.goto(`${MAIN}/home/order/list`);
+  // A test's first page: on a loaded machine (load average 30 on two cores) the shell took 13 s to show it.
+  await expect(page.getByTestId(`copy-${order.orderNo}`)).toBeVisible({ timeout: 30_000 });
   await page.getByTestId(`copy-${order.orderNo}`).click();
   await expect(toast(page)).toContainText('已复制');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(order.orderNo);
@@ -31,7 +33,7 @@ test('copy buttons put order and waybill numbers on the clipboard; a refusing cl
   // The copy is all the click does: the list stays (the number is also the detail's link).
   await expect(page).toHaveURL(/\/home\/order\/list/);
 
-  await page.goto(`${MAIN}/home/order/info?id=${order.id}`);
+  await page.getByTestId(`order-${order.orderNo}`).click();
   await page.getByTestId('order-detail').getByTestId(`copy-${order.waybillNo}`).click();
   await expect(toast(page)).toContainText('已复制');
 
@@ -54,7 +56,8 @@ test("the create form says 'Form verification failed' and 'Failed to create orde
   const token = await loginByCookie(context, request, 'demo');
   const taken = await createOrder(request, token);
   await page.goto(`${MAIN}/home/order/create`);
-  await expect(page.getByTestId('create-orderNo')).not.toHaveValue('');
+  // A test's first page: on a loaded machine (load average 30 on two cores) the shell took 13 s to show it.
+  await expect(page.getByTestId('create-orderNo')).not.toHaveValue('', { timeout: 30_000 });
 
   // Nothing filled: the fields say what is missing, and the form says it failed.
   await page.getByTestId('create-submit').click();
@@ -82,6 +85,8 @@ test("Batch Orders Search offers its template, reads both its columns, and says 
   const token = await loginByCookie(context, request, 'demo');
   const [byNumber, byWaybill] = [await createOrder(request, token), await createOrder(request, token)];
   await page.goto(`${MAIN}/home/order/orderBatchSearch`);
+  // A test's first page: on a loaded machine (load average 30 on two cores) the shell took 13 s to show it.
+  await expect(page.getByTestId('batch-search-template')).toBeVisible({ timeout: 30_000 });
 
   const input = page.locator('input[type=file]');
   await input.setInputFiles({ name: 'numbers.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('hi') });
