@@ -66,10 +66,13 @@ test.afterAll(() => {
   for (const a of agents) a.kill('SIGTERM');
 });
 
-async function useAgentAt(page: Page, request: Parameters<typeof api>[0], token: string, port: number) {
-  const saved = await api(request, 'user/settings/save', { key: 'print', value: { agentPort: port } }, token);
-  expect(saved.status).toBe(200);
-  await page.goto(`${MAIN}/home/printByOrderNumber`);
+/** Points the console at another agent port through the print settings dialog (looked up at once). */
+async function useAgentAt(page: Page, port: number) {
+  await page.getByTestId('print-settings').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('print-agentPort').fill(String(port));
+  await dialog.getByTestId('print-settings-save').click();
+  await expect(dialog).toBeHidden();
 }
 
 test('not running, refusing this address, CUPS down: each named with what to do', async ({
@@ -78,20 +81,23 @@ test('not running, refusing this address, CUPS down: each named with what to do'
   request,
 }) => {
   const token = await loginByCookie(context, request, 'operator');
-
-  await useAgentAt(page, request, token, NOTHING_PORT);
+  const saved = await api(request, 'user/settings/save', { key: 'print', value: { agentPort: NOTHING_PORT } }, token);
+  expect(saved.status).toBe(200);
+  await page.goto(`${MAIN}/home/printByOrderNumber`);
   const missing = page.getByTestId('agent-missing');
-  await expect(missing).toContainText(`打印插件未运行（localhost:${NOTHING_PORT} 无应答）`);
+  // A test's first page, then qz-tray's failed connect: on a loaded machine (load average 30 on two
+  // cores) the shell showed the page after 18 s and the connect failed 10 s later.
+  await expect(missing).toContainText(`打印插件未运行（localhost:${NOTHING_PORT} 无应答）`, { timeout: 60_000 });
   await expect(missing).toContainText('npm run print-agent');
 
-  await useAgentAt(page, request, token, REFUSING_PORT);
+  await useAgentAt(page, REFUSING_PORT);
   const refused = page.getByTestId('agent-refused');
   await expect(refused).toContainText('打印插件拒绝了本控制台的地址');
   await expect(refused).toContainText(`localhost:${REFUSING_PORT} 上的打印插件正在运行`);
   await expect(refused).toContainText(`PRINT_AGENT_ORIGINS=${MAIN} npm run print-agent`);
   await expect(missing).toBeHidden();
 
-  await useAgentAt(page, request, token, CUPS_DOWN_PORT);
+  await useAgentAt(page, CUPS_DOWN_PORT);
   await expect(page.getByTestId('agent-ready')).toBeVisible();
   const noPrinter = page.getByTestId('agent-no-printer');
   await expect(noPrinter).toContainText('本机的 CUPS 打印服务未运行');
@@ -103,7 +109,7 @@ test('not running, refusing this address, CUPS down: each named with what to do'
   await page.getByTestId('language-switch').click();
   await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: 'English' }).click();
   await expect(noPrinter).toContainText('the CUPS print service of this computer is not running');
-  await useAgentAt(page, request, token, REFUSING_PORT);
+  await useAgentAt(page, REFUSING_PORT);
   await expect(refused).toContainText(`does not include this console's address ${MAIN}`);
 
   // The operator's language and print settings as other specs expect them.
