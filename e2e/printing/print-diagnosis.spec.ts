@@ -80,6 +80,7 @@ test('not running, refusing this address, CUPS down: each named with what to do'
   context,
   request,
 }) => {
+  test.setTimeout(180_000);
   const token = await loginByCookie(context, request, 'operator');
   const saved = await api(request, 'user/settings/save', { key: 'print', value: { agentPort: NOTHING_PORT } }, token);
   expect(saved.status).toBe(200);
@@ -92,13 +93,14 @@ test('not running, refusing this address, CUPS down: each named with what to do'
 
   await useAgentAt(page, REFUSING_PORT);
   const refused = page.getByTestId('agent-refused');
-  await expect(refused).toContainText('打印插件拒绝了本控制台的地址');
+  // Each address is tried by qz-tray first: its failed connect alone took 10 s at that load.
+  await expect(refused).toContainText('打印插件拒绝了本控制台的地址', { timeout: 30_000 });
   await expect(refused).toContainText(`localhost:${REFUSING_PORT} 上的打印插件正在运行`);
   await expect(refused).toContainText(`PRINT_AGENT_ORIGINS=${MAIN} npm run print-agent`);
   await expect(missing).toBeHidden();
 
   await useAgentAt(page, CUPS_DOWN_PORT);
-  await expect(page.getByTestId('agent-ready')).toBeVisible();
+  await expect(page.getByTestId('agent-ready')).toBeVisible({ timeout: 30_000 });
   const noPrinter = page.getByTestId('agent-no-printer');
   await expect(noPrinter).toContainText('本机的 CUPS 打印服务未运行');
   await page.getByTestId('print-printer').click();
@@ -110,7 +112,7 @@ test('not running, refusing this address, CUPS down: each named with what to do'
   await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: 'English' }).click();
   await expect(noPrinter).toContainText('the CUPS print service of this computer is not running');
   await useAgentAt(page, REFUSING_PORT);
-  await expect(refused).toContainText(`does not include this console's address ${MAIN}`);
+  await expect(refused).toContainText(`does not include this console's address ${MAIN}`, { timeout: 30_000 });
 
   // The operator's language and print settings as other specs expect them.
   await page.getByTestId('language-switch').click();
