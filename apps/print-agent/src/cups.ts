@@ -85,6 +85,20 @@ function failure(what: string, r: Run): CupsError {
 // lpstat answers exit code 1 with this when no queue exists: an empty list, not a failure.
 const noDestinations = /no destinations added/i;
 
+/**
+ * Whether CUPS can be asked at all: its tools installed, its scheduler answering. `lpstat -r`
+ * exits 0 either way and says which; only the words tell.
+ */
+export async function schedulerState(): Promise<'running' | 'not-running' | 'missing'> {
+  try {
+    const r = await run('lpstat', ['-r']);
+    return /scheduler is running/i.test(r.stdout) ? 'running' : 'not-running';
+  } catch (e) {
+    if (e instanceof CupsMissing) return 'missing';
+    throw e;
+  }
+}
+
 export async function listPrinters(): Promise<OsPrinter[]> {
   const r = await run('lpstat', ['-p']);
   if (r.code !== 0 && !noDestinations.test(r.stderr)) throw failure('Cannot list printers', r);
@@ -114,6 +128,9 @@ export async function lp(printer: string, options: string[], pdf: Buffer): Promi
   // "-" reads the document from stdin: no temporary file to clean up.
   const r = await run('lp', ['-d', printer, ...options, '-'], pdf);
   if (r.code !== 0) {
+    // With no scheduler to ask, lp says the printer "does not exist": the scheduler is the cause.
+    if ((await schedulerState()) === 'not-running')
+      throw failure(`Printer "${printer}" refused the job`, { ...r, stderr: 'scheduler is not running' });
     if (/does not exist|not found/i.test(r.stderr)) throw new PrinterNotFound(printer);
     throw failure(`Printer "${printer}" refused the job`, r);
   }

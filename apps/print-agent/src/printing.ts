@@ -99,7 +99,11 @@ export class PrintCore {
     this.options = options;
   }
 
-  /** The OS's printers (none where CUPS is absent, e.g. Windows) and the virtual printer last. */
+  /**
+   * The OS's printers and the virtual printer last. CUPS absent (Windows) or its scheduler not
+   * answering leaves the OS's list empty, never the whole answer: "Save to PDF folder" does not
+   * depend on CUPS, and the console tells why there is no other printer (`cupsState`).
+   */
   async printers(): Promise<PrinterDetails[]> {
     let os: cups.OsPrinter[] = [];
     let def: string | null = null;
@@ -107,7 +111,7 @@ export class PrintCore {
     try {
       [os, def, devs] = await Promise.all([cups.listPrinters(), cups.defaultPrinter(), cups.devices()]);
     } catch (e) {
-      if (!(e instanceof cups.CupsMissing)) throw e;
+      if (!(e instanceof cups.CupsError)) throw e;
     }
     return [
       ...os.map((p) => ({
@@ -127,13 +131,19 @@ export class PrintCore {
     ];
   }
 
+  /** The default OS printer; null without one, and when CUPS cannot be asked (see `printers`). */
   async defaultPrinter(): Promise<string | null> {
     try {
       return await cups.defaultPrinter();
     } catch (e) {
-      if (e instanceof cups.CupsMissing) return null;
+      if (e instanceof cups.CupsError) return null;
       throw e;
     }
+  }
+
+  /** Why the OS offers no printer, for the status page: CUPS missing, or its scheduler down. */
+  cupsState(): Promise<'running' | 'not-running' | 'missing'> {
+    return cups.schedulerState();
   }
 
   async print(job: PrintJob): Promise<PrintResult> {

@@ -8,7 +8,7 @@ import { handleCainiaoMessage } from './cainiao.ts';
 import type { AgentConfig } from './config.ts';
 import { MAX_DOCUMENT_BYTES } from './documents.ts';
 import { PrintCore } from './printing.ts';
-import { handleQzMessage } from './qz.ts';
+import { handleQzMessage, QZ_VERSION } from './qz.ts';
 
 export interface Agent {
   /** Bound ports (null when that server is not running). */
@@ -42,6 +42,68 @@ function refuse(socket: Duplex, origin: string | undefined) {
       'Connection: close\r\n\r\n' +
       body,
   );
+}
+
+/** Where a page asks why it cannot connect or print (see answerStatus). */
+export const STATUS_PATH = '/status';
+
+/** What `GET /status` answers (the console's print client reads it). */
+export interface AgentStatus {
+  agent: 'print-agent';
+  version: string;
+  /** The asking page's Origin, and whether PRINT_AGENT_ORIGINS lets it connect. */
+  origin: string | null;
+  originAllowed: boolean;
+  /** The setting that allows it: the console names it to the user. */
+  originsSetting: 'PRINT_AGENT_ORIGINS';
+  /** Only for an allowed origin: whether CUPS (every printer but "Save to PDF folder") can be reached. */
+  cups?: 'running' | 'not-running' | 'missing';
+}
+
+/**
+ * `GET /status`: a refused WebSocket upgrade reaches a page as a bare failure, the same as no
+ * agent at all (browsers hide the 403), and a printer list with only the folder printer does not
+ * say why. This answer, readable cross-origin, tells the page which it is. A page that is not
+ * allowed learns only that the agent runs and refuses it; the rest is for allowed pages.
+ */
+async function answerStatus(
+  config: AgentConfig,
+  core: PrintCore,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
+  const origin = req.headers.origin;
+  const headers: Record<string, string> = {
+    'Access-Control-Allow-Origin': origin ?? '*',
+    Vary: 'Origin',
+    'Cache-Control': 'no-store',
+  };
+  if (req.method === 'OPTIONS') {
+    // Chrome's Private Network Access preflight, for a console on a public address.
+    res.writeHead(204, {
+      ...headers,
+      'Access-Control-Allow-Methods': 'GET',
+      'Access-Control-Allow-Private-Network': 'true',
+    });
+    res.end();
+    return;
+  }
+  if (req.method !== 'GET') {
+    res.writeHead(405, { ...headers, Allow: 'GET, OPTIONS' });
+    res.end();
+    return;
+  }
+  const allowed = originAllowed(config, origin);
+  const status: AgentStatus = {
+    agent: 'print-agent',
+    version: QZ_VERSION,
+    origin: origin ?? null,
+    originAllowed: allowed,
+    originsSetting: 'PRINT_AGENT_ORIGINS',
+    ...(allowed ? { cups: await core.cupsState() } : {}),
+  };
+  res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(status));
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
@@ -92,7 +154,15 @@ export async function startAgent(config: AgentConfig, log: Log = () => {}): Prom
   const cainiao = wsServer('cainiao', (text, origin) => handleCainiaoMessage(core, text, { origin, log }));
 
   const makeServer = (wss: WebSocketServer, tls?: { cert: string; key: string }) => {
-    const onRequest = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (req.url?.split('?')[0] === STATUS_PATH) {
+        void answerStatus(config, core, req, res).catch((e: Error) => {
+          log(`status: unexpected failure: ${e.stack ?? e.message}`);
+          if (!res.headersSent) res.writeHead(500);
+          res.end();
+        });
+        return;
+      }
       res.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Print agent: connect with a WebSocket\n');
     };

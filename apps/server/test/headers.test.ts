@@ -25,7 +25,7 @@ const overTls = (headers: Record<string, unknown>) => ({
 });
 
 describe('issue 14: the console may reach the print plugin on loopback, any port, and nowhere else', () => {
-  it('connect-src names the loopback WebSocket origins with any port', async () => {
+  it("connect-src names the loopback WebSocket origins with any port, and the agent's status over http", async () => {
     const csp = String((await get(h.app, '/home/')).headers['content-security-policy']);
     const connect = /connect-src ([^;]*)/.exec(csp)?.[1]?.split(' ');
     expect(connect).toEqual([
@@ -34,6 +34,8 @@ describe('issue 14: the console may reach the print plugin on loopback, any port
       'wss://localhost:*',
       'ws://127.0.0.1:*',
       'wss://127.0.0.1:*',
+      'http://localhost:*',
+      'http://127.0.0.1:*',
     ]);
   });
 });

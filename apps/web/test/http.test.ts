@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { orders } from '@console/contract';
-import { ApiError, call, errorText } from '../src/lib/http.ts';
+import { ApiError, call, callUpload, errorText } from '../src/lib/http.ts';
 import { sessionEvents } from '../src/lib/events.ts';
 import { setFeedback } from '../src/lib/feedback.ts';
 import { getToken, setToken } from '../src/lib/storage.ts';
@@ -119,6 +119,13 @@ describe('finding 23: HTTP client', () => {
     expect(errorText(err)).toBe('The ID number is not valid.');
     await settle();
     expect(shown).toEqual([]);
+  });
+
+  it("spec §8 'Upload failed': a refused upload's toast says that the upload failed, then why", async () => {
+    answer = () => fail(413, 'The file is larger than 20 MB');
+    await expect(callUpload(orders.orderBatchSearch, new FormData())).rejects.toMatchObject({ code: 413 });
+    await settle();
+    expect(shown).toEqual([{ kind: 'toast', text: '上传失败：The file is larger than 20 MB' }]);
   });
 
   it('a 400 "no data" stays silent; a page that is not JSON is coded by its HTTP status', async () => {

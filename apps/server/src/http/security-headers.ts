@@ -54,8 +54,17 @@ function recordHelmet(overTls: boolean) {
         // The print plugin (QZ Tray protocol) and the Cainiao component listen on loopback:
         // QZ's 8182/8181 and 13528 by default, but the port is a user's print setting (a
         // second agent, QZ on another of its ports, the e2e run's own agent), so any port of
-        // the loopback names; never another host.
-        connectSrc: ["'self'", 'ws://localhost:*', 'wss://localhost:*', 'ws://127.0.0.1:*', 'wss://127.0.0.1:*'],
+        // the loopback names; never another host. http: for the agent's GET /status, which says
+        // why a connection failed (a refused origin looks like a closed port to the page).
+        connectSrc: [
+          "'self'",
+          'ws://localhost:*',
+          'wss://localhost:*',
+          'ws://127.0.0.1:*',
+          'wss://127.0.0.1:*',
+          'http://localhost:*',
+          'http://127.0.0.1:*',
+        ],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -19,6 +19,7 @@ import { sessionEvents } from './events.ts';
 import { feedback } from './feedback.ts';
 import { apiLanguage, t } from './i18n.ts';
 import { addLog } from './log.ts';
+import './messages.ts';
 import { clearSessionCookies, getToken, setToken } from './storage.ts';
 
 export const API_BASE = '/api/';
@@ -243,7 +244,9 @@ export async function reportError(err: unknown, opts: CallOptions = {}, def?: Ca
     }
     if (opts.silent) return;
     const { message: toast } = await feedback();
-    void toast.error({ content: message, duration: 5 });
+    // Spec §8's 'Upload failed': a refused upload says that it was the upload, then why.
+    const content = def?.kind === 'multipart' ? t('feedback.uploadFailed', { reason: message }) : message;
+    void toast.error({ content, duration: 5 });
     return;
   }
   if (err instanceof Error && err.name === 'AbortError') return;

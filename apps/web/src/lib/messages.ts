@@ -59,3 +59,21 @@ registerMessages('session', {
   'zh-chs': { verificationFailed: '验证失败，请重新登录。', hasError: 'Has Error' },
   en: { verificationFailed: 'Verification failed, please Login again.', hasError: 'Has Error' },
 });
+
+/** Spec §8's labels for what failed where the user acted (copy buttons, forms, uploads). */
+registerMessages('feedback', {
+  'zh-chs': {
+    copy: '复制',
+    copied: '已复制',
+    copyFailed: '复制失败',
+    formInvalid: '表单校验失败，请检查',
+    uploadFailed: '上传失败：{reason}',
+  },
+  en: {
+    copy: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'Copy failed',
+    formInvalid: 'Form verification failed, please check',
+    uploadFailed: 'Upload failed: {reason}',
+  },
+});

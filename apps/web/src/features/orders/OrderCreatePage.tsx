@@ -2,7 +2,7 @@ import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Form, Input, Row, Select, Space } from 'antd';
 import { useEffect } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { call, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
+import { call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
@@ -83,9 +83,10 @@ export default function OrderCreatePage() {
       form.setFieldValue('items', [{ quantity: 1 }]);
       form.setFieldValue('orderNo', (await getOrderNumber(isCustomer ? undefined : customerId)).orderNo);
     } catch (e) {
+      // Spec §8: 'Failed to create order', then why — the fields the server refused are marked too.
       const fields = formErrors(e);
       if (fields) form.setFields(fields);
-      else message.error((e as Error).message);
+      message.error(t('orders.createFailed', { reason: fields ? t('feedback.formInvalid') : errorText(e) }));
     }
   };
   return (
@@ -94,6 +95,7 @@ export default function OrderCreatePage() {
         form={form}
         layout="vertical"
         onFinish={submit}
+        onFinishFailed={() => message.error(t('feedback.formInvalid'))}
         initialValues={{ channel: 'JP', orderType: 'normal', items: [{ quantity: 1 }] }}
       >
         <Row gutter={12}>

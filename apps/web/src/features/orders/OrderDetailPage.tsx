@@ -6,6 +6,7 @@ import { useOrderDetail } from './api/orders.ts';
 import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
 import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.tsx';
 import { PrintButton } from '@/components/printing/components.tsx';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 import { OrderFlagSwitch } from './components/OrderFlagSwitch.tsx';
 import './i18n.ts';
 import './pages-i18n.ts';
@@ -44,7 +45,11 @@ export default function OrderDetailPage() {
       {o.abnormalReason && <Alert type="warning" showIcon message={o.abnormalReason} />}
       <Card
         size="small"
-        title={`${t('orders.orderNo')}: ${o.orderNo}`}
+        title={
+          <>
+            {t('orders.orderNo')}: <CopyNumber value={o.orderNo} />
+          </>
+        }
         extra={
           <Space>
             <PrintButton
@@ -67,8 +72,12 @@ export default function OrderDetailPage() {
           <Descriptions.Item label={t('orders.customer')}>{o.customerCode}</Descriptions.Item>
           <Descriptions.Item label={t('orders.channel')}>{o.channel}</Descriptions.Item>
           <Descriptions.Item label={t('orders.status')}>{t(`orders.kinds.${o.status}`)}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.waybillNo')}>{o.waybillNo}</Descriptions.Item>
-          <Descriptions.Item label={t('orders.splitWaybillNo')}>{o.splitWaybillNo}</Descriptions.Item>
+          <Descriptions.Item label={t('orders.waybillNo')}>
+            <CopyNumber value={o.waybillNo} />
+          </Descriptions.Item>
+          <Descriptions.Item label={t('orders.splitWaybillNo')}>
+            <CopyNumber value={o.splitWaybillNo} />
+          </Descriptions.Item>
           <Descriptions.Item label={t('orders.systemNo')}>{o.systemNo}</Descriptions.Item>
           <Descriptions.Item label={t('orders.userRefNo')}>{o.userRefNo}</Descriptions.Item>
           <Descriptions.Item label={t('orders.batchNo')}>{o.batchNo}</Descriptions.Item>

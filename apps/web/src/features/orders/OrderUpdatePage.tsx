@@ -1,6 +1,6 @@
 import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { invalidateCall, t, useI18n, useRecordForm } from '@/lib';
+import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { orders } from '@console/contract';
 import { updateOrder, useOrderDetail } from './api/orders.ts';
 import { formErrors, withConfirmations } from './components/confirm.ts';
@@ -66,12 +66,19 @@ export default function OrderUpdatePage() {
       if (handled) return;
       const fields = formErrors(e);
       if (fields) form.setFields(fields);
-      else message.error((e as Error).message);
+      message.error(fields ? t('feedback.formInvalid') : errorText(e));
     }
   };
   return (
     <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
-      <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} disabled={!!q.data?.locked}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={save}
+        onFinishFailed={() => message.error(t('feedback.formInvalid'))}
+        onValuesChange={edit.touched}
+        disabled={!!q.data?.locked}
+      >
         <RecipientFields />
         <SenderFields />
         <Row gutter={12}>

@@ -1,4 +1,4 @@
-import { orders, type CallRequest } from '@console/contract';
+import { batches, orders, type CallRequest } from '@console/contract';
 import { call, callBlob, callUpload, saveBlob, useCall } from '@/lib';
 
 /** The orders feature's calls: fetchers and query hooks, typed from the contract. */
@@ -19,6 +19,11 @@ export const batchSearch = (file: File) => {
   const form = new FormData();
   form.append('file', file);
   return callUpload(orders.orderBatchSearch, form);
+};
+/** The page's template: order numbers in A, waybill numbers in B (the search reads both by its header). */
+export const downloadBatchSearchTemplate = async () => {
+  const { blob, filename } = await callBlob(batches.templates.waybillNumber, {});
+  saveBlob(blob, filename);
 };
 export const downloadBatchResult = async (fileId: number) => {
   const { blob, filename } = await callBlob(orders.orderBatchSearchResult, { fileId });

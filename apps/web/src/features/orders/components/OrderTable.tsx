@@ -1,6 +1,7 @@
 import type { orders } from '@console/contract';
 import { Table, Tag, Tooltip, type TableProps } from 'antd';
 import { Link } from 'react-router';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 import { PagedTable, type PagedQuery } from '@/components/paged-table';
 import { formatTime, t } from '@/lib';
 
@@ -70,10 +71,13 @@ export function OrderTable(
     // A real link: a click opens the detail in a tab (the router), a middle-click or
     // "copy link" gets the detail's address.
     orderNo: (r) => (
-      <Link to={`/order/info?id=${r.id}`} data-testid={`order-${r.orderNo}`}>
-        {r.orderNo}
-      </Link>
+      <CopyNumber value={r.orderNo}>
+        <Link to={`/order/info?id=${r.id}`} data-testid={`order-${r.orderNo}`}>
+          {r.orderNo}
+        </Link>
+      </CopyNumber>
     ),
+    waybillNo: (r) => <CopyNumber value={r.waybillNo} />,
     status: (r) => <Tag color={STATUS_COLOR[r.status]}>{t(`orders.kinds.${r.status}`)}</Tag>,
     printFlag: (r) => (
       <Tag color={r.printFlag ? 'blue' : 'default'}>{r.printFlag ? t('orders.yes') : t('orders.no')}</Tag>
