@@ -264,7 +264,8 @@ test.describe('Order List controls', () => {
     await other.waitForLoadState();
     expect(other.url()).toBe(`${MAIN}/home/order/info?id=${order.id}`);
     await other.close();
-    await expect(page).toHaveURL(/\/home\/order\/list$/);
+    // The list stayed where it was (its filter is in its URL, issue 28 item 15).
+    await expect(page).toHaveURL(new RegExp(`/home/order/list\\?noType=orderNo&numbers=${order.orderNo}$`));
 
     await link.click();
     await expect(page).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));

@@ -12,6 +12,8 @@ import {
 import { createContext, useContext } from 'react';
 import { t, useSession } from '@/lib';
 import { CustomerSelect } from '../CustomerSelect.tsx';
+import { useFilterForm } from './useFilterForm.ts';
+import type { PagedFilters } from './usePagedQuery.ts';
 
 type RangePickerProps = React.ComponentProps<typeof DatePicker.RangePicker>;
 type FilterValues = Record<string, any>;
@@ -25,6 +27,10 @@ export type FilterBarProps = Omit<FormProps, 'layout' | 'onFinish' | 'children'>
   i18n: string;
   /** Search with the form's values; Reset calls it with `{}` after clearing the form. */
   onSearch: (values: FilterValues) => void;
+  /** The list's filters from its URL (`paged.filters`): the form is filled from them (`useFilterForm`). */
+  filters?: PagedFilters;
+  /** How those filters show in this form, when not by the same names (see `filtersToForm`). */
+  toForm?: (filters: FilterValues) => FilterValues;
   searchTestId?: string;
   resetTestId?: string;
   /** Buttons after Reset (Create, Export, a column chooser…). */
@@ -41,6 +47,8 @@ export type FilterBarProps = Omit<FormProps, 'layout' | 'onFinish' | 'children'>
 export function FilterBar({
   i18n,
   onSearch,
+  filters,
+  toForm,
   searchTestId,
   resetTestId,
   extra,
@@ -51,6 +59,7 @@ export function FilterBar({
   ...formProps
 }: FilterBarProps) {
   const [own] = Form.useForm(form);
+  useFilterForm(own, filters, toForm);
   return (
     <PrefixContext.Provider value={i18n}>
       <Form {...formProps} form={own} layout="inline" onFinish={onSearch} style={style}>

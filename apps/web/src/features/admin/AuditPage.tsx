@@ -1,7 +1,7 @@
 import type { admin, CallResponse } from '@console/contract';
 import { Button, DatePicker, Form, Input, Space, type TableColumnsType } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, rangeToDates, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { formatTime, t, useI18n } from '@/lib';
 import { auditCall } from './api/admin.ts';
 import './i18n.ts';
@@ -14,6 +14,7 @@ export default function AuditPage() {
   useI18n();
   const [form] = Form.useForm();
   const paged = usePagedQuery<typeof auditCall, Filters>(auditCall);
+  useFilterForm(form, paged.filters);
   const columns: TableColumnsType<Row> = [
     { title: t('admin.at'), dataIndex: 'at', render: (v: string) => formatTime(v) },
     { title: t('admin.who'), dataIndex: 'userName' },
@@ -22,12 +23,12 @@ export default function AuditPage() {
     { title: t('admin.detail'), dataIndex: 'detail', ellipsis: true },
     { title: t('admin.ip'), dataIndex: 'ip' },
   ];
-  const search = (v: { userName?: string; action?: string; target?: string; dates?: [Dayjs, Dayjs] | null }) =>
+  const search = (v: { userName?: string; action?: string; target?: string; range?: [Dayjs, Dayjs] | null }) =>
     paged.setFilters({
       userName: v.userName?.trim() || undefined,
       action: v.action?.trim() || undefined,
       target: v.target?.trim() || undefined,
-      ...rangeToDates(v.dates),
+      ...rangeToDates(v.range),
     });
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="admin-audit">
@@ -41,7 +42,7 @@ export default function AuditPage() {
         <Form.Item name="target" label={t('admin.target')}>
           <Input allowClear style={{ width: 160 }} />
         </Form.Item>
-        <Form.Item name="dates" label={t('admin.dates')}>
+        <Form.Item name="range" label={t('admin.dates')}>
           <DatePicker.RangePicker />
         </Form.Item>
         <Button type="primary" htmlType="submit">

@@ -1,7 +1,7 @@
 import { admin, type CallResponse, reference } from '@console/contract';
 import { App, Button, Divider, Form, Input, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, localized, t, useCall, useI18n } from '@/lib';
 import { createCustomer, customersCall, updateCustomer } from './api/admin.ts';
 import { CustomerSegments } from './CustomerSegments.tsx';
@@ -41,6 +41,7 @@ export default function CustomersPage() {
   const [filters] = Form.useForm();
   const [form] = Form.useForm<Values>();
   const paged = usePagedQuery<typeof customersCall, Filters>(customersCall, { sort: 'createdAt' });
+  useFilterForm(filters, paged.filters);
   const agents = useCall(admin.userList, { role: 'agent', limit: 500, order: 'asc', sort: 'name' });
   const channels = useCall(reference.channels, {});
   const [editing, setEditing] = useState<Row | 'new' | null>(null);

@@ -100,6 +100,7 @@ export default function SessionsPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="admin-sessions">
       <FilterBar
+        filters={paged.filters}
         i18n="admin"
         onSearch={(v) => paged.setFilters({ keyword: (v.keyword as string | undefined)?.trim() || undefined })}
         searchTestId="session-search"

@@ -13,7 +13,7 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useState } from 'react';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useCall, useI18n, useSession } from '@/lib';
 import { createUser, disableUser, endSessions, resetPassword, usersCall } from './api/admin.ts';
 import './i18n.ts';
@@ -34,6 +34,7 @@ export default function UsersPage() {
   const [form] = Form.useForm<Values>();
   const role = Form.useWatch('role', form);
   const paged = usePagedQuery<typeof usersCall, Filters>(usersCall, { sort: 'createdAt' });
+  useFilterForm(filters, paged.filters);
   const customers = useCall(admin.customerList, { limit: 500, order: 'asc', sort: 'code' });
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);

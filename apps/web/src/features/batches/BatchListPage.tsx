@@ -18,7 +18,7 @@ import { Link } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { MdaBatchMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterForm, useFilterText, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import {
   type BatchFilters,
@@ -57,18 +57,18 @@ export default function BatchListPage() {
     },
   });
 
+  useFilterForm(form, paged.filters);
+
   // Finding a batch by a number it holds (order/batch/search): its own paged answer, shown in
   // place of the filtered list until cleared.
-  const [keyword, setKeyword] = useState<string | undefined>();
-  const found = usePagedQuery<typeof calls.search, { keyword: string }>(calls.search, {
-    filters: { keyword: '' },
-    query: { enabled: !!keyword },
+  const found = usePagedQuery<typeof calls.search, { keyword?: string }>(calls.search, {
+    url: { prefix: 'find' },
+    // Asked only with a number to find (the address holds it after a reload too).
+    query: { enabled: (q) => Boolean((q.queryKey[1] as { keyword?: string } | undefined)?.keyword) },
   });
-  const findByNumber = (k: string) => {
-    const v = k.trim() || undefined;
-    setKeyword(v);
-    if (v) found.setFilters({ keyword: v });
-  };
+  const keyword = found.state.filters.keyword;
+  const [findText, setFindText] = useFilterText(keyword);
+  const findByNumber = (k: string) => found.setFilters({ keyword: k.trim() || undefined });
   const [viewing, setViewing] = useState<{ id: number; batchNo: string } | null>(null);
 
   const search = (v: {
@@ -139,6 +139,8 @@ export default function BatchListPage() {
           addonBefore={t('batches.findByNumber')}
           placeholder={t('batches.findByNumberHint')}
           maxLength={64}
+          value={findText}
+          onChange={(e) => setFindText(e.target.value)}
           onSearch={findByNumber}
           data-testid="batch-find"
         />

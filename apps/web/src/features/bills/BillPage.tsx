@@ -1,3 +1,4 @@
+import dayjs from 'dayjs';
 import { type bills as B } from '@console/contract';
 import { App, Button, DatePicker, Form, Space, Tag, type TableColumnsType } from 'antd';
 import { useState } from 'react';
@@ -18,6 +19,10 @@ const STATUS_COLOR: Record<B.BillStatus, string> = { open: 'blue', issued: 'oran
  * period, customer (agents and operators) and status, paged on the server; each opens to its
  * lines and downloads as an xlsx. Operators issue, mark paid and adjust.
  */
+/** The month filter is a month picker's day in the form, `YYYY-MM` in the call and the URL. */
+const periodToForm = ({ period, ...rest }: Record<string, unknown>) =>
+  typeof period === 'string' ? { ...rest, period: dayjs(period, 'YYYY-MM') } : rest;
+
 export default function BillPage() {
   useI18n();
   const { modal } = App.useApp();
@@ -25,7 +30,7 @@ export default function BillPage() {
   const isCustomer = !!user?.customer;
   const manage = hasRoute('bill.manage');
   const paged = usePagedQuery<typeof billsCall, Filters>(billsCall);
-  const [customerId, setCustomerId] = useState<number | undefined>();
+  const customerId = paged.state.filters.customerId;
   const months = useCall(billMonthsCall, customerId ? { customerId } : {});
   const [open, setOpen] = useState<Row | null>(null);
   const [adjusting, setAdjusting] = useState(false);
@@ -33,7 +38,6 @@ export default function BillPage() {
 
   const onSearch = (v: Record<string, any>) => {
     void invalidateCall(billsCall);
-    setCustomerId(v.customerId);
     paged.setFilters({ period: v.period?.format('YYYY-MM'), customerId: v.customerId, status: v.status });
   };
   const refresh = () => Promise.all([invalidateCall(billsCall), invalidateCall(billMonthsCall)]);
@@ -118,6 +122,8 @@ export default function BillPage() {
     <Space direction="vertical" style={{ width: '100%' }}>
       <MonthChart months={months.data} />
       <FilterBar
+        filters={paged.filters}
+        toForm={periodToForm}
         i18n="bills"
         onSearch={onSearch}
         searchTestId="bill-search"

@@ -154,6 +154,7 @@ export default function RateCardsPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="rate-cards">
       <FilterBar
+        filters={paged.filters}
         i18n="bills"
         onSearch={(v: Filters) => paged.setFilters({ channelCode: v.channelCode, customerId: v.customerId })}
         searchTestId="cards-search"

@@ -227,7 +227,7 @@ export default function ExportDeclarationsPage() {
       {paged.data && !paged.data.mailConfigured && (
         <Alert type="info" showIcon message={label('mailOff')} data-testid="decl-mail-off" />
       )}
-      <FilterBar i18n="exportDeclarations" onSearch={onSearch} searchTestId="decl-search">
+      <FilterBar filters={paged.filters} i18n="exportDeclarations" onSearch={onSearch} searchTestId="decl-search">
         <FilterBar.Text name="batchNo" width={180} maxLength={64} />
         <Form.Item name="orderNos" label={label('orderNos')}>
           <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} style={{ width: 220 }} data-testid="decl-filter-nos" />

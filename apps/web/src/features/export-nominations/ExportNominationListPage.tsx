@@ -122,6 +122,7 @@ export default function ExportNominationListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="exportNominations"
         onSearch={onSearch}
         searchTestId="nomination-search"

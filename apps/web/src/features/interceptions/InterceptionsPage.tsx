@@ -154,6 +154,7 @@ export default function InterceptionsPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="interceptions"
         onSearch={onSearch}
         searchTestId="interception-search"

@@ -210,6 +210,7 @@ export default function JdAuthorizeListPage() {
         />
       )}
       <FilterBar
+        filters={paged.filters}
         i18n="jdAuthorize"
         onSearch={onSearch}
         searchTestId="jd-search"

@@ -52,6 +52,7 @@ export default function LabelBListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="labelB"
         onSearch={onSearch}
         searchTestId="labelb-search"

@@ -118,6 +118,7 @@ export default function MeituanListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="meituan-list-page">
       <FilterBar
+        filters={paged.filters}
         i18n="meituan"
         onSearch={onSearch}
         searchTestId="meituan-search"

@@ -3,7 +3,7 @@ import { notifications, type CallResponse } from '@console/contract';
 import { Button, Card, Checkbox, Input, Modal, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterText, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, useI18n } from '@/lib';
 import { useNoticeAgree } from './api/noticeAgree.ts';
 import { useNotificationInfo } from './api/notificationInfo.ts';
@@ -16,19 +16,18 @@ type Filters = { keyword?: string; unread?: boolean };
 export default function SeeMorePage() {
   const { t, localized } = useI18n();
   const [params] = useSearchParams();
-  const [unread, setUnread] = useState(false);
-  const [keyword, setKeyword] = useState('');
+  // The keyword picks the call, so it is read from the address before the list is.
+  const keyword = params.get('keyword')?.trim() ?? '';
   const [openId, setOpenId] = useState<number | null>(() => Number(params.get('id')) || null);
   const paged = usePagedQuery<typeof notifications.notifications, Filters>(
     keyword
       ? (notifications.searchNotifications as unknown as typeof notifications.notifications)
       : notifications.notifications,
   );
-  const filter = (next: { keyword: string; unread: boolean }) => {
-    setKeyword(next.keyword);
-    setUnread(next.unread);
+  const unread = Boolean(paged.state.filters.unread);
+  const [text, setText] = useFilterText(keyword || undefined);
+  const filter = (next: { keyword: string; unread: boolean }) =>
     paged.setFilters(next.keyword ? { keyword: next.keyword } : { unread: next.unread || undefined });
-  };
   const info = useNotificationInfo(openId);
   const agree = useNoticeAgree();
 
@@ -43,6 +42,8 @@ export default function SeeMorePage() {
         <Input.Search
           allowClear
           placeholder={t('notices.keyword')}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
           onSearch={(v) => filter({ keyword: v.trim(), unread })}
           style={{ width: 280 }}
           data-testid="notices-search"

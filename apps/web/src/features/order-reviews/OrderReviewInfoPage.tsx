@@ -177,7 +177,9 @@ function ReviewInfo({ id }: { id: number }) {
         data-testid="review-orders"
         onRow={(o) => ({ 'data-order-no': o.orderNo }) as never}
         expandable={{
-          expandedRowRender: (o) => <ReviewItemsTable key={o.id} filters={{ id, orderId: o.id }} showOrder={false} />,
+          expandedRowRender: (o) => (
+            <ReviewItemsTable key={o.id} filters={{ id, orderId: o.id }} showOrder={false} inUrl={false} />
+          ),
           rowExpandable: (o) => o.itemCount > 0,
         }}
       />

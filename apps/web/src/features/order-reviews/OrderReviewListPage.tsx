@@ -135,6 +135,7 @@ export default function OrderReviewListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="orderReviews"
         onSearch={onSearch}
         searchTestId="review-search"

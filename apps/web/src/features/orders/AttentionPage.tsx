@@ -2,7 +2,7 @@ import { orders, reference } from '@console/contract';
 import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
-import { usePagedQuery } from '@/components/paged-table';
+import { useFilterText, usePagedQuery } from '@/components/paged-table';
 import { ApiError, call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { BoxFixModal } from './components/BoxFixModal.tsx';
@@ -43,6 +43,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   const paged = usePagedQuery<typeof orders.errorOrders, { keyword?: string }>(
     kind === 'error' ? orders.errorOrders : orders.abnormalOrders,
   );
+  const [keyword, setKeyword] = useFilterText(paged.state.filters.keyword);
   const [selected, setSelected] = useState<number[]>([]);
   const [fixing, setFixing] = useState<number | null>(null);
   const [before, setBefore] = useState<Recipient | null>(null);
@@ -122,6 +123,8 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
           allowClear
           placeholder={`${t('orders.orderNo')} / ${t('orders.waybillNo')}`}
           data-testid={`${kind}-search`}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
           onSearch={(k) => paged.setFilters({ keyword: k.trim() || undefined })}
         />
         {kind === 'error' && (

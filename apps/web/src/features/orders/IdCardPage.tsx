@@ -2,7 +2,7 @@ import { orders, type CallResponse } from '@console/contract';
 import { App, Button, Form, Image, Input, Modal, Select, Space, Tag, Upload } from 'antd';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterText, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useI18n } from '@/lib';
 import { idCardImage, idCardTemplate, uploadIdCard } from './api/orders.ts';
 import { IdCardImport } from './components/IdCardImport.tsx';
@@ -15,6 +15,7 @@ export default function IdCardPage() {
   useI18n();
   const { message } = App.useApp();
   const paged = usePagedQuery<typeof orders.idCards, { keyword?: string }>(orders.idCards);
+  const [keyword, setKeyword] = useFilterText(paged.state.filters.keyword);
   const q = paged.query;
   const [form] = Form.useForm();
   const [preview, setPreview] = useState<string | null>(null);
@@ -78,6 +79,8 @@ export default function IdCardPage() {
         style={{ width: 300 }}
         placeholder={t('orders.idCardSearch')}
         data-testid="idcard-search"
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
         onSearch={(k) => paged.setFilters({ keyword: k.trim() || undefined })}
       />
       <PagedTable<IdCardRow>

@@ -19,7 +19,8 @@ export default function OrderBatchSearchPage() {
   const [busy, setBusy] = useState(false);
   const paged = usePagedQuery<typeof orders.orderBatchSearchFound, { searchId?: number }>(
     orders.orderBatchSearchFound,
-    { query: { enabled: !!result } },
+    // The list is of one upload, whose summary is not in the URL: a reload starts anew.
+    { query: { enabled: !!result }, url: false },
   );
   return (
     <Space direction="vertical" style={{ width: '100%' }}>

@@ -1,12 +1,11 @@
 import { orders } from '@console/contract';
 import { App, Button, Form, Input, Select, Space } from 'antd';
-import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { MdaOrdersMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
-import { FilterBar, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, filtersToForm, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { exportOrders, type ListRequest, setPrintFlag } from './api/orders.ts';
 import { PrintButton } from '@/components/printing/components.tsx';
@@ -19,6 +18,9 @@ const STATUSES = ['created', 'printed', 'received', 'shipped', 'released', 'canc
 const KINDS = ['orderNo', 'waybillNo', 'splitWaybillNo', 'systemNo', 'userRefNo', 'batchNo'];
 type Filters = Omit<ListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
 type Row = orders.OrderRow;
+/** The yes/no filters are selects of 'true'/'false' in the form, booleans in the call. */
+const toForm = (f: Record<string, unknown>) =>
+  filtersToForm(Object.fromEntries(Object.entries(f).map(([k, v]) => [k, typeof v === 'boolean' ? String(v) : v])));
 const bool = () => [
   { value: 'true', label: t('orders.yes') },
   { value: 'false', label: t('orders.no') },
@@ -30,20 +32,11 @@ export default function OrderListPage() {
   const { message } = App.useApp();
   const download = useDownloadProgress();
   const [form] = Form.useForm();
-  // `?batchNo=` (a batch's link in Batch List and after an import): the orders of that batch.
-  const [params] = useSearchParams();
-  const batchNo = params.get('batchNo')?.trim() || undefined;
-  const byBatch = batchNo ? ({ noType: 'batchNo', numbers: batchNo } as Filters) : undefined;
   const paged = usePagedQuery<typeof orders.orderList, Filters>(orders.orderList, {
     sort: 'createdAt',
-    filters: byBatch,
+    // `?batchNo=` (a batch's link in Batch List and after an import): the orders of that batch.
+    links: { batchNo: (numbers) => ({ noType: 'batchNo', numbers }) },
   });
-  // A tab kept open is shown another batch's link: the filter follows the address.
-  useEffect(() => {
-    if (!byBatch) return;
-    form.setFieldsValue(byBatch);
-    paged.setFilters(byBatch);
-  }, [batchNo]); // eslint-disable-line react-hooks/exhaustive-deps -- only when the address names another batch
   const list = paged.query;
   const req = paged.request;
   const [selectedRows, setSelectedRows] = useState<Row[]>([]);
@@ -60,9 +53,11 @@ export default function OrderListPage() {
 
   const onSearch = (v: Record<string, any>) => {
     const b = (x?: string) => (x === undefined ? undefined : x === 'true');
+    const numbers: string | undefined = v.numbers?.trim() || undefined;
     paged.setFilters({
-      noType: v.noType,
-      numbers: v.numbers?.trim() || undefined,
+      // The kind only means something with numbers: without them it would only lengthen the URL.
+      noType: numbers && v.noType,
+      numbers,
       channel: v.channel,
       status: v.status,
       receiveStatus: v.receiveStatus,
@@ -86,7 +81,9 @@ export default function OrderListPage() {
         form={form}
         i18n="orders"
         onSearch={onSearch}
-        initialValues={byBatch ?? { noType: 'orderNo' }}
+        filters={paged.filters}
+        toForm={toForm}
+        initialValues={{ noType: 'orderNo' }}
         searchTestId="list-search"
         resetTestId="list-reset"
         extra={

@@ -1,7 +1,6 @@
 import { orders } from '@console/contract';
 import { Alert, Button, Card, Input, Space, Tag } from 'antd';
-import { useState } from 'react';
-import { type PagedQuery, usePagedQuery } from '@/components/paged-table';
+import { type PagedQuery, useFilterText, usePagedQuery } from '@/components/paged-table';
 import { t, useI18n } from '@/lib';
 import { OrderTable } from './components/OrderTable.tsx';
 import './i18n.ts';
@@ -12,18 +11,14 @@ import './i18n.ts';
  */
 export default function OrderSearchPage() {
   useI18n();
-  const [text, setText] = useState('');
-  const [submitted, setSubmitted] = useState('');
   const paged = usePagedQuery<typeof orders.search, { numbers?: string }>(orders.search, {
-    query: { enabled: !!submitted },
+    // Asked only once numbers were searched (the address holds them after a reload too).
+    query: { enabled: (q) => Boolean((q.queryKey[1] as { numbers?: string } | undefined)?.numbers) },
   });
-  const run = () => {
-    if (!text.trim()) return;
-    // The same numbers again: the key is unchanged, so ask again explicitly.
-    if (text === submitted) void paged.query.refetch();
-    setSubmitted(text);
-    paged.setFilters({ numbers: text });
-  };
+  const submitted = paged.state.filters.numbers;
+  const [text, setText] = useFilterText(submitted);
+  // The same numbers again ask again too (setFilters always does).
+  const run = () => text.trim() && paged.setFilters({ numbers: text });
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <Input.TextArea

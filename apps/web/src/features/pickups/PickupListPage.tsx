@@ -26,7 +26,7 @@ export default function PickupListPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const paged = usePagedQuery<typeof pickupListCall, Filters>(pickupListCall, { sort: 'createdAt' });
-  const messages = usePagedQuery<typeof messagesCall, Record<string, never>>(messagesCall, {});
+  const messages = usePagedQuery<typeof messagesCall, Record<string, never>>(messagesCall, { url: { prefix: 'msg' } });
   const [cancelling, setCancelling] = useState<Row | null>(null);
   const [viewing, setViewing] = useState<number | null>(null);
 
@@ -120,6 +120,7 @@ export default function PickupListPage() {
   const list = (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="pickups"
         onSearch={onSearch}
         searchTestId="pickup-search"

@@ -108,6 +108,7 @@ export default function RecipientListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="recipient-list-page">
       <FilterBar
+        filters={paged.filters}
         i18n="recipients"
         onSearch={onSearch}
         extra={

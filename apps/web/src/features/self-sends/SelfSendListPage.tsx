@@ -66,6 +66,7 @@ export default function SelfSendListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="selfSends"
         onSearch={onSearch}
         searchTestId="self-send-search"

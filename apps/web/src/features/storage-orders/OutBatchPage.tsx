@@ -13,7 +13,7 @@ import {
   Upload,
 } from 'antd';
 import { useState } from 'react';
-import { PagedTable, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterText, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, t, useI18n } from '@/lib';
 import { downloadManifest, shipExcel, shipmentsCall, shipMany, shippableCall } from './api/storageOrders.ts';
 import { OutcomeTag } from './components/shared.tsx';
@@ -30,9 +30,12 @@ type Result = Awaited<ReturnType<typeof shipMany>>;
 export default function OutBatchPage() {
   useI18n();
   const { message } = App.useApp();
-  const [find, setFind] = useState('');
   const shippable = usePagedQuery<typeof shippableCall, { code?: string }>(shippableCall, { limit: 50 });
-  const shipments = usePagedQuery<typeof shipmentsCall, Record<string, never>>(shipmentsCall, { limit: 10 });
+  const [find, setFind] = useFilterText(shippable.state.filters.code);
+  const shipments = usePagedQuery<typeof shipmentsCall, Record<string, never>>(shipmentsCall, {
+    limit: 10,
+    url: { prefix: 'sent' },
+  });
   const [selected, setSelected] = useState<number[]>([]);
   const [pasted, setPasted] = useState('');
   const [busy, setBusy] = useState(false);

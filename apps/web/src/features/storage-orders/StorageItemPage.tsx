@@ -1,6 +1,6 @@
 import { Empty, Input, Select, Space } from 'antd';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useFilterText } from '@/components/paged-table';
 import { t, useI18n } from '@/lib';
 import { LinesTable, useLines } from './components/LinesTable.tsx';
 import './i18n.ts';
@@ -15,9 +15,10 @@ export default function StorageItemPage() {
 }
 
 function Lines({ id }: { id: number }) {
-  const [result, setResult] = useState<'ok' | 'refused' | undefined>();
-  const [code, setCode] = useState('');
   const paged = useLines({ id });
+  // The result applies at once, so it is what the URL holds; the waybill box is typed first.
+  const result = paged.state.filters.result;
+  const [code, setCode] = useFilterText(paged.state.filters.code);
   const apply = (r: typeof result, c: string) => paged.setFilters({ id, result: r, code: c.trim() || undefined });
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="storage-item-page">
@@ -27,7 +28,7 @@ function Lines({ id }: { id: number }) {
           allowClear
           style={{ width: 120 }}
           value={result}
-          onChange={(v) => (setResult(v), apply(v, code))}
+          onChange={(v) => apply(v, code)}
           options={(['ok', 'refused'] as const).map((v) => ({ value: v, label: t(`storageOrders.result_${v}`) }))}
           data-testid="storage-lines-result"
         />

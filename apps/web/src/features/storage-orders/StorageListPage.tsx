@@ -73,6 +73,7 @@ export default function StorageListPage() {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="storageOrders"
         onSearch={onSearch}
         searchTestId="storage-search"

@@ -35,13 +35,19 @@ export function TabViews({ active, byPath }: { active: string | null; byPath: Ma
     // Tabs with unsaved edits stay mounted beyond the cache: unmounting would drop the edits.
     const keep = new Set([...recent.slice(0, KEEP_ALIVE_MAX), ...Object.keys(dirty)]);
     if (active) keep.add(active);
-    return paths.filter((p) => keep.has(p));
+    const shown = paths.filter((p) => keep.has(p));
+    // The address moved on and the store has not followed yet: the tab is still there.
+    return active && !shown.some((p) => tabKey(p) === tabKey(active)) ? [...shown, active] : shown;
   }, [paths, recent, active, dirty]);
 
-  return mounted.map((path) => {
+  return mounted.map((stored) => {
+    // The shown tab is at the address as soon as it changes: a list writing its page into
+    // its URL, or back, re-renders that tab in place, before the store has followed the
+    // address (the one render in between showed the tab hidden).
+    const isActive = active !== null && tabKey(stored) === tabKey(active);
+    const path = isActive ? active : stored;
     const route = byPath.get(pathOf(path));
     if (!route) return null;
-    const isActive = path === active;
     return (
       // Keyed by identity, not address: a list reopened with another query keeps its page.
       <Activity key={tabKey(path)} mode={isActive ? 'visible' : 'hidden'}>
@@ -51,9 +57,9 @@ export function TabViews({ active, byPath }: { active: string | null; byPath: Ma
               <Route
                 path="*"
                 element={
-                  <ErrorBoundary key={refreshKeys[path] ?? 0}>
+                  <ErrorBoundary key={refreshKeys[stored] ?? 0}>
                     <Suspense fallback={<Spin className="page-spin" />}>
-                      <PageHost key={refreshKeys[path] ?? 0} route={route} path={path} />
+                      <PageHost key={refreshKeys[stored] ?? 0} route={route} path={path} />
                     </Suspense>
                   </ErrorBoundary>
                 }

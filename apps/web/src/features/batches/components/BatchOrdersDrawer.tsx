@@ -34,6 +34,8 @@ function Orders({ batchId }: { batchId: number }) {
   const paged = usePagedQuery<typeof orders.batchOrders, { batchId: number }>(orders.batchOrders, {
     filters: { batchId },
     sort: 'createdAt',
+    // The drawer's opening is not in the URL: its page would outlive it there.
+    url: false,
   });
   return (
     <PagedTable<Row>

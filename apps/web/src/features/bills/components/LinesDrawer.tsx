@@ -29,6 +29,8 @@ function Lines({ id }: { id: number }) {
     order: 'desc',
     limit: 50,
     filters: { id },
+    // The drawer's opening is not in the URL: its page would outlive it there.
+    url: false,
   });
   const columns: TableColumnsType<Row> = [
     { key: 'at', title: t('bills.at'), render: (_, r) => formatTime(r.at) },

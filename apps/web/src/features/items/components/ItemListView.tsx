@@ -73,6 +73,7 @@ export function ItemListView({ failedOnly = false }: { failedOnly?: boolean }) {
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <FilterBar
+        filters={paged.filters}
         i18n="items"
         onSearch={onSearch}
         searchTestId="list-search"

@@ -12,8 +12,21 @@ type Filters = { id: number; orderId?: number; catalogue?: orderReviews.Catalogu
  * A review's items (all, or one order's) with the catalogue's status and price and the findings.
  * The filters are fixed for its life: a caller that changes them gives it a new `key`.
  */
-export function ReviewItemsTable({ filters, showOrder = true }: { filters: Filters; showOrder?: boolean }) {
-  const paged = usePagedQuery<typeof reviewItemsCall, Filters>(reviewItemsCall, { filters, limit: 20 });
+export function ReviewItemsTable({
+  filters,
+  showOrder = true,
+  inUrl = true,
+}: {
+  filters: Filters;
+  showOrder?: boolean;
+  /** False inside an expanded row: each row's table would write the same keys of the page's URL. */
+  inUrl?: boolean;
+}) {
+  const paged = usePagedQuery<typeof reviewItemsCall, Filters>(reviewItemsCall, {
+    filters,
+    limit: 20,
+    url: inUrl ? undefined : false,
+  });
   const columns: TableColumnsType<Row> = [
     ...(showOrder ? [{ key: 'orderNo', title: t('orderReviews.orderNo'), dataIndex: 'orderNo' }] : []),
     { key: 'jan', title: t('orderReviews.jan'), dataIndex: 'jan' },
