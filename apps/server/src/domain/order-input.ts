@@ -1,4 +1,8 @@
-import { checkIdCard, isEmailAddress, isMinor, isValidJan, type reference, textProblem } from '@console/contract';
+// The contract's parts, not its index: the batch parse workers load this (see lib/messages.ts).
+import type { reference } from '@console/contract';
+import { checkIdCard, isMinor, isValidJan } from '@console/contract/checks';
+import { isEmailAddress } from '@console/contract/email';
+import { textProblem } from '@console/contract/fields';
 import { addMessages } from '../lib/messages.ts';
 import { cnDivisions } from '../modules/reference/cn-divisions.ts';
 

@@ -3,6 +3,7 @@ import { dialectOf } from '../db/dialect.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import type { OrderInput } from './order-input.ts';
+import { type WaybillGroup, waybillGroups, waybillKey, type WaybillKey } from './waybill-groups.ts';
 import { type AllocatedWaybills, allocateWaybills } from './waybills.ts';
 
 export interface InsertMeta {
@@ -121,29 +122,7 @@ export async function reserveWaybills(
   return reserveWaybillGroups(q, waybillGroups(orders), now);
 }
 
-/** What decides where an order's waybill number comes from. */
-export type WaybillKey = Pick<OrderInput, 'channel' | 'customerId' | 'numberSegmentId'>;
-/** Orders that draw from one (channel, customer, chosen segment), and how many they are. */
-export type WaybillGroup = WaybillKey & { count: number };
-
-const waybillKey = (o: WaybillKey) => `${o.channel}\u0000${o.customerId}\u0000${o.numberSegmentId ?? ''}`;
-
-/** The waybill groups of these orders, in the order they first appear. */
-export function waybillGroups(orders: Iterable<WaybillKey>): WaybillGroup[] {
-  const groups = new Map<string, WaybillGroup>();
-  for (const o of orders) {
-    const g = groups.get(waybillKey(o));
-    if (g) g.count++;
-    else
-      groups.set(waybillKey(o), {
-        channel: o.channel,
-        customerId: o.customerId,
-        numberSegmentId: o.numberSegmentId ?? null,
-        count: 1,
-      });
-  }
-  return [...groups.values()];
-}
+export { type WaybillGroup, waybillGroups, type WaybillKey } from './waybill-groups.ts';
 
 /**
  * `reserveWaybills` from the groups' counts, counted beforehand (a batch's parse counts them,

@@ -1,4 +1,5 @@
-import { ErrorCode, NO_DATA_MESSAGE } from '@console/contract';
+// Not the contract's index: loaded by every batch parse worker (see lib/messages.ts).
+import { ErrorCode, NO_DATA_MESSAGE } from '@console/contract/envelope';
 
 /**
  * A failure the client is meant to see. `key` is a message key (lib/messages.ts);

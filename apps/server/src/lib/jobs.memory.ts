@@ -186,6 +186,9 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       if (!kind) throw new Error(`unknown job kind ${name}`);
       await insert(name, payload, { ...opts, singletonKey: kind.exclusive ? (opts.singletonKey ?? name) : null });
     },
+    wake() {
+      setImmediate(pump);
+    },
     every(kind, opts) {
       define(kind);
       if (!opts.everyMs) return;

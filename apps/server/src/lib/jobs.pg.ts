@@ -79,10 +79,12 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       }
     };
 
+  /** This instance's pg-boss worker of each kind (`wake` calls it before its next poll). */
+  const workIds = new Map<string, string>();
   const setUp = async (kind: JobKind<any>) => {
     await queueOf(kind);
     if (worker) {
-      await boss.work(
+      const id = await boss.work(
         kind.name,
         {
           pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
@@ -96,6 +98,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
         },
         handler(kind),
       );
+      workIds.set(kind.name, id);
     }
   };
 
@@ -129,6 +132,10 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
         // Only heavy jobs are grouped by customer: small ones are not held back.
         group: opts.customerId != null && opts.size === 'heavy' ? { id: String(opts.customerId) } : undefined,
       });
+    },
+    wake(name) {
+      const id = workIds.get(name);
+      if (id) boss.notifyWorker(id);
     },
     every(kind, opts) {
       if (opts.everyMs) periodic.set(kind.name, opts);

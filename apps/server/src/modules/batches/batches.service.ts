@@ -270,6 +270,7 @@ export function createBatchesService(deps: BatchesDeps) {
         await enqueue(PARSE_JOB, { batchId: id, lang, channel }, customerId, trx);
         return id;
       });
+      deps.jobs.wake(PARSE_JOB);
       return present((await repo.find(scope, id))!);
     },
 
@@ -319,6 +320,7 @@ export function createBatchesService(deps: BatchesDeps) {
         if (!claimed) throw AppError.conflict('batchBusy');
         await enqueue(COMMIT_JOB, { batchId: id, userId: actor.userId, lang }, b.customer_id, trx);
       });
+      deps.jobs.wake(COMMIT_JOB);
       return present((await repo.find(scope, id))!);
     },
 

@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import { type ApiLanguage, normalizeCell } from '@console/contract';
+import type { ApiLanguage } from '@console/contract';
+import { normalizeCell } from '@console/contract/checks';
 import { boxPriceConflicts } from '../../domain/box-prices.ts';
 import type { DefaultSender } from '../../domain/default-sender.ts';
 import { checkedCell, type OrderInput, validateOrder } from '../../domain/order-input.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import { type OrderInput, type PackedOrder, packOrder } from '../../domain/order-input.ts';
-import { type WaybillGroup, waybillGroups } from '../../domain/order-writer.ts';
+import { type WaybillGroup, waybillGroups } from '../../domain/waybill-groups.ts';
 
 /**
  * A preview's parsed orders as they wait on disk for the confirm: a magic line, a JSON line that
