@@ -63,7 +63,7 @@ describe('parse pool: workers are asked to stop, not terminated mid-parse', () =
     // Neither the running worker nor the idle spare was terminated: each left when asked.
     expect(terminate).not.toHaveBeenCalled();
     expect(terminated).not.toHaveBeenCalled();
-  });
+  }, 120_000);
 
   it('a parse past its time limit: its worker stops when asked, not terminated', async () => {
     const terminate = vi.spyOn(Worker.prototype, 'terminate');
@@ -76,5 +76,5 @@ describe('parse pool: workers are asked to stop, not terminated mid-parse', () =
       await pool.close();
     }
     expect(terminate).not.toHaveBeenCalled();
-  });
+  }, 120_000);
 });

@@ -33,8 +33,12 @@ export interface ParsePoolOptions {
   onTerminated?: () => void;
 }
 
-/** A parse notices a StopMessage at its next row (a few milliseconds) or answer; a long validation step takes longer. */
-const STOP_GRACE_MS = 5_000;
+/**
+ * A parse notices a StopMessage at its next row or answer: milliseconds on an idle machine, but a
+ * parse thread of a machine loaded 15 times over its cores took seconds (5 s was passed in a test
+ * run). 20 s, within the 30 s the queue's own stop gives running jobs.
+ */
+const STOP_GRACE_MS = 20_000;
 /**
  * A worker still loading its modules reads its messages only once loaded (seconds on a loaded
  * machine): its grace starts when it is ready, within this bound.
