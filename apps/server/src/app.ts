@@ -36,6 +36,7 @@ import { createCatalogueLookup } from './modules/items/items.catalogue.ts';
 import { createBatchesService } from './modules/batches/batches.service.ts';
 import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { createExportProgress } from './modules/export-jobs/export-jobs.service.ts';
+import { createParsePool } from './modules/batches/parse-pool.ts';
 import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
 import { useRenderRunner } from './lib/workbook-job.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
@@ -201,17 +202,20 @@ export async function buildApp({
   authRoutes(registrar, auth);
   adminRoutes(registrar, createAdminService({ db, clock }));
   referenceRoutes(registrar, db);
+  // One parse pool per instance (order import and order review): PARSE_WORKERS bounds the machine.
+  const parsePool = createParsePool({
+    workers: config.PARSE_WORKERS,
+    timeoutMs: config.PARSE_TIMEOUT_SECONDS * 1000,
+    memoryMb: config.PARSE_MEMORY_MB,
+    onTerminated: () => app.log.warn('a parse worker did not stop when asked and was terminated'),
+  });
   const batches = createBatchesService({
     db,
     clock,
     files,
     assertNoticesClear: (actor) => notifications.assertClear(actor),
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
-    parse: {
-      workers: config.PARSE_WORKERS,
-      timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
-      memoryMb: config.PARSE_MEMORY_MB,
-    },
+    parsePool,
     previewTtlMinutes: config.PREVIEW_TTL_MINUTES,
     afterStagedChunk,
     catalogueEntries: (customerId, jans) => catalogue.entries(customerId, jans),
@@ -245,11 +249,7 @@ export async function buildApp({
     clock,
     files,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
-    parse: {
-      workers: config.PARSE_WORKERS,
-      timeoutSeconds: config.PARSE_TIMEOUT_SECONDS,
-      memoryMb: config.PARSE_MEMORY_MB,
-    },
+    parsePool,
     template: () => batches.template('order'),
     jobs,
     logError: (err, reviewId) => app.log.error({ err, reviewId }, 'order review parse failed'),
@@ -283,7 +283,6 @@ export async function buildApp({
     storageAccrualJob({ db, clock, onDone: (written) => written && app.log.info({ written }, 'storage accrued') }),
     { everyMs: config.STORAGE_ACCRUAL_HOURS * 3_600_000, atStart: true },
   );
-  app.addHook('onClose', () => orderReviews.close());
   const labelB = createLabelBService({
     db,
     clock,

@@ -30,6 +30,7 @@ function fullDisk(root: string): Storage & { puts: number } {
     stream: (key: string) => real.stream(key),
     remove: (key: string) => real.remove(key),
     check: () => real.check(),
+    listOlderThan: (before: Date) => real.listOlderThan(before),
   };
   return s;
 }

@@ -113,6 +113,32 @@ describe('running', () => {
     release.get(second)!();
   });
 
+  it('a customer’s heavy job of another kind: held on the embedded runner (shared slots), beside it on pg-boss (slots per kind)', async () => {
+    // docs/decisions/2026-11-27-heavy-jobs-one-slot-per-customer.md
+    const started: string[] = [];
+    const release = new Map<string, () => void>();
+    const run = (p: { id: string }) => {
+      started.push(p.id);
+      return new Promise<void>((r) => release.set(p.id, r));
+    };
+    jobs.define<{ id: string }>({ name: 'test-heavy-x', run });
+    jobs.define<{ id: string }>({ name: 'test-heavy-y', run });
+    await jobs.enqueue('test-heavy-x', { id: 'c1-x' }, { customerId: 1, size: 'heavy' });
+    await waitFor("customer 1's first job", () => started.includes('c1-x'));
+    await jobs.enqueue('test-heavy-y', { id: 'c1-y' }, { customerId: 1, size: 'heavy' });
+    await jobs.enqueue('test-heavy-y', { id: 'c2-y' }, { customerId: 2, size: 'heavy' });
+    await waitFor("customer 2's job", () => started.includes('c2-y'));
+    if (pg) await waitFor("customer 1's job of the other kind", () => started.includes('c1-y'));
+    else {
+      // Polled for a second more: customer 1's second heavy job does not start while their first runs.
+      await sleep(1000);
+      expect(started).toEqual(['c1-x', 'c2-y']);
+      release.get('c1-x')!();
+      await waitFor("customer 1's second job, once their first ended", () => started.includes('c1-y'));
+    }
+    for (const r of release.values()) r();
+  });
+
   it('a period’s job runs once however often its period is ticked, and once in each period', async () => {
     const { runs } = periodicRecorder(jobs, 'test-period-one');
     const P = 3_600_000;

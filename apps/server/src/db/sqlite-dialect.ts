@@ -198,6 +198,7 @@ class NodeSqliteDriver implements Driver {
     if (this.version === null) {
       this.dataVersionStmt ??= this.reader.db.prepare('PRAGMA data_version');
       this.version = (this.dataVersionStmt.get() as { data_version: number }).data_version;
+      // In-process pacing, not a job: the cached value lives one event-loop turn of this connection.
       setImmediate(() => (this.version = null));
     }
     return this.version;
@@ -316,6 +317,7 @@ class Checkpointer {
    */
   due() {
     if (this.timer || this.failed) return;
+    // In-process pacing, not a job: this process's own SQLite file, which no other instance shares.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.worker.postMessage('checkpoint');

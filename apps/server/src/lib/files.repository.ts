@@ -92,3 +92,33 @@ export function findFileRow(db: Database, opts: { id: number; kind: string; owne
   if (opts.ownerUserId !== undefined) q = q.where('owner_user_id', '=', opts.ownerUserId);
   return q.executeTakeFirst();
 }
+
+/**
+ * Every column that names bytes in the store: a `files` row's, and the work bytes' of the
+ * records that keep a key (a render's input and result, a batch's parsed orders, an item
+ * import's valid rows, a declaration run's rows). A key named nowhere here is an orphan (files.ts
+ * `sweep`); a new column holding a key belongs in this list.
+ */
+const KEY_COLUMNS = [
+  ['files', 'storage_key'],
+  ['export_renders', 'input_key'],
+  ['export_renders', 'file_key'],
+  ['batches', 'parsed_key'],
+  ['item_imports', 'valid_key'],
+  ['export_declaration_runs', 'rows_key'],
+] as const;
+
+/** Which of `keys` some record names. */
+export async function referencedStorageKeys(db: Database, keys: readonly string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const found = new Set<string>();
+  for (const [table, column] of KEY_COLUMNS) {
+    const rows = await db
+      .selectFrom(table)
+      .select(`${column} as key` as never)
+      .where(column as never, 'in', [...keys] as never)
+      .execute();
+    for (const r of rows as unknown as { key: string | null }[]) if (r.key) found.add(r.key);
+  }
+  return found;
+}

@@ -6,6 +6,7 @@ import {
   insertFileRow,
   markFileExpired,
   type NewFileRow,
+  referencedStorageKeys,
   rekindFileRow,
 } from './files.repository.ts';
 import type { Storage } from './storage.ts';
@@ -34,6 +35,11 @@ export interface Files {
   /** Records bytes written by `write` as a `files` row, in the caller's transaction when given; its id. */
   record(stored: StoredBytes, row: FileMeta, db?: Database): Promise<number>;
   /**
+   * Runs `work`, the transaction that records bytes written by `write`; should it fail, the bytes
+   * go (no row names them) and its error is thrown on.
+   */
+  recording<T>(stored: StoredBytes, work: () => Promise<T>): Promise<T>;
+  /**
    * Writes the bytes and records the row; when the row cannot be inserted, the bytes go. `hint`
    * names the key's extension when the row's name (a user's file name) should not.
    */
@@ -60,7 +66,11 @@ export interface Files {
    * the new one is stored, so its id is the highest and no removed id comes back).
    */
   removeOwned(opts: { kinds: readonly string[]; ownerUserId: number; keepId: number }): Promise<number>;
-  /** Retention: expires temporary files older than `days` and removes their bytes; how many. */
+  /**
+   * Retention: expires temporary files older than `days` and removes their bytes; how many. Then
+   * removes orphans: objects in the store older than ORPHAN_GRACE_HOURS that no record names
+   * (bytes whose recording failed on a path that did not discard them, or a process killed between).
+   */
   sweep(now: Date, days: number): Promise<number>;
   /** Readiness: the store writes, reads back and removes a probe. */
   check(): Promise<void>;
@@ -75,6 +85,13 @@ export type FileMeta = Omit<NewFileRow, 'size' | 'sha256' | 'storage_key' | 'id'
  */
 export const TEMPORARY_KINDS = ['batchErrors', 'itemImportErrors'] as const;
 
+/**
+ * How old an object no record names must be before the sweep removes it: bytes are written just
+ * before the transaction that records them (milliseconds to a few seconds), so a day is far
+ * past any write still on its way to its record.
+ */
+export const ORPHAN_GRACE_HOURS = 24;
+
 export function createFiles(db: Database, store: Storage): Files {
   const discard = (key: string) => store.remove(key).catch(() => {});
   const files: Files = {
@@ -85,6 +102,14 @@ export function createFiles(db: Database, store: Storage): Files {
       const stored = await store.put(data, hint ?? row.name, sha256);
       try {
         return await files.record(stored, row, on);
+      } catch (e) {
+        await discard(stored.key);
+        throw e;
+      }
+    },
+    async recording(stored, work) {
+      try {
+        return await work();
       } catch (e) {
         await discard(stored.key);
         throw e;
@@ -110,13 +135,19 @@ export function createFiles(db: Database, store: Storage): Files {
       let expired = 0;
       for (;;) {
         const due = await filesDueForExpiry(db, before, TEMPORARY_KINDS, 500);
-        if (!due.length) return expired;
+        if (!due.length) break;
         for (const f of due) {
           if (!(await markFileExpired(db, f.id, at))) continue;
           await discard(f.storage_key);
           expired += 1;
         }
       }
+      // Orphans: listed by age in the store, kept if any record names them.
+      for await (const keys of store.listOlderThan(new Date(now.getTime() - ORPHAN_GRACE_HOURS * 3_600_000))) {
+        const named = await referencedStorageKeys(db, keys);
+        for (const key of keys) if (!named.has(key)) await discard(key);
+      }
+      return expired;
     },
     check: () => store.check(),
   };

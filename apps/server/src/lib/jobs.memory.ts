@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
 import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
@@ -16,6 +17,26 @@ const KEEP_DAYS = 14;
 const PERIODIC_KEY = 'periodic';
 
 /**
+ * The queues running in this process, by owner tag: a process-bound job of this pid whose queue
+ * is not here was left by an earlier process that had the same pid (a container restarts as pid
+ * 1). On globalThis: tests may load this module twice in one process.
+ */
+const LIVE_OWNERS: Set<string> = ((globalThis as Record<symbol, unknown>)[Symbol.for('console.jobs.owners')] ??=
+  new Set<string>()) as Set<string>;
+/** `<kind>@<pid>.<boot>`: the kind a process-bound job is stored under. */
+const BOUND = /@(\d+)\.([0-9a-f]+)$/;
+
+/** Whether the process `pid` is running (on this machine: the embedded default is one machine). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
  * The queue on the embedded SQLite default: one process, so an in-process runner, over the
  * `job_queue` table so that an enqueue inside a transaction commits or rolls back with it and a
  * job left running by a stopped process is run again at the next start. Same interface and the
@@ -24,7 +45,10 @@ const PERIODIC_KEY = 'periodic';
  */
 export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const worker = runsJobs(config);
+  /** Kinds by the name their jobs are stored under (a process-bound one's carries this queue's owner tag). */
   const kinds = new Map<string, JobKind<any>>();
+  const storedNames = new Map<string, string>();
+  const owner = `${process.pid}.${randomBytes(6).toString('hex')}`;
   const periodic = new Map<string, PeriodicOptions>();
   const lastSlot = new Map<string, number>();
   const timers: { stop(): Promise<void> }[] = [];
@@ -81,7 +105,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
   const execute = async (job: NonNullable<Awaited<ReturnType<typeof claim>>>) => {
     const kind = kinds.get(job.kind)!;
     try {
-      await runAsJob(job.kind, () =>
+      await runAsJob(kind.name, () =>
         kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal }),
       );
       await db
@@ -160,7 +184,37 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
 
   const define = (kind: JobKind<any>) => {
     if (!KIND_NAME.test(kind.name)) throw new Error(`bad job kind ${kind.name}`);
-    kinds.set(kind.name, kind);
+    const stored = kind.processBound ? `${kind.name}@${owner}` : kind.name;
+    storedNames.set(kind.name, stored);
+    kinds.set(stored, kind);
+  };
+
+  /**
+   * Process-bound jobs whose process has ended (killed, crashed) are failed: nothing can run them
+   * (their kind is that process's) and no one waits for them (their asker was in it).
+   */
+  const failOrphans = async () => {
+    const bound = await db
+      .selectFrom('job_queue')
+      .select(['id', 'kind'])
+      .where('state', 'in', ['queued', 'active'])
+      .where('kind', 'like', '%@%')
+      .execute();
+    const dead = bound
+      .filter((j) => {
+        const m = BOUND.exec(j.kind);
+        if (!m) return false;
+        const pid = Number(m[1]);
+        return pid === process.pid ? !LIVE_OWNERS.has(`${m[1]}.${m[2]}`) : !processAlive(pid);
+      })
+      .map((j) => j.id);
+    if (!dead.length) return;
+    await db
+      .updateTable('job_queue')
+      .set({ state: 'failed', finished_at: nowIso(), last_error: 'the process that asked for it ended' })
+      .where('id', 'in', dead)
+      .execute();
+    log.warn({ jobs: dead.length }, 'jobs of an ended process failed');
   };
 
   const tick = async (name: string, at: Date) => {
@@ -182,9 +236,10 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     backend: 'memory',
     define,
     async enqueue(name, payload, opts = {}) {
-      const kind = kinds.get(name);
+      const stored = storedNames.get(name);
+      const kind = stored && kinds.get(stored);
       if (!kind) throw new Error(`unknown job kind ${name}`);
-      await insert(name, payload, { ...opts, singletonKey: kind.exclusive ? (opts.singletonKey ?? name) : null });
+      await insert(stored, payload, { ...opts, singletonKey: kind.exclusive ? (opts.singletonKey ?? name) : null });
     },
     wake() {
       setImmediate(pump);
@@ -199,9 +254,17 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     async start() {
       if (started) return;
       started = true;
+      LIVE_OWNERS.add(owner);
       if (!worker) return;
-      // One process: what was running when the last one stopped has no owner any more.
-      await db.updateTable('job_queue').set({ state: 'queued' }).where('state', '=', 'active').execute();
+      // One process: what was running when the last one stopped has no owner any more. A
+      // process-bound job is its process's alone: failed if that process ended, else left to it.
+      await db
+        .updateTable('job_queue')
+        .set({ state: 'queued' })
+        .where('state', '=', 'active')
+        .where('kind', 'not like', '%@%')
+        .execute();
+      await failOrphans();
       const old = new Date(Date.now() - KEEP_DAYS * 86_400_000).toISOString();
       await db
         .deleteFrom('job_queue')
@@ -216,6 +279,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     async stop() {
       if (stopped) return;
       stopped = true;
+      LIVE_OWNERS.delete(owner);
       if (poller) clearInterval(poller);
       await Promise.all(timers.map((t) => t.stop()));
       await pumping;

@@ -36,6 +36,12 @@ export interface JobKind<P = unknown> {
   exclusive?: boolean;
   /** pg-boss: how often workers look for this kind's jobs, when it must start sooner than JOB_POLL_SECONDS. */
   pollSeconds?: number;
+  /**
+   * The embedded runner only: a job is run by the process that enqueued it (its input is in that
+   * process's hands), and one left by a process that died is failed at the next start, never
+   * left queued. pg-boss runs it on any worker instance.
+   */
+  processBound?: boolean;
 }
 
 export interface EnqueueOptions {

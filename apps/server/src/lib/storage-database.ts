@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { dialectOf } from '../db/dialect.ts';
-import { newStorageKey, probeStorage, sha256Of, StoredFileMissing, type Storage } from './storage.ts';
+import { LIST_PAGE, newStorageKey, probeStorage, sha256Of, StoredFileMissing, type Storage } from './storage.ts';
 
 /**
  * How much of a blob one read takes when it is streamed: a 50 MB workbook downloads in pieces of
@@ -65,6 +65,22 @@ export function databaseStorage(db: Database, chunk = DATABASE_STREAM_CHUNK): St
     },
     async remove(key) {
       await db.deleteFrom('file_blobs').where('key', '=', key).execute();
+    },
+    async *listOlderThan(before) {
+      // By key, a page at a time: the blobs are never read.
+      for (let after = ''; ;) {
+        const rows = await db
+          .selectFrom('file_blobs')
+          .select('key')
+          .where('created_at', '<', before.toISOString())
+          .where('key', '>', after)
+          .orderBy('key')
+          .limit(LIST_PAGE)
+          .execute();
+        if (!rows.length) return;
+        yield rows.map((r) => r.key);
+        after = rows.at(-1)!.key;
+      }
     },
     check: () => probeStorage(store),
   };

@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -57,6 +58,18 @@ export function s3Storage(s3: NonNullable<Config['s3']>): Storage {
       await client.send(new DeleteObjectCommand({ Bucket, Key: name(key) }));
     },
     check: () => probeStorage(store),
+    async *listOlderThan(before) {
+      const Prefix = s3.prefix ? `${s3.prefix}/` : undefined;
+      let ContinuationToken: string | undefined;
+      do {
+        const r = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        const keys = (r.Contents ?? [])
+          .filter((o) => o.Key && o.LastModified && o.LastModified < before)
+          .map((o) => o.Key!.slice(Prefix?.length ?? 0));
+        if (keys.length) yield keys;
+        ContinuationToken = r.IsTruncated ? r.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
   };
   return store;
 }

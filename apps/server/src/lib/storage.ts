@@ -23,7 +23,15 @@ export interface Storage {
   remove(key: string): Promise<void>;
   /** Whether the store answers (readiness): writes, reads back and removes a small object. */
   check(): Promise<void>;
+  /**
+   * The keys of the objects written before `before`, in pages: what the orphan sweep looks at
+   * (files.ts), whichever instance wrote them.
+   */
+  listOlderThan(before: Date): AsyncIterable<string[]>;
 }
+
+/** Keys per page of `listOlderThan`. */
+export const LIST_PAGE = 500;
 
 /**
  * A stored file that is not there: removed, or never written to this store. Callers answer the
@@ -102,6 +110,28 @@ export function localStorage(root: string): Storage {
       await fs.rm(resolve(key), { force: true });
     },
     check: () => probeStorage(store),
+    async *listOlderThan(before) {
+      let page: string[] = [];
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await fs.readdir(root, { recursive: true, withFileTypes: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw e;
+      }
+      for (const e of entries) {
+        if (!e.isFile()) continue;
+        const full = path.join(e.parentPath, e.name);
+        const stat = await fs.stat(full).catch(() => null);
+        if (!stat || stat.mtime >= before) continue;
+        page.push(path.relative(root, full).split(path.sep).join('/'));
+        if (page.length >= LIST_PAGE) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length) yield page;
+    },
   };
   return store;
 }

@@ -84,7 +84,10 @@ export function columnNumber(letters: string): number {
 
 const solid = (argb: string) => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } }) as const;
 
-/** Resolves once the stream has taken in what was written (the writer's back-pressure). */
+/**
+ * Resolves once the stream has taken in what was written (the writer's back-pressure). Not a job
+ * outside the queue: one event-loop turn of pacing inside a render that already runs as a job.
+ */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**

@@ -38,6 +38,7 @@ const held: Storage = {
   stream: (key) => base.stream(key),
   remove: (key) => base.remove(key),
   check: () => base.check(),
+  listOlderThan: (before) => base.listOlderThan(before),
 };
 function closeGate() {
   let open!: () => void;

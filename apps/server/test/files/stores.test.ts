@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/config.ts';
+import { createFiles, ORPHAN_GRACE_HOURS } from '../../src/lib/files.ts';
 import { StoredFileMissing, type Storage } from '../../src/lib/storage.ts';
 import { createStorage } from '../../src/lib/storage-config.ts';
 import { DATABASE_STREAM_CHUNK } from '../../src/lib/storage-database.ts';
@@ -29,6 +30,29 @@ const stores: Record<string, () => Storage> = {
 };
 
 describe.each(Object.keys(stores))('the %s store', (name) => {
+  it('the file sweep removes bytes no record names once past the grace, and keeps the named ones', async () => {
+    const store = stores[name]!();
+    const files = createFiles(h.db, store);
+    // An upload whose transaction failed on a path that did not discard its bytes.
+    const orphan = await files.write(Buffer.from('orphan'), 'permit.pdf');
+    const named = await files.write(Buffer.from('named'), 'permit.pdf');
+    await files.record(named, {
+      customer_id: null,
+      owner_user_id: null,
+      kind: 'exportPermit',
+      name: 'permit.pdf',
+      mime: 'application/pdf',
+      created_at: new Date().toISOString(),
+    });
+    // Within the grace both stay: a write may be on its way to its record.
+    await files.sweep(new Date(), 30);
+    expect((await store.get(orphan.key)).toString()).toBe('orphan');
+    await files.sweep(new Date(Date.now() + (ORPHAN_GRACE_HOURS + 1) * 3_600_000), 30);
+    await expect(store.get(orphan.key)).rejects.toBeInstanceOf(StoredFileMissing);
+    expect((await store.get(named.key)).toString()).toBe('named');
+    await store.remove(named.key); // the cases below count what the store holds
+  });
+
   it('gives back the bytes it was given, under a new key each time, with size and hash', async () => {
     const store = stores[name]!();
     const data = Buffer.from([0, 1, 2, 255, 0x25, 0x50, 0x44, 0x46]);

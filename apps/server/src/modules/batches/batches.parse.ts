@@ -12,7 +12,7 @@ import { interruptedMessage } from './batches.commit.ts';
 import './batches.messages.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
-import { createParsePool, parseFailureText } from './parse-pool.ts';
+import { parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders, parsedChannels } from './parsed-orders.ts';
 import type { ConfirmOrder, Issue, ParseJob } from './parse.worker.ts';
 
@@ -64,7 +64,7 @@ export function createBatchParses({
   db: Database;
   clock: () => Date;
   files: Files;
-  deps: Pick<BatchesDeps, 'parse' | 'catalogueEntries' | 'previewTtlMinutes' | 'jobs'>;
+  deps: Pick<BatchesDeps, 'parsePool' | 'catalogueEntries' | 'previewTtlMinutes' | 'jobs'>;
   repo: Repo;
   /** Progress of this process's running jobs, shown by the progress call. */
   live: Map<number, { progress: number }>;
@@ -75,11 +75,7 @@ export function createBatchParses({
   let closing = false;
 
   // Parses wait for one of a fixed number of workers, each with memory and time limits (parse-pool.ts).
-  const pool = createParsePool({
-    workers: deps.parse?.workers ?? 1,
-    timeoutMs: (deps.parse?.timeoutSeconds ?? 300) * 1000,
-    memoryMb: deps.parse?.memoryMb ?? 768,
-  });
+  const pool = deps.parsePool;
 
   function runWorker(
     job: ParseJob,
@@ -304,7 +300,8 @@ export function createBatchParses({
    * Ends the running parses (their batches fail with a reason, as before parses were jobs). The
    * queue stops taking jobs first: a parse still waiting in it is left for the next start, not
    * claimed by the slot the ended one frees and failed at once. Fastify runs this hook before
-   * the queue's own stop (hooks close in reverse), which waits for the running jobs.
+   * the queue's own stop (hooks close in reverse), which waits for the running jobs. The pool is
+   * the instance's (order review parses end with it too); close() waits for its workers to exit.
    */
   async function close() {
     closing = true;

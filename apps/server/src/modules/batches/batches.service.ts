@@ -18,6 +18,7 @@ import './batches.messages.ts';
 import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
 import { createBatchParses, type ParsePayload, type Preview } from './batches.parse.ts';
 import { createBatchesRepository } from './batches.repository.ts';
+import type { ParsePool } from './parse-pool.ts';
 import type { NotesSummary, OrderNote } from './parse.worker.ts';
 import { type CatalogueEntries, presentTax } from '../orders/orders.tax.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
@@ -43,8 +44,8 @@ export interface BatchesDeps {
   files: Files;
   assertNoticesClear: (actor: Actor) => Promise<void>;
   uploadLimitBytes: number;
-  /** Parse workers at once, and each one's time and heap limits (config PARSE_*). */
-  parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
+  /** The instance's one parse pool (parse-pool.ts), shared with order review; the app closes it. */
+  parsePool: ParsePool;
   /** An unconfirmed preview is dropped this long after it was made. */
   previewTtlMinutes: number;
   /** Tests only: runs after each staged chunk of a commit is written (to act while orders are staged). */

@@ -5,7 +5,7 @@ import { translate } from '../../lib/messages.ts';
 import { parseBudgetMs } from '../../lib/parse-budget.ts';
 import './batches.messages.ts';
 import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
-import type { ParseJob, WorkerMessage } from './parse.worker.ts';
+import type { ParseJob, StopMessage, WorkerMessage } from './parse.worker.ts';
 
 /**
  * Parse workers behind a fixed number of slots. Every upload used to start a worker of its
@@ -16,12 +16,34 @@ import type { ParseJob, WorkerMessage } from './parse.worker.ts';
  * line (a batch's place in the job queue and here is what the progress call reports, from the
  * database: `onStart`). `close()`, or a run's `signal`, ends running and waiting parses: their
  * callers get a `parseShutdown` failure to record.
+ *
+ * One pool per instance (app.ts): the order import and order review share it, so PARSE_WORKERS
+ * bounds the machine's parse threads, not each module's. A worker is ended by asking it
+ * (a StopMessage, parse.worker.ts) and waiting for its exit; it is terminated only if it has not left
+ * after `stopGraceMs` (a parse stuck in one long synchronous step). A worker that is leaving
+ * still holds its slot, so a stopped parse never runs beside the next one.
  */
 export interface ParsePoolOptions {
   workers: number;
   timeoutMs: number;
   memoryMb: number;
+  /** How long an ended worker has to leave by itself before it is terminated. */
+  stopGraceMs?: number;
+  /** Told when a worker had to be terminated (it did not stop when asked). */
+  onTerminated?: () => void;
 }
+
+/**
+ * A parse notices a StopMessage at its next row or answer: milliseconds on an idle machine, but a
+ * parse thread of a machine loaded 15 times over its cores took seconds (5 s was passed in a test
+ * run). 20 s, within the 30 s the queue's own stop gives running jobs.
+ */
+const STOP_GRACE_MS = 20_000;
+/**
+ * A worker still loading its modules reads its messages only once loaded (seconds on a loaded
+ * machine): its grace starts when it is ready, within this bound.
+ */
+const LOAD_GRACE_MS = 60_000;
 
 export interface ParseOutcome {
   done: Extract<WorkerMessage, { type: 'done' }> | null;
@@ -56,6 +78,7 @@ export function parseFailureText(lang: ApiLanguage, fatal: NonNullable<ParseOutc
 }
 
 type Waiting = { start: () => void; cancel: () => void };
+const STOP: StopMessage = { type: 'stop' };
 
 export function createParsePool(opts: ParsePoolOptions) {
   const workerUrl = new URL('./parse.worker.ts', import.meta.url);
@@ -73,6 +96,43 @@ export function createParsePool(opts: ParsePoolOptions) {
   /** Running parses by worker, with the way to end each one. */
   const active = new Map<Worker, { run: ParseRun; end: (fatal: NonNullable<ParseOutcome['fatal']>) => void }>();
   let closed = false;
+  /** Workers asked to stop, until they have exited: they keep their slots. */
+  const leaving = new Set<Promise<void>>();
+  const busy = () => active.size + leaving.size;
+
+  /** Workers whose modules are loaded (their `ready` message came). */
+  const ready = new WeakSet<Worker>();
+
+  /** Asks `w` to stop and resolves when it has exited (terminated past the grace period). */
+  const retire = (w: Worker) => {
+    const gone = new Promise<void>((resolve) => {
+      if (w.threadId === -1) return resolve(); // exited already
+      const terminate = () => {
+        opts.onTerminated?.();
+        void w.terminate();
+      };
+      const graceMs = opts.stopGraceMs ?? STOP_GRACE_MS;
+      let grace = setTimeout(terminate, ready.has(w) ? graceMs : LOAD_GRACE_MS);
+      const onReady = (m: WorkerMessage) => {
+        if (m.type !== 'ready') return;
+        clearTimeout(grace);
+        grace = setTimeout(terminate, graceMs);
+      };
+      if (!ready.has(w)) w.on('message', onReady);
+      w.once('exit', () => {
+        clearTimeout(grace);
+        w.off('message', onReady);
+        resolve();
+      });
+      w.postMessage(STOP);
+    });
+    const p: Promise<void> = gone.finally(() => {
+      leaving.delete(p);
+      startNext();
+    });
+    leaving.add(p);
+    return p;
+  };
 
   /**
    * One worker is kept started and idle: loading its modules took 0.2-0.3 s of every preview.
@@ -84,6 +144,12 @@ export function createParsePool(opts: ParsePoolOptions) {
     v8.setFlagsFromString(`--initial-old-space-size=${initialOldMb}`);
     const w = new Worker(workerUrl, { resourceLimits });
     w.once('online', () => v8.setFlagsFromString('--initial-old-space-size=0'));
+    const onReady = (m: WorkerMessage) => {
+      if (m.type !== 'ready') return;
+      ready.add(w);
+      w.off('message', onReady);
+    };
+    w.on('message', onReady);
     w.unref();
     // An idle worker that dies (out of memory, a bug at load) is simply replaced on demand.
     w.once('exit', () => spare === w && (spare = null));
@@ -100,8 +166,8 @@ export function createParsePool(opts: ParsePoolOptions) {
   warmUp.unref();
 
   function startNext() {
-    while (!closed && active.size < opts.workers && queue.length) queue.shift()!.start();
-    if (!closed && !spare && active.size < opts.workers) spare = spawn();
+    while (!closed && busy() < opts.workers && queue.length) queue.shift()!.start();
+    if (!closed && !spare && busy() < opts.workers) spare = spawn();
   }
 
   function runOn(job: ParseJob, run: ParseRun): Promise<ParseOutcome> {
@@ -114,7 +180,7 @@ export function createParsePool(opts: ParsePoolOptions) {
         settled = true;
         clearTimeout(timer);
         active.delete(worker);
-        void worker.terminate();
+        void retire(worker);
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
         startNext();
@@ -165,7 +231,7 @@ export function createParsePool(opts: ParsePoolOptions) {
       if (closed || run.signal?.aborted) return Promise.resolve(shutdown);
       let waiting: Waiting | undefined;
       const outcome =
-        active.size < opts.workers && queue.length === 0
+        busy() < opts.workers && queue.length === 0
           ? runOn(job, run)
           : new Promise<ParseOutcome>((resolve, reject) => {
               waiting = {
@@ -183,15 +249,18 @@ export function createParsePool(opts: ParsePoolOptions) {
       run.signal.addEventListener('abort', stop, { once: true });
       return outcome.finally(() => run.signal!.removeEventListener('abort', stop));
     },
-    /** Ends every running and waiting parse (each resolves as `parseShutdown`) and the idle worker. */
+    /**
+     * Ends every running and waiting parse (each resolves as `parseShutdown`) and the idle worker,
+     * and resolves once every worker has exited: the app closes its database only after.
+     */
     async close() {
       closed = true;
       clearTimeout(warmUp);
       for (const q of queue.splice(0)) q.cancel();
       for (const a of [...active.values()]) a.end({ key: 'parseShutdown' });
-      const w = spare;
+      if (spare) void retire(spare);
       spare = null;
-      await w?.terminate();
+      while (leaving.size) await Promise.all(leaving);
     },
   };
 }

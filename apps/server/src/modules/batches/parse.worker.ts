@@ -97,6 +97,8 @@ export interface Issue {
 }
 
 export type WorkerMessage =
+  /** Its modules are loaded: from now on it reads a StopMessage within moments. */
+  | { type: 'ready' }
   | { type: 'progress'; fraction: number; rows: number }
   | { type: 'checkOrderNos'; orderNos: string[] }
   /** The customer's catalogue entries of these JANs and these recipients' yearly totals (fen). */
@@ -128,6 +130,14 @@ export type WorkerMessage =
     }
   | { type: 'fatal'; key: string; params?: Record<string, string | number> };
 
+/**
+ * The pool asks a worker to end with this message (parse-pool.ts), never by terminating it first: a thread
+ * terminated in the middle of native work (zlib inflating on the thread pool) could take the
+ * whole process down (a SIGSEGV once in CI, as the app closed during a parse). The worker stops
+ * at its next row or answer, lets its inflater close and leaves its event loop empty.
+ */
+export type StopMessage = { type: 'stop' };
+
 export interface ConfirmOrder {
   row: number;
   orderNo: string;
@@ -145,7 +155,26 @@ class Fatal extends Error {
 }
 
 const port = parentPort!;
-const post = (m: WorkerMessage) => port.postMessage(m);
+/** Set by the pool's `STOP`: the parse ends at its next row or answer and posts nothing more. */
+let stopping = false;
+const post = (m: WorkerMessage) => !stopping && port.postMessage(m);
+
+/** The parse was asked to stop: it unwinds (closing its inflater) and the worker exits. */
+class Stopped extends Error {}
+const checkStop = () => {
+  if (stopping) throw new Stopped('stopped');
+};
+
+/** The one answer the parse waits for from the main thread (a lookup), if any. */
+let awaiting: { resolve: (m: unknown) => void; reject: (e: Error) => void } | null = null;
+/** Posts a question and waits for its answer, or for `STOP`. */
+function ask<T>(question: WorkerMessage): Promise<T> {
+  checkStop();
+  return new Promise<T>((resolve, reject) => {
+    awaiting = { resolve: resolve as (m: unknown) => void, reject };
+    post(question);
+  });
+}
 
 /** Past Excel's sheet limits or the reader's buffer: the reason the uploader reads. */
 function limitFatal(e: XlsxLimitError, maxRows: number): Fatal {
@@ -226,7 +255,14 @@ function streamRows(
 ) {
   const entries = readZipDirectory(buf);
   if (!entries) throw new Fatal('fileCorrupt');
-  return readFirstSheetRows(buf, entries, { onRow, onBytes, maxListedRows: listedRowsLimit(maxRows) });
+  return readFirstSheetRows(buf, entries, {
+    onRow: (row, rowNo) => {
+      checkStop();
+      onRow(row, rowNo);
+    },
+    onBytes,
+    maxListedRows: listedRowsLimit(maxRows),
+  });
 }
 
 async function run(job: ParseJob) {
@@ -310,8 +346,8 @@ async function run(job: ParseJob) {
   try {
     read = await streaming;
   } catch (e) {
-    // A bomb is a bomb: it is not inflated again to look for merged cells.
-    if (e instanceof ZipBombError) throw e;
+    // A bomb is a bomb, a stop a stop: neither is inflated again to look for merged cells.
+    if (e instanceof ZipBombError || e instanceof Stopped) throw e;
     if (e instanceof XlsxLimitError) throw limitFatal(e, job.maxRows);
     // Merged cells explain most unreadable headers: say so first, as when they were checked up front.
     if (
@@ -542,9 +578,10 @@ async function run(job: ParseJob) {
     for (const it of o.items) if (it.jan) jans.add(it.jan);
     if (channelTax.get(o.channel)?.regime?.yearlyLimit) idCards.add(o.recipient.idCard);
   }
-  const looked = await new Promise<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>((resolve) => {
-    port.once('message', resolve);
-    post({ type: 'lookup', jans: [...jans], idCards: [...idCards] });
+  const looked = await ask<{ entries: [string, CatalogueEntry][]; yearly: [string, number][] }>({
+    type: 'lookup',
+    jans: [...jans],
+    idCards: [...idCards],
   });
   const entries = new Map(looked.entries);
   const yearly = new Map(looked.yearly);
@@ -565,10 +602,7 @@ async function run(job: ParseJob) {
 
   // 4. Order numbers that already exist for the customer (the main thread asks the database).
   const orderNos = kept.map((g) => g.orderNo).filter(Boolean);
-  const existing = await new Promise<Set<string>>((resolve) => {
-    port.once('message', (m: { existing: string[] }) => resolve(new Set(m.existing)));
-    post({ type: 'checkOrderNos', orderNos });
-  });
+  const existing = new Set((await ask<{ existing: string[] }>({ type: 'checkOrderNos', orderNos })).existing);
   kept.forEach((g, i) => {
     if (g.orderNo && existing.has(g.orderNo)) {
       issue(g.rows[0]!.row, 'orderNo', 'orderNoExists', { value: g.orderNo });
@@ -694,12 +728,44 @@ async function run(job: ParseJob) {
   });
 }
 
-// Started ahead of need (its modules load while it waits), then given one job.
-port.once('message', (job: ParseJob) => {
-  run(job).catch((e: unknown) => {
-    if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
-    else if (e instanceof ZipBombError) post({ type: 'fatal', key: 'fileZipBomb' });
-    else
-      post({ type: 'fatal', key: 'fileCorrupt', params: { detail: String((e as Error)?.message ?? e).slice(0, 200) } });
-  });
+/** The worker leaves: with no port its event loop empties and the thread exits by itself. */
+const leave = () => port.close();
+let started = false;
+let ended = false;
+
+// Started ahead of need (its modules load while it waits), then given one job; then a StopMessage.
+port.on('message', (m: ParseJob | StopMessage | Record<string, unknown>) => {
+  if ((m as StopMessage).type === 'stop') {
+    stopping = true;
+    const waiting = awaiting;
+    awaiting = null;
+    waiting?.reject(new Stopped('stopped'));
+    // Idle (never given a job, or its job over): nothing to unwind.
+    if (!started || ended) leave();
+    return;
+  }
+  if (started) {
+    const waiting = awaiting;
+    awaiting = null;
+    waiting?.resolve(m);
+    return;
+  }
+  started = true;
+  run(m as ParseJob)
+    .catch((e: unknown) => {
+      if (e instanceof Stopped || stopping) return;
+      if (e instanceof Fatal) post({ type: 'fatal', key: e.key, params: e.params });
+      else if (e instanceof ZipBombError) post({ type: 'fatal', key: 'fileZipBomb' });
+      else
+        post({
+          type: 'fatal',
+          key: 'fileCorrupt',
+          params: { detail: String((e as Error)?.message ?? e).slice(0, 200) },
+        });
+    })
+    .finally(() => {
+      ended = true;
+      if (stopping) leave();
+    });
 });
+post({ type: 'ready' });

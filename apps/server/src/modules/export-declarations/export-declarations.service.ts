@@ -164,23 +164,27 @@ export function createExportDeclarationsService(deps: {
         : !r.receive_email
           ? 'noAddress'
           : 'queued';
-      await db.transaction().execute(async (trx) => {
-        const fileId = await files.record(
-          stored,
-          {
-            customer_id: r.customer_id,
-            owner_user_id: actor.userId,
-            kind: PERMIT_KIND,
-            name,
-            mime: 'application/pdf',
-            created_at: at,
-          },
-          trx,
-        );
-        // The declaration may have been cleared since it was read: then nothing is linked.
-        if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at))) throw AppError.conflict('declNotDeclared');
-        if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId, lang }, r.customer_id);
-      });
+      // A transaction that fails (the declaration cleared meanwhile) takes the permit's bytes with it.
+      await files.recording(stored, () =>
+        db.transaction().execute(async (trx) => {
+          const fileId = await files.record(
+            stored,
+            {
+              customer_id: r.customer_id,
+              owner_user_id: actor.userId,
+              kind: PERMIT_KIND,
+              name,
+              mime: 'application/pdf',
+              created_at: at,
+            },
+            trx,
+          );
+          // The declaration may have been cleared since it was read: then nothing is linked.
+          if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at)))
+            throw AppError.conflict('declNotDeclared');
+          if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId, lang }, r.customer_id);
+        }),
+      );
       return { declaration: present(lang, await loadScoped(scope, orderId)), mail };
     },
 

@@ -94,11 +94,11 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   };
   // The embedded runner is one process by design, its store a folder of its own: a render is
   // run by the process that asked (two test apps on one SQLite file would each find the other's
-  // input missing). On PostgreSQL any worker instance runs it.
-  const own = jobs.backend === 'memory' ? `-${RENDERER_ID}` : '';
-  const kinds = { small: `${RENDER_SMALL}${own}`, heavy: `${RENDER_HEAVY}${own}` };
-  jobs.define<RenderPayload>({ name: kinds.small, run, pollSeconds: SMALL_POLL_SECONDS });
-  jobs.define<RenderPayload>({ name: kinds.heavy, run });
+  // input missing), and one a killed process left is failed at the next start (processBound).
+  // On PostgreSQL any worker instance runs it.
+  const kinds = { small: RENDER_SMALL, heavy: RENDER_HEAVY };
+  jobs.define<RenderPayload>({ name: kinds.small, run, pollSeconds: SMALL_POLL_SECONDS, processBound: true });
+  jobs.define<RenderPayload>({ name: kinds.heavy, run, processBound: true });
 
   const waitFor = async (id: string) => {
     const until = Date.now() + WAIT_LIMIT_MS;

@@ -10,7 +10,7 @@ import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { MAX_ROWS } from '../batches/batches.service.ts';
-import { createParsePool } from '../batches/parse-pool.ts';
+import type { ParsePool } from '../batches/parse-pool.ts';
 import type { ParseJob } from '../batches/parse.worker.ts';
 import { decodeParsedOrders } from '../batches/parsed-orders.ts';
 import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
@@ -30,8 +30,8 @@ export interface ReviewJobDeps {
   files: Files;
   jobs: JobQueue;
   uploadLimitBytes: number;
-  /** Parse workers at once, each one's time and heap limits (config PARSE_*), as the order import. */
-  parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
+  /** The instance's one parse pool, the order import's (parse-pool.ts): PARSE_WORKERS bounds both. */
+  parsePool: ParsePool;
   /** Where an unexpected failure's cause goes (the app's logger); the user reads a message key. */
   logError?: (err: unknown, reviewId: number) => void;
 }
@@ -49,15 +49,6 @@ export function createReviewJobs(deps: ReviewJobDeps) {
   const { db, clock, files } = deps;
   const repo = createOrderReviewsRepository(db);
   const now = () => clock().toISOString();
-  // A pool of its own: review parses wait for each other, not for the order import's. Its
-  // workers start on first use, so a web-only instance never starts one.
-  let pool: ReturnType<typeof createParsePool> | null = null;
-  const poolOf = () =>
-    (pool ??= createParsePool({
-      workers: deps.parse?.workers ?? 1,
-      timeoutMs: (deps.parse?.timeoutSeconds ?? 300) * 1000,
-      memoryMb: deps.parse?.memoryMb ?? 768,
-    }));
 
   async function parseJob({ reviewId, lang }: ReviewPayload) {
     const review = await repo.forJob(reviewId);
@@ -102,7 +93,7 @@ export function createReviewJobs(deps: ReviewJobDeps) {
       // only refuses the others' rows); the review's own checks then read the catalogue again.
       const catalogueLookup = createCatalogueLookup(db);
       let pending = Promise.resolve();
-      const r = await poolOf().run(job, {
+      const r = await deps.parsePool.run(job, {
         onProgress: (f) => void (pending = pending.then(() => progress(Math.floor(f * 85))).catch(() => {})),
         existingOrderNos: async () => [],
         lookup: async (jans, idCards) => {
@@ -154,10 +145,6 @@ export function createReviewJobs(deps: ReviewJobDeps) {
   deps.jobs.define<ReviewPayload>({ name: REVIEW_JOB, exclusive: true, run: (p) => parseJob(p) });
 
   return {
-    async close() {
-      await pool?.close();
-    },
-
     /**
      * The upload: checked (an xlsx within the limit, the zip-bomb guard), stored, and its review
      * written `queued` with its parse enqueued in the same transaction. Answers the review's id.

@@ -13,6 +13,7 @@ import type { Issue } from '../batches/parse.worker.ts';
 import { COLUMNS } from '../batches/templates.ts';
 import { fromMinor } from '../orders/orders.presenter.ts';
 import type { StoredFinding } from './order-reviews.checks.ts';
+import type { ParsePool } from '../batches/parse-pool.ts';
 import { createReviewJobs } from './order-reviews.create.ts';
 import { reviewItemsJob } from './order-reviews.export.ts';
 import './order-reviews.messages.ts';
@@ -28,8 +29,8 @@ export interface OrderReviewsDeps {
   files: Files;
   jobs: JobQueue;
   uploadLimitBytes: number;
-  /** Parse workers at once, each one's time and heap limits (config PARSE_*), as the order import. */
-  parse?: { workers: number; timeoutSeconds: number; memoryMb: number };
+  /** The instance's one parse pool, the order import's (parse-pool.ts). */
+  parsePool: ParsePool;
   /** The order template workbook (the batch import's own, so the two never differ). */
   template: () => Promise<Download>;
   logError?: (err: unknown, reviewId: number) => void;
@@ -86,8 +87,6 @@ export function createOrderReviewsService(deps: OrderReviewsDeps) {
   }
 
   return {
-    close: () => reviewJobs.close(),
-
     template: () => deps.template(),
 
     /** The upload: stored, its review queued; answers the review, whose parse the list then reports. */

@@ -328,72 +328,75 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
       }
       const stored = await files.write(file.data, `idcard.${kind}`);
       const at = now();
-      return db.transaction().execute(async (trx) => {
-        const fileId = await files.record(
-          stored,
-          {
-            customer_id: target.customerId,
-            owner_user_id: actor.userId,
-            kind: 'idCard',
-            name: file.filename.slice(0, 200) || `idcard.${kind}`,
-            mime: kind === 'png' ? 'image/png' : 'image/jpeg',
-            created_at: at,
-          },
-          trx,
-        );
-        let existing = trx
-          .selectFrom('id_cards')
-          .select('id')
-          .where('customer_id', '=', target.customerId)
-          .where('id_card', '=', target.idCard);
-        existing = target.orderId
-          ? existing.where('order_id', '=', target.orderId)
-          : existing.where('order_id', 'is', null);
-        const row = await existing.executeTakeFirst();
-        const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
-        let id: number;
-        if (row) {
-          await trx
-            .updateTable('id_cards')
-            .set({ [column]: fileId, updated_at: at })
-            .where('id', '=', row.id)
-            .execute();
-          id = row.id;
-        } else {
-          const r = await trx
-            .insertInto('id_cards')
-            .values({
+      // A transaction that fails takes the image's bytes with it: no row would name them.
+      return files.recording(stored, () =>
+        db.transaction().execute(async (trx) => {
+          const fileId = await files.record(
+            stored,
+            {
               customer_id: target.customerId,
-              order_id: target.orderId,
-              name: target.name,
-              id_card: target.idCard,
-              [column]: fileId,
-              created_by: actor.userId,
+              owner_user_id: actor.userId,
+              kind: 'idCard',
+              name: file.filename.slice(0, 200) || `idcard.${kind}`,
+              mime: kind === 'png' ? 'image/png' : 'image/jpeg',
               created_at: at,
-              updated_at: at,
-            })
-            .returning('id')
+            },
+            trx,
+          );
+          let existing = trx
+            .selectFrom('id_cards')
+            .select('id')
+            .where('customer_id', '=', target.customerId)
+            .where('id_card', '=', target.idCard);
+          existing = target.orderId
+            ? existing.where('order_id', '=', target.orderId)
+            : existing.where('order_id', 'is', null);
+          const row = await existing.executeTakeFirst();
+          const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
+          let id: number;
+          if (row) {
+            await trx
+              .updateTable('id_cards')
+              .set({ [column]: fileId, updated_at: at })
+              .where('id', '=', row.id)
+              .execute();
+            id = row.id;
+          } else {
+            const r = await trx
+              .insertInto('id_cards')
+              .values({
+                customer_id: target.customerId,
+                order_id: target.orderId,
+                name: target.name,
+                id_card: target.idCard,
+                [column]: fileId,
+                created_by: actor.userId,
+                created_at: at,
+                updated_at: at,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow();
+            id = r.id;
+          }
+          const out = await trx
+            .selectFrom('id_cards as i')
+            .leftJoin('orders as o', 'o.id', 'i.order_id')
+            .select([
+              'i.id',
+              'i.customer_id',
+              'i.order_id',
+              'o.order_no',
+              'i.name',
+              'i.id_card',
+              'i.front_file_id',
+              'i.back_file_id',
+              'i.created_at',
+            ])
+            .where('i.id', '=', id)
             .executeTakeFirstOrThrow();
-          id = r.id;
-        }
-        const out = await trx
-          .selectFrom('id_cards as i')
-          .leftJoin('orders as o', 'o.id', 'i.order_id')
-          .select([
-            'i.id',
-            'i.customer_id',
-            'i.order_id',
-            'o.order_no',
-            'i.name',
-            'i.id_card',
-            'i.front_file_id',
-            'i.back_file_id',
-            'i.created_at',
-          ])
-          .where('i.id', '=', id)
-          .executeTakeFirstOrThrow();
-        return presentIdCard(out);
-      });
+          return presentIdCard(out);
+        }),
+      );
     },
     /** Only the owning customer's users and operators see the images (agents do not). */
     async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back', ip = '') {

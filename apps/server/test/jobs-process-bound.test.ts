@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { testConfig } from '../src/config.ts';
+import { createDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { createJobQueue } from '../src/lib/jobs.ts';
+
+/**
+ * Issue 27, the embedded runner: a render job is its process's (its kind was named after that
+ * process), so one a crashed process left stayed queued forever. Now the next start fails it.
+ * A real child process, killed with SIGKILL; SQLite whatever the run's database (this is the
+ * embedded default's runner).
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jobs-bound-'));
+const file = path.join(dir, 'test.sqlite');
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+it(
+  'render jobs of a process killed with SIGKILL are failed at the next start, not left queued',
+  { timeout: 120_000 },
+  async () => {
+    const config = testConfig({ DATABASE_URL: file, DATA_DIR: dir, WEB_DIST: path.join(dir, 'no-web') });
+    const db = createDatabase(config.database);
+    await migrateToLatest(db);
+    try {
+      const child = spawn(
+        process.execPath,
+        [fileURLToPath(new URL('./support/render-child.ts', import.meta.url)), file, dir, path.join(dir, 'never')],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<NodeJS.Signals | null>((res) => child.on('exit', (_code, signal) => res(signal)));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('rendering')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`child ended before rendering: ${out} ${err}`)));
+      });
+      const renders = () =>
+        db
+          .selectFrom('job_queue')
+          .select(['state', 'last_error'])
+          .where('kind', 'like', 'render-%')
+          .orderBy('id')
+          .execute();
+      // The first runs; the second waits, in the queue or before it (its customer's turn).
+      const left = await renders();
+      expect(left[0]?.state).toBe('active');
+      expect(child.kill('SIGKILL')).toBe(true);
+      expect(await exited).toBe('SIGKILL');
+
+      // The restart: a queue on the same database starts (as the app's does, before any kind is defined).
+      const log = { warn: () => {}, error: () => {} };
+      const queue = createJobQueue({ config, db, log });
+      await queue.start();
+      await queue.stop();
+      expect(await renders()).toEqual(
+        left.map(() => ({ state: 'failed', last_error: 'the process that asked for it ended' })),
+      );
+    } finally {
+      await db.destroy();
+    }
+  },
+);
