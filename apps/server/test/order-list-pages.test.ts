@@ -2,7 +2,8 @@
  * The order list finds a page's ids first and reads only those rows (a deferred join, for speed at
  * 1M orders): its pages must be exactly what the plain join would answer — same rows, same order,
  * same scope — for every sort, direction, page and the intercepted filter (which now has a
- * partial index and a literal condition beside its bound one).
+ * partial index and a literal condition beside its bound one). Sorts by status, channel and print
+ * count break ties by creation time, then id (the order their indexes hold); the others by id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
@@ -10,19 +11,26 @@ import { createHarness, type Harness } from './harness.ts';
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-  // Some intercepted orders of both customers, and print counts that tie, so the id breaks ties.
+  // Some intercepted orders of both customers, print counts that tie, and creation times that
+  // tie in pairs, so both tie-breaks (creation time, then id) are checked.
   const ids = (await h.db.selectFrom('orders').select('id').orderBy('id').execute()).map((r) => r.id);
   expect(ids.length).toBeGreaterThan(20);
   for (const [k, id] of ids.entries()) {
     await h.db
       .updateTable('orders')
-      .set({ intercepted: k % 4 === 0 ? 1 : 0, print_count: k % 3 })
+      .set({
+        intercepted: k % 4 === 0 ? 1 : 0,
+        print_count: k % 3,
+        created_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(((k * 7) % ids.length) / 2) * 60_000).toISOString(),
+      })
       .where('id', '=', id)
       .execute();
   }
 });
 afterAll(() => h?.app.close());
 
+/** Sorts whose ties break by creation time before id (orders.repository SORT_ORDER). */
+const BY_TIME = new Set(['status', 'printCount', 'channel']);
 const SORT = {
   createdAt: 'created_at',
   orderNo: 'order_no',
@@ -39,7 +47,7 @@ async function expected(
   order: 'asc' | 'desc',
   intercepted?: boolean,
 ) {
-  let q = h.db.selectFrom('orders').select(['id', SORT[sort]]);
+  let q = h.db.selectFrom('orders').select(['id', 'created_at', SORT[sort]]);
   if (customerIds) q = q.where('customer_id', 'in', customerIds);
   if (intercepted !== undefined) q = q.where('intercepted', '=', intercepted ? 1 : 0);
   const rows = (await q.execute()) as Record<string, unknown>[];
@@ -49,6 +57,8 @@ async function expected(
       const x = a[SORT[sort]] as string | number;
       const y = b[SORT[sort]] as string | number;
       if (x !== y) return (x < y ? -1 : 1) * dir;
+      const [s, t] = [a.created_at as string, b.created_at as string];
+      if (BY_TIME.has(sort) && s !== t) return (s < t ? -1 : 1) * dir;
       return ((a.id as number) - (b.id as number)) * dir;
     })
     .map((r) => r.id as number);

@@ -136,8 +136,10 @@ export const orderListRequest = paging.extend(orderFilter.shape).extend({ sort: 
 export type OrderListRequest = z.output<typeof orderListRequest>;
 
 /**
- * A page of orders. Counting a million rows on every page turn is the classic trap,
- * so `total` is exact up to a cap; past it `exact` is false and the console shows "10,000+".
+ * A page of orders. Counting a million rows on every page turn is the classic trap, so the
+ * server counts no further than a bound that grows with the page asked for (1,000 on the first
+ * pages, the next multiple of 1,000 past `offset + limit` deeper): past it `total` is the bound,
+ * `exact` is false and the console shows "1,000+" (docs/api.md, paged answers).
  */
 export const orderPage = paged(orderRow).extend({ exact: z.boolean() });
 

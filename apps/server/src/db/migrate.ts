@@ -46,6 +46,7 @@ import * as exportRenders from './migrations/2026-11-27T0430-export-renders.ts';
 import * as fileBlobsUncompressed from './migrations/2026-11-27T0440-file-blobs-uncompressed.ts';
 import * as recordVersions from './migrations/2026-11-27T0460-record-versions.ts';
 import * as pickupUpdateRoute from './migrations/2026-11-27T0480-pages-pickup-update-route.ts';
+import * as orderListSortIndexes from './migrations/2026-11-27T0915-orders-list-sort-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0440-file-blobs-uncompressed': fileBlobsUncompressed,
   '2026-11-27T0460-record-versions': recordVersions,
   '2026-11-27T0480-pages-pickup-update-route': pickupUpdateRoute,
+  '2026-11-27T0915-orders-list-sort-indexes': orderListSortIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -10,8 +10,16 @@ import { inScope, type Scope } from '../../lib/scope.ts';
 import { reusable } from '../../db/reusable.ts';
 import { hiddenBatches, visibleOrders } from '../../domain/order-writer.ts';
 
-/** Past this many matches the list says "10,000+" instead of counting a million rows. */
-export const COUNT_CAP = 10_000;
+/**
+ * The order list counts its matches no further than the page asked for plus this many, rounded
+ * up to a multiple of it: "1,000+" on the first pages, "2,000+" once the pages reach past 1,000,
+ * and so on (docs/api.md, paged answers). Counting 10,001 index entries was most of a first
+ * page's cost at 1M orders; 1,001 is a fifth of a millisecond (docs/decisions/2026-11-27-order-list-at-a-million.md).
+ */
+export const COUNT_STEP = 1_000;
+/** The most matches a page at `offset` counts before it says "more than" (see COUNT_STEP). */
+export const countBound = (offset: number, limit: number) =>
+  (Math.floor((offset + limit) / COUNT_STEP) + 1) * COUNT_STEP;
 
 const LIST_COLUMNS = [
   'o.id',
@@ -75,14 +83,27 @@ function anyNumber(db: Database, numbers: string[]) {
     ]);
 }
 
-const SORT_COLUMN = {
-  createdAt: 'o.created_at',
-  orderNo: 'o.order_no',
-  waybillNo: 'o.waybill_no',
-  status: 'o.status',
-  printCount: 'o.print_count',
-  channel: 'o.channel_code',
+/**
+ * The list's order: the sort column, then (for columns with many ties) creation time, then id,
+ * all in the asked direction. Within one status, channel or print count the newest come first,
+ * as on the unsorted list, and the indexes that lead with customer and status or channel, or
+ * with print count, serve the whole order so a page stops after its rows (migration
+ * 2026-11-27T0915; an id tie-break needed an index per sort of its own).
+ */
+const SORT_ORDER = {
+  createdAt: ['o.created_at', 'o.id'],
+  orderNo: ['o.order_no', 'o.id'],
+  waybillNo: ['o.waybill_no', 'o.id'],
+  status: ['o.status', 'o.created_at', 'o.id'],
+  printCount: ['o.print_count', 'o.created_at', 'o.id'],
+  channel: ['o.channel_code', 'o.created_at', 'o.id'],
 } as const;
+const sorted =
+  (sort: keyof typeof SORT_ORDER, order: 'asc' | 'desc') =>
+  <Q extends { orderBy(column: (typeof SORT_ORDER)[keyof typeof SORT_ORDER][number], order: 'asc' | 'desc'): Q }>(
+    q: Q,
+  ): Q =>
+    SORT_ORDER[sort].reduce((acc: Q, column) => acc.orderBy(column, order), q);
 
 /** UTC bounds of China calendar days (UTC+8): [from 00:00, to+1 00:00). */
 export function chinaDayStart(day: string): string {
@@ -171,37 +192,17 @@ type ListPage = { total: number; exact: boolean; list: OrderListRow[] };
 
 export type OrderRecord = Awaited<ReturnType<ReturnType<typeof createOrdersRepository>['find']>>;
 
-/**
- * A filter whose count reached the cap answers "10,000+" whatever happens in the next
- * seconds, so that answer is remembered briefly: counting 10,001 index entries is most of a
- * list call's cost. Counts under the cap are always exact and fresh.
- */
-const CAPPED_TTL_MS = 5_000;
-
 export function createOrdersRepository(db: Database) {
   // Orders of a batch still being committed are not shown (domain/order-writer.ts visibleOrders).
   const scoped = (scope: Scope, hidden?: readonly unknown[] | null) =>
     inScope(db.selectFrom('orders as o').$call(visibleOrders(db, 'o', hidden)), 'o.customer_id', scope);
-
-  const capped = new Map<string, number>();
-  const cappedRecently = (key: string) => {
-    const at = capped.get(key);
-    if (at === undefined) return false;
-    if (Date.now() - at < CAPPED_TTL_MS) return true;
-    capped.delete(key);
-    return false;
-  };
-  const rememberCapped = (key: string) => {
-    if (capped.size > 5_000) capped.clear();
-    capped.set(key, Date.now());
-  };
 
   // The page size is part of the shape and goes into the SQL as a literal: SQLite plans
   // `limit 20` 1.5–4× faster than `limit ?` (measured on the 1M-order benchmark).
   type ListShape = {
     all: boolean;
     noType?: NumberKind;
-    sort: keyof typeof SORT_COLUMN;
+    sort: keyof typeof SORT_ORDER;
     order: 'asc' | 'desc';
     limit: number;
     /** Only intercepted orders: the literal lets the planner use the partial index. */
@@ -226,13 +227,11 @@ export function createOrdersRepository(db: Database) {
             .where(filterConditions(db, shape.noType, v))
             .$if(shape.interceptedOnly, (q) => q.where(sql<SqlBool>`o.intercepted = 1`))
             .select('o.id')
-            .orderBy(SORT_COLUMN[shape.sort], shape.order)
-            .orderBy('o.id', shape.order)
+            .$call(sorted(shape.sort, shape.order))
             .limit(sql.lit(shape.limit))
             .offset(v.offset),
         )
-        .orderBy(SORT_COLUMN[shape.sort], shape.order)
-        .orderBy('o.id', shape.order),
+        .$call(sorted(shape.sort, shape.order)),
     { offLoop: true },
   );
   const cappedCountQuery = reusable(
@@ -319,10 +318,8 @@ export function createOrdersRepository(db: Database) {
     async addEvents(trx: Transaction<DB>, events: Insertable<DB['tracking_events']>[]) {
       if (events.length) await trx.insertInto('tracking_events').values(events).execute();
     },
-    /** One page of the order list and its (capped) count. */
-    async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_COLUMN }): Promise<ListPage> {
-      const { offset: _o, limit: _l, order: _d, sort: _s, ...filter } = p;
-      const key = JSON.stringify([scope, filter]);
+    /** One page of the order list and its count, exact up to countBound. */
+    async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_ORDER }): Promise<ListPage> {
       const shape: ListShape = {
         all: scope.all,
         noType: p.numbers?.length ? p.noType : undefined,
@@ -337,26 +334,23 @@ export function createOrdersRepository(db: Database) {
         offset: p.offset,
         hidden: hiddenBatches(db),
       };
-      const list = pageQuery.execute(shape, values);
-      if (cappedRecently(key)) return { total: COUNT_CAP, exact: false, list: await list };
-      const [countRows, rows] = await Promise.all([
-        cappedCountQuery.execute({ ...shape, limit: COUNT_CAP + 1 }, values),
-        list,
+      const bound = countBound(p.offset, p.limit);
+      const [countRows, list] = await Promise.all([
+        cappedCountQuery.execute({ ...shape, limit: bound + 1 }, values),
+        pageQuery.execute(shape, values),
       ]);
       const n = Number(countRows[0]!.n);
-      if (n > COUNT_CAP) rememberCapped(key);
-      return { total: Math.min(n, COUNT_CAP), exact: n <= COUNT_CAP, list: rows };
+      return { total: Math.min(n, bound), exact: n <= bound, list };
     },
     /**
      * Every row of a filter, in order, up to `max`, as a compiled query: the export's
      * workbook worker runs it on its own connection, a page at a time.
      */
-    exportQuery(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_COLUMN; order: 'asc' | 'desc' }, max: number) {
+    exportQuery(scope: Scope, f: OrderFilter & { sort: keyof typeof SORT_ORDER; order: 'asc' | 'desc' }, max: number) {
       return orderListQuery(db, scope)
         .select('o.tax_estimate')
         .where(filterConditions(db, f.numbers?.length ? f.noType : undefined, filterValues(f)))
-        .orderBy(SORT_COLUMN[f.sort], f.order)
-        .orderBy('o.id', f.order)
+        .$call(sorted(f.sort, f.order))
         .limit(max)
         .compile();
     },

@@ -4,7 +4,7 @@ import type { PagedQuery } from './usePagedQuery.ts';
 
 export type PagedTableProps<Row> = Omit<TableProps<Row>, 'pagination' | 'onChange' | 'dataSource'> & {
   paged: PagedQuery;
-  /** The total text; the count by default. */
+  /** The total text; the count by default ("1,000+" when the server stopped counting). */
   showTotal?: (total: number) => React.ReactNode;
   /** False while the page cannot show rows yet (Order List waits for its saved columns). */
   ready?: boolean;
@@ -43,7 +43,7 @@ export function PagedTable<Row extends object>({
         pageSize: state.limit,
         showSizeChanger: true,
         pageSizeOptions: PAGE_SIZES.map(String),
-        showTotal: showTotal ?? ((n) => n.toLocaleString()),
+        showTotal: showTotal ?? ((n) => (paged.data?.exact === false ? `${n.toLocaleString()}+` : n.toLocaleString())),
       }}
       onChange={(p, _filters, sorter, extra) => {
         const s = Array.isArray(sorter) ? sorter[0] : sorter;

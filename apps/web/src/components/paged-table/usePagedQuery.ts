@@ -15,7 +15,8 @@ import {
   toRequest,
 } from './paging.ts';
 
-type PagedResponse = { total: number; list: unknown[] };
+/** `exact: false`: the server stopped counting and `total` is a lower bound (docs/api.md, paged answers). */
+type PagedResponse = { total: number; list: unknown[]; exact?: boolean };
 type QueryOptions<C extends CallDef> = Omit<UseQueryOptions<CallResponse<C>, Error>, 'queryKey' | 'queryFn'>;
 
 export interface PagedQueryOptions<C extends CallDef, F> extends Partial<PagingDefaults> {
@@ -138,7 +139,7 @@ export function usePagedQuery<C extends CallDef, F extends object = Record<strin
 }
 
 export type PagedQuery = Pick<ReturnType<typeof usePagedQuery>, 'state' | 'onTableChange'> & {
-  data?: { total: number; list: unknown[] };
+  data?: PagedResponse;
   query: { isFetching: boolean };
 };
 

@@ -189,7 +189,6 @@ export default function OrderListPage() {
           preserveSelectedRowKeys: true,
           onChange: (_k, rows) => setSelectedRows(rows.filter(Boolean)),
         }}
-        showTotal={(n) => (list.data && !list.data.exact ? `${n.toLocaleString()}+` : n.toLocaleString())}
       />
     </Space>
   );
