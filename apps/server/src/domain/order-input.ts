@@ -1,6 +1,6 @@
 import { checkIdCard, isEmailAddress, isMinor, isValidJan, type reference, textProblem } from '@console/contract';
 import { addMessages } from '../lib/messages.ts';
-import { cnDivisions } from '../modules/reference/cn-divisions.ts';
+import { cnDivisions } from './cn-divisions.ts';
 
 /**
  * The normalised shape of one order to create, whatever it came from (a spreadsheet

@@ -11,7 +11,7 @@ import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
-import { cnDivisions } from '../reference/cn-divisions.ts';
+import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
