@@ -1,7 +1,12 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+const serverModules = fs.readdirSync('apps/server/src/modules', { withFileTypes: true }).filter((d) => d.isDirectory());
 
 export default tseslint.config(
   {
@@ -64,6 +69,53 @@ export default tseslint.config(
             {
               group: ['@/features/*', '../../features/*'],
               message: 'Features do not import each other: move shared code to components/ or lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Layering is kept by lint (DESIGN "Layout and habits", docs/decisions/2026-11-27-import-layering-lint.md).
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['apps/server/src/lib', 'apps/server/src/db', 'apps/server/src/http', 'apps/server/src/domain'],
+              from: 'apps/server/src/modules',
+              message:
+                'lib/, db/, http/ and domain/ are below the modules: move what both need down, not the import up.',
+            },
+            // A module reaches another only through that module's index.ts, the part it offers to others.
+            ...serverModules.map((m) => ({
+              target: `apps/server/src/modules/${m.name}/**`,
+              from: `apps/server/src/modules/!(${m.name})/**`,
+              except: ['**/index.ts'],
+              message: 'Import another module through its index.ts.',
+            })),
+            {
+              target: ['apps/web/src/components', 'apps/web/src/lib'],
+              from: ['apps/web/src/features', 'apps/web/src/app'],
+              message:
+                'components/ and lib/ are shared below features and app (bulletproof-react): move the piece down.',
+            },
+            {
+              target: 'apps/web/src/features',
+              from: 'apps/web/src/app',
+              message: 'Features never import app/: app composes features.',
             },
           ],
         },
