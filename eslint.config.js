@@ -1,7 +1,12 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
+import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+const serverModules = fs.readdirSync('apps/server/src/modules', { withFileTypes: true }).filter((d) => d.isDirectory());
 
 export default tseslint.config(
   {
@@ -69,5 +74,62 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Layering is kept by lint (DESIGN "Layout and habits", docs/decisions/2026-11-27-import-layering-lint.md).
+    files: ['apps/server/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle follows imports only into files it can parse: the TypeScript sources.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/server/tsconfig.json', 'apps/web/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      // A lazy import() (the shell's code-split pages) is loaded after both modules are done: no cycle at start.
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: ['apps/server/src/lib', 'apps/server/src/db', 'apps/server/src/http', 'apps/server/src/domain'],
+              from: 'apps/server/src/modules',
+              message:
+                'lib/, db/, http/ and domain/ are below the modules: move what both need down, not the import up.',
+            },
+            // A module reaches another only through that module's index.ts, the part it offers to others.
+            ...serverModules.map((m) => ({
+              target: `apps/server/src/modules/${m.name}/**`,
+              from: `apps/server/src/modules/!(${m.name})/**`,
+              except: ['**/index.ts'],
+              message: 'Import another module through its index.ts.',
+            })),
+            {
+              target: ['apps/web/src/components', 'apps/web/src/lib'],
+              from: ['apps/web/src/features', 'apps/web/src/app'],
+              message:
+                'components/ and lib/ are shared below features and app (bulletproof-react): move the piece down.',
+            },
+            {
+              target: 'apps/web/src/features',
+              from: 'apps/web/src/app',
+              message: 'Features never import app/: app composes features.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Known cycle, left for the job-queue owners (issue 30 #3/#4): the queue's shared helpers
+    // (KIND_NAME, slotOf, scheduleTicks …) live in jobs.ts, which imports both implementations.
+    files: ['apps/server/src/lib/jobs.ts', 'apps/server/src/lib/jobs.memory.ts', 'apps/server/src/lib/jobs.pg.ts'],
+    rules: { 'import-x/no-cycle': 'off' },
   },
 );

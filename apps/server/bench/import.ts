@@ -28,7 +28,7 @@ import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
-import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
+import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { type ColumnKey, COLUMNS, headerText, matchHeader, TEMPLATES } from '../src/modules/batches/templates.ts';
 import { multipart } from '../test/batches/helpers.ts';
 import { httpClient } from '../test/harness.ts';

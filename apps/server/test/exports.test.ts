@@ -3,7 +3,7 @@ import { idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '../src/lib/mask.ts';
-import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
+import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { orderListQuery } from '../src/modules/orders/orders.repository.ts';
 import { baseRow, download, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';

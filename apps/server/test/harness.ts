@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { CallDef, CallRequest } from '@console/contract';
+import { allCalls, type CallDef, type CallRequest, declaredStatuses, FILE_TYPES } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, vi } from 'vitest';
@@ -97,7 +97,7 @@ export async function createHarness(
     } catch {
       /* a blob */
     }
-    checkErrorKey(p, res.statusCode, parsed);
+    checkErrorKey(p, res.statusCode, parsed, res.headers['content-type']);
     return { status: res.statusCode, body: parsed, headers: res.headers };
   };
   return {
@@ -157,11 +157,27 @@ export async function emptyDatabase(dir: string): Promise<{ url: string; drop?: 
   };
 }
 
+const callsByPath = new Map(allCalls.map((c) => [c.path, c]));
+
 /**
- * Every error answer of every test carries a stable `key` from a message catalogue (issue 30:
- * clients match on keys, never on texts), and a 500 never the failure's own text.
+ * Every answer of every test is one its call declares (issue 30): a status from the contract's
+ * `declaredStatuses` (what the OpenAPI document publishes), a file of the Content-Type its blob call
+ * names; and every error answer carries a stable `key` from a message catalogue (clients match on
+ * keys, never on texts), a 500 never the failure's own text. `path` is the call's path, with or
+ * without `/api/`; paths that are no call (health, docs, webhooks) are checked for keys only.
  */
-export function checkErrorKey(path: string, status: number, body: unknown) {
+export function checkErrorKey(path: string, status: number, body: unknown, contentType?: string) {
+  const call = callsByPath.get(path.replace(/^\/api\//, ''));
+  if (call && !declaredStatuses(call).includes(status)) {
+    throw new Error(
+      `${path} answered ${status}, which its call does not declare (contract: answers, statuses.ts): ${JSON.stringify(body).slice(0, 200)}`,
+    );
+  }
+  if (call?.kind === 'blob' && status === 200 && contentType !== undefined) {
+    const type = contentType.split(';')[0]!.trim();
+    if (!FILE_TYPES[call.file ?? 'xlsx'].includes(type))
+      throw new Error(`${path} answered a file of type ${type}, which its call does not declare (contract: file)`);
+  }
   if (status < 400 || !body || typeof body !== 'object' || !('code' in body)) return;
   const b = body as { key?: unknown; message?: unknown };
   if (typeof b.key !== 'string' || !isMessageKey(b.key)) {
@@ -263,7 +279,7 @@ export function httpClient(base: string) {
     } catch {
       /* not JSON: the text */
     }
-    checkErrorKey(new URL(r.url).pathname, r.status, body);
+    checkErrorKey(new URL(r.url).pathname, r.status, body, r.headers.get('content-type') ?? undefined);
     return { status: r.status, body, bytes: raw.length };
   };
   const auth = (token?: string): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {});

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { type CellValue, readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
-import { readZipDirectory } from '../src/modules/batches/xlsx-guard.ts';
+import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { zipFiles } from './support/zip.ts';
 
 async function rowsOf(buf: Buffer) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, jsonValue, text } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
 import { accessedRoute, roles } from './routes.ts';
@@ -37,6 +37,7 @@ export const callsBeforePasswordChange: readonly string[] = [
 
 export const login = defineCall({
   path: 'login',
+  answers: [ErrorCode.TOO_MANY_REQUESTS],
   summary: 'Log in with name and password; answers an access token.',
   auth: false,
   request: z.object({ name, password: secret, uuid: text({ max: 64 }).optional() }),
@@ -68,6 +69,7 @@ export const logout = defineCall({
 
 export const refresh = defineCall({
   path: 'refresh',
+  answers: [ErrorCode.UNAUTHORIZED, ErrorCode.SESSION_ENDED],
   summary: 'Exchange the (possibly expired) access token for a new one; the old one dies.',
   auth: false,
   request: empty,
@@ -76,6 +78,7 @@ export const refresh = defineCall({
 
 export const updatePassWord = defineCall({
   path: 'updatePassWord',
+  answers: [ErrorCode.TOO_MANY_REQUESTS],
   summary: 'Change the password; every other session of the user ends (430 there).',
   request: z.object({ old_password: secret, password: newPassword }),
   response: nothing,
@@ -83,6 +86,7 @@ export const updatePassWord = defineCall({
 
 export const endSession = defineCall({
   path: 'session/end',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Operator: end every session of a user (they get 430).',
   permission: 'session.manage',
   request: z.object({ userName: name }),
@@ -130,6 +134,7 @@ export const sessionList = defineCall({
 
 export const endOneSession = defineCall({
   path: 'session/endOne',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     "Operator: end one session (its browser gets 430). Not the caller's own account, nor one of a higher role; " +
     'a session already ended is 404.',

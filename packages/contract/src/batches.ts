@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, money, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { progressField } from './export-jobs.ts';
 import { channelCode } from './reference.ts';
@@ -152,7 +152,17 @@ const upload = (
   summary: string,
   permission: 'order.createImport' | 'order.createImportUsa' | 'order.createImportEms',
 ) =>
-  defineCall({ path, summary, kind: 'multipart', timeout: 0, permission, request: uploadFields, response: batchRow });
+  defineCall({
+    path,
+    summary,
+    kind: 'multipart',
+    timeout: 0,
+    permission,
+    request: uploadFields,
+    response: batchRow,
+    // Unread or unagreed notices block ordering (spec §5).
+    answers: [ErrorCode.NOTICES_PENDING],
+  });
 
 export const create = upload(
   'order/batch/create',
@@ -184,6 +194,7 @@ const batchId = z.object({ id: idOf });
 
 export const confirm = defineCall({
   path: 'order/batch/confirm',
+  answers: [ErrorCode.NOT_FOUND, ErrorCode.NOTICES_PENDING],
   summary:
     'Commit a previewed batch: every order it makes or none. Lists the confirmations the user accepted; `skipInvalid` makes the valid orders of a batch with errors (the rows with errors stay in its error workbook).',
   timeout: 0,
@@ -196,6 +207,7 @@ export const confirm = defineCall({
 
 export const progress = defineCall({
   path: 'order/batch/progress',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Status, progress (0–100) and the preview of a batch.',
   request: batchId,
   response: batchProgress,
@@ -203,6 +215,7 @@ export const progress = defineCall({
 
 export const errorWorkbook = defineCall({
   path: 'order/batch/download/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The error workbook: the customer's rows with an error column and the bad cells marked.",
   kind: 'blob',
   timeout: 0,
@@ -236,6 +249,7 @@ export const search = defineCall({
 
 export const remove = defineCall({
   path: 'order/batch/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete a batch with its orders; refused once any order has moved past created.',
   permission: 'order.batchList',
   request: batchId,
@@ -244,6 +258,7 @@ export const remove = defineCall({
 
 export const downloadExcel = defineCall({
   path: 'order/batch/download/excel',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A batch's orders as a workbook.",
   permission: 'order.batchList',
   kind: 'blob',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, money, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern } from './messages.ts';
 import { chinaDay } from './orders.ts';
@@ -79,6 +79,7 @@ export type ChargeRow = z.infer<typeof chargeRow>;
 
 export const billLines = defineCall({
   path: 'bill/lines',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The lines (charges) of one statement, in the order they were written.',
   permission: 'bill',
   request: paging.extend({ id: idOf }).strict(),
@@ -96,6 +97,7 @@ export const billMonths = defineCall({
 
 export const downloadBill = defineCall({
   path: 'bill/downloadXlsx',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One statement as an xlsx: its lines and its totals per currency and in CNY.',
   permission: 'bill',
   kind: 'blob',
@@ -106,6 +108,7 @@ export const downloadBill = defineCall({
 
 export const issueBill = defineCall({
   path: 'bill/issue',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Issue an open statement (operators); later charges of its month go to the next open month.',
   permission: 'bill.manage',
   request: z.object({ id: idOf }).strict(),
@@ -114,6 +117,7 @@ export const issueBill = defineCall({
 
 export const payBill = defineCall({
   path: 'bill/markPaid',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Mark an issued statement paid (operators).',
   permission: 'bill.manage',
   request: z.object({ id: idOf }).strict(),

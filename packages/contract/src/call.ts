@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import type { ErrorCode } from './envelope.ts';
 import type { RouteName } from './routes.ts';
 
 /** How the body travels: JSON, a file download (blob), or a multipart upload. */
 export type CallKind = 'json' | 'blob' | 'multipart';
+
+/** What a blob call's file is; its Content-Type is `FILE_TYPES[kind]` (statuses.ts). */
+export type FileKind = 'xlsx' | 'pdf' | 'image' | 'stored';
 
 /**
  * One API call. The server registers `POST /api/<path>` from it, validates the
@@ -25,6 +29,15 @@ export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodTyp
   /** Client timeout in ms; 0 = none (long creations and downloads). */
   readonly timeout: number;
   readonly kind: CallKind;
+  /**
+   * Statuses this call's own rules answer (404 a record gone or not the caller's, 428 notices
+   * pending, 429 throttled), beyond those every call of its kind answers: `declaredStatuses`
+   * (statuses.ts) adds those, the OpenAPI document declares the sum and the server's tests
+   * refuse an answer outside it.
+   */
+  readonly answers: readonly ErrorCode[];
+  /** What a blob answers (spreadsheets unless said). */
+  readonly file?: FileKind;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -39,10 +52,14 @@ export function defineCall<Req extends z.ZodType, Res extends z.ZodType>(def: {
   permission?: RouteName;
   timeout?: number;
   kind?: CallKind;
+  answers?: readonly ErrorCode[];
+  file?: FileKind;
 }): CallDef<Req, Res> {
   return {
     auth: true,
     aes: false,
+    answers: [],
+    file: def.kind === 'blob' ? 'xlsx' : undefined,
     // Spec §7: downloads run without a timeout, whatever their size.
     timeout: def.kind === 'blob' ? 0 : DEFAULT_TIMEOUT_MS,
     kind: 'json',

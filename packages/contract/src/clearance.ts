@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 
 /**
@@ -54,6 +55,7 @@ export const clearanceUpload = defineCall({
 
 export const clearanceErrors = defineCall({
   path: 'clearance/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A refused result sheet's rows with the reason of each, to fix and upload again.",
   permission: 'clearance.results',
   kind: 'blob',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { chinaDay } from './orders.ts';
 
@@ -84,6 +84,7 @@ export const declarationFields = {
 
 export const updateExportDeclaration = defineCall({
   path: 'exportDeclaration/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Set (both filled) or clear (both empty) the product name and JPY amount of one order.',
   permission: 'order.exportDeclarations',
   timeout: 0,
@@ -131,6 +132,7 @@ export const updateExportDeclarationBatch2 = upload('exportDeclaration/updatebat
 export const declarationRunStatus = z.enum(['queued', 'running', 'done', 'failed']);
 export const exportDeclarationBatchRun = defineCall({
   path: 'exportDeclaration/batchRun',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Where the caller's declarations commit (a run of updatebatch/updatebatch2) stands, from any instance.",
   permission: 'order.exportDeclarations',
   // Spec §7: export declarations' calls run without a client timeout (timeouts.test.ts).
@@ -146,6 +148,7 @@ export const exportDeclarationBatchRun = defineCall({
 
 export const exportDeclarationErrors = defineCall({
   path: 'exportDeclaration/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The bad rows of the caller's declaration upload, with the reason and the row number.",
   permission: 'order.exportDeclarations',
   kind: 'blob',
@@ -178,6 +181,7 @@ export const downloadDeclareAtCustoms = blob(
 
 export const uploadPermit = defineCall({
   path: 'exportDeclaration/uploadPermit',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Operators: attach the export permit PDF (checked by content) to an order's declaration and e-mail it.",
   permission: 'order.exportDeclarations.uploadPermit',
   kind: 'multipart',
@@ -196,9 +200,11 @@ export const uploadPermit = defineCall({
 
 export const downloadPermitPdf = defineCall({
   path: 'order/downloadPermitPdf',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The export permit PDF of an order: its owner, the owner's agent and operators.",
   permission: 'order.exportDeclarations',
   kind: 'blob',
+  file: 'pdf',
   request: z.object({ orderId: idOf }).strict(),
   response: nothing,
 });

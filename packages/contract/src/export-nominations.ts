@@ -3,7 +3,7 @@ import { expectedVersion, recordVersion } from './versions.ts';
 import { defineCall, nothing } from './call.ts';
 import { corporateNumberProblem } from './checks.ts';
 import { emailAddress } from './email.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { progressField } from './export-jobs.ts';
 import { idOf, text } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
@@ -106,6 +106,7 @@ export const createExportNomination = defineCall({
 
 export const updateExportNomination = defineCall({
   path: 'export/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change an export nomination (its customer stays).',
   aes: true,
   permission: 'exports.update',
@@ -117,6 +118,7 @@ export const updateExportNomination = defineCall({
 /** One nomination, for the edit pages (not a spec call: the original read it from the list row). */
 export const exportNomination = defineCall({
   path: 'export/info',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One export nomination.',
   aes: true,
   permission: 'exports.list',
@@ -126,6 +128,7 @@ export const exportNomination = defineCall({
 
 export const deleteExportNomination = defineCall({
   path: 'export/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete an export nomination; 409 while an order not yet shipped (or a batch not yet committed) uses it.',
   aes: true,
   permission: 'exports.list',
@@ -155,6 +158,7 @@ export const exportExportNominations = defineCall({
 
 export const updateReceiveEmail = defineCall({
   path: 'user/updateReceiveEmail',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change the address that receives the export documents of one nomination.',
   aes: true,
   permission: 'exports.updateReceiveEmail',

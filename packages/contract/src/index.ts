@@ -40,6 +40,7 @@ export * from './password.ts';
 export * from './pasted.ts';
 export * from './routes.ts';
 export * from './schema-walk.ts';
+export * from './statuses.ts';
 export * from './versions.ts';
 export {
   admin,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { chinaDay, numberKind, orderStatus, pastedNumbers } from './orders.ts';
 
@@ -100,6 +100,7 @@ export const interceptionList = defineCall({
 
 export const cancelInterception = defineCall({
   path: 'order/cancel/interception',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Cancel an active interception with a reason (required); the order may then be received and shipped.',
   permission: 'order.interceptions',
   request: z.object({ id: idOf, cancelReason: reason }).strict(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { expectedVersion, recordVersion } from './versions.ts';
 import { defineCall, empty } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { i18nText } from './i18n.ts';
 import { pattern } from './messages.ts';
@@ -235,6 +235,7 @@ export const items = defineCall({
 
 export const item = defineCall({
   path: 'item',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One item with its whole history and every adjustment.',
   aes: true,
   permission: 'item.info',
@@ -244,6 +245,7 @@ export const item = defineCall({
 
 export const createItem = defineCall({
   path: 'item/create',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Declare an item (pending review). JAN checked (EAN-13/EAN-8) and unique per customer.',
   aes: true,
   permission: 'item.create',
@@ -253,6 +255,7 @@ export const createItem = defineCall({
 
 export const updateItem = defineCall({
   path: 'item/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Change an item. A failed item is resubmitted (pending); an approved one goes back to pending when clearance data changes.',
   aes: true,
@@ -268,6 +271,7 @@ export const updateItem = defineCall({
 
 export const approveItem = defineCall({
   path: 'item/approve',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Operator: approve a pending item.',
   aes: true,
   permission: 'item.review',
@@ -277,6 +281,7 @@ export const approveItem = defineCall({
 
 export const failItem = defineCall({
   path: 'item/fail',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Operator: fail a pending item with a reason (it joins the Failed To Pass Item List).',
   aes: true,
   permission: 'item.review',
@@ -286,6 +291,7 @@ export const failItem = defineCall({
 
 export const adjustItem = defineCall({
   path: 'item/adjust',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Operator: propose new clearance data for an item; recorded before/after; the customer adopts or rejects it.',
   aes: true,
@@ -323,6 +329,7 @@ export const itemAdjustments = defineCall({
 
 export const adoptAdjustment = defineCall({
   path: 'item/adopt',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Customer: adopt an operator's adjustment: its values become the item's and the item is approved.",
   aes: true,
   permission: 'unAdopt',
@@ -332,6 +339,7 @@ export const adoptAdjustment = defineCall({
 
 export const rejectAdjustment = defineCall({
   path: 'item/reject',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Customer: reject an operator's adjustment (the item keeps its data), with an optional reason.",
   aes: true,
   permission: 'unAdopt',
@@ -375,10 +383,12 @@ export const uploadItemImage = defineCall({
 /** The image bytes (request AES-sealed, answer the file). Only the owner, its agent and operators. */
 export const itemImage = defineCall({
   path: 'item/image',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'An item image (only its customer, that customer’s agent and operators).',
   aes: true,
   permission: 'item.list',
   kind: 'blob',
+  file: 'image',
   request: z.object({ imageId: idOf }).strict(),
   response: z.null(),
 });
@@ -523,6 +533,7 @@ export const uploadItemImport = defineCall({
 
 export const itemImportProgress = defineCall({
   path: 'item/import/progress',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'An item import: status, progress (0–100), counts and the first problems.',
   aes: true,
   permission: 'item.create',
@@ -532,6 +543,7 @@ export const itemImportProgress = defineCall({
 
 export const confirmItemImport = defineCall({
   path: 'item/import/confirm',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Import the valid rows of a preview: every one or none (one transaction); they go to review as pending. Answers at once; follow item/import/progress.',
   aes: true,
@@ -543,6 +555,7 @@ export const confirmItemImport = defineCall({
 
 export const itemImportErrors = defineCall({
   path: 'item/import/download/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The failed rows of an item import as a workbook (values only) with the reason of each.',
   aes: true,
   permission: 'item.create',

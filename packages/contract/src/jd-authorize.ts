@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 
 /**
@@ -88,6 +88,7 @@ export const jdAuthorizeSelect = defineCall({
 
 export const jdAuthorizeInfo = defineCall({
   path: 'jdAuthorize/info',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One JD authorization (masked).',
   aes: true,
   permission: 'order.jdAuthorize',
@@ -116,6 +117,7 @@ export const createJdAuthorize = defineCall({
 
 export const updateJdAuthorize = defineCall({
   path: 'jdAuthorize/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Change a JD app. An empty or absent appSecret keeps the saved one; a new app key or secret drops the tokens (JD granted them to the old app).',
   aes: true,
@@ -126,6 +128,7 @@ export const updateJdAuthorize = defineCall({
 
 export const deleteJdAuthorize = defineCall({
   path: 'jdAuthorize/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete a JD authorization and its tokens.',
   aes: true,
   permission: 'order.jdAuthorize',
@@ -135,6 +138,7 @@ export const deleteJdAuthorize = defineCall({
 
 export const getJdAuthorizeUrl = defineCall({
   path: 'jdAuthorize/getAuthorizeUrl',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     "JD's OAuth 2 authorization URL for the app, with a state bound to the caller, single use, expiring in 10 minutes.",
   aes: true,
@@ -145,6 +149,7 @@ export const getJdAuthorizeUrl = defineCall({
 
 export const getJdToken = defineCall({
   path: 'jdAuthorize/getJdToken',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Exchanges the code JD sent to the callback for the access and refresh tokens (the state must be the caller’s, unused and unexpired).',
   aes: true,
@@ -155,6 +160,7 @@ export const getJdToken = defineCall({
 
 export const renewJdToken = defineCall({
   path: 'jdAuthorize/renewal',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Refreshes the access token with the refresh token before it expires.',
   aes: true,
   permission: 'order.jdAuthorize',

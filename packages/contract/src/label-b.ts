@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 
 /**
@@ -91,6 +91,7 @@ const byId = z.object({ id: idOf }).strict();
 
 export const labelBProgress = defineCall({
   path: 'updateLableB/progress',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Status and progress (0–100) of a batch being applied.',
   aes: true,
   permission: 'order.updateLabelB',
@@ -100,6 +101,7 @@ export const labelBProgress = defineCall({
 
 export const labelBInfo = defineCall({
   path: 'updateLableB/info',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One batch with its rows: old and new address, outcome, refusal or warning.',
   aes: true,
   permission: 'order.updateLabelB',
@@ -119,6 +121,7 @@ export const labelBTemplate = defineCall({
 
 export const labelBExport = defineCall({
   path: 'updateLableB/export',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A batch's rows with their results, as an xlsx.",
   aes: true,
   permission: 'order.updateLabelB',
@@ -145,6 +148,7 @@ export const labelBPrompt = defineCall({
 
 export const labelBCreate = defineCall({
   path: 'updateLableB/create',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Confirm a draft batch: a job applies every accepted row or none (follow it with updateLableB/progress).',
   aes: true,
   permission: 'order.updateLabelB',

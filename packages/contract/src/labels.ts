@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { ErrorCode } from './envelope.ts';
 import { progressField } from './export-jobs.ts';
 import { idOf, text } from './fields.ts';
 
@@ -21,23 +22,27 @@ const labelRequest = z.object({
 
 export const downloadLabelA = defineCall({
   path: 'order/download/labelA',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Waybill labels (100 × 150 mm PDF) of selected orders, one page each; counts as a print (created → printed, print count + 1, an event naming the printer). Refused whole (409, each order and why) when one is intercepted, cancelled, an error order, shipped or not found.',
   permission: 'order.list',
   request: labelRequest,
   response: z.null(),
   kind: 'blob',
+  file: 'pdf',
   timeout: 0,
 });
 
 export const downloadLabelProduct = defineCall({
   path: 'order/download/labelProduct',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     "Product labels (the picking list) of selected orders: each item's JAN as an EAN barcode, name and quantity, five items a page. Not a print of the waybill: counts nothing.",
   permission: 'order.list',
   request: labelRequest.omit({ printer: true }),
   response: z.null(),
   kind: 'blob',
+  file: 'pdf',
   timeout: 0,
 });
 
@@ -46,6 +51,7 @@ export const PRINT_JOB_MAX = 5000;
 
 export const printLabelA = defineCall({
   path: 'order/printLabelA',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Waybill labels of many orders as a job: answers at once with its id; the job prints each order that can be printed (counted through the order life) and lists the others with their reason, then draws one PDF. Progress and result: order/printLabelAResult.',
   permission: 'order.list',
@@ -75,6 +81,7 @@ export type PrintJob = z.infer<typeof printJob>;
 
 export const printLabelAResult = defineCall({
   path: 'order/printLabelAResult',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     "A print job's state (its starter's only): running with labels drawn of those printed, done with the PDF's file id, or failed; the orders refused and why.",
   permission: 'order.list',

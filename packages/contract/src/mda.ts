@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineCall, nothing } from './call.ts';
+import { defineCall, type FileKind, nothing } from './call.ts';
+import { ErrorCode } from './envelope.ts';
 import { progressField } from './export-jobs.ts';
 import { idOf } from './fields.ts';
 import type { RouteName } from './routes.ts';
@@ -25,8 +26,25 @@ export const MDA_BY_ORDER_MAX = 10_000;
 const batchRequest = z.object({ id: idOf, ...progressField });
 const ordersRequest = z.object({ ids: z.array(idOf).min(1).max(MDA_BY_ORDER_MAX), ...progressField });
 
-const blob = <R extends z.ZodType>(path: string, permission: RouteName, request: R, summary: string) =>
-  defineCall({ path, summary, permission, request, response: nothing, kind: 'blob', timeout: 0 });
+const blob = <R extends z.ZodType>(
+  path: string,
+  permission: RouteName,
+  request: R,
+  summary: string,
+  file: FileKind = 'xlsx',
+) =>
+  defineCall({
+    path,
+    summary,
+    permission,
+    request,
+    response: nothing,
+    kind: 'blob',
+    file,
+    timeout: 0,
+    // A batch or chosen orders the caller cannot see.
+    answers: [ErrorCode.NOT_FOUND],
+  });
 
 export const downloadOrderMDABatch = blob(
   'order/downloadOrderMDABatch',
@@ -57,22 +75,26 @@ export const downloadMDA2PD = blob(
   'order.batchList',
   batchRequest,
   "A batch's commercial invoice and packing list (PDF, English and Japanese), one per order.",
+  'pdf',
 );
 export const downloadMDA2PDBatch = blob(
   'order/downloadMDA2PDBatch',
   'order.batchList',
   batchRequest,
   "A batch's consolidated commercial invoice and packing list (PDF, English and Japanese): one document for the batch.",
+  'pdf',
 );
 export const downloadMDA2PDByOrder = blob(
   'order/downloadMDA2PDByOrder',
   'order.list',
   ordersRequest,
   'The commercial invoice and packing list of chosen orders (PDF), one per order.',
+  'pdf',
 );
 export const downloadMDA2PDBatchByOrder = blob(
   'order/downloadMDA2PDBatchByOrder',
   'order.list',
   ordersRequest,
   'A consolidated commercial invoice and packing list (PDF) of chosen orders, one document per batch they belong to.',
+  'pdf',
 );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { chinaDay } from './orders.ts';
 
@@ -103,6 +103,7 @@ export const meituanOrders = defineCall({
 
 export const meituanOrder = defineCall({
   path: 'meituan_reservation_order',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One Meituan reservation order (receiver unmasked).',
   permission: 'meituanOrder.info',
   request: z.object({ id: idOf }).strict(),
@@ -111,6 +112,7 @@ export const meituanOrder = defineCall({
 
 export const meituanOrderItems = defineCall({
   path: 'meituan_reservation_order/items',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A Meituan reservation order's items.",
   permission: 'meituanOrder.items',
   request: z.object({ id: idOf }).strict(),
@@ -144,6 +146,7 @@ export const MEITUAN_ERRORS_SHOWN = 200;
 
 export const meituanCreate = defineCall({
   path: 'meituan_reservation_order/create',
+  answers: [ErrorCode.NOTICES_PENDING],
   summary:
     'Upload a filled template (multipart `file`). `preview` only checks; otherwise the orders are written in ' +
     'one transaction — unless a row is wrong: then nothing is written and `errorFileId` names the error workbook.',
@@ -181,6 +184,7 @@ export const meituanCreate = defineCall({
 
 export const meituanCreateErrors = defineCall({
   path: 'meituan_reservation_order/create/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The refused rows of the caller's upload: the rows as sent with the reason.",
   permission: 'meituanOrder.create',
   kind: 'blob',
@@ -216,6 +220,7 @@ export const meituanBatchNumbers = defineCall({
 
 export const meituanComplete = defineCall({
   path: 'meituan_reservation_order/complete',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Operators: complete Meituan orders (status 0 → 1), one or many. Each is completed once whoever ' +
     'else completes it at the same moment; `completed` counts those this call completed.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { progressField } from './export-jobs.ts';
 import { idOf, text } from './fields.ts';
 import { chinaDay } from './orders.ts';
@@ -163,6 +163,7 @@ const reviewId = z.object({ id: idOf });
 
 export const orderReviewOrders = defineCall({
   path: 'orderReview/orders',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One review: its header, the sheet rows refused, and a page of its orders with their findings.',
   aes: true,
   permission: 'orderReview.info',
@@ -179,6 +180,7 @@ export const orderReviewOrders = defineCall({
 
 export const orderReviewOrderItems = defineCall({
   path: 'orderReview/order/items',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Items of a review (or of one of its orders) with the catalogue's status, price and findings.",
   aes: true,
   permission: 'orderReview.info',
@@ -195,6 +197,7 @@ export const orderReviewOrderItems = defineCall({
 
 export const deleteOrderReview = defineCall({
   path: 'orderReview/delBatch',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete a pending review (409 once completed).',
   aes: true,
   permission: 'orderReview.list',
@@ -204,6 +207,7 @@ export const deleteOrderReview = defineCall({
 
 export const completeOrderReview = defineCall({
   path: 'orderReview/complete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Operator: complete a pending review (status 1) with remarks for the customer.',
   aes: true,
   permission: 'orderReview.complete',
@@ -213,6 +217,7 @@ export const completeOrderReview = defineCall({
 
 export const downloadOrderReviewItems = defineCall({
   path: 'orderReview/downloadInfoItem',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A review's items with their findings as a workbook.",
   aes: true,
   permission: 'orderReview.info',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, money, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging, ErrorCode } from './envelope.ts';
 import { emailAddress } from './email.ts';
 import { idOf, text, whole } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
@@ -210,6 +210,7 @@ export const orderBatchSearch = defineCall({
 });
 export const orderBatchSearchFound = defineCall({
   path: 'order/orderBatchSearch/found',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'A page of the orders a batch search found (its numbers are kept for the user who uploaded them).',
   permission: 'order.orderBatchSearch',
   request: paging.extend({ searchId: idOf }),
@@ -217,6 +218,7 @@ export const orderBatchSearchFound = defineCall({
 });
 export const orderBatchSearchResult = defineCall({
   path: 'order/orderBatchSearch/download',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The result workbook of a batch search.',
   permission: 'order.orderBatchSearch',
   request: z.object({ fileId: idOf }),
@@ -381,6 +383,7 @@ export type OrderDetail = z.infer<typeof orderDetail>;
 
 export const order = defineCall({
   path: 'order/order',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Order detail: every field, its items, tracking events, print count and flags.',
   permission: 'order.info',
   request: z.object({ id: idOf }),
@@ -388,6 +391,7 @@ export const order = defineCall({
 });
 export const items = defineCall({
   path: 'order/items',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The items of an order.',
   permission: 'order.info',
   request: z.object({ orderId: idOf }),
@@ -445,6 +449,7 @@ export const confirmationNeeded = z.object({
 
 export const orderUpdate = defineCall({
   path: 'order/order/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change an order (same validation as import). Received, intercepted or shipped orders cannot change.',
   permission: 'order.update',
   request: z.object({
@@ -471,6 +476,7 @@ export const orderUpdate = defineCall({
 });
 export const orderDelete = defineCall({
   path: 'order/order/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete orders. A received, intercepted or shipped order cannot be deleted.',
   permission: 'order.update',
   request: z.object({ ids: z.array(idOf).min(1).max(500) }),
@@ -478,6 +484,7 @@ export const orderDelete = defineCall({
 });
 export const itemCreate = defineCall({
   path: 'order/item/create',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Add an item to an order.',
   permission: 'order.update',
   /** `orderVersion`: the order's version the page was loaded from; a stale one is a 409 `recordChanged` with the order now. */
@@ -486,6 +493,7 @@ export const itemCreate = defineCall({
 });
 export const itemUpdate = defineCall({
   path: 'order/item/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change an item of an order.',
   permission: 'order.update',
   /** `orderVersion`: as on `order/item/create`. */
@@ -494,6 +502,7 @@ export const itemUpdate = defineCall({
 });
 export const itemDelete = defineCall({
   path: 'order/item/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Remove an item of an order (an order keeps at least one).',
   permission: 'order.update',
   request: z.object({ id: idOf }),
@@ -503,6 +512,7 @@ export const itemDelete = defineCall({
 export const flagName = z.enum(['gnsUpdated', 'pushS', 'pushPrice', 'wholeSet']);
 export const setFlag = defineCall({
   path: 'order/setFlag',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Set a flag (GNS update, push S, push price, whole set or box) on orders.',
   permission: 'order.update',
   request: z.object({ ids: z.array(idOf).min(1).max(500), flag: flagName, value: z.boolean() }),
@@ -510,6 +520,7 @@ export const setFlag = defineCall({
 });
 export const setOrderFlag = defineCall({
   path: 'order/setOrderFlag',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Mark the print flag by hand (spec §4).',
   permission: 'order.update',
   request: z.object({ ids: z.array(idOf).min(1).max(500), printFlag: z.boolean() }),
@@ -522,6 +533,7 @@ export const setOrderFlag = defineCall({
 
 export const createImport = defineCall({
   path: 'order/createImport',
+  answers: [ErrorCode.NOTICES_PENDING],
   summary: 'Create one importer order alone (same validation as batch import).',
   permission: 'order.create',
   request: z.object({
@@ -651,6 +663,7 @@ export const getDefaultNumber = defineCall({
 
 export const errorUpdate = defineCall({
   path: 'order/error/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Fix an error order (recipient data); a valid fix clears the error.',
   permission: 'order.error',
   request: z.object({ id: idOf, recipient: recipientInput, confirm: confirmations }),
@@ -658,6 +671,7 @@ export const errorUpdate = defineCall({
 });
 export const errorUpdate2 = defineCall({
   path: 'order/error/update2',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Re-check several error orders: an error found downstream stands until a field it names has changed ' +
     '(each change clears it when it is saved). With `clear`, an operator clears the errors as they are (recorded ' +
@@ -671,6 +685,7 @@ export const errorUpdate2 = defineCall({
 });
 export const errorBoxcUpdate = defineCall({
   path: 'order/error/boxcUpdate',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Fix a box-C (boxed channel) error order: box and split waybill numbers.',
   permission: 'order.error',
   request: z.object({ id: idOf, boxNo: required(64), splitWaybillNo: optText(64) }),
@@ -700,6 +715,7 @@ export const abnormalRuleSwitch = defineCall({
 });
 export const abnormalUpdate = defineCall({
   path: 'order/abnormal/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Operators resolve (after correction) or release abnormal orders.',
   permission: 'order.abnormal',
   request: z.object({ ids: z.array(idOf).min(1).max(500), action: z.enum(['resolve', 'release']), note: optText(200) }),
@@ -730,6 +746,7 @@ export const idCards = defineCall({
 });
 export const idCardUpload = defineCall({
   path: 'order/idCard/upload',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Upload one side (jpg/png, checked by content and size) for a recipient or an order. The order is named ' +
     'by any of its numbers (`orderNo`: order, waybill, split waybill, system or reference number) or by `orderId`.',
@@ -749,11 +766,13 @@ export const idCardUpload = defineCall({
 });
 export const idCardImage = defineCall({
   path: 'order/idCard/image',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One side of an ID card (only its owner and operators).',
   permission: 'order.idCard',
   request: z.object({ id: idOf, side: z.enum(['front', 'back']) }),
   response: z.null(),
   kind: 'blob',
+  file: 'image',
 });
 export const idCardTemplate = defineCall({
   path: 'order/idCard/template',
@@ -794,6 +813,7 @@ export const ID_CARD_IMPORT_ERRORS_KEY = 'errorWorkbook';
  */
 export const idCardImportErrors = defineCall({
   path: 'order/idCard/import/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The error workbook of a refused ID-card import: the failed rows, an error column, bad cells marked.',
   permission: 'order.idCard',
   request: z.object({ fileId: idOf }),
@@ -835,6 +855,7 @@ export const orderScan = defineCall({
 
 export const tracking = defineCall({
   path: 'order/tracking',
+  answers: [ErrorCode.TOO_MANY_REQUESTS],
   summary: 'Public tracking: waybill numbers → events; no personal data beyond masked names. Rate-limited.',
   auth: false,
   request: z.object({
@@ -951,6 +972,7 @@ export const batchSenderPreviewSheet = defineCall({
 });
 export const batchSenderApply = defineCall({
   path: 'order/batchSender/apply',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Apply a batch-sender preview: every order it would change, or none (409 naming the first that can't).",
   permission: 'order.batchSender',
   request: z.object({ previewId: idOf }),
@@ -959,6 +981,7 @@ export const batchSenderApply = defineCall({
 });
 export const batchSenderErrors = defineCall({
   path: 'order/batchSender/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The refused rows of a batch-sender sheet with the reason, to fix and upload again.',
   permission: 'order.batchSender',
   request: z.object({ fileId: idOf }),
@@ -984,6 +1007,7 @@ export const updatesPreview = defineCall({
 });
 export const updatesApply = defineCall({
   path: 'order/updates/apply',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "Apply an updates preview: every order it would change, or none (409 naming the first that can't).",
   permission: 'order.updates',
   request: z.object({ previewId: idOf }),
@@ -992,6 +1016,7 @@ export const updatesApply = defineCall({
 });
 export const updatesErrors = defineCall({
   path: 'order/updates/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'The refused rows of an updates sheet with the reason, to fix and upload again.',
   permission: 'order.updates',
   request: z.object({ fileId: idOf }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
 import { chinaDay } from './orders.ts';
@@ -134,6 +134,7 @@ export type BookPickup = z.output<typeof bookPickup.request>;
 
 export const updatePickup = defineCall({
   path: 'subscribe/take/piece/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change a booked pickup until its cutoff: a new slot is taken as in booking, the old one given back.',
   aes: true,
   permission: 'subscribeTake.create',
@@ -167,6 +168,7 @@ export const pickupList = defineCall({
 
 export const pickupInfo = defineCall({
   path: 'subscribe/take/piece/info',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One pickup.',
   aes: true,
   permission: 'subscribeTake.list',
@@ -176,6 +178,7 @@ export const pickupInfo = defineCall({
 
 export const cancelPickup = defineCall({
   path: 'subscribe/take/piece/cancel',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Cancel a booked pickup with a reason, until its cutoff; its place goes back to the slot.',
   aes: true,
   permission: 'subscribeTake.list',
@@ -185,12 +188,14 @@ export const cancelPickup = defineCall({
 
 export const pickupSlip = defineCall({
   path: 'subscribe/take/pdf',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'The appointment slip (PDF): the pickup number as a Code 128 barcode, slot, address, and one box marker ' +
     '(prefix + sequence) per expected carton and parcel.',
   aes: true,
   permission: 'subscribeTake.list',
   kind: 'blob',
+  file: 'pdf',
   request: z.object({ id: idOf }).strict(),
   response: nothing,
 });
@@ -209,6 +214,7 @@ export type PickupMessageRow = z.infer<typeof pickupMessageRow>;
 
 export const pickupMessages = defineCall({
   path: 'subscribe/message',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The caller's pickup messages (booked, changed, cancelled, picked up), newest first.",
   aes: true,
   permission: 'subscribeTake.list',

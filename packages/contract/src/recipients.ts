@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, paged, paging } from './envelope.ts';
+import { isoTime, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { recipientInput } from './orders.ts';
 
@@ -52,6 +52,7 @@ export const recipientList = defineCall({
 
 export const recipientInfo = defineCall({
   path: 'recipient/info',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One recipient, unmasked (the order form fills its recipient from it).',
   permission: 'recipient.list',
   request: z.object({ id: idOf }).strict(),
@@ -68,6 +69,7 @@ export const createRecipient = defineCall({
 
 export const updateRecipient = defineCall({
   path: 'recipient/update',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Change a recipient (its customer stays).',
   permission: 'recipient.list',
   request: recipientInput.extend({ id: idOf }).strict(),
@@ -76,6 +78,7 @@ export const updateRecipient = defineCall({
 
 export const deleteRecipient = defineCall({
   path: 'recipient/delete',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'Remove a recipient from the address book (orders made with it keep their copy).',
   permission: 'recipient.list',
   request: z.object({ id: idOf }).strict(),

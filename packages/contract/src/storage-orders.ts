@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, empty, nothing } from './call.ts';
-import { isoTime, money, paged, paging } from './envelope.ts';
+import { isoTime, money, paged, paging, ErrorCode } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { addRuleMessages, ruleIssue } from './messages.ts';
 import { chinaDay, orderStatus } from './orders.ts';
@@ -151,6 +151,7 @@ export const storageOrders = defineCall({
 
 export const storageOrderOrders = defineCall({
   path: 'storageOrder/orders',
+  answers: [ErrorCode.NOT_FOUND],
   summary: 'One storage order: its header and a page of its lines with each order and its receive state.',
   aes: true,
   permission: 'storageOrder.info',
@@ -167,6 +168,7 @@ export const storageOrderOrders = defineCall({
 
 export const createStorageOrder = defineCall({
   path: 'storageOrder/create',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Store waybills typed or scanned (one per line): each line received or refused with the reason. ' +
     'With `id`, the lines are added to that storage order (a scanner adds one call per scan). ' +
@@ -219,6 +221,7 @@ export const createStorageOrderBatch = defineCall({
 
 export const storageBatchErrors = defineCall({
   path: 'storageOrder/createBatch/errors',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "The refused rows of the caller's Excel storage, with the reason and the row number.",
   aes: true,
   permission: 'storageOrder.create',
@@ -238,6 +241,7 @@ export const storageOriginSelect = defineCall({
 
 export const reweighOrder = defineCall({
   path: 'storageOrder/reweigh',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Re-weigh a received order (operators): its measured weight becomes the one given, audited; a freight already ' +
     "charged is re-priced by an adjustment line (the difference, with the reason) on the customer's open statement.",
@@ -283,6 +287,7 @@ export type ShipLine = z.infer<typeof shipLine>;
 
 export const outSingle = defineCall({
   path: 'storageOrder/outSingle',
+  answers: [ErrorCode.NOT_FOUND],
   summary:
     'Ship one scanned waybill: shipped, or refused with the reason. With `shipmentId` the order joins that ' +
     'shipment (a scanner adds one call per scan); otherwise a new shipment starts.',
@@ -343,6 +348,7 @@ export const shipments = defineCall({
 
 export const shipmentManifest = defineCall({
   path: 'storageOrder/manifest',
+  answers: [ErrorCode.NOT_FOUND],
   summary: "A shipment's manifest workbook: waybill, order, recipient city, weight, items, declared value.",
   aes: true,
   permission: 'storageOrder.outSingle',

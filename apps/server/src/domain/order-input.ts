@@ -4,7 +4,7 @@ import { checkIdCard, isMinor, isValidJan } from '@console/contract/checks';
 import { isEmailAddress } from '@console/contract/email';
 import { textProblem } from '@console/contract/fields';
 import { addMessages } from '../lib/messages.ts';
-import { cnDivisions } from '../modules/reference/cn-divisions.ts';
+import { cnDivisions } from './cn-divisions.ts';
 
 /**
  * The normalised shape of one order to create, whatever it came from (a spreadsheet

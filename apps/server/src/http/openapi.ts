@@ -1,27 +1,149 @@
-import { allCalls, envelope } from '@console/contract';
+import {
+  type CallDef,
+  FILE_TYPES,
+  STALE_KEY,
+  allCalls,
+  declaredStatuses,
+  envelope,
+  errorEnvelope,
+  fieldErrors,
+  internalErrorData,
+} from '@console/contract';
 import { z } from 'zod';
 
 const takesVersion = (s: z.ZodType) => s instanceof z.ZodObject && ('version' in s.shape || 'orderVersion' in s.shape);
 
+/** What each error status means for a client (spec §8, docs/api.md). */
+const MEANINGS: Record<number, string> = {
+  400: 'A body that is not valid JSON, an AES envelope that does not open, or a value the database cannot store; `message` "no data" is silent in the console.',
+  401: 'Missing or expired access token: refresh once and replay.',
+  403: 'The caller lacks the permission (route name) or the right to act on this record.',
+  404: 'The record is gone or is not the caller’s.',
+  409: 'Someone changed the same data at the same moment, or the call’s own rule refused the state the data is in; nothing was saved.',
+  413: 'The body or the uploaded file is past the limit.',
+  415: 'The body is neither JSON nor (for uploads) multipart/form-data.',
+  422: '`data` is `{ field: [messages] }`.',
+  428: 'Unread or unagreed notices block ordering; `data.notices` lists them.',
+  429: 'Too many attempts: wait and try again.',
+  430: 'The session was ended elsewhere; the message says why.',
+  500: '`data.errorId` is also in the server log.',
+  507: 'The server’s disk is full: nothing was saved; try later.',
+};
+
+/**
+ * JSON Schemas of the document. zod writes a recursive schema (the category tree of
+ * `item/categories`) with `$ref: "#/$defs/…"` inside the schema, which in an OpenAPI document points
+ * at the document's root, where nothing is: the definitions move to `components.schemas` under a
+ * name unique to the call and the references follow them.
+ */
+function schemaWriter() {
+  const components: Record<string, unknown> = {};
+  const write = (s: z.ZodType, io: 'input' | 'output', prefix: string) => {
+    const {
+      $defs,
+      $schema: _,
+      ...schema
+    } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown> & {
+      $defs?: Record<string, unknown>;
+    };
+    if (!$defs) return schema;
+    const name = (id: string) => `${prefix}.${id}`.replace(/[^A-Za-z0-9._-]/g, '_');
+    const relink = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(relink);
+      if (!node || typeof node !== 'object') return node;
+      return Object.fromEntries(
+        Object.entries(node).map(([k, v]) =>
+          k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')
+            ? [k, `#/components/schemas/${name(v.slice('#/$defs/'.length))}`]
+            : [k, relink(v)],
+        ),
+      );
+    };
+    for (const [id, def] of Object.entries($defs)) components[name(id)] = relink(def);
+    return relink(schema) as Record<string, unknown>;
+  };
+  return { write, components };
+}
+
+/**
+ * One shared answer per error status (`components.responses`): the error envelope, its `data` as
+ * the status defines it; a stale save's 409 apart, since it answers the record as it stands now.
+ */
+function errorResponseComponents(write: ReturnType<typeof schemaWriter>['write']) {
+  const out: Record<string, unknown> = {};
+  const statuses = new Set(allCalls.flatMap(declaredStatuses));
+  statuses.delete(200);
+  const response = (status: number, description: string) => ({
+    description,
+    content: {
+      'application/json': {
+        schema: write(
+          errorEnvelope(status === 422 ? fieldErrors : status === 500 ? internalErrorData : z.unknown()),
+          'output',
+          `error${status}`,
+        ),
+      },
+    },
+  });
+  for (const status of statuses) out[`E${status}`] = response(status, MEANINGS[status] ?? 'An error envelope.');
+  out.E409Stale = response(
+    409,
+    `${MEANINGS[409]} A stale \`version\` answers key \`${STALE_KEY}\` and \`data\` \`{ version, current }\`, the record now.`,
+  );
+  return out;
+}
+
+/** The error answers of a call: the statuses the contract says it can answer (statuses.ts). */
+const errorResponses = (call: CallDef) =>
+  Object.fromEntries(
+    declaredStatuses(call)
+      .filter((status) => status !== 200)
+      .map((status) => [
+        status,
+        {
+          $ref: `#/components/responses/E${status}${status === 409 && takesVersion(call.request) ? 'Stale' : ''}`,
+        },
+      ]),
+  );
+
 /** OpenAPI 3.1 document generated from the contract (zod's own JSON Schema output). */
 export function openApiDocument(version: string) {
+  const { write, components } = schemaWriter();
   const paths: Record<string, unknown> = {};
   for (const call of allCalls) {
-    const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
     const ok =
       call.kind === 'blob'
         ? {
-            description: 'The file',
-            content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            description: 'The file, named in a UTF-8 `Content-Disposition`.',
+            content: Object.fromEntries(
+              FILE_TYPES[call.file ?? 'xlsx'].map((type) => [
+                type,
+                { schema: { type: 'string', contentMediaType: type } },
+              ]),
+            ),
           }
         : {
             description: 'Success envelope',
-            content: {
-              'application/json': {
-                schema: z.toJSONSchema(envelope(call.response), { io: 'output', unrepresentable: 'any' }),
+            content: { 'application/json': { schema: write(envelope(call.response), 'output', `${call.path}.ok`) } },
+          };
+    const request = write(call.request, 'input', `${call.path}.request`);
+    // Uploads send their fields as form parts beside one file part named `file`.
+    const body =
+      call.kind === 'multipart'
+        ? {
+            'multipart/form-data': {
+              schema: {
+                ...request,
+                type: 'object',
+                properties: {
+                  ...((request.properties as object | undefined) ?? {}),
+                  file: { type: 'string', contentMediaType: 'application/octet-stream' },
+                },
+                required: [...((request.required as string[] | undefined) ?? []), 'file'],
               },
             },
-          };
+          }
+        : { 'application/json': { schema: request } };
     paths[`/api/${call.path}`] = {
       post: {
         summary: call.summary,
@@ -31,28 +153,8 @@ export function openApiDocument(version: string) {
         'x-aes': call.aes,
         'x-permission': call.permission,
         'x-timeout-ms': call.timeout,
-        requestBody: {
-          required: true,
-          content:
-            call.kind === 'multipart'
-              ? { 'multipart/form-data': { schema: schema(call.request) } }
-              : { 'application/json': { schema: schema(call.request) } },
-        },
-        responses: {
-          200: ok,
-          401: { description: 'Missing or expired access token: refresh once and replay.' },
-          422: { description: '`data` is `{ field: [messages] }`.' },
-          // Calls that take the version an edit form was loaded from (contract versions.ts).
-          ...(takesVersion(call.request)
-            ? {
-                409: {
-                  description: 'Stale `version`: nothing saved; `data` is `{ version, current }`, the record now.',
-                },
-              }
-            : {}),
-          430: { description: 'The session was ended elsewhere; the message says why.' },
-          500: { description: '`data.errorId` is also in the server log.' },
-        },
+        requestBody: { required: true, content: body },
+        responses: { 200: ok, ...errorResponses(call) },
       },
     };
   }
@@ -62,9 +164,13 @@ export function openApiDocument(version: string) {
       title: 'Import e-commerce logistics console API',
       version,
       description:
-        'Every call is POST with the envelope {code, message, data}; HTTP status equals code. Calls with x-aes use the AES-256-GCM envelope described in docs/api.md.',
+        'Every call is POST with the envelope {code, message, data}; HTTP status equals code; errors add `key`, the message key. Calls with x-aes use the AES-256-GCM envelope described in docs/api.md.',
     },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      responses: errorResponseComponents(write),
+      schemas: components,
+    },
     paths,
   };
 }

@@ -1,6 +1,6 @@
 import { areaList } from '@vant/area-data';
 import { describe, expect, it } from 'vitest';
-import { cnDivisions } from '../../src/modules/reference/cn-divisions.ts';
+import { cnDivisions } from '../../src/domain/cn-divisions.ts';
 
 /** The lookups the import runs per row are Map indexes: they must answer exactly as a scan would. */
 const SUFFIX = /(省|市|自治区|特别行政区|壮族|回族|维吾尔|自治州|地区|盟|区|县|自治县|旗)$/u;

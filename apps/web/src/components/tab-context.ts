@@ -11,7 +11,19 @@ export interface TabInfo {
   /** Route name (permission name). */
   name: string;
   active: boolean;
+  /**
+   * The tab bar's own setters (app/layout/tabs/store.ts), handed down by the shell so pages mark
+   * their tab without importing app/ (features sit below app).
+   */
+  setTabLabel: (path: string, label: string) => void;
+  setTabDirty: (path: string, dirty: boolean) => void;
 }
 
-export const TabContext = createContext<TabInfo>({ path: '/index', name: 'index', active: true });
+export const TabContext = createContext<TabInfo>({
+  path: '/index',
+  name: 'index',
+  active: true,
+  setTabLabel: () => {},
+  setTabDirty: () => {},
+});
 export const useTab = () => useContext(TabContext);

@@ -4,9 +4,8 @@ import { translate } from '../../lib/messages.ts';
 import { chinaTime } from '../../lib/screen-values.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow } from '../../lib/workbook-writer.ts';
-import { fromMinor } from '../orders/orders.presenter.ts';
+import { fromMinor } from '../orders/index.ts';
 // The status labels of the order list; the worker imports this module alone.
-import '../orders/orders.messages.ts';
 
 /**
  * The batch downloads (one batch, or every batch of a period): one row per order item, in

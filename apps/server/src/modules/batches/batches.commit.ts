@@ -13,7 +13,7 @@ import type { JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
-import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/orders.input.ts';
+import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/index.ts';
 import './batches.messages.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';

@@ -7,7 +7,7 @@ import type { JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
-import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
 import { interruptedMessage } from './batches.commit.ts';
 import './batches.messages.ts';
 import type { createBatchesRepository } from './batches.repository.ts';

@@ -12,7 +12,7 @@ import type { Files } from '../../lib/files.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
-import { cnDivisions } from '../reference/cn-divisions.ts';
+import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
 import './batches.messages.ts';
 import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
@@ -20,11 +20,11 @@ import { createBatchParses, type ParsePayload, type Preview } from './batches.pa
 import { createBatchesRepository } from './batches.repository.ts';
 import type { ParsePool } from './parse-pool.ts';
 import type { NotesSummary, OrderNote } from './parse.worker.ts';
-import { type CatalogueEntries, presentTax } from '../orders/orders.tax.ts';
+import { type CatalogueEntries, presentTax } from '../orders/index.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
 import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
-import { checkXlsxUpload } from './xlsx-guard.ts';
+import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { batchNumber } from '../../lib/document-numbers.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

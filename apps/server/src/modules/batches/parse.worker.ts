@@ -41,7 +41,7 @@ import {
 import './batches.messages.ts';
 import { writeErrorWorkbook } from './error-workbook.ts';
 import { encodeParsedOrders } from './parsed-orders.ts';
-import { readZipDirectory } from './xlsx-guard.ts';
+import { readZipDirectory } from '../../lib/xlsx-guard.ts';
 
 /**
  * Parses and validates an uploaded workbook off the event loop (DESIGN: parsing runs

@@ -10,13 +10,8 @@ import type { Actor } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
-import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
-import {
-  CLEARANCE_REFUSALS,
-  clearanceReasonKey,
-  type ClearanceRefusal,
-  isClearanceRefusal,
-} from '../orders/order-errors.ts';
+import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
+import { CLEARANCE_REFUSALS, clearanceReasonKey, type ClearanceRefusal, isClearanceRefusal } from '../orders/index.ts';
 import { createClearanceRepository } from './clearance.repository.ts';
 import './clearance.messages.ts';
 

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { chinaDayStart } from '../orders/orders.repository.ts';
+import { chinaDayStart } from '../orders/index.ts';
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 

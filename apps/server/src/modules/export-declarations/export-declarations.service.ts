@@ -12,7 +12,7 @@ import type { JobQueue } from '../../lib/jobs.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkPair, createDeclarationBatches, ERRORS_KIND } from './export-declarations.batch.ts';
 import { createPermitMails } from './export-declarations.permit-mail.ts';
-import '../batches/batches.messages.ts';
+import '../batches/index.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
 import './export-declarations.messages.ts';
 import { createExportDeclarationsRepository, type DeclarationRecord } from './export-declarations.repository.ts';

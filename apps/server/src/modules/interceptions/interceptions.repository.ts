@@ -4,7 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { chinaDayStart, numberColumn } from '../orders/orders.repository.ts';
+import { chinaDayStart, numberColumn } from '../orders/index.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

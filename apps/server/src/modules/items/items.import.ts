@@ -13,9 +13,9 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 // The upload refusals (fileNotXlsx, fileZipBomb…) and the sheet reader's (workbookZipBomb,
 // sheetTooManyRows…) are worded once, by the order imports that use them first.
-import '../batches/batches.messages.ts';
-import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
-import '../orders/orders.messages.ts';
+import '../batches/index.ts';
+import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
+import '../orders/index.ts';
 import {
   buildItemTemplate,
   columnOfHeader,

@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { chinaDayStart } from '../orders/orders.repository.ts';
+import { chinaDayStart } from '../orders/index.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 /** SQL of the item catalogue; every query of tenant rows goes through `inScope`. */

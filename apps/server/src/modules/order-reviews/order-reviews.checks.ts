@@ -1,8 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { CNY_REFERENCE_RATES, type OrderInput, type OrderItemInput, validateOrder } from '../../domain/order-input.ts';
 import { readReasons } from '../../lib/reasons.ts';
-import { evaluateAbnormal, type ValidationContext } from '../orders/orders.input.ts';
-import { fromMinor } from '../orders/orders.presenter.ts';
+import { evaluateAbnormal, type ValidationContext, fromMinor } from '../orders/index.ts';
 import {
   type CatalogueEntry as TaxCatalogueEntry,
   type ChannelTax,

@@ -9,13 +9,10 @@ import type { JobQueue } from '../../lib/jobs.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
-import { MAX_ROWS } from '../batches/batches.service.ts';
-import type { ParsePool } from '../batches/parse-pool.ts';
-import type { ParseJob } from '../batches/parse.worker.ts';
-import { decodeParsedOrders } from '../batches/parsed-orders.ts';
-import { checkXlsxUpload } from '../batches/xlsx-guard.ts';
-import { createCatalogueLookup } from '../items/items.catalogue.ts';
-import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
+import { MAX_ROWS, type ParseJob, type ParsePool, decodeParsedOrders } from '../batches/index.ts';
+import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
+import { createCatalogueLookup } from '../items/index.ts';
+import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
 import { createOrderReviewsRepository } from './order-reviews.repository.ts';
 import { buildReviewRows } from './order-reviews.rows.ts';
 

@@ -3,9 +3,8 @@ import { maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow } from '../../lib/workbook-writer.ts';
-import { fromMinor } from '../orders/orders.presenter.ts';
+import { fromMinor } from '../orders/index.ts';
 // The worker imports this module alone: the findings' messages must be registered here.
-import '../orders/orders.messages.ts';
 import './order-reviews.messages.ts';
 import type { StoredFinding } from './order-reviews.checks.ts';
 

@@ -1,6 +1,6 @@
 import type { orderReviews as C } from '@console/contract';
 import type { Insertable, Transaction } from 'kysely';
-import { parseReferenceData } from '../batches/batches.repository.ts';
+import { parseReferenceData } from '../batches/index.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type {
@@ -10,7 +10,7 @@ import type {
   ReviewParseState,
 } from '../../db/schema-order-reviews.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { chinaDayStart } from '../orders/orders.repository.ts';
+import { chinaDayStart } from '../orders/index.ts';
 import type { CatalogueEntry } from './order-reviews.checks.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 

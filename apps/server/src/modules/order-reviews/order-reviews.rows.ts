@@ -1,9 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { type OrderInput, orderValueCny } from '../../domain/order-input.ts';
-import { fromMinor } from '../orders/orders.presenter.ts';
-import { loadValidationContext } from '../orders/orders.input.ts';
-import { loadChannelTax, yearlyTotals } from '../orders/orders.tax.ts';
-import { createCatalogueLookup } from '../items/items.catalogue.ts';
+import { fromMinor, loadValidationContext, loadChannelTax, yearlyTotals } from '../orders/index.ts';
+import { createCatalogueLookup } from '../items/index.ts';
 import { type CheckContext, reviewOrder } from './order-reviews.checks.ts';
 import {
   createOrderReviewsRepository,

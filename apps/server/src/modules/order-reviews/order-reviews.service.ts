@@ -9,17 +9,14 @@ import { translate } from '../../lib/messages.ts';
 import { type Actor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
-import type { Issue } from '../batches/parse.worker.ts';
-import { COLUMNS } from '../batches/templates.ts';
-import { fromMinor } from '../orders/orders.presenter.ts';
+import { type Issue, COLUMNS } from '../batches/index.ts';
+import { fromMinor } from '../orders/index.ts';
 import type { StoredFinding } from './order-reviews.checks.ts';
-import type { ParsePool } from '../batches/parse-pool.ts';
+import type { ParsePool } from '../batches/index.ts';
 import { createReviewJobs } from './order-reviews.create.ts';
 import { reviewItemsJob } from './order-reviews.export.ts';
 import './order-reviews.messages.ts';
 import { createOrderReviewsRepository, type ReviewRecord } from './order-reviews.repository.ts';
-import '../batches/batches.messages.ts';
-import '../orders/orders.messages.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

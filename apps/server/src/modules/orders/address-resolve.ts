@@ -1,5 +1,5 @@
 import AddressParseModule from 'address-parse';
-import { cnDivisions } from '../reference/cn-divisions.ts';
+import { cnDivisions } from '../../domain/cn-divisions.ts';
 
 /** address-parse ships CommonJS with a default export object. */
 const AddressParse = ((AddressParseModule as any).default ?? AddressParseModule) as {

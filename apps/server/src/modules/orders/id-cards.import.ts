@@ -9,7 +9,7 @@ import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { type CellStyle, columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
 import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
-import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../batches/xlsx-guard.ts';
+import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../../lib/xlsx-guard.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';

@@ -9,7 +9,7 @@ import { maskIdCard, maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
-import { cnDivisions } from '../reference/cn-divisions.ts';
+import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { readSearchNumbers } from './batch-search.numbers.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';

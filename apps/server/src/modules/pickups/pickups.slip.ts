@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { drawBarcode } from '../labels/labels.render.ts';
+import { drawBarcode } from '../labels/index.ts';
 
 /**
  * The appointment slip (A4, pdfkit): page 1 the booking (its number as a Code 128 barcode, the

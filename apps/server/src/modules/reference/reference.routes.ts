@@ -3,7 +3,7 @@ import type { Registrar } from '../../http/register-call.ts';
 import type { Database } from '../../db/database.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { AppError } from '../../lib/errors.ts';
-import { cnDivisions } from './cn-divisions.ts';
+import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { createReferenceRepository } from './reference.repository.ts';
 
 const coded = (r: { code: string; name_zh: string; name_en: string }) => ({

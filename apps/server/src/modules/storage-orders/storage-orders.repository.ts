@@ -5,7 +5,7 @@ import { dialectOf } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { chinaDayStart } from '../orders/orders.repository.ts';
+import { chinaDayStart } from '../orders/index.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 
 type Q = Database | Transaction<DB>;

@@ -1,7 +1,7 @@
 import { App, Button, Card, Descriptions, Empty, Form, Input, Space } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, t, useI18n } from '@/lib';
 import { refreshNominations, updateReceiveEmail, useNomination } from './api/exportNominations.ts';
 import { emailRule, formErrors } from './components/NominationFields.tsx';

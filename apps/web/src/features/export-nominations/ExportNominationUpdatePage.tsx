@@ -1,7 +1,7 @@
 import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabDirty } from '@/components/useTabDirty.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, t, useI18n, useRecordForm } from '@/lib';
 import { refreshNominations, updateNomination, useNomination } from './api/exportNominations.ts';
 import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';

@@ -1,7 +1,7 @@
 import { items } from '@console/contract';
 import { Alert, Button, Card, Descriptions, Empty, Space, Table, Tag, Timeline } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { formatTime, invalidateCall, t, useI18n } from '@/lib';
 import { useItem } from './api/useItem.ts';
 import { AdjustmentDecision } from './components/AdjustmentDecision.tsx';

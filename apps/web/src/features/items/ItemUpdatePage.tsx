@@ -1,8 +1,8 @@
 import { items } from '@console/contract';
 import { Alert, App, Button, Card, Empty, Form } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabDirty } from '@/app/layout/tabs/useTabDirty.ts';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabDirty } from '@/components/useTabDirty.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { updateItem } from './api/updateItem.ts';
 import { useItem } from './api/useItem.ts';

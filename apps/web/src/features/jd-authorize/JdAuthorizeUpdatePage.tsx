@@ -1,7 +1,7 @@
 import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, t, useI18n } from '@/lib';
 import { refreshJd, updateJd, useJdAuthorization } from './api/jdAuthorize.ts';
 import { formErrors, JdFields, toFields } from './components/JdFields.tsx';

@@ -1,6 +1,6 @@
 import { Card, Descriptions, Empty, Space, Table, Tag } from 'antd';
 import { useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { locationsCall, meituanInfoCall, meituanItemsCall } from './api/meituan.ts';
 import './i18n.ts';

@@ -16,7 +16,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';

@@ -2,7 +2,7 @@ import { orderReviews as calls, type orderReviews } from '@console/contract';
 import { Empty, Select, Space, Switch } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { t, useCall, useI18n } from '@/lib';
 import { ReviewItemsTable } from './components/ReviewItemsTable.tsx';
 import './i18n.ts';

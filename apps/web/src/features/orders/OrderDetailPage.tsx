@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { reference } from '@console/contract';
 import { formatTime, t, useCall, useI18n } from '@/lib';
 import { useOrderDetail } from './api/orders.ts';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.tsx';
 import { PrintButton } from '@/components/printing/components.tsx';
 import { CopyNumber } from '@/components/CopyNumber.tsx';

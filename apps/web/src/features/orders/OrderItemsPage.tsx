@@ -19,7 +19,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { attempt } from '@/components/mutation.ts';
 import { invalidateCall, t, useCall, useI18n } from '@/lib';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { createItem, deleteItem, updateItem } from './api/changes.ts';
 import { useStaleSave } from '@/components/stale-save';
 import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';

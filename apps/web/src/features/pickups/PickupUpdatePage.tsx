@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Descriptions, Empty, Form, Space, Spin } from
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { pickupInfoCall, updatePickup } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';

@@ -1,6 +1,6 @@
 import { Button, Card, Descriptions, Empty, Space } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useTabRecord } from '@/app/layout/tabs/useTabRecord.ts';
+import { useTabRecord } from '@/components/useTabRecord.ts';
 import { errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { originsCall } from './api/storageOrders.ts';
 import { LinesTable, useLines } from './components/LinesTable.tsx';

@@ -15,7 +15,7 @@ import { TabContext } from '@/components/tab-context.ts';
 import { lazyPage } from '../../routes/lazyPage.tsx';
 import { noticeGatedRoutes, pages, recordPages } from '../../routes/registry.tsx';
 import { NeedsRecord } from './NeedsRecord.tsx';
-import { KEEP_ALIVE_MAX, tabKey, useTabs } from './store.ts';
+import { KEEP_ALIVE_MAX, setTabDirty, setTabLabel, tabKey, useTabs } from './store.ts';
 
 const pathOf = (p: string) => p.split('?')[0];
 
@@ -51,7 +51,7 @@ export function TabViews({ active, byPath }: { active: string | null; byPath: Ma
     return (
       // Keyed by identity, not address: a list reopened with another query keeps its page.
       <Activity key={tabKey(path)} mode={isActive ? 'visible' : 'hidden'}>
-        <TabContext value={{ path, name: route.name, active: isActive }}>
+        <TabContext value={{ path, name: route.name, active: isActive, setTabLabel, setTabDirty }}>
           <div className="tab-view" data-tab-view={path}>
             <Routes location={path}>
               <Route

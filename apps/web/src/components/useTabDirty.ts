@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useTab } from '@/components/tab-context.ts';
-import { setTabDirty } from './store.ts';
 
 /**
  * A page holding edits not saved yet marks its tab (issue 28, finding 1): the bar shows it,
@@ -12,8 +11,8 @@ import { setTabDirty } from './store.ts';
  * keeps its values, so only the page saying "clean" (or the tab closing) clears the mark.
  */
 export function useTabDirty(dirty: boolean) {
-  const { path } = useTab();
+  const { path, setTabDirty } = useTab();
   useEffect(() => {
     setTabDirty(path, dirty);
-  }, [path, dirty]);
+  }, [path, dirty, setTabDirty]);
 }

@@ -1,6 +1,6 @@
-import { AppError } from '../../lib/errors.ts';
-import { type GuardProblem, guardXlsx, type ZipEntry } from '../../lib/xlsx-container.ts';
-import { assertRealSizes, ZipBombError } from '../../lib/zip.ts';
+import { AppError } from './errors.ts';
+import { type GuardProblem, guardXlsx, type ZipEntry } from './xlsx-container.ts';
+import { assertRealSizes, ZipBombError } from './zip.ts';
 
 /**
  * The container checks live in lib/xlsx-container.ts, free of the contract, so the sheet worker
@@ -14,7 +14,7 @@ export {
   readZipDirectory,
   WHOLE_WORKBOOK_MAX_BYTES,
   type ZipEntry,
-} from '../../lib/xlsx-container.ts';
+} from './xlsx-container.ts';
 
 const PROBLEM_MESSAGE: Record<GuardProblem, string> = {
   notXlsx: 'fileNotXlsx',

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useTab } from '@/components/tab-context.ts';
-import { setTabLabel } from './store.ts';
 
 /**
  * A page of one record (order detail, order update) names it in its tab, so two open
@@ -9,8 +8,8 @@ import { setTabLabel } from './store.ts';
  *   useTabRecord(order?.orderNo);
  */
 export function useTabRecord(label: string | null | undefined) {
-  const { path } = useTab();
+  const { path, setTabLabel } = useTab();
   useEffect(() => {
     if (label) setTabLabel(path, label);
-  }, [path, label]);
+  }, [path, label, setTabLabel]);
 }
