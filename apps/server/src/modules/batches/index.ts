@@ -8,4 +8,4 @@ export { MAX_ROWS } from './batches.service.ts';
 export { createParsePool, type ParsePool } from './parse-pool.ts';
 export type { Issue, ParseJob } from './parse.worker.ts';
 export { decodeParsedOrders } from './parsed-orders.ts';
-export { COLUMNS } from './templates.ts';
+export { COLUMNS, EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from './templates.ts';

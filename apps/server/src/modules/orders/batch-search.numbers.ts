@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
-import { EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from '../batches/templates.ts';
+import { EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from '../batches/index.ts';
 import './orders.messages.ts';
 
 /** Batch search: distinct numbers per file. */
