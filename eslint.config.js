@@ -70,4 +70,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Specs take `test` from the suite's own fixture, which records the calls the console makes (issue 28).
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              message:
+                "Import test and expect from '../support/test.ts': it records the API calls the console requests.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

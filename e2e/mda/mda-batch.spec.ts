@@ -3,7 +3,7 @@
  * with a progress bar; the file holds one row per item line of the batch's orders, each with
  * the exporter (the orders' export nomination) and a value in JPY.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';

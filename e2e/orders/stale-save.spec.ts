@@ -3,7 +3,7 @@
  * refused (the form sent the version it was loaded from), the dialog names the field the first
  * tab changed (was → now), and Reload shows that change instead of silently reverting it.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
 import { createOrder } from '../support/orders.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN, PASSWORD } from '../servers.ts';
 import { TOKEN_COOKIE, UUID_COOKIE, cookie, loginUI } from '../support/session.ts';
 

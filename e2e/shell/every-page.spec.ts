@@ -4,7 +4,7 @@
  * says 403 there; it never shows a raw message key, never throws, and in English its own words
  * (titles, labels, headers, buttons) carry no Chinese — data in cells may.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { routeCatalogue } from '@console/contract';
 import { MAIN, VERSION } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { PASSWORD } from '../servers.ts';
 import { loginUI } from '../support/session.ts';
 

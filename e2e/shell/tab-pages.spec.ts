@@ -3,7 +3,7 @@
  * page opened without its id says what to do; tab titles carry their module where the bare
  * title names several pages; one tab per page whatever query it was opened with.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginByCookie, tabPaths } from '../support/session.ts';
 

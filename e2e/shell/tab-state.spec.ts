@@ -4,7 +4,7 @@
  * state was evicted renders its page again when shown, never a blank body; when the tab
  * limit closes one, the user is told which.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { createItem } from '../support/items.ts';

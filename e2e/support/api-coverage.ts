@@ -1,0 +1,96 @@
+/**
+ * Which API calls the console requested during a browser run (issue 28, item 25). The fixture in
+ * ./test.ts records, per worker, every /api/ path a page of any context asked for (never the calls
+ * specs make themselves through `request`: those prove nothing about the console); the global
+ * teardown (./api-coverage.teardown.ts) merges the workers' records and compares them with the
+ * spec's calls.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { specCallPaths } from '@console/contract';
+
+/**
+ * Spec calls no console page requests, by design; each says why. The count reports them apart
+ * ("147/150 + 3 not console calls"), so a call leaves this list the day the console starts using it.
+ */
+export const NOT_CONSOLE_CALLS: Record<string, string> = {};
+
+/** One worker's record: the spec files it ran and the API paths their pages requested. */
+export interface WorkerRecord {
+  files: string[];
+  paths: string[];
+}
+
+export const recordDir = (runDir: string) => join(runDir, 'api-calls');
+
+/** `http://host/api/order/orders?x=1` → `order/orders`; null for anything that is not an API call. */
+export function apiCallPath(url: string): string | null {
+  const { pathname } = new URL(url);
+  return pathname.startsWith('/api/') ? decodeURIComponent(pathname.slice('/api/'.length)) : null;
+}
+
+export function writeRecord(runDir: string, workerIndex: number, record: WorkerRecord) {
+  mkdirSync(recordDir(runDir), { recursive: true });
+  writeFileSync(join(recordDir(runDir), `worker-${workerIndex}.json`), JSON.stringify(record));
+}
+
+export function readRecords(runDir: string): WorkerRecord {
+  const files = new Set<string>();
+  const paths = new Set<string>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(recordDir(runDir));
+  } catch {
+    // No worker recorded anything (a run that only listed tests).
+  }
+  for (const name of names) {
+    const r = JSON.parse(readFileSync(join(recordDir(runDir), name), 'utf8')) as WorkerRecord;
+    r.files.forEach((f) => files.add(f));
+    r.paths.forEach((p) => paths.add(p));
+  }
+  return { files: [...files], paths: [...paths] };
+}
+
+export interface Coverage {
+  /** Spec calls the console requested. */
+  exercised: string[];
+  /** Spec calls no spec's page requested and that are not excused. */
+  missing: string[];
+  /** Excused spec calls (NOT_CONSOLE_CALLS). */
+  excused: string[];
+  /** Excused calls the console requested after all: the excuse is wrong. */
+  wronglyExcused: string[];
+  /** Spec files of the suite no worker ran: a partial run. */
+  notRun: string[];
+  summary: string;
+}
+
+export function coverage(
+  record: WorkerRecord,
+  allSpecFiles: string[],
+  specCalls: readonly string[] = specCallPaths,
+  excuses: Record<string, string> = NOT_CONSOLE_CALLS,
+): Coverage {
+  const requested = new Set(record.paths);
+  const ran = new Set(record.files);
+  const excused = specCalls.filter((c) => c in excuses);
+  const exercised = specCalls.filter((c) => requested.has(c));
+  const missing = specCalls.filter((c) => !requested.has(c) && !(c in excuses));
+  const wronglyExcused = excused.filter((c) => requested.has(c));
+  const notRun = allSpecFiles.filter((f) => !ran.has(f));
+  const summary =
+    `spec calls requested by the console: ${exercised.length}/${specCalls.length}` +
+    (excused.length ? ` + ${excused.length} not console calls` : '') +
+    (notRun.length ? ` (partial run: ${notRun.length} of ${allSpecFiles.length} spec files not run)` : '');
+  return { exercised, missing, excused, wronglyExcused, notRun, summary };
+}
+
+/** Every spec file of the suite, relative to the e2e folder, as the fixture names them. */
+export function specFiles(root: string, dir = ''): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isDirectory())
+      return ['node_modules', 'test-results', 'playwright-report'].includes(e.name) ? [] : specFiles(root, rel);
+    return e.name.endsWith('.spec.ts') ? [rel] : [];
+  });
+}
