@@ -565,22 +565,52 @@ describe('create one order', () => {
     const list = await h.post('order/abnormal', { limit: 500 }, demo);
     expect(list.body.data.list.map((x: any) => x.id)).toContain(r.body.data.id);
   });
-  it('unread notices block ordering with 428', async () => {
+  it('unread notices block ordering with 428: the notices named, the message in both languages, no order', async () => {
     const op = await h.login('operator');
     await h.post(
       'notice/publish',
       { title: { zh: '新', en: 'New' }, content: { zh: '内容', en: 'Body' }, mustAgree: true },
       op,
     );
-    const demoB = await h.login('demo2');
-    const r = await h.post('order/createImport', createBody(), demoB);
-    expect(r.status).toBe(428);
-    // Agree so later tests are not blocked.
     const n = await h.db.selectFrom('notices').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    for (const t of [demoB, demo]) {
-      await h.post('notification/info', { id: n.id }, t);
-      await h.post('notice/agree', { id: n.id }, t);
-    }
+    const demoB = await h.login('demo2');
+    const orders = async () =>
+      Number(
+        (
+          await h.db
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('customer_id', '=', ids.demo2)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await orders();
+    const body = createBody();
+    // Issue 28 item 24: the status alone passed an answer the console cannot act on (its notices
+    // gate lists data.notices) and an order written anyway.
+    const r = await h.post('order/createImport', body, demoB, zh);
+    expect(r.status).toBe(428);
+    expect(r.body).toMatchObject({ code: 428, key: 'noticesPending', message: '下单前请先阅读并同意新公告。' });
+    expect(r.body.data.notices).toContainEqual({
+      id: n.id,
+      title: { zh: '新', en: 'New' },
+      publishedAt: expect.any(String),
+      mustAgree: true,
+      read: false,
+      agreed: false,
+    });
+    const inEnglish = await h.post('order/createImport', body, demoB, en);
+    expect(inEnglish.body.message).toBe('Please read and agree to the new notices before ordering.');
+    expect(await orders()).toBe(before);
+    // Read but not agreed still blocks; agreed lets the same order through.
+    await h.post('notification/info', { id: n.id }, demoB);
+    expect((await h.post('order/createImport', body, demoB)).status).toBe(428);
+    await h.post('notice/agree', { id: n.id }, demoB);
+    expect((await h.post('order/createImport', body, demoB)).status).toBe(200);
+    expect(await orders()).toBe(before + 1);
+    // Agree for demo too so later tests are not blocked.
+    await h.post('notification/info', { id: n.id }, demo);
+    await h.post('notice/agree', { id: n.id }, demo);
   });
   it('helpers: address parse, postcodes, sender, JAN, order number, default segment', async () => {
     const a = await h.post('order/resolveAddress', { text: '张三 13812345678 浙江省杭州市西湖区文三路100号' }, demo);
