@@ -524,15 +524,50 @@ describe('create one order', () => {
     expect(dup.status).toBe(422);
     expect(dup.body.data.orderNo[0]).toMatch(/already exists/);
   });
-  it('names every missing field (spec §5 messages)', async () => {
-    const r = await h.post(
-      'order/createImport',
-      { ...createBody(), recipient: { ...recipient, name: ' ', province: '' } },
-      demo,
-      en,
-    );
-    expect(r.status).toBe(422);
-    expect(Object.keys(r.body.data)).toEqual(expect.arrayContaining(['recipient.name', 'recipient.province']));
+  it('names every missing field with the spec §5 message, in Chinese and in English', async () => {
+    const body = {
+      ...createBody({ orderNo: '' }),
+      recipient: { name: ' ', phone: '', idCard: '', province: '', city: '', district: '', address: '' },
+      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '0' }],
+    };
+    // Issue 28 item 24: the field names alone passed whatever text (or none) the user would read.
+    const expected = {
+      zh: {
+        orderNo: '订单号不能为空',
+        'recipient.name': '收件人姓名不能为空',
+        'recipient.phone': '收件人电话不能为空',
+        'recipient.idCard': '收件人身份证号不能为空',
+        'recipient.province': '省份不能为空',
+        'recipient.city': '城市不能为空',
+        'recipient.district': '区县不能为空',
+        'recipient.address': '详细地址不能为空',
+        'items.0.unitPrice': '价格必须大于 0',
+      },
+      en: {
+        orderNo: 'The order number cannot be empty',
+        'recipient.name': 'Recipient name cannot be empty',
+        'recipient.phone': 'Recipient phone cannot be empty',
+        'recipient.idCard': 'Recipient ID card cannot be empty',
+        'recipient.province': 'Province cannot be empty',
+        'recipient.city': 'City cannot be empty',
+        'recipient.district': 'District cannot be empty',
+        'recipient.address': 'Address cannot be empty',
+        'items.0.unitPrice': 'A price must be greater than 0',
+      },
+    };
+    for (const [lang, headers] of [
+      ['zh', zh],
+      ['en', en],
+    ] as const) {
+      const r = await h.post('order/createImport', body, demo, headers);
+      expect(r.status).toBe(422);
+      const first = Object.fromEntries(
+        Object.entries(r.body.data as Record<string, string[]>).map(([field, messages]) => [field, messages[0]]),
+      );
+      expect(first).toMatchObject(expected[lang]);
+    }
+    const noCustomer = await h.post('order/createImport', createBody(), agent, zh);
+    expect(noCustomer.body.data.customerId).toEqual(['客户不能为空']);
   });
   it('agents and operators must choose a customer within their scope', async () => {
     const none = await h.post('order/createImport', createBody(), agent, en);
