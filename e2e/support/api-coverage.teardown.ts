@@ -17,6 +17,8 @@ export default function apiCoverageTeardown() {
   if (complete && result.missing.length) lines.push(`  never requested: ${result.missing.join(', ')}`);
   if (result.wronglyExcused.length)
     lines.push(`  listed as not console calls, yet requested: ${result.wronglyExcused.join(', ')}`);
+  if (complete && result.nowExercised.length)
+    lines.push(`  exercised now, take off NOT_YET_EXERCISED: ${result.nowExercised.join(', ')}`);
   console.log(lines.join('\n'));
   if (complete && process.env.CI && (result.missing.length || result.wronglyExcused.length))
     throw new Error(`The console left spec calls unexercised: ${result.summary} (see above)`);

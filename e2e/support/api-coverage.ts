@@ -13,7 +13,21 @@ import { specCallPaths } from '@console/contract';
  * Spec calls no console page requests, by design; each says why. The count reports them apart
  * ("147/150 + 3 not console calls"), so a call leaves this list the day the console starts using it.
  */
-export const NOT_CONSOLE_CALLS: Record<string, string> = {};
+const ONE_LEVEL_DIVISIONS =
+  'the console picks divisions from cn/address/tree, one searchable cascader (docs/decisions.md, "Calls no ' +
+  'page used"); the one-level calls stay served, with the same data, for clients that want one level at a time';
+export const NOT_CONSOLE_CALLS: Record<string, string> = {
+  'cn/address/provinces': ONE_LEVEL_DIVISIONS,
+  'cn/address/cities': ONE_LEVEL_DIVISIONS,
+  'cn/address/areas': ONE_LEVEL_DIVISIONS,
+};
+
+/**
+ * Spec calls no spec's page had requested when the check came (issue 28): each waits for a spec that
+ * clicks what requests it. The list only shrinks: a call requested again is reported for removal, and a
+ * spec call missing from the run and from both lists fails CI.
+ */
+export const NOT_YET_EXERCISED: Record<string, string> = {};
 
 /** One worker's record: the spec files it ran and the API paths their pages requested. */
 export interface WorkerRecord {
@@ -54,12 +68,16 @@ export function readRecords(runDir: string): WorkerRecord {
 export interface Coverage {
   /** Spec calls the console requested. */
   exercised: string[];
-  /** Spec calls no spec's page requested and that are not excused. */
+  /** Spec calls no spec's page requested and that are listed nowhere: a failure on CI. */
   missing: string[];
-  /** Excused spec calls (NOT_CONSOLE_CALLS). */
+  /** Spec calls no console page requests by design (NOT_CONSOLE_CALLS). */
   excused: string[];
-  /** Excused calls the console requested after all: the excuse is wrong. */
+  /** Excused calls the console requested after all: the excuse is wrong, a failure on CI. */
   wronglyExcused: string[];
+  /** Listed as not yet exercised and still not requested (NOT_YET_EXERCISED). */
+  pending: string[];
+  /** Listed as not yet exercised, yet requested: to be taken off the list. */
+  nowExercised: string[];
   /** Spec files of the suite no worker ran: a partial run. */
   notRun: string[];
   summary: string;
@@ -70,19 +88,23 @@ export function coverage(
   allSpecFiles: string[],
   specCalls: readonly string[] = specCallPaths,
   excuses: Record<string, string> = NOT_CONSOLE_CALLS,
+  notYet: Record<string, string> = NOT_YET_EXERCISED,
 ): Coverage {
   const requested = new Set(record.paths);
   const ran = new Set(record.files);
   const excused = specCalls.filter((c) => c in excuses);
-  const exercised = specCalls.filter((c) => requested.has(c));
-  const missing = specCalls.filter((c) => !requested.has(c) && !(c in excuses));
+  const exercised = specCalls.filter((c) => requested.has(c) && !(c in excuses));
+  const missing = specCalls.filter((c) => !requested.has(c) && !(c in excuses) && !(c in notYet));
   const wronglyExcused = excused.filter((c) => requested.has(c));
+  const pending = specCalls.filter((c) => c in notYet && !requested.has(c));
+  const nowExercised = specCalls.filter((c) => c in notYet && requested.has(c));
   const notRun = allSpecFiles.filter((f) => !ran.has(f));
   const summary =
     `spec calls requested by the console: ${exercised.length}/${specCalls.length}` +
     (excused.length ? ` + ${excused.length} not console calls` : '') +
+    (pending.length ? ` + ${pending.length} not yet exercised (listed)` : '') +
     (notRun.length ? ` (partial run: ${notRun.length} of ${allSpecFiles.length} spec files not run)` : '');
-  return { exercised, missing, excused, wronglyExcused, notRun, summary };
+  return { exercised, missing, excused, wronglyExcused, pending, nowExercised, notRun, summary };
 }
 
 /** Every spec file of the suite, relative to the e2e folder, as the fixture names them. */
