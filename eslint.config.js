@@ -132,4 +132,22 @@ export default tseslint.config(
     files: ['apps/server/src/lib/jobs.ts', 'apps/server/src/lib/jobs.memory.ts', 'apps/server/src/lib/jobs.pg.ts'],
     rules: { 'import-x/no-cycle': 'off' },
   },
+  {
+    // Specs take `test` from the suite's own fixture, which records the calls the console makes (issue 28).
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              message:
+                "Import test and expect from '../support/test.ts': it records the API calls the console requests.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

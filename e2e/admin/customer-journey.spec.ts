@@ -6,7 +6,7 @@
  * statement, and the statement downloads as an xlsx with those lines and the total.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';

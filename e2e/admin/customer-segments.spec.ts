@@ -4,7 +4,7 @@
  * what it has left, retire it behind the confirmation, save. A customer of its own, so the demo
  * accounts other specs use keep every channel.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 

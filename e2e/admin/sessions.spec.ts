@@ -4,7 +4,7 @@
  * confirmation: cancelling leaves it alive; confirming ends that browser's session only (430 there)
  * while the same user's other browser keeps working.
  */
-import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext } from '../support/test.ts';
 import { MAIN, PASSWORD } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { loginByCookie } from '../support/session.ts';

@@ -3,7 +3,7 @@
  * operator); the Users page offers "reset password" on a peer operator's row only to an admin,
  * while an operator still gets it on customers' rows.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { apiLogin, loginByCookie } from '../support/session.ts';

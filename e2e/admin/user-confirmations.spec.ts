@@ -2,7 +2,7 @@
  * Issue 28, item 8: 重置密码 and 结束会话 on the Users page ask first. Cancelling leaves the
  * account as it was (its password still logs in, its session still answers); confirming does it.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { apiLogin, loginByCookie } from '../support/session.ts';

@@ -3,7 +3,7 @@
  * finds the batch holding an order's waybill number (the server's answer replaces the list until
  * the search is cleared), and `order/orders` lists a batch's orders in a drawer, paged there.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';

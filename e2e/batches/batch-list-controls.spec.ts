@@ -5,7 +5,7 @@
  * file, a batch with an error workbook is uploaded through the API.
  */
 import { writeFileSync } from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';

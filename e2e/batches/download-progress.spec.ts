@@ -4,7 +4,7 @@
  * `export/progress` until the file comes; the batch's order workbook has the screen's
  * labels, UTC+8 times, prices in the currency's units and masked phones.
  */
-import { expect as baseExpect, test, type Page, type Route } from '@playwright/test';
+import { expect as baseExpect, test, type Page, type Route } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { listOrders } from '../support/orders.ts';

@@ -3,7 +3,7 @@
  * customer the import is for (the agent's choice, or the customer itself); the one chosen is
  * sent with the upload and recorded on the batch and on every order it creates.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

@@ -4,7 +4,7 @@
  * page leads after success (the batch's orders, Batch List's customer, reopening a preview).
  */
 import { writeFileSync } from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';
 import { idCard } from '../support/orders.ts';

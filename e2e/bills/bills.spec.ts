@@ -4,7 +4,7 @@
  * with its totals, its lines (the shipped orders' freight) and downloads it as an xlsx.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';

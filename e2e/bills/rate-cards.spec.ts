@@ -3,7 +3,7 @@
  * server; "New version" saves the card's rules, changed, from a later date (a card is never
  * edited); customers may neither list nor save cards.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { expectRows, watchPageErrors } from '../support/tables.ts';

@@ -5,7 +5,7 @@
  * and imported (a run on the job queue the dialog waits for).
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';

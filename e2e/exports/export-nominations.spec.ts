@@ -5,7 +5,7 @@
  * it after confirming: refused with the order that still uses it, allowed once that order is gone.
  */
 import { corporateNumberCheckDigit } from '@console/contract';
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';

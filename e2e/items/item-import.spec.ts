@@ -4,7 +4,7 @@
  * and find them in the list as pending.
  */
 import ExcelJS from 'exceljs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { listItems, uniqueJan, wrongDigit } from '../support/items.ts';
 import { loginByCookie } from '../support/session.ts';

@@ -3,7 +3,7 @@
  * keeps paging, each filter narrows the list exactly like the API, the JAN is a real link, the
  * search panel's hotkeys open the item list and the failed list.
  */
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose } from '../support/orders.ts';
 import { createItem, listItems, type ItemRow } from '../support/items.ts';

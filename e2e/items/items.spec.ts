@@ -4,7 +4,7 @@
  * reason; the customer finds it in the Failed To Pass Item List, fixes it and resubmits; the
  * operator approves it; an operator's adjustment is adopted by the customer on the unAdopt page.
  */
-import { expect as baseExpect, test, type Browser, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Browser, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { createItem, itemDetail, listItems, png, uniqueJan, wrongDigit } from '../support/items.ts';

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { eanCheckDigit } from '@console/contract';
-import { expect as baseExpect, test, type Browser } from '@playwright/test';
+import { expect as baseExpect, test, type Browser } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';

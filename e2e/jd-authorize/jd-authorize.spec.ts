@@ -5,7 +5,7 @@
  * server's callback and back to the list, which exchanges the code and shows the token's expiry
  * with its warning (the fake grants 5 days); renewal refreshes it.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { loginByCookie } from '../support/session.ts';

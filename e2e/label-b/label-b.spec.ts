@@ -4,7 +4,7 @@
  * and the label-B warning on the printed one, confirmed and followed to the end; the new address
  * on the order's page and the "B" on the batch's page.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';

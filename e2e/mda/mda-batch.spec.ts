@@ -1,9 +1,11 @@
 /**
  * MDA downloads (issue 15): on the Batch List a batch's MDA menu gives the broker's workbook
  * with a progress bar; the file holds one row per item line of the batch's orders, each with
- * the exporter (the orders' export nomination) and a value in JPY.
+ * the exporter (the orders' export nomination) and a value in JPY. Every other MDA download of the
+ * batch menu and of the Order List's menu (chosen orders) comes as its file (issue 28 item 25).
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
+import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
@@ -71,4 +73,51 @@ test('Batch List: the MDA workbook (layout 1) of a Japan batch, read back', asyn
   // Line numbers restart at 1 in each order.
   const firstLines = rows.filter((r) => r.getCell(2).value === 1).length;
   expect(firstLines).toBe(orders.total);
+});
+
+/** Chooses an MDA download from a menu and checks the file that comes: its kind, by name and first bytes. */
+async function downloadFrom(page: Page, menuTestId: string, key: string, kind: 'xlsx' | 'pdf') {
+  await expect(page.getByTestId(menuTestId)).toBeEnabled();
+  await page.getByTestId(menuTestId).hover();
+  const downloaded = page.waitForEvent('download');
+  await page.getByTestId(`${menuTestId}-${key}`).click();
+  const file = await downloaded;
+  expect(file.suggestedFilename(), key).toMatch(new RegExp(`\\.${kind}$`));
+  const head = (await readFile(await file.path())).subarray(0, 4).toString('latin1');
+  expect(head, key).toBe(kind === 'pdf' ? '%PDF' : 'PK\u0003\u0004');
+  await expect(page.getByTestId('download-progress')).toHaveAttribute('data-phase', 'done');
+}
+
+test('every other MDA download: the batch menu’s four, and the Order List’s three for chosen orders', async ({
+  page,
+  context,
+  request,
+}) => {
+  // Seven files, each built in the file workers one after the other.
+  test.setTimeout(240_000);
+  const token = await loginByCookie(context, request, 'demo');
+  const batches = (
+    await api<{ list: { id: number; batchNo: string; status: string; channel: string }[] }>(
+      request,
+      'order/batches',
+      { offset: 0, limit: 100, order: 'asc' },
+      token,
+    )
+  ).body.data.list;
+  const batch = batches.find((b) => b.status === 'done' && b.channel === 'JP')!;
+
+  await page.goto(`${MAIN}/home/order/batchList`);
+  const batchMenu = `batch-mda-${batch.batchNo}`;
+  await downloadFrom(page, batchMenu, 'orders', 'xlsx');
+  await downloadFrom(page, batchMenu, 'category', 'xlsx');
+  await downloadFrom(page, batchMenu, 'pd', 'pdf');
+  await downloadFrom(page, batchMenu, 'pdBatch', 'pdf');
+
+  await page.goto(`${MAIN}/home/order/list`);
+  const rows = page.getByTestId('order-table').locator('tbody tr.ant-table-row');
+  await expect(page.getByTestId('list-mda')).toBeDisabled();
+  for (const i of [0, 1]) await rows.nth(i).locator('.ant-checkbox-input').check();
+  await downloadFrom(page, 'list-mda', 'orders', 'xlsx');
+  await downloadFrom(page, 'list-mda', 'pd', 'pdf');
+  await downloadFrom(page, 'list-mda', 'pdBatch', 'pdf');
 });

@@ -4,7 +4,7 @@
  * SHORT_TTL server: an unread notice stops ordering (the notices gate), so the main server's
  * specs must not meet it; afterwards every user has read and agreed to it.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { sql } from '../support/tables.ts';

@@ -3,7 +3,7 @@
  * changer, search, unread only, and Agree. On the SHORT_TTL server, with notices added to
  * its file (the API publishes none).
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { choosePageSize, cloneRows, expectRows, gotoPage, sql, sqlGet } from '../support/tables.ts';

@@ -2,7 +2,7 @@
  * Abnormal Order List, every control (issue 11 findings 1 and 22): the rules, search, paging
  * with the size changer, and Release by an operator.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

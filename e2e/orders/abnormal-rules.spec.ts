@@ -2,7 +2,7 @@
  * Abnormal rules (issue 13): an operator switches a rule off and on again from its page; the
  * server keeps the switch (what it changes on create and import: apps/server/test/interceptions.test.ts).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
 

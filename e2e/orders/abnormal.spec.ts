@@ -2,7 +2,7 @@
  * Abnormal Order List (issue 5): an order caught by a rule is listed with its reason; an
  * operator resolves it, it leaves the list and the header badge counts one fewer.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

@@ -4,7 +4,7 @@
  * changes the others and not the refused one.
  */
 import ExcelJS from 'exceljs';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

@@ -3,7 +3,7 @@
  * an unknown JAN is flagged in the preview, and the order detail shows each item's catalogue
  * status and the tax estimate.
  */
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { fillTemplate, importRow } from '../support/import.ts';

@@ -5,7 +5,7 @@
  * the badge goes down. The orders are the demo seed's shipped HZ-CB orders still waiting for a
  * result (seed/clearance.ts).
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

@@ -6,7 +6,7 @@
  * the list. On the SHORT_TTL server, whose orders no other spec relies on; the errors are written
  * into its file (the carrier's side of a box error has no call).
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { withDb } from '../support/db.ts';
 import { createOrder } from '../support/orders.ts';

@@ -5,7 +5,7 @@
  * see it (and the server refuses them: apps/server/test/orders.test.ts, finding 7).
  * On the SHORT_TTL server, whose error orders are cloned in its file.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { ensureErrorOrders } from '../support/db.ts';
 import type { OrderRow } from '../support/orders.ts';

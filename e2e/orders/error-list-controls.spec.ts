@@ -3,7 +3,7 @@
  * size changer, Recheck, and the fix dialog — OK only once the named field changed, Fix not
  * offered on locked orders. On the SHORT_TTL server, whose error orders are cloned in its file.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { ensureErrorOrders } from '../support/db.ts';
 import { idCard, type OrderRow } from '../support/orders.ts';

@@ -6,7 +6,7 @@
  */
 import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder, idCard } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';
@@ -14,7 +14,7 @@ import { loginByCookie } from '../support/session.ts';
 // A first page can take long on a loaded machine (below): room for it.
 test.describe.configure({ timeout: 120_000 });
 
-const toast = (page: import('@playwright/test').Page) => page.locator('.ant-message');
+const toast = (page: import('../support/test.ts').Page) => page.locator('.ant-message');
 
 test('copy buttons put order and waybill numbers on the clipboard; a refusing clipboard says so', async ({
   page,

@@ -3,7 +3,7 @@
  * page's order number sits in a compact group without a label of its own (a `noStyle` item);
  * antd names it by the group's label, which apps/web/test/form-rule-labels.test.ts relies on.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';
 

@@ -3,7 +3,7 @@
  * update, push S, push price and whole set read-only) and `order/getDefaultNumber` /
  * `order/setDefaultNumber` (the create page neither proposed nor remembered the number segment).
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';

@@ -2,7 +2,7 @@
  * Promise Letter ID Card, every control (issue 11 findings 1 and 22): a successful bulk
  * import, paging with the size changer, search, upload by order, and the template.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { createOrder, idCard } from '../support/orders.ts';

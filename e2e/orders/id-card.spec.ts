@@ -3,7 +3,7 @@
  * byte for byte and listed masked; a file that is not an image, renamed .jpg, is refused.
  * The images are real JPEG and PNG files drawn on a canvas in the browser.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { createOrder, idCard } from '../support/orders.ts';

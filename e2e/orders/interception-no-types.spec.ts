@@ -3,7 +3,7 @@
  * `noTypes` list (less batch numbers, which an interception does not take) under the server's
  * names. The answer is renamed on its way here, so only a page that reads the call shows it.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';

@@ -4,7 +4,7 @@
  * list, and cancels the interception after confirming with a reason. The server checks the
  * rest (apps/server/test/interceptions.test.ts).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose, column, createOrder, totalText } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';

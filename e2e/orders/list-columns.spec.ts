@@ -2,7 +2,7 @@
  * Order List columns (issue 5): a column hidden by the user stays hidden after a reload and
  * in another browser, because the choice is saved on the server for that user only.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
 

@@ -4,7 +4,7 @@
  * bound gets the exact count. On the SHORT_TTL server, with a customer of its own whose 1,050
  * orders are written into its file (no other spec reads them).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { withDb } from '../support/db.ts';
 import { totalText } from '../support/orders.ts';

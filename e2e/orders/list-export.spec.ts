@@ -2,7 +2,7 @@
  * Order List export (issue 5): the current filter downloaded as xlsx; its rows are the
  * filtered list, in the list's order, masked like the list.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { choose, listOrders, totalText } from '../support/orders.ts';

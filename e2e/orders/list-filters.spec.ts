@@ -2,7 +2,7 @@
  * Order List filters (issue 5): status, channel and pasted numbers narrow the rows and the
  * count on the server; what the page shows equals what the API answers for the same filter.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose, column, listOrders, totalText } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';

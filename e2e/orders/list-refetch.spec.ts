@@ -3,7 +3,7 @@
  * server again, so an order created meanwhile (in another tab, by a colleague, by the API) shows.
  * Before, all three answered from the cached page and the new order stayed hidden.
  */
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';

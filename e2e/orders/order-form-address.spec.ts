@@ -4,7 +4,7 @@
  * leftovers is shown as doubtful, and province / city / district are one searchable cascader
  * over the server's divisions, filled by the resolver and used with the keyboard.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder, idCard, listOrders, unique } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';

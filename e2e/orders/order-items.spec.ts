@@ -2,7 +2,7 @@
  * Order items page (issue 11 #15): reached from the order detail; add, change and remove an
  * item and see the order's items change; a received order's items cannot be changed.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';

@@ -7,7 +7,7 @@
  * the public tracking page.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, type APIRequestContext, test } from '@playwright/test';
+import { expect as baseExpect, type APIRequestContext, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { idCard } from '../support/orders.ts';

@@ -5,7 +5,7 @@
  * the server's message and no uncaught error; a printed order asks for its number), row
  * selection, and the order number is a real link.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose, createOrder, listOrders, type OrderRow } from '../support/orders.ts';
 import { api, loginByCookie, tabPaths } from '../support/session.ts';

@@ -4,7 +4,7 @@
  * the apply changes the others and not the refused one.
  */
 import ExcelJS from 'exceljs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';

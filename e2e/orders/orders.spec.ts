@@ -3,7 +3,7 @@
  * pasted address, fix an error order, scan waybills as an operator, public tracking.
  * Each test makes or picks its own orders through the API, so they run in any order.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin, loginByCookie } from '../support/session.ts';
 

@@ -3,7 +3,7 @@
  * (several for some codes), a Chinese one is checked for 6 digits and an existing zone, its province
  * hinted, and never called verified (issue 11 finding 13).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';

@@ -4,7 +4,7 @@
  * pager reaches other rows, the size changer changes the page, each exactly as the API answers,
  * and the numbers not found are all listed whatever the page.
  */
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { listOrders, unique } from '../support/orders.ts';

@@ -3,15 +3,18 @@
  * refused (the form sent the version it was loaded from), the dialog names the field the first
  * tab changed (was → now), and Reload shows that change instead of silently reverting it.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, loginByCookie } from '../support/session.ts';
 import { createOrder } from '../support/orders.ts';
 
-test('two tabs edit one order: the stale save shows what changed, Reload shows the other tab’s change', async ({
-  context,
-  request,
-}) => {
+type Stored = { recipient: { address: string }; remark: string | null };
+
+/**
+ * One order open in two tabs of one browser, the first tab's address change saved: the state
+ * both tests start from. The second tab still holds the version before that save.
+ */
+async function orderChangedInAnotherTab(context: BrowserContext, request: APIRequestContext) {
   const token = await loginByCookie(context, request, 'demo');
   const order = await createOrder(request, token);
   const [first, second] = [await context.newPage(), await context.newPage()];
@@ -20,10 +23,23 @@ test('two tabs edit one order: the stale save shows what changed, Reload shows t
     // The first page of a run loads the console cold; on a busy machine that takes a while.
     await expect(page.getByTestId('r-address')).toHaveValue('文三路100号', { timeout: 30_000 });
   }
-
   await first.getByTestId('r-address').fill('文三路300号');
-  await first.getByTestId('edit-save').click();
-  await expect(first).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));
+  await save(first, order.id);
+  const stored = async () => (await api<Stored>(request, 'order/order', { id: order.id }, token)).body.data;
+  return { order, second, stored };
+}
+
+/** Save, and the form leaves for the order's detail page. */
+async function save(page: Page, id: number) {
+  await page.getByTestId('edit-save').click();
+  await expect(page).toHaveURL(new RegExp(`/home/order/info\\?id=${id}$`));
+}
+
+test('two tabs edit one order: the stale save shows what changed, Reload shows the other tab’s change', async ({
+  context,
+  request,
+}) => {
+  const { order, second, stored } = await orderChangedInAnotherTab(context, request);
 
   // The second tab changes another field, from the version it was loaded from.
   await second.getByTestId('edit-remark').fill('second tab');
@@ -37,14 +53,7 @@ test('two tabs edit one order: the stale save shows what changed, Reload shows t
   await expect(changes).toContainText('文三路100号');
   await expect(changes).toContainText('文三路300号');
   // Nothing of the second tab was saved.
-  const stored = await api<{ recipient: { address: string }; remark: string | null }>(
-    request,
-    'order/order',
-    { id: order.id },
-    token,
-  );
-  expect(stored.body.data.recipient.address).toBe('文三路300号');
-  expect(stored.body.data.remark).toBeNull();
+  expect(await stored()).toMatchObject({ recipient: { address: '文三路300号' }, remark: null });
 
   await second.getByRole('button', { name: '重新加载（放弃我的修改）' }).click();
   await expect(dialog).toBeHidden();
@@ -52,37 +61,18 @@ test('two tabs edit one order: the stale save shows what changed, Reload shows t
   await expect(second.getByTestId('edit-remark')).toHaveValue('');
   // Saved again from the reloaded version, it lands.
   await second.getByTestId('edit-remark').fill('second tab');
-  await second.getByTestId('edit-save').click();
-  await expect(second).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));
-  const after = await api<{ recipient: { address: string }; remark: string | null }>(
-    request,
-    'order/order',
-    { id: order.id },
-    token,
-  );
-  expect(after.body.data).toMatchObject({ recipient: { address: '文三路300号' }, remark: 'second tab' });
+  await save(second, order.id);
+  expect(await stored()).toMatchObject({ recipient: { address: '文三路300号' }, remark: 'second tab' });
 });
 
 test('keeping my values: the next save knowingly overwrites the other tab’s change', async ({ context, request }) => {
-  const token = await loginByCookie(context, request, 'demo');
-  const order = await createOrder(request, token);
-  const [first, second] = [await context.newPage(), await context.newPage()];
-  for (const page of [first, second]) {
-    await page.goto(`${MAIN}/home/order/update?id=${order.id}`);
-    // The first page of a run loads the console cold; on a busy machine that takes a while.
-    await expect(page.getByTestId('r-address')).toHaveValue('文三路100号', { timeout: 30_000 });
-  }
-  await first.getByTestId('r-address').fill('文三路300号');
-  await first.getByTestId('edit-save').click();
-  await expect(first).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));
+  const { order, second, stored } = await orderChangedInAnotherTab(context, request);
 
   await second.getByTestId('r-address').fill('文三路400号');
   await second.getByTestId('edit-save').click();
   await expect(second.getByTestId('stale-dialog')).toBeVisible();
   await second.getByRole('button', { name: '保留我的修改（再次保存将覆盖）' }).click();
   await expect(second.getByTestId('r-address')).toHaveValue('文三路400号');
-  await second.getByTestId('edit-save').click();
-  await expect(second).toHaveURL(new RegExp(`/home/order/info\\?id=${order.id}$`));
-  const after = await api<{ recipient: { address: string } }>(request, 'order/order', { id: order.id }, token);
-  expect(after.body.data.recipient.address).toBe('文三路400号');
+  await save(second, order.id);
+  expect((await stored()).recipient.address).toBe('文三路400号');
 });

@@ -5,7 +5,7 @@
  * another slot of the same day with another box number and count, and the list, the detail's
  * history and the slots' places left all show the change.
  */
-import { expect as baseExpect, test, type APIRequestContext } from '@playwright/test';
+import { expect as baseExpect, test, type APIRequestContext } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { apiLogin, loginByCookie } from '../support/session.ts';

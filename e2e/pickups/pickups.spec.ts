@@ -5,7 +5,7 @@
  * found in the list, cancelled with a reason, and the cancellation in the messages tab.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';

@@ -11,7 +11,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN, MAIN_PORT } from '../servers.ts';
 import { createOrder, listOrders } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';

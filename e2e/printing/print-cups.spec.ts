@@ -8,7 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { addPdfQueue, cupsPdfOut, ensureCups, removeQueue } from '../../apps/print-agent/test/cups-env.ts';
 import { LAYOUT } from '../../apps/server/src/modules/labels/labels.render.ts';
 import { decodeBox, renderPage } from '../../apps/server/test/support/pdf-read.ts';

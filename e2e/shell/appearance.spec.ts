@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
-import { loginByCookie, loginUI } from '../support/session.ts';
+import { loginByCookie, loginUI, settingSaved } from '../support/session.ts';
 
 const themes = ['d2', 'chester', 'element', 'violet', 'line', 'star', 'tomorrow-night-blue'];
 
@@ -68,10 +68,11 @@ test.describe('appearance', () => {
     await page.locator('.ant-segmented-item').filter({ hasText: '大' }).click();
     await page.getByTestId('aside-collapse').click();
     await expect(page.locator('.frame-aside')).toHaveClass(/ant-layout-sider-collapsed/);
+    const saved = settingSaved(page, 'appearance', (v) => (v as { theme?: string }).theme === 'violet');
     await page.locator(`[data-theme-option="violet"]`).click();
     await page.keyboard.press('Escape');
     await expect(page.locator('.ant-drawer-open')).toHaveCount(0);
-    await page.waitForTimeout(1_000); // debounced save to the server
+    await saved;
 
     await page.reload();
     await expect(page.locator('html')).toHaveClass(/grey-mode/);

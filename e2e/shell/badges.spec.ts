@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { SHORT_TTL, dbFile } from '../servers.ts';
 import { ensureErrorOrders, revokePermission } from '../support/db.ts';
 import { loginUI } from '../support/session.ts';

@@ -4,9 +4,10 @@
  * says 403 there; it never shows a raw message key, never throws, and in English its own words
  * (titles, labels, headers, buttons) carry no Chinese — data in cells may.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { routeCatalogue } from '@console/contract';
+import { expect, test, type Page } from '../support/test.ts';
+import { ADMIN_ROLE, routeCatalogue, type AccessedRoute } from '@console/contract';
 import { MAIN, VERSION } from '../servers.ts';
+import { aesApi } from '../support/aes.ts';
 import { loginByCookie } from '../support/session.ts';
 
 const pagePaths = routeCatalogue
@@ -28,6 +29,20 @@ async function open(page: Page, path: string) {
   return view;
 }
 
+/**
+ * The names of the routes the role's menu holds, from the server's own answer (spec §6, as the
+ * console filters it): each of them must render; any other page must say 403.
+ */
+async function menuOf(request: Parameters<typeof aesApi>[0], token: string): Promise<Set<string>> {
+  const me = await aesApi<{ roles: string[]; accessedRoutes: AccessedRoute[] }>(request, 'me', {}, token);
+  expect(me.status).toBe(200);
+  const { roles, accessedRoutes } = me.body.data;
+  if (roles.includes(ADMIN_ROLE)) return new Set(routeCatalogue.map((r) => r.name));
+  return new Set(
+    accessedRoutes.filter((r) => !r.roles?.length || r.roles.some((x) => roles.includes(x))).map((r) => r.name),
+  );
+}
+
 // Message keys look like `frame.comingSoon.title` / `orders.list.columns.status`.
 const RAW_KEY = /\b(?:frame|orders|items|batches|notices|home|log|session|auth|common)\.[a-z][\w]*(?:\.[\w]+)*\b/;
 const CJK = /[\u3400-\u9fff]/;
@@ -46,18 +61,31 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
         ([key, value]) => localStorage.setItem(key, value),
         [`${VERSION}-locale`, JSON.stringify(locale)],
       );
-      await loginByCookie(context, request, user);
+      const token = await loginByCookie(context, request, user);
+      const menu = await menuOf(request, token);
+      const ofRole = pagePaths.filter((r) => menu.has(r.name));
+      // Every role reaches at least its order pages; a server that grants nothing fails here.
+      expect(ofRole.length).toBeGreaterThan(user === 'demo' ? 15 : 10);
       await page.goto(`${MAIN}/home/index`);
       // Saved tabs of the runs before (dozens) make the first screen slower on a loaded machine.
       await expect(page.getByTestId('home')).toBeVisible({ timeout: 30_000 });
 
-      let rendered = 0;
+      const failed: string[] = [];
       for (const route of pagePaths) {
         const view = await open(page, route.path);
         const text = await (view ?? page.locator(`[data-testid="forbidden"][data-path="${route.path}"]`)).innerText();
         expect(text, `${route.path}: raw message key`).not.toMatch(RAW_KEY);
-        if (!view) continue;
-        rendered++;
+        // Issue 28 item 24: one page of the role's menu that 403s, crashes (the tab's error
+        // boundary) or whose loading call fails (a red toast) fails the test, not a count of the rest.
+        if (!view) {
+          if (menu.has(route.name)) failed.push(`${route.path}: in the role's menu, yet 403`);
+          continue;
+        }
+        if (!menu.has(route.name)) failed.push(`${route.path}: not in the role's menu, yet rendered`);
+        if (await view.locator('.ant-result-error').count()) failed.push(`${route.path}: render error`);
+        // A failed call says so in a red toast, or (a 500) in a notification that stays.
+        const toasts = await page.locator('.ant-message-error, .ant-notification-notice-error').allInnerTexts();
+        if (toasts.length) failed.push(`${route.path}: error message ${toasts.join(' / ')}`);
         expect(await page.title(), route.path).toContain(locale === 'en' ? route.title.en : route.title.zh);
         if (locale === 'en') {
           const words = await view.locator(CHROME).allInnerTexts();
@@ -65,8 +93,7 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
           expect(chinese, `${route.path}: Chinese in the English page's own words`).toEqual([]);
         }
       }
-      // Every role reaches at least its order pages; a regression that 403s everything fails here.
-      expect(rendered).toBeGreaterThan(user === 'demo' ? 15 : 10);
+      expect(failed).toEqual([]);
       expect(errors).toEqual([]);
     });
   }

@@ -1,4 +1,4 @@
-import { expect, test, type Request } from '@playwright/test';
+import { expect, test, type Request } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginUI } from '../support/session.ts';
 

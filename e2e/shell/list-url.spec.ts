@@ -5,7 +5,7 @@
  * Order List (paging, sort, filters), Batch List (its filter form and its find box) and Item
  * List (a text filter and a date range as ISO days); one user, one seed, no fixed sleeps.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { choose, column, listOrders, totalText } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';

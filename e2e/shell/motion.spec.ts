@@ -3,7 +3,7 @@
  * (ThemeProvider sets antd's `motion` token from `prefers-reduced-motion`). Every class the page
  * gives an element while a dialog opens is recorded, so the check does not depend on timing.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { loginUI } from '../support/session.ts';
 

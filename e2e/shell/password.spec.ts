@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { PASSWORD } from '../servers.ts';
 import { loginUI } from '../support/session.ts';
 
@@ -77,6 +77,21 @@ test('change password: the policy is shown before typing and checked as the user
     /不是常用密码/,
   ]);
   await expect(rules.locator('li[data-state="pending"]')).toHaveCount(4);
+
+  // Spec §5's four messages in Chinese, checked on blur (issue 28 item 24; English in the test above).
+  await page.locator('#old_password').focus();
+  await page.locator('#password').focus();
+  await expectError(page, 'old_password', '旧密码不能为空');
+  await page.locator('#confirm').focus();
+  await expectError(page, 'password', '请输入密码');
+  await page.locator('#old_password').focus();
+  await expectError(page, 'confirm', '请再次输入密码');
+  await page.locator('#password').fill('NewPass#2026');
+  await page.locator('#confirm').fill('Different#2026');
+  await page.locator('#old_password').focus();
+  await expectError(page, 'confirm', '两次输入的密码不一致');
+  await page.locator('#confirm').fill('');
+  await page.locator('#password').fill('');
 
   // As the user types, without leaving the field.
   await page.locator('#password').pressSequentially('password');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/test.ts';
 import { loginUI } from '../support/session.ts';
 
 test.describe('search panel and hotkeys', () => {

@@ -1,4 +1,4 @@
-import { expect, test, type Request } from '@playwright/test';
+import { expect, test, type Request } from '../support/test.ts';
 import { MAIN, PASSWORD, SHORT_TTL } from '../servers.ts';
 import { TOKEN_COOKIE, UUID_COOKIE, api, apiLogin, cookie, loginUI } from '../support/session.ts';
 

@@ -3,25 +3,9 @@
  * page opened without its id says what to do; tab titles carry their module where the bare
  * title names several pages; one tab per page whatever query it was opened with.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { MAIN } from '../servers.ts';
-import { loginByCookie, tabPaths } from '../support/session.ts';
-
-const tab = (page: Page, path: string) => page.locator(`[data-testid="tab"][data-path="${path}"]`);
-
-async function open(page: Page, path: string) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', `/home${p}`);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await expect(tab(page, path)).toHaveClass(/is-active/);
-}
-
-async function closeAllTabs(page: Page) {
-  await tab(page, '/index').click({ button: 'right' });
-  await page.locator('.ant-dropdown:visible').getByRole('menuitem').last().click();
-  await expect(page.getByTestId('tab')).toHaveCount(1);
-}
+import { expect, test } from '../support/test.ts';
+import { tabPaths } from '../support/session.ts';
+import { consoleWithHomeTabOnly, openInConsole as open, tab } from '../support/tabs.ts';
 
 test.describe('tab pages and titles', () => {
   test('finding 9: search offers no page that needs an id; opened without one, a page says what to do', async ({
@@ -29,9 +13,7 @@ test.describe('tab pages and titles', () => {
     context,
     request,
   }) => {
-    await loginByCookie(context, request, 'demo');
-    await page.goto(`${MAIN}/home/index`);
-    await expect(page.getByTestId('home')).toBeVisible();
+    await consoleWithHomeTabOnly(page, context, request);
     await page.keyboard.press('s');
     const panel = page.getByTestId('search-panel');
     await expect(page.getByTestId('search-input')).toBeFocused();
@@ -57,9 +39,7 @@ test.describe('tab pages and titles', () => {
     context,
     request,
   }) => {
-    await loginByCookie(context, request, 'demo');
-    await page.goto(`${MAIN}/home/index`);
-    await closeAllTabs(page);
+    await consoleWithHomeTabOnly(page, context, request);
     await page.getByTestId('language-switch').click();
     await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: 'English' }).click();
     await expect(page.getByTestId('header-menu')).toContainText('Order Management');

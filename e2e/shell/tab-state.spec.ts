@@ -4,31 +4,12 @@
  * state was evicted renders its page again when shown, never a blank body; when the tab
  * limit closes one, the user is told which.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { MAIN } from '../servers.ts';
+import { expect, test } from '../support/test.ts';
 import { aesApi } from '../support/aes.ts';
 import { createItem } from '../support/items.ts';
 import { createOrder } from '../support/orders.ts';
-import { loginByCookie, tabPaths } from '../support/session.ts';
-
-const tab = (page: Page, path: string) => page.locator(`[data-testid="tab"][data-path="${path}"]`);
-
-/** Opens a page inside the running console (as a menu click does), so kept tabs stay mounted. */
-async function open(page: Page, path: string) {
-  await page.evaluate((p) => {
-    window.history.pushState({}, '', `/home${p}`);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await expect(tab(page, path)).toHaveClass(/is-active/);
-}
-
-async function closeAllTabs(page: Page) {
-  await tab(page, '/index').click({ button: 'right' });
-  await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: '全部关闭' }).click();
-  const confirm = page.locator('.ant-modal-confirm:visible');
-  if (await confirm.count()) await confirm.getByRole('button', { name: /^关\s*闭$/ }).click();
-  await expect(page.getByTestId('tab')).toHaveCount(1);
-}
+import { tabPaths } from '../support/session.ts';
+import { consoleWithHomeTabOnly, openInConsole as open, tab } from '../support/tabs.ts';
 
 test.describe('tab state', () => {
   test.describe.configure({ timeout: 120_000 });
@@ -38,7 +19,7 @@ test.describe('tab state', () => {
     context,
     request,
   }) => {
-    const token = await loginByCookie(context, request, 'demo');
+    const token = await consoleWithHomeTabOnly(page, context, request);
     const order = await createOrder(request, token);
     const item = await createItem(request, token);
     const stamp = `TS${Date.now()}`;
@@ -56,8 +37,6 @@ test.describe('tab state', () => {
     );
     expect(nomination.status, JSON.stringify(nomination.body)).toBe(200);
 
-    await page.goto(`${MAIN}/home/index`);
-    await closeAllTabs(page);
     const edits = [
       { path: `/order/update?id=${order.id}`, loaded: 'r-name', field: 'edit-remark', value: 'typed, not saved' },
       { path: `/item/update?id=${item.id}`, loaded: 'item-jan', field: 'item-nameZh', value: '改过的名字' },
@@ -125,9 +104,7 @@ test.describe('tab state', () => {
     context,
     request,
   }) => {
-    await loginByCookie(context, request, 'demo');
-    await page.goto(`${MAIN}/home/index`);
-    await closeAllTabs(page);
+    await consoleWithHomeTabOnly(page, context, request);
     await open(page, '/order/create');
     await expect(page.getByTestId('create-orderNo')).toBeVisible();
     const others = [

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN, VERSION } from '../servers.ts';
 import { loginByCookie } from '../support/session.ts';
 import { listOrders } from '../support/orders.ts';

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
-import { loginByCookie, loginUI, tabPaths } from '../support/session.ts';
+import { loginByCookie, loginUI, settingSaved, tabPaths } from '../support/session.ts';
 
 const tab = (page: Page, path: string) => page.locator(`[data-testid="tab"][data-path="${path}"]`);
 
@@ -80,18 +80,23 @@ test.describe('multi-tab bar', () => {
     await openViaUrl(page, ['/seeMore', '/log', '/bill']);
     await tab(page, '/bill').dragTo(tab(page, '/seeMore'));
     expect(await tabPaths(page)).toEqual(['/index', '/bill', '/seeMore', '/log']);
+    const saved = settingSaved(
+      page,
+      'tabs',
+      (v) => JSON.stringify(v) === JSON.stringify(['/index', '/seeMore', '/log', '/bill']),
+    );
     await tab(page, '/bill').dragTo(tab(page, '/log'));
     expect(await tabPaths(page)).toEqual(['/index', '/seeMore', '/log', '/bill']);
     // Home stays first.
     await tab(page, '/log').dragTo(tab(page, '/index'));
     expect(await tabPaths(page)).toEqual(['/index', '/seeMore', '/log', '/bill']);
 
+    // The debounced save answered, not a fixed pause: then a reload, and a fresh browser context for the same user.
+    await saved;
     await page.reload();
     await expect(tab(page, '/bill')).toBeVisible();
     expect(await tabPaths(page)).toEqual(['/index', '/seeMore', '/log', '/bill']);
 
-    // Give the debounced server save a moment, then a fresh browser context for the same user.
-    await page.waitForTimeout(1_000);
     const other = await browser.newContext();
     const page2 = await other.newPage();
     await loginByCookie(other, request, 'agent');

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { api, apiLogin } from '../support/session.ts';
 import { listOrders } from '../support/orders.ts';

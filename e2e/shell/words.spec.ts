@@ -1,4 +1,4 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN, PASSWORD } from '../servers.ts';
 import { fillTemplate, importRow } from '../support/import.ts';
 import { listOrders } from '../support/orders.ts';

@@ -5,7 +5,7 @@
  * received order from the lines (a weight out of range answered on its field, then a good one
  * confirmed and shown as measured).
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
 import { createOrder } from '../support/orders.ts';

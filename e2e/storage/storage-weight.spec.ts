@@ -4,7 +4,7 @@
  * puts the cursor back in the waybill field; the paste mode's "waybill weight" lines; the weights
  * in the lines list and in the storage order's orders.
  */
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';
 import { apiLogin, loginByCookie } from '../support/session.ts';

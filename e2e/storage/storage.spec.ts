@@ -5,7 +5,7 @@
  * shipped in out batch and the manifest downloaded; out single refusing an order not received.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test } from '../support/test.ts';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
 import { createOrder } from '../support/orders.ts';

@@ -51,3 +51,16 @@ export async function cookie(context: BrowserContext, name: string) {
 export async function tabPaths(page: Page): Promise<string[]> {
   return page.getByTestId('tab').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));
 }
+
+/**
+ * The console's (debounced) save of one user setting whose value passes `done`, answered by the
+ * server: what a spec waits for before another browser reads the setting, instead of a fixed pause.
+ * Start waiting before the change that causes the save.
+ */
+export function settingSaved(page: Page, key: string, done: (value: unknown) => boolean) {
+  return page.waitForResponse((r) => {
+    if (!r.url().endsWith('/api/user/settings/save') || r.status() !== 200) return false;
+    const body = r.request().postDataJSON() as { key: string; value: unknown };
+    return body.key === key && done(body.value);
+  });
+}

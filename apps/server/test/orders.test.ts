@@ -524,15 +524,50 @@ describe('create one order', () => {
     expect(dup.status).toBe(422);
     expect(dup.body.data.orderNo[0]).toMatch(/already exists/);
   });
-  it('names every missing field (spec §5 messages)', async () => {
-    const r = await h.post(
-      'order/createImport',
-      { ...createBody(), recipient: { ...recipient, name: ' ', province: '' } },
-      demo,
-      en,
-    );
-    expect(r.status).toBe(422);
-    expect(Object.keys(r.body.data)).toEqual(expect.arrayContaining(['recipient.name', 'recipient.province']));
+  it('names every missing field with the spec §5 message, in Chinese and in English', async () => {
+    const body = {
+      ...createBody({ orderNo: '' }),
+      recipient: { name: ' ', phone: '', idCard: '', province: '', city: '', district: '', address: '' },
+      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '0' }],
+    };
+    // Issue 28 item 24: the field names alone passed whatever text (or none) the user would read.
+    const expected = {
+      zh: {
+        orderNo: '订单号不能为空',
+        'recipient.name': '收件人姓名不能为空',
+        'recipient.phone': '收件人电话不能为空',
+        'recipient.idCard': '收件人身份证号不能为空',
+        'recipient.province': '省份不能为空',
+        'recipient.city': '城市不能为空',
+        'recipient.district': '区县不能为空',
+        'recipient.address': '详细地址不能为空',
+        'items.0.unitPrice': '价格必须大于 0',
+      },
+      en: {
+        orderNo: 'The order number cannot be empty',
+        'recipient.name': 'Recipient name cannot be empty',
+        'recipient.phone': 'Recipient phone cannot be empty',
+        'recipient.idCard': 'Recipient ID card cannot be empty',
+        'recipient.province': 'Province cannot be empty',
+        'recipient.city': 'City cannot be empty',
+        'recipient.district': 'District cannot be empty',
+        'recipient.address': 'Address cannot be empty',
+        'items.0.unitPrice': 'A price must be greater than 0',
+      },
+    };
+    for (const [lang, headers] of [
+      ['zh', zh],
+      ['en', en],
+    ] as const) {
+      const r = await h.post('order/createImport', body, demo, headers);
+      expect(r.status).toBe(422);
+      const first = Object.fromEntries(
+        Object.entries(r.body.data as Record<string, string[]>).map(([field, messages]) => [field, messages[0]]),
+      );
+      expect(first).toMatchObject(expected[lang]);
+    }
+    const noCustomer = await h.post('order/createImport', createBody(), agent, zh);
+    expect(noCustomer.body.data.customerId).toEqual(['客户不能为空']);
   });
   it('agents and operators must choose a customer within their scope', async () => {
     const none = await h.post('order/createImport', createBody(), agent, en);
@@ -565,22 +600,52 @@ describe('create one order', () => {
     const list = await h.post('order/abnormal', { limit: 500 }, demo);
     expect(list.body.data.list.map((x: any) => x.id)).toContain(r.body.data.id);
   });
-  it('unread notices block ordering with 428', async () => {
+  it('unread notices block ordering with 428: the notices named, the message in both languages, no order', async () => {
     const op = await h.login('operator');
     await h.post(
       'notice/publish',
       { title: { zh: '新', en: 'New' }, content: { zh: '内容', en: 'Body' }, mustAgree: true },
       op,
     );
-    const demoB = await h.login('demo2');
-    const r = await h.post('order/createImport', createBody(), demoB);
-    expect(r.status).toBe(428);
-    // Agree so later tests are not blocked.
     const n = await h.db.selectFrom('notices').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
-    for (const t of [demoB, demo]) {
-      await h.post('notification/info', { id: n.id }, t);
-      await h.post('notice/agree', { id: n.id }, t);
-    }
+    const demoB = await h.login('demo2');
+    const orders = async () =>
+      Number(
+        (
+          await h.db
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('customer_id', '=', ids.demo2)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await orders();
+    const body = createBody();
+    // Issue 28 item 24: the status alone passed an answer the console cannot act on (its notices
+    // gate lists data.notices) and an order written anyway.
+    const r = await h.post('order/createImport', body, demoB, zh);
+    expect(r.status).toBe(428);
+    expect(r.body).toMatchObject({ code: 428, key: 'noticesPending', message: '下单前请先阅读并同意新公告。' });
+    expect(r.body.data.notices).toContainEqual({
+      id: n.id,
+      title: { zh: '新', en: 'New' },
+      publishedAt: expect.any(String),
+      mustAgree: true,
+      read: false,
+      agreed: false,
+    });
+    const inEnglish = await h.post('order/createImport', body, demoB, en);
+    expect(inEnglish.body.message).toBe('Please read and agree to the new notices before ordering.');
+    expect(await orders()).toBe(before);
+    // Read but not agreed still blocks; agreed lets the same order through.
+    await h.post('notification/info', { id: n.id }, demoB);
+    expect((await h.post('order/createImport', body, demoB)).status).toBe(428);
+    await h.post('notice/agree', { id: n.id }, demoB);
+    expect((await h.post('order/createImport', body, demoB)).status).toBe(200);
+    expect(await orders()).toBe(before + 1);
+    // Agree for demo too so later tests are not blocked.
+    await h.post('notification/info', { id: n.id }, demo);
+    await h.post('notice/agree', { id: n.id }, demo);
   });
   it('helpers: address parse, postcodes, sender, JAN, order number, default segment', async () => {
     const a = await h.post('order/resolveAddress', { text: '张三 13812345678 浙江省杭州市西湖区文三路100号' }, demo);

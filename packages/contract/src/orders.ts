@@ -399,6 +399,12 @@ export const items = defineCall({
 });
 
 const required = (max: number) => text({ min: 1, max });
+/**
+ * Required, but the order validation (apps/server/src/domain/order-input.ts) says so in spec §5's
+ * words ("订单号不能为空", "收件人姓名不能为空"): the schema lets an empty text through, since its
+ * generic "必填。" would answer first and the user would never read them (issue 28 item 24).
+ */
+const requiredInSpecWords = (max: number, multiline = false) => text({ max, multiline });
 /** Optional text: empty and missing are both null. */
 const optText = (max: number, multiline = false) =>
   text({ max, multiline })
@@ -419,19 +425,19 @@ export const itemInput = z.object({
 export type ItemInput = z.output<typeof itemInput>;
 
 export const recipientInput = z.object({
-  name: required(64),
-  idCard: required(18),
-  phone: required(32),
+  name: requiredInSpecWords(64),
+  idCard: requiredInSpecWords(18),
+  phone: requiredInSpecWords(32),
   email: emailAddress({ optional: true })
     .max(128)
     .nullish()
     .transform((v) => (v ? v : null)),
-  province: required(32),
-  city: required(32),
-  district: required(32),
+  province: requiredInSpecWords(32),
+  city: requiredInSpecWords(32),
+  district: requiredInSpecWords(32),
   street: optText(64),
   // Addresses may run over lines (a pasted label, Alt+Enter in a sheet).
-  address: text({ min: 1, max: 200, multiline: true }),
+  address: requiredInSpecWords(200, true),
   postcode: optText(10),
 });
 export const senderInput = z.object({ name: optText(100), address: optText(200, true), phone: optText(32) });
@@ -543,7 +549,7 @@ export const createImport = defineCall({
     numberSegmentId: idOf.nullish(),
     orderType: required(32).default('normal'),
     clearanceCompany: optText(32),
-    orderNo: required(64),
+    orderNo: requiredInSpecWords(64),
     userRefNo: optText(64),
     recipient: recipientInput,
     sender: senderInput,
