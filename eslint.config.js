@@ -6,7 +6,10 @@ import importX from 'eslint-plugin-import-x';
 import fs from 'node:fs';
 import tseslint from 'typescript-eslint';
 
-const serverModules = fs.readdirSync('apps/server/src/modules', { withFileTypes: true }).filter((d) => d.isDirectory());
+// From this file's folder, so eslint run from a workspace folder finds the modules too.
+const serverModules = fs
+  .readdirSync(new URL('apps/server/src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory());
 
 export default tseslint.config(
   {

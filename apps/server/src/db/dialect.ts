@@ -49,7 +49,13 @@ export async function lockForTransaction(db: Kysely<any>, key: string): Promise<
 export async function withDatabaseLock<T>(db: Kysely<any>, key: string, fn: () => Promise<T>): Promise<T> {
   if (dialectOf(db) !== 'postgres') return fn();
   return db.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(hashtext(${key}))`.execute(conn);
+    // Tried and retried rather than waited for in `pg_advisory_lock`: a session waiting inside a
+    // statement holds a snapshot, and `CREATE INDEX CONCURRENTLY` (a migration run under this
+    // lock, db/online-index.ts) waits for every older snapshot of the database to end — so an
+    // instance waiting here would wait for the migration that waits for it, a cycle PostgreSQL
+    // cannot see (the lock's holder is another, idle, connection). Between tries nothing is held.
+    while (!(await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtext(${key})) as ok`.execute(conn)).rows[0]!.ok)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     try {
       return await fn();
     } finally {
