@@ -7,8 +7,7 @@
  */
 import { expect as baseExpect, test } from '../support/test.ts';
 import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN } from '../servers.ts';
-import { aesApi } from '../support/aes.ts';
-import { loginByCookie } from '../support/session.ts';
+import { api, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -58,7 +57,7 @@ test('JD authorization: save an app, authorize it at JD, back with the token and
   await expect(row.getByTestId('jd-expires')).toContainText(chinaDate(agreedAt + JD_FAKE_EXPIRES_DAYS * 86400_000));
   await expect(page.getByTestId('jd-expiry-warning')).toContainText('E2E 京东店');
 
-  const listed = await aesApi<{ list: { appKey: string; authorized: boolean; tokenExpiresAt: string }[] }>(
+  const listed = await api<{ list: { appKey: string; authorized: boolean; tokenExpiresAt: string }[] }>(
     request,
     'jdAuthorize/list',
     { keyword: E2E_JD_APP.appKey },

@@ -7,8 +7,7 @@
  */
 import { expect as baseExpect, test, type APIRequestContext } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
-import { aesApi } from '../support/aes.ts';
-import { apiLogin, loginByCookie } from '../support/session.ts';
+import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -17,7 +16,7 @@ type Slot = { slot: string; left: number };
 type Day = { date: string; open: boolean; slots: Slot[] };
 
 const slotsOf = async (request: APIRequestContext, token: string) =>
-  (await aesApi<{ days: Day[] }>(request, 'subscribe/time/slots', { region: 'tokyo', days: 62 }, token)).body.data.days;
+  (await api<{ days: Day[] }>(request, 'subscribe/time/slots', { region: 'tokyo', days: 62 }, token)).body.data.days;
 
 test('pickups: detail from the list → edit → another slot, box and count; list, history and places follow', async ({
   browser,
@@ -30,7 +29,7 @@ test('pickups: detail from the list → edit → another slot, box and count; li
   expect(day).toBeDefined();
   const [from, to] = day.slots.filter((s) => s.left > 0);
   const box = `E2EUPD${Date.now() % 1_000_000}`;
-  const booked = await aesApi<{ id: number; pickupNo: string }>(
+  const booked = await api<{ id: number; pickupNo: string }>(
     request,
     'subscribe/take/piece',
     {

@@ -2,8 +2,11 @@
  * Every page of the route catalogue, opened as each role in both languages (issue 11: "you have
  * opened every page in both languages as each role"). A page either renders inside the layout or
  * says 403 there; it never shows a raw message key, never throws, and in English its own words
- * (titles, labels, headers, buttons) carry no Chinese — data in cells may.
+ * (titles, labels, headers, buttons) carry no Chinese — data in cells may. Each page rendered is
+ * also checked with axe against WCAG 2.1 A and AA (issue 28 item 26): no serious or critical
+ * violation, on this walk rather than a second one (CI time).
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '../support/test.ts';
 import { ADMIN_ROLE, routeCatalogue, type AccessedRoute } from '@console/contract';
 import { MAIN, VERSION } from '../servers.ts';
@@ -50,11 +53,35 @@ const CJK = /[\u3400-\u9fff]/;
 const CHROME =
   '.ant-card-head-title, .ant-form-item-label, .ant-table-thead th, .ant-btn, .ant-tabs-tab, .ant-result-title, .ant-result-subtitle, h1, h2, h3, h4';
 
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** axe runs in the console's default language only: what it checks does not change with the words. */
+const AXE_LOCALE = 'zh-chs';
+
+/**
+ * The serious and critical WCAG 2.1 AA violations, one line each. The layout (header, menu, tab
+ * bar) is the same around every page: it is checked whole with the home page, then only each
+ * page's own view, which keeps the walk's added time small.
+ */
+async function accessibilityFaults(page: Page, path: string, whole: boolean): Promise<string[]> {
+  const axe = new AxeBuilder({ page }).withTags(WCAG_21_AA);
+  if (!whole) axe.include(`[data-tab-view="${path}"]`);
+  const { violations } = await axe.analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${path} ${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)}`)
+          .join(' | ')}`,
+    );
+}
+
 for (const user of ['demo', 'agent', 'operator', 'admin']) {
   for (const locale of ['zh-chs', 'en'] as const) {
     test(`${user} opens every page in ${locale}`, async ({ page, context, request }) => {
-      // About 45 pages; a loaded machine needs minutes.
-      test.setTimeout(300_000);
+      // About 45 pages; a loaded machine needs minutes (axe's walk more).
+      test.setTimeout(locale === AXE_LOCALE ? 900_000 : 300_000);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(`${e.message}`));
       await context.addInitScript(
@@ -71,6 +98,7 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
       await expect(page.getByTestId('home')).toBeVisible({ timeout: 30_000 });
 
       const failed: string[] = [];
+      const faults = locale === AXE_LOCALE ? await accessibilityFaults(page, '/index', true) : [];
       for (const route of pagePaths) {
         const view = await open(page, route.path);
         const text = await (view ?? page.locator(`[data-testid="forbidden"][data-path="${route.path}"]`)).innerText();
@@ -86,6 +114,9 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
         // A failed call says so in a red toast, or (a 500) in a notification that stays.
         const toasts = await page.locator('.ant-message-error, .ant-notification-notice-error').allInnerTexts();
         if (toasts.length) failed.push(`${route.path}: error message ${toasts.join(' / ')}`);
+        if (locale === AXE_LOCALE) {
+          faults.push(...(await accessibilityFaults(page, route.path, false)));
+        }
         expect(await page.title(), route.path).toContain(locale === 'en' ? route.title.en : route.title.zh);
         if (locale === 'en') {
           const words = await view.locator(CHROME).allInnerTexts();
@@ -95,6 +126,7 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
       }
       expect(failed).toEqual([]);
       expect(errors).toEqual([]);
+      expect(faults, 'serious or critical WCAG 2.1 AA violations (axe)').toEqual([]);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { aesBlob } from './items/helpers.ts';
+import { plainBlob } from './plain-client.ts';
 
 /**
  * Issue 27: the file pool is shared by every customer of an instance. While `demo` has more big
@@ -91,7 +91,7 @@ describe('file pool turns by customer', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(finished).toEqual([]);
     const small = await Promise.all([
-      aesBlob(h, 'updateLableB/downloadXlsx', {}, demo2).then((r) => done('demo2-template')(r.status)),
+      plainBlob(h, 'updateLableB/downloadXlsx', {}, demo2).then((r) => done('demo2-template')(r.status)),
       download('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' }, demo2).then(done('demo2-export')),
     ]);
     const pending = RENDERS - finished.filter((f) => f.startsWith('demo-pd')).length;

@@ -8,8 +8,8 @@ import { idOf, text } from './fields.ts';
  * apps on the JD open platform (app key and secret, JD's customer code, ISV source, business
  * division number, platform) and the OAuth 2 tokens JD grants for them. The app secret and the
  * tokens are stored encrypted and only ever answered masked. A customer keeps its own, an agent
- * its customers', operators all. Every call travels in the AES envelope (the secret is in the
- * body of create and update).
+ * its customers', operators all. Plain calls, as spec §7 marks them (TLS protects the secret in
+ * the body of create and update; docs/decisions/2026-11-27-aes-follows-spec-marks.md).
  */
 
 /** Days before the access token's expiry from which the list warns. */
@@ -65,7 +65,6 @@ export type JdAuthorizeListRequest = z.output<typeof jdAuthorizeListRequest>;
 export const jdAuthorizeList = defineCall({
   path: 'jdAuthorize/list',
   summary: "The caller's JD authorizations (secrets and tokens masked), with token expiry and its warning.",
-  aes: true,
   permission: 'order.jdAuthorize',
   request: jdAuthorizeListRequest,
   response: paged(jdAuthorizeRow),
@@ -80,7 +79,6 @@ export const jdAuthorizeOption = z.object({
 export const jdAuthorizeSelect = defineCall({
   path: 'jdAuthorize/select',
   summary: "The caller's JD authorizations for a select: id and label (platform name and app key).",
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ customerId: idOf.optional() }).strict(),
   response: z.array(jdAuthorizeOption),
@@ -90,7 +88,6 @@ export const jdAuthorizeInfo = defineCall({
   path: 'jdAuthorize/info',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'One JD authorization (masked).',
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ id: idOf }).strict(),
   response: jdAuthorizeRow,
@@ -109,7 +106,6 @@ export type JdAuthorizeFields = z.input<z.ZodObject<typeof fields>>;
 export const createJdAuthorize = defineCall({
   path: 'jdAuthorize/create',
   summary: 'Save a JD app (agents and operators name the customer); the secret is stored encrypted.',
-  aes: true,
   permission: 'order.jdAuthorize.create',
   request: z.object({ ...fields, appSecret: text({ min: 1, max: 128 }), customerId: idOf.optional() }).strict(),
   response: jdAuthorizeRow,
@@ -120,7 +116,6 @@ export const updateJdAuthorize = defineCall({
   answers: [ErrorCode.NOT_FOUND],
   summary:
     'Change a JD app. An empty or absent appSecret keeps the saved one; a new app key or secret drops the tokens (JD granted them to the old app).',
-  aes: true,
   permission: 'order.jdAuthorize.update',
   request: z.object({ ...fields, appSecret: text({ max: 128 }).optional(), id: idOf }).strict(),
   response: jdAuthorizeRow,
@@ -130,7 +125,6 @@ export const deleteJdAuthorize = defineCall({
   path: 'jdAuthorize/delete',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Delete a JD authorization and its tokens.',
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ id: idOf }).strict(),
   response: nothing,
@@ -141,7 +135,6 @@ export const getJdAuthorizeUrl = defineCall({
   answers: [ErrorCode.NOT_FOUND],
   summary:
     "JD's OAuth 2 authorization URL for the app, with a state bound to the caller, single use, expiring in 10 minutes.",
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ id: idOf }).strict(),
   response: z.object({ url: z.string(), expiresAt: isoTime }),
@@ -152,7 +145,6 @@ export const getJdToken = defineCall({
   answers: [ErrorCode.NOT_FOUND],
   summary:
     'Exchanges the code JD sent to the callback for the access and refresh tokens (the state must be the caller’s, unused and unexpired).',
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ code: text({ min: 1, max: 512 }), state: text({ min: 1, max: 128 }) }).strict(),
   response: jdAuthorizeRow,
@@ -162,7 +154,6 @@ export const renewJdToken = defineCall({
   path: 'jdAuthorize/renewal',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Refreshes the access token with the refresh token before it expires.',
-  aes: true,
   permission: 'order.jdAuthorize',
   request: z.object({ id: idOf }).strict(),
   response: jdAuthorizeRow,

@@ -9,7 +9,8 @@ import { idOf, text } from './fields.ts';
  * addresses; the dry run (`prompt`) stores a draft batch and answers per row the old and the new
  * address, the resolved division and what would happen (refused: shipped, released, cancelled,
  * intercepted, not found; warned: already printed, a replacement label "B" is due). `create`
- * confirms the draft: a job applies every accepted row or none (`progress`). Every call is AES.
+ * confirms the draft: a job applies every accepted row or none (`progress`). Plain calls, as
+ * spec §7 marks them.
  */
 
 export const LABEL_B_MAX_ROWS = 10_000;
@@ -81,7 +82,6 @@ export type LabelBListRequest = z.output<typeof labelBListRequest>;
 export const labelBList = defineCall({
   path: 'updateLableB/list',
   summary: "The caller's address-modification batches with their counts and status, newest first.",
-  aes: true,
   permission: 'order.updateLabelB',
   request: labelBListRequest,
   response: paged(labelBBatchRow),
@@ -93,7 +93,6 @@ export const labelBProgress = defineCall({
   path: 'updateLableB/progress',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Status and progress (0–100) of a batch being applied.',
-  aes: true,
   permission: 'order.updateLabelB',
   request: byId,
   response: labelBBatchRow,
@@ -103,7 +102,6 @@ export const labelBInfo = defineCall({
   path: 'updateLableB/info',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'One batch with its rows: old and new address, outcome, refusal or warning.',
-  aes: true,
   permission: 'order.updateLabelB',
   request: byId,
   response: labelBDetail,
@@ -112,7 +110,6 @@ export const labelBInfo = defineCall({
 export const labelBTemplate = defineCall({
   path: 'updateLableB/downloadXlsx',
   summary: 'The upload template (order number, name, phone, province, city, district, address).',
-  aes: true,
   permission: 'order.updateLabelB',
   kind: 'blob',
   request: empty,
@@ -123,7 +120,6 @@ export const labelBExport = defineCall({
   path: 'updateLableB/export',
   answers: [ErrorCode.NOT_FOUND],
   summary: "A batch's rows with their results, as an xlsx.",
-  aes: true,
   permission: 'order.updateLabelB',
   kind: 'blob',
   timeout: 0,
@@ -136,9 +132,8 @@ const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v),
 export const labelBPrompt = defineCall({
   path: 'updateLableB/prompt',
   summary:
-    'Dry run of an address workbook (multipart, fields sealed as data/iv): stores a draft batch and answers ' +
+    'Dry run of an address workbook (multipart, customerId a form field): stores a draft batch and answers ' +
     'every row with its old and new address and outcome; no order changes.',
-  aes: true,
   permission: 'order.updateLabelB',
   kind: 'multipart',
   timeout: 0,
@@ -150,7 +145,6 @@ export const labelBCreate = defineCall({
   path: 'updateLableB/create',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Confirm a draft batch: a job applies every accepted row or none (follow it with updateLableB/progress).',
-  aes: true,
   permission: 'order.updateLabelB',
   request: byId,
   response: labelBBatchRow,

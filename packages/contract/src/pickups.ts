@@ -11,7 +11,7 @@ import { chinaDay } from './orders.ts';
  * or Osaka on a date and time slot; each slot has a capacity per region that operators set.
  * Dates and slots are Japan time (Asia/Tokyo): no pickups on Sundays and Japanese public
  * holidays, and a date's slots close at the same-day cutoff (PICKUP_CUTOFF_HOUR, Japan time).
- * Every call travels in the AES envelope.
+ * Plain calls, as spec §7 marks the Subscribe group (the added ones travel like the group).
  */
 
 export const pickupRegion = z.enum(['tokyo', 'osaka']);
@@ -77,7 +77,6 @@ export const timeSlots = defineCall({
   summary:
     'Bookable slots of a region from a date (Japan time, today by default) for some days: each day open or closed ' +
     '(Sunday, holiday, past the same-day cutoff) and each slot with its capacity left.',
-  aes: true,
   permission: 'subscribeTake.create',
   request: z.object({ region: pickupRegion, from: chinaDay.optional(), days: whole(1, 62).default(14) }).strict(),
   response: z.object({ today: z.string(), cutoffHour: z.number().int(), days: z.array(dayRow) }),
@@ -124,7 +123,6 @@ export const bookPickup = defineCall({
   summary:
     'Book a pickup: one place of the slot is taken in the statement that checks it is free (409 when the slot is full). ' +
     'Agents and operators name the customer.',
-  aes: true,
   permission: 'subscribeTake.create',
   request: z.object({ ...fields, customerId: idOf.optional() }).strict(),
   response: pickupRow,
@@ -136,7 +134,6 @@ export const updatePickup = defineCall({
   path: 'subscribe/take/piece/update',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Change a booked pickup until its cutoff: a new slot is taken as in booking, the old one given back.',
-  aes: true,
   permission: 'subscribeTake.create',
   request: z.object({ ...fields, id: idOf }).strict(),
   response: pickupRow,
@@ -160,7 +157,6 @@ export type PickupListRequest = z.output<typeof pickupListRequest>;
 export const pickupList = defineCall({
   path: 'subscribe/take/piece/list',
   summary: "The caller's pickups: filters (number, box, region, status, dates, customer), sort, paging.",
-  aes: true,
   permission: 'subscribeTake.list',
   request: pickupListRequest,
   response: paged(pickupRow),
@@ -170,7 +166,6 @@ export const pickupInfo = defineCall({
   path: 'subscribe/take/piece/info',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'One pickup.',
-  aes: true,
   permission: 'subscribeTake.list',
   request: z.object({ id: idOf }).strict(),
   response: pickupRow,
@@ -180,7 +175,6 @@ export const cancelPickup = defineCall({
   path: 'subscribe/take/piece/cancel',
   answers: [ErrorCode.NOT_FOUND],
   summary: 'Cancel a booked pickup with a reason, until its cutoff; its place goes back to the slot.',
-  aes: true,
   permission: 'subscribeTake.list',
   request: z.object({ id: idOf, reason: text({ min: 1, max: 200 }) }).strict(),
   response: pickupRow,
@@ -192,7 +186,6 @@ export const pickupSlip = defineCall({
   summary:
     'The appointment slip (PDF): the pickup number as a Code 128 barcode, slot, address, and one box marker ' +
     '(prefix + sequence) per expected carton and parcel.',
-  aes: true,
   permission: 'subscribeTake.list',
   kind: 'blob',
   file: 'pdf',
@@ -216,7 +209,6 @@ export const pickupMessages = defineCall({
   path: 'subscribe/message',
   answers: [ErrorCode.NOT_FOUND],
   summary: "The caller's pickup messages (booked, changed, cancelled, picked up), newest first.",
-  aes: true,
   permission: 'subscribeTake.list',
   request: paging.extend({ pickupId: idOf.optional() }).strict(),
   response: paged(pickupMessageRow),
@@ -225,7 +217,6 @@ export const pickupMessages = defineCall({
 export const shopAbbreviation = defineCall({
   path: 'subscribe/shop/abbr',
   summary: 'A suggested shop abbreviation: the pinyin initials of a Chinese shop name (letters kept as they are).',
-  aes: true,
   permission: 'subscribeTake.create',
   request: z.object({ name: text({ min: 1, max: 100 }) }).strict(),
   response: z.object({ abbr: z.string() }),
@@ -237,7 +228,6 @@ export type CapacityRow = z.infer<typeof capacityRow>;
 export const slotCapacities = defineCall({
   path: 'subscribe/time/capacity',
   summary: 'The capacity of every slot per region (operators).',
-  aes: true,
   permission: 'subscribeTake.capacity',
   request: empty,
   response: z.array(capacityRow),
@@ -246,7 +236,6 @@ export const slotCapacities = defineCall({
 export const setSlotCapacity = defineCall({
   path: 'subscribe/time/capacity/update',
   summary: 'Set the capacity of one slot of a region (operators); places already booked stay booked.',
-  aes: true,
   permission: 'subscribeTake.capacity',
   request: z.object({ region: pickupRegion, slot: pickupSlot, capacity: whole(0, 10_000) }).strict(),
   response: z.array(capacityRow),

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeJd, startFakeJd } from '../../../../e2e/support/fake-jd.ts';
-import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness } from '../harness.ts';
-import { aes } from '../items/helpers.ts';
+import { plain } from '../plain-client.ts';
 
 /**
  * Finding 11 (issue 26): with JD_REDIRECT_URI unset, the redirect_uri sent to JD was built from
@@ -24,15 +23,15 @@ const fields = {
 };
 
 async function authorizationOf(h: Harness, token: string) {
-  const r = await aes(h, 'jdAuthorize/create', fields, token);
+  const r = await plain(h, 'jdAuthorize/create', fields, token);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.data.id as number;
 }
 
 /** getAuthorizeUrl with headers of the caller's choosing (a forged Host among them). */
 async function authorizeUrl(h: Harness, token: string, id: number, headers: Record<string, string>) {
-  const r = await h.post('jdAuthorize/getAuthorizeUrl', sealRequest(token, { id }), token, { aes: '1', ...headers });
-  return { ...r, data: r.status === 200 ? (openResponse(token, r.body) as { url: string }) : undefined };
+  const r = await h.post('jdAuthorize/getAuthorizeUrl', { id }, token, headers);
+  return { ...r, data: r.status === 200 ? (r.body.data as { url: string }) : undefined };
 }
 
 beforeAll(async () => {

@@ -11,7 +11,8 @@ import { createJdClient } from '../../src/modules/jd-authorize/jd-client.ts';
 import { createJdAuthorizeService } from '../../src/modules/jd-authorize/jd-authorize.service.ts';
 import { DEMO_JD_APPS, seedDemoJdAuthorize } from '../../src/seed/jd-authorize.ts';
 import { createHarness, type Harness } from '../harness.ts';
-import { aes, outsider } from '../items/helpers.ts';
+import { outsider } from '../items/helpers.ts';
+import { plain } from '../plain-client.ts';
 
 /**
  * JD authorizations (issue 16) against a fake JD on a real local HTTP server: the OAuth state is
@@ -40,14 +41,14 @@ const fields = {
 const DAY = 24 * 60 * 60 * 1000;
 
 async function create(token: string, body: Record<string, unknown> = {}) {
-  const r = await aes(h, 'jdAuthorize/create', { ...fields, ...body }, token);
+  const r = await plain(h, 'jdAuthorize/create', { ...fields, ...body }, token);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.data as C.JdAuthorizeRow;
 }
 
 /** The whole dance: URL, JD's page agreed, JD's redirect to our callback, the callback's redirect, the exchange. */
 async function authorize(token: string, id: number) {
-  const u = await aes(h, 'jdAuthorize/getAuthorizeUrl', { id }, token);
+  const u = await plain(h, 'jdAuthorize/getAuthorizeUrl', { id }, token);
   expect(u.status, JSON.stringify(u.body)).toBe(200);
   const callback = new URL(await jd.approve(u.data.url));
   const back = await h.app.inject({ method: 'GET', url: callback.pathname + callback.search });
@@ -61,7 +62,7 @@ async function authorize(token: string, id: number) {
     code,
     state,
     url: u.data.url as string,
-    exchange: (t = token) => aes(h, 'jdAuthorize/getJdToken', { code, state }, t),
+    exchange: (t = token) => plain(h, 'jdAuthorize/getJdToken', { code, state }, t),
   };
 }
 
@@ -93,10 +94,10 @@ describe('saving a JD app', () => {
       expiringSoon: false,
     });
     expect(row.appSecretMasked).toBe('jdSe********d6e3');
-    const list = await aes(h, 'jdAuthorize/list', { keyword: 'appkey-demo' }, demo);
+    const list = await plain(h, 'jdAuthorize/list', { keyword: 'appkey-demo' }, demo);
     expect(list.data.list.map((x: C.JdAuthorizeRow) => x.id)).toContain(row.id);
-    const info = await aes(h, 'jdAuthorize/info', { id: row.id }, demo);
-    const select = await aes(h, 'jdAuthorize/select', {}, demo);
+    const info = await plain(h, 'jdAuthorize/info', { id: row.id }, demo);
+    const select = await plain(h, 'jdAuthorize/select', {}, demo);
     expect(select.data).toContainEqual({ id: row.id, label: `京东自营 (${fields.appKey})`, authorized: false });
     for (const answer of [row, list.body, info.body, select.body, list.data, info.data]) {
       expect(JSON.stringify(answer)).not.toContain(SECRET);
@@ -111,18 +112,18 @@ describe('saving a JD app', () => {
   });
 
   it('bad input is a 422 on the field; a customer cannot name another customer; staff must name one in scope', async () => {
-    const missing = await aes(h, 'jdAuthorize/create', { ...fields, appKey: '' }, demo);
+    const missing = await plain(h, 'jdAuthorize/create', { ...fields, appKey: '' }, demo);
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.data)).toEqual(['appKey']);
-    const noSecret = await aes(h, 'jdAuthorize/create', { ...fields, appSecret: '' }, demo);
+    const noSecret = await plain(h, 'jdAuthorize/create', { ...fields, appSecret: '' }, demo);
     expect(noSecret.status).toBe(422);
     expect(Object.keys(noSecret.body.data)).toEqual(['appSecret']);
-    const forged = await aes(h, 'jdAuthorize/create', { ...fields, customerId: ids.demo2 }, demo);
+    const forged = await plain(h, 'jdAuthorize/create', { ...fields, customerId: ids.demo2 }, demo);
     expect(forged.status).toBe(422);
     expect(Object.keys(forged.body.data)).toEqual(['customerId']);
-    const none = await aes(h, 'jdAuthorize/create', fields, operator);
+    const none = await plain(h, 'jdAuthorize/create', fields, operator);
     expect(none.status).toBe(422);
-    const outOfScope = await aes(h, 'jdAuthorize/create', { ...fields, customerId: other.customerId }, agent);
+    const outOfScope = await plain(h, 'jdAuthorize/create', { ...fields, customerId: other.customerId }, agent);
     expect(outOfScope.status).toBe(422);
     const byAgent = await create(agent, {
       customerId: ids.demo2,
@@ -136,7 +137,7 @@ describe('saving a JD app', () => {
     const row = await create(demo, { appKey: fields.appKey, platformName: 'keep' });
     const flow = await authorize(demo, row.id);
     expect((await flow.exchange()).data.authorized).toBe(true);
-    const kept = await aes(
+    const kept = await plain(
       h,
       'jdAuthorize/update',
       { ...fields, id: row.id, appSecret: '', platformName: 'renamed' },
@@ -145,8 +146,8 @@ describe('saving a JD app', () => {
     expect(kept.status).toBe(200);
     expect(kept.data).toMatchObject({ platformName: 'renamed', authorized: true, appSecretMasked: 'jdSe********d6e3' });
     const { appSecret: _omit, ...withoutSecret } = fields;
-    expect((await aes(h, 'jdAuthorize/update', { ...withoutSecret, id: row.id }, demo)).data.authorized).toBe(true);
-    const rekeyed = await aes(h, 'jdAuthorize/update', { ...withoutSecret, id: row.id, appKey: 'OTHER-KEY' }, demo);
+    expect((await plain(h, 'jdAuthorize/update', { ...withoutSecret, id: row.id }, demo)).data.authorized).toBe(true);
+    const rekeyed = await plain(h, 'jdAuthorize/update', { ...withoutSecret, id: row.id, appKey: 'OTHER-KEY' }, demo);
     expect(rekeyed.data).toMatchObject({ appKey: 'OTHER-KEY', authorized: false, tokenExpiresAt: null });
     const stored = await h.db
       .selectFrom('jd_authorizations')
@@ -190,7 +191,7 @@ describe('the OAuth dance with JD', () => {
     expect(r.data.accessTokenMasked).not.toBe(granted.accessToken);
     expect(r.data.accessTokenMasked.slice(0, 4)).toBe(granted.accessToken.slice(0, 4));
     expect(JSON.stringify(r.body)).not.toContain(granted.accessToken);
-    const listed = await aes(h, 'jdAuthorize/list', { status: 'valid' }, demo);
+    const listed = await plain(h, 'jdAuthorize/list', { status: 'valid' }, demo);
     expect(JSON.stringify(listed.data)).not.toContain(granted.accessToken);
     expect(listed.data.list.map((x: C.JdAuthorizeRow) => x.id)).toContain(row.id);
   });
@@ -243,7 +244,7 @@ describe('the OAuth dance with JD', () => {
     expect((await second.exchange()).status).toBe(200);
     // The code again, with a fresh state: JD says it is used.
     const third = await authorize(demo, row.id);
-    const reused = await aes(h, 'jdAuthorize/getJdToken', { code: second.code, state: third.state }, demo);
+    const reused = await plain(h, 'jdAuthorize/getJdToken', { code: second.code, state: third.state }, demo);
     expect(reused.status).toBe(400);
     expect(reused.body.message).toContain(JD_BAD_CODE.msg);
 
@@ -253,7 +254,7 @@ describe('the OAuth dance with JD', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toContain(JD_BAD_SECRET.msg);
     expect(refused.body.message).not.toContain('not-the-secret');
-    expect((await aes(h, 'jdAuthorize/info', { id: bad.id }, demo)).data.authorized).toBe(false);
+    expect((await plain(h, 'jdAuthorize/info', { id: bad.id }, demo)).data.authorized).toBe(false);
   });
 
   it('the callback passes only code and state on (or JD’s error), to a fixed console page', async () => {
@@ -282,11 +283,11 @@ describe('renewal and the expiry warning', () => {
       jd.expiresIn = 31535999;
     }
     expect(r.data).toMatchObject({ authorized: true, expiringSoon: true, expired: false });
-    const expiring = await aes(h, 'jdAuthorize/list', { status: 'expiring' }, demo);
+    const expiring = await plain(h, 'jdAuthorize/list', { status: 'expiring' }, demo);
     expect(expiring.data.list.map((x: C.JdAuthorizeRow) => x.id)).toEqual([row.id]);
     const firstGrant = jd.issued.at(-1)!;
 
-    const renewed = await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo);
+    const renewed = await plain(h, 'jdAuthorize/renewal', { id: row.id }, demo);
     expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
     expect(jd.calls.at(-1)).toEqual({
       path: '/oauth2/refresh_token',
@@ -300,21 +301,21 @@ describe('renewal and the expiry warning', () => {
     expect(renewed.data).toMatchObject({ authorized: true, expiringSoon: false });
     expect(new Date(renewed.data.tokenExpiresAt).getTime()).toBe(h.clock.now.getTime() + jd.expiresIn * 1000);
     // The new refresh token is the one stored: renewing again sends it.
-    expect((await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo)).status).toBe(200);
+    expect((await plain(h, 'jdAuthorize/renewal', { id: row.id }, demo)).status).toBe(200);
     expect(jd.calls.at(-1)!.query.refresh_token).toBe(jd.issued.at(-2)!.refreshToken);
 
     // Past its expiry the row says so (and the list's filter finds it).
     const past = new Date(h.clock.now.getTime() - DAY).toISOString();
     await h.db.updateTable('jd_authorizations').set({ token_expires_at: past }).where('id', '=', row.id).execute();
-    const info = await aes(h, 'jdAuthorize/info', { id: row.id }, demo);
+    const info = await plain(h, 'jdAuthorize/info', { id: row.id }, demo);
     expect(info.data).toMatchObject({ expired: true, expiringSoon: false });
-    const expired = await aes(h, 'jdAuthorize/list', { status: 'expired' }, demo);
+    const expired = await plain(h, 'jdAuthorize/list', { status: 'expired' }, demo);
     expect(expired.data.list.map((x: C.JdAuthorizeRow) => x.id)).toEqual([row.id]);
   });
 
   it('renewing an app never authorized is a 409', async () => {
     const row = await create(demo, { platformName: 'never' });
-    const r = await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo);
+    const r = await plain(h, 'jdAuthorize/renewal', { id: row.id }, demo);
     expect(r.status).toBe(409);
   });
 });
@@ -355,13 +356,13 @@ describe('the renewal job (JD_RENEW_HOURS)', () => {
     const r = await service.renewDue();
     expect(r.failed.map((f) => f.id)).toEqual([refused.id]);
     expect(r.renewed).toBeGreaterThanOrEqual(1);
-    const info = await aes(h, 'jdAuthorize/info', { id: soon.id }, demo);
+    const info = await plain(h, 'jdAuthorize/info', { id: soon.id }, demo);
     expect(info.data).toMatchObject({ authorized: true, expiringSoon: false, expired: false });
     expect(new Date(info.data.tokenExpiresAt).getTime()).toBe(h.clock.now.getTime() + jd.expiresIn * 1000);
     // The one valid for a year was not sent to JD; the refused one keeps its token and its warning.
     expect(await expiryOf(later.id)).toEqual(laterBefore);
     expect(await expiryOf(refused.id)).toEqual(refusedBefore);
-    expect((await aes(h, 'jdAuthorize/info', { id: refused.id }, demo)).data).toMatchObject({ expiringSoon: true });
+    expect((await plain(h, 'jdAuthorize/info', { id: refused.id }, demo)).data).toMatchObject({ expiringSoon: true });
     // Nothing is due any more but the refused one.
     const again = await service.renewDue();
     expect(again).toEqual({ renewed: 0, failed: [expect.objectContaining({ id: refused.id })] });
@@ -372,8 +373,8 @@ describe('secrets at rest', () => {
   it('neither the app secret nor the tokens are in the database file; the key is not in the database', async () => {
     const row = await create(demo, { platformName: 'at rest' });
     await (await authorize(demo, row.id)).exchange();
-    await aes(h, 'jdAuthorize/renewal', { id: row.id }, demo);
-    const plain = [SECRET, ...jd.issued.flatMap((g) => [g.accessToken, g.refreshToken])];
+    await plain(h, 'jdAuthorize/renewal', { id: row.id }, demo);
+    const secrets = [SECRET, ...jd.issued.flatMap((g) => [g.accessToken, g.refreshToken])];
     // The key the app uses: PostgreSQL requires it configured (shared by every instance); on
     // SQLite without one it is the generated key file, readable by its owner only.
     const configured = h.config.JD_SECRET_KEY?.toString('hex');
@@ -382,13 +383,13 @@ describe('secrets at rest', () => {
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     const rows = await h.db.selectFrom('jd_authorizations').selectAll().execute();
     const text = JSON.stringify(rows);
-    for (const p of [...plain, key]) expect(text).not.toContain(p);
+    for (const p of [...secrets, key]) expect(text).not.toContain(p);
     if (dialectOf(h.db) === 'sqlite') {
       // The file and its write-ahead log, as a thief would copy them.
       const file = path.join(h.dataDir, 'test.sqlite');
       const bytes = Buffer.concat([file, `${file}-wal`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
       expect(bytes.includes(Buffer.from(fields.appKey))).toBe(true); // the file is the one written
-      for (const p of [...plain, key]) expect(bytes.includes(Buffer.from(p))).toBe(false);
+      for (const p of [...secrets, key]) expect(bytes.includes(Buffer.from(p))).toBe(false);
     }
     // The sealed value opens with the key and only for its own column.
     const box = secretBox(Buffer.from(key, 'hex'));
@@ -421,26 +422,26 @@ describe('the tenant matrix', () => {
     ];
     for (const t of [demo2, other.token]) {
       for (const [p, body] of calls) {
-        const r = await aes(h, p, body, t);
+        const r = await plain(h, p, body, t);
         expect(r.status, `${p}: ${JSON.stringify(r.body)}`).toBe(404);
       }
-      const list = await aes(h, 'jdAuthorize/list', { limit: 500 }, t);
+      const list = await plain(h, 'jdAuthorize/list', { limit: 500 }, t);
       expect(list.data.list.some((x: C.JdAuthorizeRow) => x.customerId === ids.demo)).toBe(false);
-      const select = await aes(h, 'jdAuthorize/select', {}, t);
+      const select = await plain(h, 'jdAuthorize/select', {}, t);
       expect(select.data.some((x: { id: number }) => x.id === mine.id)).toBe(false);
-      const filtered = await aes(h, 'jdAuthorize/list', { customerId: ids.demo }, t);
+      const filtered = await plain(h, 'jdAuthorize/list', { customerId: ids.demo }, t);
       expect(filtered.data.total).toBe(0);
     }
-    const after = await aes(h, 'jdAuthorize/info', { id: mine.id }, demo);
+    const after = await plain(h, 'jdAuthorize/info', { id: mine.id }, demo);
     expect(after.data).toMatchObject({ platformName: 'tenant', authorized: true });
 
     for (const t of [agent, operator]) {
-      expect((await aes(h, 'jdAuthorize/info', { id: mine.id }, t)).status).toBe(200);
+      expect((await plain(h, 'jdAuthorize/info', { id: mine.id }, t)).status).toBe(200);
     }
-    expect((await aes(h, 'jdAuthorize/info', { id: mine.id }, other.token)).status).toBe(404);
+    expect((await plain(h, 'jdAuthorize/info', { id: mine.id }, other.token)).status).toBe(404);
     const own = await create(other.token, { appKey: 'OUTSIDER' });
-    expect((await aes(h, 'jdAuthorize/info', { id: own.id }, agent)).status).toBe(404);
-    expect((await aes(h, 'jdAuthorize/info', { id: own.id }, operator)).status).toBe(200);
+    expect((await plain(h, 'jdAuthorize/info', { id: own.id }, agent)).status).toBe(404);
+    expect((await plain(h, 'jdAuthorize/info', { id: own.id }, operator)).status).toBe(200);
 
     // Without a token: 401 on every call.
     for (const p of [
@@ -458,8 +459,8 @@ describe('the tenant matrix', () => {
     }
 
     // Delete: the owner's works, and its states go with it.
-    expect((await aes(h, 'jdAuthorize/delete', { id: mine.id }, demo)).status).toBe(200);
-    expect((await aes(h, 'jdAuthorize/info', { id: mine.id }, demo)).status).toBe(404);
+    expect((await plain(h, 'jdAuthorize/delete', { id: mine.id }, demo)).status).toBe(200);
+    expect((await plain(h, 'jdAuthorize/info', { id: mine.id }, demo)).status).toBe(404);
     expect(
       await h.db.selectFrom('jd_oauth_states').select('state_hash').where('authorization_id', '=', mine.id).execute(),
     ).toEqual([]);
@@ -476,7 +477,8 @@ describe('the tenant matrix', () => {
     );
     for (const d of defs) {
       expect(d.permission).toMatch(/^order\.jdAuthorize(\.create|\.update)?$/);
-      expect(d.aes).toBe(true);
+      // Plain, as spec §7 marks them.
+      expect(d.aes).toBe(false);
     }
   });
 });
@@ -490,7 +492,7 @@ describe('demo seed', () => {
       ['demo', demo],
       ['demo2', demo2],
     ] as const) {
-      const list = await aes(h, 'jdAuthorize/list', { keyword: DEMO_JD_APPS[name].appKey }, token);
+      const list = await plain(h, 'jdAuthorize/list', { keyword: DEMO_JD_APPS[name].appKey }, token);
       expect(list.data.list).toHaveLength(1);
       expect(list.data.list[0]).toMatchObject({ authorized: false, platformName: DEMO_JD_APPS[name].platformName });
       const stored = await h.db

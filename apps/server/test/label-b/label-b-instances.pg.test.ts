@@ -1,9 +1,8 @@
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, secondInstance, multipart } from '../harness.ts';
-import { aes } from '../items/helpers.ts';
+import { plain } from '../plain-client.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 
 /**
@@ -23,18 +22,21 @@ describe('an address batch with two instances on one database', () => {
     const ws = wb.addWorksheet('S');
     ws.addRow(['订单号', '收件人', '电话', '省', '市', '区', '详细地址']);
     for (const o of orders) ws.addRow([o.orderNo, '李四', '13900001111', '广东省', '深圳市', '南山区', '科技园路1号']);
-    const m = multipart(sealRequest(demo, {}), {
-      name: 'addresses.xlsx',
-      data: Buffer.from(await wb.xlsx.writeBuffer()),
-    });
+    const m = multipart(
+      {},
+      {
+        name: 'addresses.xlsx',
+        data: Buffer.from(await wb.xlsx.writeBuffer()),
+      },
+    );
     const res = await h.app.inject({
       method: 'POST',
       url: '/api/updateLableB/prompt',
-      headers: { 'content-type': m.contentType, authorization: `Bearer ${demo}`, aes: '1' },
+      headers: { 'content-type': m.contentType, authorization: `Bearer ${demo}` },
       payload: m.payload,
     });
     expect(res.statusCode).toBe(200);
-    const batchId = (openResponse(demo, res.json()) as any).batch.id as number;
+    const batchId = res.json().data.batch.id as number;
 
     // Hold the apply inside its transaction: another session locks one of the batch's orders.
     const lock = new pg.Client({ connectionString: h.databaseUrl });
@@ -42,7 +44,7 @@ describe('an address batch with two instances on one database', () => {
     await lock.query('begin');
     await lock.query('select id from orders where id = $1 for update', [orders[1]!.id]);
     try {
-      const c = await aes(h, 'updateLableB/create', { id: batchId }, demo);
+      const c = await plain(h, 'updateLableB/create', { id: batchId }, demo);
       expect(c.status).toBe(200);
       expect(c.data.status).toBe('applying');
       // The apply is under way and waits on the lock; an instance starts meanwhile.
@@ -56,7 +58,7 @@ describe('an address batch with two instances on one database', () => {
     let status = 'applying';
     for (let i = 0; i < 200 && status === 'applying'; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      status = (await aes(h, 'updateLableB/progress', { id: batchId }, demo)).data.status;
+      status = (await plain(h, 'updateLableB/progress', { id: batchId }, demo)).data.status;
     }
     expect(status).toBe('done');
     await new Promise((r) => setTimeout(r, 2000)); // a second apply, were there one, has ended

@@ -5,9 +5,8 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolveDivision } from '../../src/domain/order-input.ts';
 import { transition } from '../../src/domain/order-life.ts';
-import { openResponse, sealRequest } from '../aes-client.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
-import { aes, aesBlob } from '../items/helpers.ts';
+import { plain, plainBlob } from '../plain-client.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 import { pdfText } from '../support/pdf-read.ts';
 
@@ -57,26 +56,27 @@ async function xlsx(rows: (string | number)[][]) {
 }
 
 async function prompt(token: string, rows: (string | number)[][], fields: Record<string, unknown> = {}) {
-  const m = multipart(sealRequest(token, fields), { name: 'addresses.xlsx', data: await xlsx(rows) });
+  const form = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+  const m = multipart(form, { name: 'addresses.xlsx', data: await xlsx(rows) });
   const res = await h.app.inject({
     method: 'POST',
     url: '/api/updateLableB/prompt',
-    headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, aes: '1', 'accept-language': 'en' },
+    headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, 'accept-language': 'en' },
     payload: m.payload,
   });
   const body = res.json();
-  return { status: res.statusCode, data: res.statusCode === 200 ? (openResponse(token, body) as any) : body.data };
+  return { status: res.statusCode, data: body.data };
 }
 
-const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token, 'en');
+const blob = (path: string, body: unknown, token: string) => plainBlob(h, path, body, token, 'en');
 
 /** Confirms a draft and follows the job to its end. */
 async function confirm(id: number, token = demo) {
-  const c = await aes(h, 'updateLableB/create', { id }, token);
+  const c = await plain(h, 'updateLableB/create', { id }, token);
   expect(c.status).toBe(200);
   expect(c.data.status).toBe('applying');
   for (let i = 0; i < 200; i++) {
-    const p = await aes(h, 'updateLableB/progress', { id }, token);
+    const p = await plain(h, 'updateLableB/progress', { id }, token);
     if (p.data.status !== 'applying') return p.data;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -218,14 +218,14 @@ describe('apply', () => {
     expect(await events(printed.id, 'addressChanged')).toHaveLength(1);
     // demo2's order is untouched.
     expect((await recipient(theirs.id)).recipient_name).toBe('王小明');
-    const info = await aes(h, 'updateLableB/info', { id: p.data.batch.id }, demo);
+    const info = await plain(h, 'updateLableB/info', { id: p.data.batch.id }, demo);
     expect(info.data.rows.map((x: any) => [x.outcome, x.labelB])).toEqual([
       ['changed', false],
       ['changed', true],
       ['refused', false],
     ]);
     // A second confirm changes nothing.
-    expect((await aes(h, 'updateLableB/create', { id: p.data.batch.id }, demo)).status).toBe(409);
+    expect((await plain(h, 'updateLableB/create', { id: p.data.batch.id }, demo)).status).toBe(409);
     expect(await events(fresh.id, 'addressChanged')).toHaveLength(1);
   });
 
@@ -243,7 +243,7 @@ describe('apply', () => {
     expect(done.changedCount).toBe(0);
     expect(await Promise.all([a, b, c].map((o) => recipient(o.id)))).toEqual(before);
     for (const o of [a, b, c]) expect(await events(o.id, 'addressChanged')).toHaveLength(0);
-    const info = await aes(h, 'updateLableB/info', { id: p.data.batch.id }, demo);
+    const info = await plain(h, 'updateLableB/info', { id: p.data.batch.id }, demo);
     expect(info.data.rows.every((x: any) => x.outcome === 'ok')).toBe(true);
   });
 
@@ -252,13 +252,13 @@ describe('apply', () => {
       const [a, b] = [await newOrder(), await newOrder()];
       const p = await prompt(demo, [row(a.orderNo), row(b.orderNo)]);
       const [, icpt] = await Promise.all([
-        aes(h, 'updateLableB/create', { id: p.data.batch.id }, demo),
+        plain(h, 'updateLableB/create', { id: p.data.batch.id }, demo),
         h.post('order/create/interception', { noType: 'orderNo', numbers: [b.orderNo], reason: 'hold' }, demo),
       ]);
       expect(icpt.status).toBe(200);
       let batch: any;
       for (let i = 0; i < 200; i++) {
-        batch = (await aes(h, 'updateLableB/progress', { id: p.data.batch.id }, demo)).data;
+        batch = (await plain(h, 'updateLableB/progress', { id: p.data.batch.id }, demo)).data;
         if (batch.status !== 'applying') break;
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -317,16 +317,16 @@ describe('list, export, template and the tenant matrix', () => {
     const p = await prompt(demo, [row(o.orderNo)]);
     const id = p.data.batch.id;
 
-    const mine = await aes(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, demo);
+    const mine = await plain(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, demo);
     expect(mine.data).toMatchObject({ total: 1, list: [{ id, status: 'draft', rowCount: 1 }] });
-    expect((await aes(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, demo2)).data.total).toBe(0);
-    expect((await aes(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, agent)).data.total).toBe(1);
-    expect((await aes(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, operator)).data.total).toBe(1);
+    expect((await plain(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, demo2)).data.total).toBe(0);
+    expect((await plain(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, agent)).data.total).toBe(1);
+    expect((await plain(h, 'updateLableB/list', { batchNo: p.data.batch.batchNo }, operator)).data.total).toBe(1);
 
     for (const call of ['updateLableB/info', 'updateLableB/progress']) {
-      expect((await aes(h, call, { id }, demo2)).status).toBe(404);
-      expect((await aes(h, call, { id }, agent)).status).toBe(200);
-      expect((await aes(h, call, { id }, operator)).status).toBe(200);
+      expect((await plain(h, call, { id }, demo2)).status).toBe(404);
+      expect((await plain(h, call, { id }, agent)).status).toBe(200);
+      expect((await plain(h, call, { id }, operator)).status).toBe(200);
     }
     expect((await blob('updateLableB/export', { id }, demo2)).status).toBe(404);
     const exp = await blob('updateLableB/export', { id }, demo);
@@ -344,7 +344,7 @@ describe('list, export, template and the tenant matrix', () => {
     expect(t.worksheets[0]!.getRow(1).getCell(1).text).toBe('Order No.');
 
     // demo2 cannot confirm demo's batch; an operator's dry run must name the customer.
-    expect((await aes(h, 'updateLableB/create', { id }, demo2)).status).toBe(404);
+    expect((await plain(h, 'updateLableB/create', { id }, demo2)).status).toBe(404);
     expect((await prompt(operator, [row(o.orderNo)])).status).toBe(422);
     // A customer naming another customer is refused.
     const other = await h.db
@@ -365,7 +365,7 @@ describe('list, export, template and the tenant matrix', () => {
     expect((await prompt(agent, [row(o.orderNo)], { customerId: demoCustomer.customer_id })).data.rows[0].outcome).toBe(
       'ok',
     );
-    expect((await aes(h, 'updateLableB/create', { id }, demo)).status).toBe(200);
+    expect((await plain(h, 'updateLableB/create', { id }, demo)).status).toBe(200);
   });
 
   it('refuses calls without a session and for a user without the permission', async () => {
@@ -386,14 +386,14 @@ describe('list, export, template and the tenant matrix', () => {
 
 describe('demo seed', () => {
   it('leaves one draft batch per demo customer, each seen by its owner only, with a resolvable new address', async () => {
-    const mine = await aes(h, 'updateLableB/list', { batchNo: 'DEMO' }, demo);
+    const mine = await plain(h, 'updateLableB/list', { batchNo: 'DEMO' }, demo);
     expect(mine.data.total).toBe(1);
-    const theirs = await aes(h, 'updateLableB/list', { batchNo: 'DEMO' }, demo2);
+    const theirs = await plain(h, 'updateLableB/list', { batchNo: 'DEMO' }, demo2);
     expect(theirs.data.total).toBe(1);
     expect(theirs.data.list[0].id).not.toBe(mine.data.list[0].id);
-    const info = await aes(h, 'updateLableB/info', { id: mine.data.list[0].id }, demo);
+    const info = await plain(h, 'updateLableB/info', { id: mine.data.list[0].id }, demo);
     expect(info.data.rows.map((r: any) => r.outcome)).toEqual(['ok', 'ok', 'refused', 'refused']);
     expect(resolveDivision('上海市', '上海市', '浦东新区')).toMatchObject({ ok: true, code: '310115' });
-    expect((await aes(h, 'updateLableB/info', { id: mine.data.list[0].id }, demo2)).status).toBe(404);
+    expect((await plain(h, 'updateLableB/info', { id: mine.data.list[0].id }, demo2)).status).toBe(404);
   });
 });

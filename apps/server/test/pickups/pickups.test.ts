@@ -4,7 +4,8 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SLIP_LAYOUT } from '../../src/modules/pickups/pickups.slip.ts';
 import { createHarness, type Harness } from '../harness.ts';
-import { aes, aesBlob } from '../items/helpers.ts';
+import { aes } from '../items/helpers.ts';
+import { plain, plainBlob } from '../plain-client.ts';
 import { decodeBox, pdfPages, pdfText, renderPage } from '../support/pdf-read.ts';
 
 /**
@@ -24,7 +25,7 @@ let demoId: number;
 let demo2Id: number;
 
 const book = (token: string, body: Record<string, unknown>, lang = 'en') =>
-  aes(
+  plain(
     h,
     'subscribe/take/piece',
     {
@@ -42,13 +43,13 @@ const book = (token: string, body: Record<string, unknown>, lang = 'en') =>
     lang,
   );
 const slots = async (region: string, from: string, days = 5) =>
-  (await aes(h, 'subscribe/time/slots', { region, from, days }, operator)).data.days as any[];
+  (await plain(h, 'subscribe/time/slots', { region, from, days }, operator)).data.days as any[];
 const left = async (region: string, date: string, slot: string) =>
   (await slots(region, date, 1))[0].slots.find((s: any) => s.slot === slot).left as number;
 const setCapacity = (region: string, slot: string, capacity: number) =>
-  aes(h, 'subscribe/time/capacity/update', { region, slot, capacity }, operator);
+  plain(h, 'subscribe/time/capacity/update', { region, slot, capacity }, operator);
 
-const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token);
+const blob = (path: string, body: unknown, token: string) => plainBlob(h, path, body, token);
 
 beforeAll(async () => {
   h = await createHarness({ now: SAT_0830_JST, env: { ACCESS_TOKEN_TTL_SECONDS: String(30 * 86400) } });
@@ -84,7 +85,7 @@ describe('the calendar, in Japan time', () => {
     expect((await slots('tokyo', '2026-11-21', 1))[0]).toMatchObject({ open: false, closedReason: 'cutoff' });
     // Today by default is Japan's date: 15:00 UTC on the 20th is already midnight of the 21st in Japan.
     h.clock.now = new Date('2026-11-20T15:00:00Z');
-    expect((await aes(h, 'subscribe/time/slots', { region: 'osaka' }, demo)).data.today).toBe('2026-11-21');
+    expect((await plain(h, 'subscribe/time/slots', { region: 'osaka' }, demo)).data.today).toBe('2026-11-21');
   });
 
   it('refuses to book a Sunday, a holiday, or past the cutoff (422 on date)', async () => {
@@ -107,8 +108,8 @@ describe('the calendar, in Japan time', () => {
     expect(r.status).toBe(422);
     expect(Object.keys(r.body.data).sort()).toEqual(['markerPrefix', 'shopAbbr']);
     expect((await book(demo, { bigCartons: 0, smallParcels: 0 })).status).toBe(422);
-    expect((await aes(h, 'subscribe/shop/abbr', { name: '优衣库旗舰店' }, demo)).data).toEqual({ abbr: 'YYKQJD' });
-    expect((await aes(h, 'subscribe/shop/abbr', { name: 'ABC 店' }, demo)).data).toEqual({ abbr: 'ABCD' });
+    expect((await plain(h, 'subscribe/shop/abbr', { name: '优衣库旗舰店' }, demo)).data).toEqual({ abbr: 'YYKQJD' });
+    expect((await plain(h, 'subscribe/shop/abbr', { name: 'ABC 店' }, demo)).data).toEqual({ abbr: 'ABCD' });
   });
 });
 
@@ -148,12 +149,12 @@ describe('capacity', () => {
   it('is set by operators only', async () => {
     expect((await setCapacity('tokyo', '10-12', 99)).status).toBe(200);
     for (const t of [demo, agent]) {
-      expect((await aes(h, 'subscribe/time/capacity', {}, t)).status).toBe(403);
+      expect((await plain(h, 'subscribe/time/capacity', {}, t)).status).toBe(403);
       expect(
-        (await aes(h, 'subscribe/time/capacity/update', { region: 'tokyo', slot: '10-12', capacity: 1 }, t)).status,
+        (await plain(h, 'subscribe/time/capacity/update', { region: 'tokyo', slot: '10-12', capacity: 1 }, t)).status,
       ).toBe(403);
     }
-    const list = (await aes(h, 'subscribe/time/capacity', {}, operator)).data;
+    const list = (await plain(h, 'subscribe/time/capacity', {}, operator)).data;
     expect(list).toContainEqual({ region: 'tokyo', slot: '10-12', capacity: 99 });
     expect(list).toHaveLength(8);
   });
@@ -166,12 +167,12 @@ describe('change and cancel', () => {
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ status: 'booked', cancellable: true, customerId: demoId, boxNo: 'BX-1' });
     expect(await left('tokyo', '2026-11-25', '10-12')).toBe(before - 1);
-    expect((await aes(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: '' }, demo)).status).toBe(422);
+    expect((await plain(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: '' }, demo)).status).toBe(422);
     // Someone else's: not found, and nothing changes.
-    expect((await aes(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'x' }, demo2)).status).toBe(404);
+    expect((await plain(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'x' }, demo2)).status).toBe(404);
     const [c1, c2] = await Promise.all([
-      aes(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'Shop closed' }, demo),
-      aes(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'Shop closed' }, demo),
+      plain(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'Shop closed' }, demo),
+      plain(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'Shop closed' }, demo),
     ]);
     expect([c1.status, c2.status].sort()).toEqual([200, 409]);
     const ok = c1.status === 200 ? c1 : c2;
@@ -180,16 +181,16 @@ describe('change and cancel', () => {
 
     const late = await book(demo, { date: '2026-11-21', slot: '10-12' });
     h.clock.now = new Date('2026-11-21T00:00:00Z');
-    const refused = await aes(h, 'subscribe/take/piece/cancel', { id: late.data.id, reason: 'late' }, demo);
+    const refused = await plain(h, 'subscribe/take/piece/cancel', { id: late.data.id, reason: 'late' }, demo);
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('cutoff');
-    expect((await aes(h, 'subscribe/take/piece/info', { id: late.data.id }, demo)).data.cancellable).toBe(false);
+    expect((await plain(h, 'subscribe/take/piece/info', { id: late.data.id }, demo)).data.cancellable).toBe(false);
   });
 
   it('changes the slot: the new place is taken, the old one given back', async () => {
     const r = await book(demo, { date: '2026-11-27', slot: '10-12' });
     const body = { ...r.data, id: r.data.id, date: '2026-11-27', slot: '14-16' };
-    const u = await aes(
+    const u = await plain(
       h,
       'subscribe/take/piece/update',
       {
@@ -210,7 +211,12 @@ describe('change and cancel', () => {
     const day = (await slots('tokyo', '2026-11-27', 1))[0];
     expect(day.slots.find((s: any) => s.slot === '10-12').booked).toBe(0);
     expect(day.slots.find((s: any) => s.slot === '14-16').booked).toBe(1);
-    const other = await aes(h, 'subscribe/take/piece/update', { ...u.data, id: r.data.id, date: '2026-11-27' }, demo2);
+    const other = await plain(
+      h,
+      'subscribe/take/piece/update',
+      { ...u.data, id: r.data.id, date: '2026-11-27' },
+      demo2,
+    );
     expect([404, 422]).toContain(other.status);
   });
 });
@@ -260,7 +266,7 @@ describe('messages and the storage link', () => {
       operator,
     );
     expect(so.status).toBe(200);
-    const info = (await aes(h, 'subscribe/take/piece/info', { id: r.data.id }, demo)).data;
+    const info = (await plain(h, 'subscribe/take/piece/info', { id: r.data.id }, demo)).data;
     expect(info).toMatchObject({
       status: 'pickedUp',
       storageOrderId: so.data.storageOrder.id,
@@ -274,26 +280,26 @@ describe('messages and the storage link', () => {
       { origin: 'counter', customerId: demoId, waybillNos: ['COUNTERBOX'] },
       operator,
     );
-    expect((await aes(h, 'subscribe/take/piece/info', { id: r2.data.id }, demo)).data.status).toBe('booked');
+    expect((await plain(h, 'subscribe/take/piece/info', { id: r2.data.id }, demo)).data.status).toBe('booked');
     // ... a pickup one by box number does.
     await aes(h, 'storageOrder/create', { origin: 'pickup', customerId: demoId, waybillNos: ['counterbox'] }, operator);
-    expect((await aes(h, 'subscribe/take/piece/info', { id: r2.data.id }, demo)).data.status).toBe('pickedUp');
+    expect((await plain(h, 'subscribe/take/piece/info', { id: r2.data.id }, demo)).data.status).toBe('pickedUp');
     // Picked up: no cancel.
-    expect((await aes(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'x' }, demo)).status).toBe(409);
+    expect((await plain(h, 'subscribe/take/piece/cancel', { id: r.data.id, reason: 'x' }, demo)).status).toBe(409);
 
-    const mine = await aes(h, 'subscribe/message', { pickupId: r.data.id, order: 'asc' }, demo);
+    const mine = await plain(h, 'subscribe/message', { pickupId: r.data.id, order: 'asc' }, demo);
     expect(mine.data.list.map((m: any) => m.kind)).toEqual(['booked', 'pickedUp']);
     expect(mine.data.list[0].text).toBe(`Pickup ${r.data.pickupNo} booked: Tokyo, 2026-11-28 10-12.`);
     expect(mine.data.list[1].text).toContain(so.data.storageOrder.storageNo);
-    const zh = await aes(h, 'subscribe/message', { pickupId: r.data.id, order: 'asc' }, demo, 'zh-CN');
+    const zh = await plain(h, 'subscribe/message', { pickupId: r.data.id, order: 'asc' }, demo, 'zh-CN');
     expect(zh.data.list[0].text).toContain('东京');
-    const all = (await aes(h, 'subscribe/message', { limit: 500 }, demo)).data;
+    const all = (await plain(h, 'subscribe/message', { limit: 500 }, demo)).data;
     expect(all.list.map((m: any) => m.kind)).toEqual(
       expect.arrayContaining(['booked', 'changed', 'cancelled', 'pickedUp']),
     );
-    const theirs = (await aes(h, 'subscribe/message', { limit: 500 }, demo2)).data.list;
+    const theirs = (await plain(h, 'subscribe/message', { limit: 500 }, demo2)).data.list;
     expect(theirs.every((m: any) => m.customerCode === 'DEMO2')).toBe(true);
-    expect((await aes(h, 'subscribe/message', { pickupId: r.data.id }, demo2)).data.total).toBe(0);
+    expect((await plain(h, 'subscribe/message', { pickupId: r.data.id }, demo2)).data.total).toBe(0);
   });
 });
 
@@ -301,11 +307,11 @@ describe('tenant matrix', () => {
   it('keeps demo2 out of every call on demo’s booking; agents see their customers’; operators all', async () => {
     const r = await book(demo, { date: '2026-11-30', slot: '16-18', boxNo: 'TENANT' });
     const id = r.data.id;
-    expect((await aes(h, 'subscribe/take/piece/info', { id }, demo2)).status).toBe(404);
-    expect((await aes(h, 'subscribe/take/piece/cancel', { id, reason: 'x' }, demo2)).status).toBe(404);
+    expect((await plain(h, 'subscribe/take/piece/info', { id }, demo2)).status).toBe(404);
+    expect((await plain(h, 'subscribe/take/piece/cancel', { id, reason: 'x' }, demo2)).status).toBe(404);
     expect(
       (
-        await aes(
+        await plain(
           h,
           'subscribe/take/piece/update',
           {
@@ -324,15 +330,15 @@ describe('tenant matrix', () => {
       ).status,
     ).toBe(404);
     expect((await blob('subscribe/take/pdf', { id }, demo2)).status).toBe(404);
-    const list2 = (await aes(h, 'subscribe/take/piece/list', { limit: 500 }, demo2)).data;
+    const list2 = (await plain(h, 'subscribe/take/piece/list', { limit: 500 }, demo2)).data;
     expect(list2.list.every((p: any) => p.customerId === demo2Id)).toBe(true);
-    expect((await aes(h, 'subscribe/take/piece/list', { boxNo: 'tenant' }, demo2)).data.total).toBe(0);
+    expect((await plain(h, 'subscribe/take/piece/list', { boxNo: 'tenant' }, demo2)).data.total).toBe(0);
     // A customer books for itself only.
     expect((await book(demo2, { customerId: demoId })).status).toBe(422);
     for (const t of [demo, agent, operator]) {
-      const l = (await aes(h, 'subscribe/take/piece/list', { boxNo: 'TENANT' }, t)).data;
+      const l = (await plain(h, 'subscribe/take/piece/list', { boxNo: 'TENANT' }, t)).data;
       expect(l.total).toBe(1);
-      expect((await aes(h, 'subscribe/take/piece/info', { id }, t)).status).toBe(200);
+      expect((await plain(h, 'subscribe/take/piece/info', { id }, t)).status).toBe(200);
     }
     // Agents and operators name the customer.
     expect((await book(agent, { date: '2026-11-30', slot: '16-18' })).status).toBe(422);
@@ -344,7 +350,7 @@ describe('tenant matrix', () => {
   });
 
   it('lists with filters, sort and paging', async () => {
-    const l = await aes(
+    const l = await plain(
       h,
       'subscribe/take/piece/list',
       { region: 'tokyo', status: 'booked', sort: 'pickupDate', order: 'asc', limit: 2 },

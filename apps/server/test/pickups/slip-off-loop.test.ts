@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SLIP_LAYOUT } from '../../src/modules/pickups/pickups.slip.ts';
 import { createHarness, type Harness } from '../harness.ts';
-import { aes, aesBlob } from '../items/helpers.ts';
+import { plain, plainBlob } from '../plain-client.ts';
 import { decodeBox, pdfPages, pdfText, renderPage } from '../support/pdf-read.ts';
 
 /**
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 describe('finding 3: the slip PDF is drawn off the event loop', () => {
   it('a 1,000-marker slip leaves /api/health answering all through, and reads back complete', async () => {
-    const booked = await aes(
+    const booked = await plain(
       h,
       'subscribe/take/piece',
       {
@@ -54,7 +54,7 @@ describe('finding 3: the slip PDF is drawn off the event loop', () => {
       }
     })();
     const started = performance.now();
-    const res = await aesBlob(h, 'subscribe/take/pdf', { id: booked.data.id }, demo, 'en');
+    const res = await plainBlob(h, 'subscribe/take/pdf', { id: booked.data.id }, demo, 'en');
     const ended = performance.now();
     rendering = false;
     await health;

@@ -8,7 +8,7 @@
  */
 import { reference } from '@console/contract';
 import { Select, type SelectProps } from 'antd';
-import { useCall } from '@/lib';
+import { t, useCall } from '@/lib';
 
 export function CustomerSelect({ enabled = true, ...props }: Omit<SelectProps, 'options'> & { enabled?: boolean }) {
   const customers = useCall(reference.customers, {}, { enabled });
@@ -20,6 +20,8 @@ export function CustomerSelect({ enabled = true, ...props }: Omit<SelectProps, '
       popupMatchSelectWidth={false}
       options={(customers.data ?? []).map((c) => ({ value: c.id, label: `${c.code} ${c.name}` }))}
       loading={customers.isLoading}
+      // Its name for screen readers where no form label points at it (WCAG 4.1.2); a caller's wins.
+      aria-label={t('common.customer')}
       {...props}
     />
   );

@@ -107,7 +107,14 @@ async function send(
     form.append('iv', sealed.iv);
     payload = form;
   } else if (extra?.form) {
-    payload = extra.form;
+    // A plain upload's typed fields travel as form fields beside the files (the server reads
+    // digit strings as numbers), so a call's AES mark alone decides how its fields go.
+    const form = new FormData();
+    for (const [k, v] of extra.form.entries()) form.append(k, v);
+    for (const [k, v] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+      if (v !== undefined && v !== null) form.append(k, String(v));
+    }
+    payload = form;
   } else if (def.aes) {
     if (!token) throw new ApiError(401, 'no token', null, def.path);
     headers[AES_HEADER] = '1';
@@ -297,8 +304,8 @@ export async function callBlob<C extends CallDef>(def: C, body: CallRequest<C>, 
 }
 
 /**
- * Multipart uploads; the form carries the file(s) and, for plain calls, the fields. An AES
- * call's fields go in `body` instead (typed, sealed beside the files).
+ * Multipart uploads; the form carries the file(s), `body` the call's typed fields: sealed beside
+ * the files for an AES call, form fields for a plain one.
  */
 export async function callUpload<C extends CallDef>(
   def: C,

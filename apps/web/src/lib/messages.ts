@@ -17,6 +17,7 @@ registerMessages('common', {
     empty: '暂无数据',
     more: '更多',
     save: '保存',
+    customer: '客户',
   },
   en: {
     ok: 'OK',
@@ -33,6 +34,7 @@ registerMessages('common', {
     empty: 'No data',
     more: 'More',
     save: 'Save',
+    customer: 'Customer',
   },
   ja: { ok: 'OK', cancel: 'キャンセル', confirm: '確認', close: '閉じる', reload: '再読み込み', search: '検索' },
   'zh-cht': { ok: '確定', cancel: '取消', confirm: '確認', close: '關閉', reload: '重新載入', search: '搜尋' },

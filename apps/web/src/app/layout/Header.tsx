@@ -74,7 +74,12 @@ export function Header({ menu, activeName }: { menu: MenuNode[]; activeName: str
 
   return (
     <Layout.Header className="frame-header">
-      <Link to="/index" className="frame-logo" aria-label={t('frame.header.home')}>
+      <Link
+        to="/index"
+        className="frame-logo"
+        // The visible name first (WCAG 2.5.3: a speech user says what they see), then where it goes.
+        aria-label={`${t('frame.titlePrefix')} ${t('frame.header.home')}`}
+      >
         <img src={`${import.meta.env.BASE_URL}logo.svg`} alt="" width={28} height={28} />
         <span className="frame-logo__text">{t('frame.titlePrefix')}</span>
       </Link>

@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { htmlLang, useI18n } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
+import { readablePrimary } from './contrast.ts';
 import { themes } from './themes.ts';
 
 export function FrameVars() {
@@ -19,7 +20,11 @@ export function FrameVars() {
     for (const [k, v] of Object.entries(def.frame)) {
       root.style.setProperty(`--frame-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
     }
-    root.style.setProperty('--frame-primary', appearance.themeColor);
+    // The frame's selected menu item and tab write it as text: the same readable shade antd gets.
+    root.style.setProperty(
+      '--frame-primary',
+      def.dark ? appearance.themeColor : readablePrimary(appearance.themeColor),
+    );
     root.style.colorScheme = def.dark ? 'dark' : 'light';
   }, [appearance]);
   useEffect(() => {

@@ -6,6 +6,7 @@ import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react
 import { setFeedback } from '@/lib/feedback.ts';
 import { useI18n, type Locale } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
+import { readablePrimary } from './contrast.ts';
 import { themes } from './themes.ts';
 
 const staticLocales: Partial<Record<Locale, AntLocale>> = { 'zh-chs': zhCN, en: enUS };
@@ -55,6 +56,13 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const def = themes[appearance.theme];
   const antLocale = useAntLocale(locale);
   const still = useReducedMotion();
+  // Light themes: white text on the primary and primary text on white both read at AA (WCAG
+  // 1.4.3), and so do hints, help texts and a select's placeholder (antd's 45 % and 25 % black read
+  // at 3.4:1 and 1.6:1). A dark theme's links are light on dark: a darker primary would read worse
+  // there, so it keeps the colour.
+  const primary = def.dark ? appearance.themeColor : readablePrimary(appearance.themeColor);
+  const secondaryText = def.dark ? 'rgba(255,255,255,0.65)' : 'rgba(0,0,0,0.6)';
+  const placeholder = def.dark ? 'rgba(255,255,255,0.55)' : 'rgba(0,0,0,0.56)';
 
   return (
     <ConfigProvider
@@ -64,7 +72,17 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
         algorithm: def.dark ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
         // A user who asks the system for less motion gets dialogs, menus and pickers without their
         // zoom and slide animations (antd's `motion` token turns them off).
-        token: { colorPrimary: appearance.themeColor, colorInfo: appearance.themeColor, ...def.token, motion: !still },
+        token: {
+          colorPrimary: primary,
+          colorInfo: primary,
+          colorTextDescription: secondaryText,
+          colorTextTertiary: secondaryText,
+          colorTextPlaceholder: placeholder,
+          // antd's #ff4d4f reads at 3.3:1 (danger buttons and links, error texts); red 7 at 5.6:1.
+          ...(def.dark ? {} : { colorError: '#cf1322' }),
+          ...def.token,
+          motion: !still,
+        },
         components: def.dark ? undefined : { Menu: { itemBg: 'transparent' } },
         // Components' styles come from antd's prebuilt stylesheet (imported by ShellRoot), not
         // from CSS-in-JS at render time; the tokens above still apply as CSS variables.

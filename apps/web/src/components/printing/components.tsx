@@ -156,6 +156,7 @@ export function AgentBar() {
               p === (state.kind === 'ready' && state.defaultPrinter) ? `${p} (${t('printing.defaultPrinter')})` : p,
           }))}
           onChange={(printer: string) => void save({ ...settings, printer })}
+          aria-label={t('printing.printer')}
           data-testid="print-printer"
         />
         <PrintSettingsButton />

@@ -213,7 +213,12 @@ export default function BatchListPage() {
             title: t('batches.progress'),
             width: 160,
             render: (_, b) => (
-              <Progress percent={b.progress} size="small" status={b.status === 'failed' ? 'exception' : undefined} />
+              <Progress
+                percent={b.progress}
+                aria-label={t('batches.progress')}
+                size="small"
+                status={b.status === 'failed' ? 'exception' : undefined}
+              />
             ),
           },
           { title: t('batches.rows'), dataIndex: 'totalRows', width: 80 },

@@ -68,6 +68,7 @@ export default function MeituanCreatePage() {
               value={location}
               onChange={setLocation}
               options={locations.data ?? []}
+              aria-label={l('operationLocation')}
               data-testid="meituan-location"
             />
           </Form.Item>

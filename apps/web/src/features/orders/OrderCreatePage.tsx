@@ -165,7 +165,7 @@ export default function OrderCreatePage() {
                   rules={[{ required: true }]}
                   messageVariables={{ label: t('orders.orderNo') }}
                 >
-                  <Input data-testid="create-orderNo" />
+                  <Input aria-label={t('orders.orderNo')} data-testid="create-orderNo" />
                 </Form.Item>
                 <Button
                   disabled={!isCustomer && !customerId}

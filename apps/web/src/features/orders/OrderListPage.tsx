@@ -132,6 +132,7 @@ export default function OrderListPage() {
           <Select
             style={{ width: 130 }}
             options={KINDS.map((k) => ({ value: k, label: t(`orders.${k}`) }))}
+            aria-label={t('orders.noType')}
             data-testid="list-noType"
           />
         </Form.Item>

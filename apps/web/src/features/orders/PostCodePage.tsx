@@ -17,6 +17,7 @@ export default function PostCodePage() {
           value={country}
           onChange={(c) => (setCountry(c), setR(null))}
           style={{ width: 90 }}
+          aria-label={t('orders.postcodeCountry')}
           data-testid="postcode-country"
           options={[
             { value: 'JP', label: 'JP' },
@@ -28,6 +29,7 @@ export default function PostCodePage() {
           onChange={(e) => setCode(e.target.value)}
           onPressEnter={async () => setR(await lookupPostcode(country, code))}
           placeholder={t('orders.postcodeHint')}
+          aria-label={t('orders.postcodeHint')}
           style={{ width: 300 }}
           data-testid="postcode-input"
         />

@@ -45,6 +45,7 @@ export default function StorageCreatePage() {
           value={origin}
           onChange={setOrigin}
           options={origins.data ?? []}
+          aria-label={t('storageOrders.origin')}
           data-testid="storage-origin"
         />
       </Form.Item>

@@ -143,6 +143,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
               value={fields.customerId}
               // Another customer's nomination does not apply.
               onChange={(v: number) => setFields({ ...fields, customerId: v, exportNominationId: undefined })}
+              aria-label={t('batches.customer')}
               data-testid="customer"
             />
           </Form.Item>
@@ -160,6 +161,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
               value: n.id,
               label: `${getLocale() === 'en' ? n.nameEn : n.nameJa} (${n.corporateNumber})`,
             }))}
+            aria-label={t('batches.exportNomination')}
             data-testid="export-nomination"
           />
         </Form.Item>
@@ -171,6 +173,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
             value={fields.clearanceCompany}
             onChange={(v?: string) => setFields({ ...fields, clearanceCompany: v || undefined })}
             options={(companies.data ?? []).map((c) => ({ value: c.code, label: `${c.code} ${localized(c.name)}` }))}
+            aria-label={t('batches.clearance')}
             data-testid="clearance"
           />
         </Form.Item>

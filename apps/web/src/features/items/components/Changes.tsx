@@ -42,9 +42,11 @@ export function Changes({ changes }: { changes: Change[] }) {
       {changes.map((c) => (
         <div key={c.field} data-testid={`change-${c.field}`}>
           <b>{fieldLabel(c.field)}</b>:{' '}
-          <span style={{ textDecoration: 'line-through', color: '#999' }}>{show(c.field, c.before)}</span>
+          <span style={{ textDecoration: 'line-through', color: 'var(--ant-color-text-description)' }}>
+            {show(c.field, c.before)}
+          </span>
           {' → '}
-          <span style={{ color: '#1677ff' }}>{show(c.field, c.after)}</span>
+          <span style={{ color: 'var(--ant-blue-7)' }}>{show(c.field, c.after)}</span>
         </div>
       ))}
     </div>

@@ -88,7 +88,7 @@ export function ImageUpload({
               {t('items.removeImage')}
             </Button>
           ) : null}
-          <span style={{ color: '#999' }}>{t('items.imageHint')}</span>
+          <span style={{ color: 'var(--ant-color-text-description)' }}>{t('items.imageHint')}</span>
         </Space>
       </Space>
       {error && <Alert type="error" showIcon message={error} data-testid="image-error" />}

@@ -1,7 +1,7 @@
 import { type CallRequest, jdAuthorize } from '@console/contract';
 import { call, invalidateCall, useCall } from '@/lib';
 
-/** The JD authorization calls (all AES: the client seals and opens them). The list pages with `usePagedQuery`. */
+/** The JD authorization calls (plain, as spec §7 marks them). The list pages with `usePagedQuery`. */
 export const jdListCall = jdAuthorize.jdAuthorizeList;
 
 export const useJdAuthorization = (id: number) => useCall(jdAuthorize.jdAuthorizeInfo, { id }, { enabled: id > 0 });

@@ -1,7 +1,7 @@
 import { labelB as L } from '@console/contract';
 import { call, callBlob, callUpload, saveBlob } from '@/lib';
 
-/** The address-modification calls (all AES: the client seals and opens them). */
+/** The address-modification calls (plain, as spec §7 marks them). */
 export const labelBListCall = L.labelBList;
 export const labelBInfoCall = L.labelBInfo;
 export const labelBProgressCall = L.labelBProgress;

@@ -76,6 +76,7 @@ export function DivisionField({ prefix = ['recipient'] }: { prefix?: string[] })
         </Form.Item>
       ))}
       <Cascader
+        aria-label={t('orders.division')}
         data-testid="r-division"
         options={tree.data}
         loading={tree.isLoading}

@@ -48,6 +48,7 @@ export function RecipientPick({ customerId, disabled }: { customerId?: number; d
         onSearch={setKeyword}
         onChange={(id?: number) => id && void choose(id)}
         loading={list.isFetching}
+        aria-label={t('orders.pickRecipient')}
         data-testid="create-recipient-pick"
         options={(list.data?.list ?? []).map((r) => ({
           value: r.id,

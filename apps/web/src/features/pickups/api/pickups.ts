@@ -1,7 +1,7 @@
 import { type CallRequest, pickups as P } from '@console/contract';
 import { call, callBlob, invalidateCall, saveBlob } from '@/lib';
 
-/** The pickup calls (all AES: the client seals and opens them). Lists page with `usePagedQuery`. */
+/** The pickup calls (plain, as spec §7 marks them). Lists page with `usePagedQuery`. */
 export const pickupListCall = P.pickupList;
 export const messagesCall = P.pickupMessages;
 export const slotsCall = P.timeSlots;
