@@ -446,7 +446,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       ];
       for (const a of again) expect(a.body.data).toMatchObject({ status: 'failed', errorMessage: end.errorMessage });
       expect((await sql.query('select 1 from orders where batch_id = $1', [batchId])).rowCount).toBe(0);
-      const prefix = rows[0]!.orderNo!.split('-')[0];
+      const prefix = String(rows[0]!.orderNo).split('-')[0];
       expect((await sql.query(`select 1 from orders where order_no like $1`, [`${prefix}-%`])).rowCount).toBe(0);
       // One commit job, run twice (the killed run and the retry that failed the batch), and no more.
       const jobs = await sql.query<{ state: string; retry_count: number }>(
