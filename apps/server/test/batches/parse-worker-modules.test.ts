@@ -22,7 +22,8 @@ describe('batch parse worker', () => {
     worker.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     // Its answer to a job comes once every static import has loaded: a file that is no workbook.
     const answer = await new Promise<{ type: string }>((resolve, reject) => {
-      worker.once('message', resolve);
+      // The worker says 'ready' once loaded (parse-pool.ts counts its stop grace from there).
+      worker.on('message', (m: { type: string }) => m.type !== 'ready' && resolve(m));
       worker.once('error', reject);
       worker.postMessage({ file: new Uint8Array([1, 2, 3]), kind: 'import', maxRows: 10, lang: 'en' });
     });

@@ -131,9 +131,11 @@ describe('order versions', () => {
 
   it('the API document declares the 409 on the calls that take a version', async () => {
     const doc = (await h.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    // Error answers are shared responses (issue 30 #5): a versioned save's 409 is the stale one.
+    expect(doc.components.responses.E409Stale.description).toMatch(/stale `version`/i);
     for (const path of ['order/order/update', 'order/item/update', 'item/update', 'export/update'])
-      expect(doc.paths[`/api/${path}`].post.responses[409].description).toMatch(/Stale `version`/);
-    expect(doc.paths['/api/order/order/delete'].post.responses[409]).toBeUndefined();
+      expect(doc.paths[`/api/${path}`].post.responses[409].$ref).toBe('#/components/responses/E409Stale');
+    expect(doc.paths['/api/order/order/delete'].post.responses[409].$ref).toBe('#/components/responses/E409');
   });
 
   it('a save without a version (the spec call) still lands: the last save wins for such clients', async () => {
