@@ -38,7 +38,10 @@ test.describe('appearance', () => {
       await expect(page.locator('.ant-drawer-open')).toHaveCount(0);
       await expect(page.getByTestId('status-counts')).toBeVisible();
       const look = await frameLook(page);
-      expect(look.primary.toLowerCase()).toBe('#f08633');
+      // Light themes write the brand colour darkened to read at AA (issue 28 #26, theme/contrast.ts);
+      // dark themes keep it.
+      const dark = await page.locator('html').evaluate((h) => h.classList.contains('theme-dark'));
+      expect(look.primary.toLowerCase()).toBe(dark ? '#f08633' : '#a65c23');
       looks.set(name, JSON.stringify({ ...look, theme: '' }));
       await testInfo.attach(`theme-${name}.png`, {
         body: await page.screenshot({ fullPage: true }),
@@ -63,8 +66,12 @@ test.describe('appearance', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).filter)).toBe('grayscale(1)');
     await page.locator('.color-swatch[aria-label="#722ED1"]').click();
     await expect
-      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--frame-primary')))
-      .toBe('#722ED1');
+      .poll(() =>
+        page.evaluate(() =>
+          getComputedStyle(document.documentElement).getPropertyValue('--frame-primary').toLowerCase(),
+        ),
+      )
+      .toBe('#722ed1');
     await page.locator('.ant-segmented-item').filter({ hasText: '大' }).click();
     await page.getByTestId('aside-collapse').click();
     await expect(page.locator('.frame-aside')).toHaveClass(/ant-layout-sider-collapsed/);

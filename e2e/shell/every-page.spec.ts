@@ -72,7 +72,8 @@ async function accessibilityFaults(page: Page, path: string, whole: boolean): Pr
       (v) =>
         `${path} ${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
           .slice(0, 3)
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)}`)
+          // axe's own reason (for contrast: the colours and the ratio found).
+          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} — ${n.any[0]?.message ?? n.failureSummary ?? ''}`)
           .join(' | ')}`,
     );
 }
