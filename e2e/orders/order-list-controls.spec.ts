@@ -48,6 +48,9 @@ async function filterByNumber(page: Page, orderNo: string) {
   await page.getByTestId('list-reset').click();
   await page.getByTestId('list-numbers').fill(orderNo);
   await search(page);
+  // The number is in the unfiltered list too: wait for the filtered answer (one row), or a tick
+  // lands on the first row of the list before it (the newest order, not this one).
+  await expect(table(page).locator('tbody tr.ant-table-row')).toHaveCount(1);
   await expect(page.getByTestId(`order-${orderNo}`)).toBeVisible();
 }
 
