@@ -9,7 +9,12 @@
  * the peak RSS of a fresh server while four zip bombs are uploaded at once.
  * Its floor (issue 29): the own reader plus a bare node:sqlite insert of the same orders, and the
  * import's ratio to it.
+ * `--pg` (issue 27): instead, the import alone on the embedded default and on PostgreSQL with its
+ * queue, with files in the local folder and in PostgreSQL (bench/backends.ts), in one run, and
+ * what the queue and the shared store cost against the embedded default.
  *   npm run bench:import -w apps/server  [-- 10000 100000] [--alone]
+ *   npm run bench:import -w apps/server -- --pg             (PostgreSQL: BENCH_DATABASE_URL, TEST_DATABASE_URL or local)
+ *   BENCH_ROWS=2000 …                                        (a smoke run's size)
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,6 +35,7 @@ import { readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
 import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { type ColumnKey, COLUMNS, headerText, matchHeader, TEMPLATES } from '../src/modules/batches/templates.ts';
 import { multipart } from '../test/batches/helpers.ts';
+import { ALL_BACKENDS, type Backend, EMBEDDED, openBackend, pgServerUrl, ratioLine } from './backends.ts';
 import { bombs } from './import-bombs.ts';
 
 // `--generate <rows> <file>`: write one workbook and exit (run in a child process, so the
@@ -63,7 +69,12 @@ const sizes = process.argv
   .filter((a) => a !== profileDir)
   .map(Number)
   .filter(Boolean);
-const SIZES = sizes.length ? sizes : [10_000, 100_000];
+// BENCH_ROWS=2000 (or 2000,5000): smaller sizes for a smoke run, wherever the arguments are not passed.
+const envSizes = (process.env.BENCH_ROWS ?? '').split(',').map(Number).filter(Boolean);
+const SIZES = sizes.length ? sizes : envSizes.length ? envSizes : [10_000, 100_000];
+// `--pg` (issue 27): the imports alone on the embedded default and on PostgreSQL with its queue,
+// with and without its file store (bench/backends.ts), and their ratios; nothing else.
+const pgRun = process.argv.includes('--pg');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
 
 async function generate(rows: number, file: string, prefix: string) {
@@ -312,6 +323,10 @@ async function floorImport(file: string) {
   };
 }
 
+const generateInChild = (rows: number, file: string, prefix: string) =>
+  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--generate', String(rows), file, prefix], {
+    stdio: 'inherit',
+  });
 const bareInChild = (kind: 'exceljs' | 'reader', file: string) =>
   JSON.parse(
     execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--bare', kind, file], { encoding: 'utf8' }),
@@ -339,13 +354,12 @@ const p99 = (xs: number[]) => {
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
 };
 
-async function main() {
-  const config = testConfig({
-    DATABASE_URL: path.join(dir, 'bench.sqlite'),
-    DATA_DIR: dir,
-    WEB_DIST: path.join(dir, 'none'),
-    UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024),
-  });
+/**
+ * The real app on a new database (`env`: where it is and where files go; the embedded default
+ * unless told), migrated and seeded with the demo and 2,000 orders, its two users logged in.
+ */
+async function startApp(env: Record<string, string>) {
+  const config = testConfig({ ...env, UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024) });
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   await seedDemo(db, { orders: 2000 });
@@ -458,7 +472,23 @@ async function main() {
       loop,
     };
   }
+  return {
+    importOnce,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
 
+async function main() {
+  if (pgRun) return compareBackends();
+  const bench = await startApp({
+    DATABASE_URL: path.join(dir, 'bench.sqlite'),
+    DATA_DIR: dir,
+    WEB_DIST: path.join(dir, 'none'),
+  });
+  const { importOnce } = bench;
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, SQLite (node:sqlite, WAL)`);
   // The machine's load: figures from a loaded machine compare only as ratios within one run.
   console.log(`load average at start: ${loadAverage()}`);
@@ -466,13 +496,8 @@ async function main() {
     const file = path.join(dir, `orders-${rows}.xlsx`);
     const loadedFile = path.join(dir, `orders-${rows}-loaded.xlsx`);
     const g = performance.now();
-    for (const [f, prefix] of [
-      [file, 'BN'],
-      [loadedFile, 'LD'],
-    ])
-      execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--generate', String(rows), f!, prefix!], {
-        stdio: 'inherit',
-      });
+    generateInChild(rows, file, 'BN');
+    generateInChild(rows, loadedFile, 'LD');
     const size = fs.statSync(file).size;
     console.log(
       `\n${rows} rows: generated two workbooks of ${(size / 1048576).toFixed(1)} MB in ${((performance.now() - g) / 1000).toFixed(1)} s`,
@@ -550,10 +575,81 @@ async function main() {
       );
     }
   }
-  await app.close();
-  await db.destroy();
+  await bench.close();
   if (!aloneOnly) await bombs();
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * `--pg` (issue 27): the same workbook imported alone on each backend (bench/backends.ts), each
+ * on a new database with the same seed, one after another in this process; the times and their
+ * ratios to the embedded default. A small import first warms the process, so the first backend
+ * measured does not pay alone for compiling what the others reuse.
+ */
+async function compareBackends() {
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs; the import alone on SQLite and on PostgreSQL at ${new URL(pgServerUrl()).host}`,
+  );
+  console.log(`load average at start: ${loadAverage()}`);
+  const warmFile = path.join(dir, 'orders-warm-up.xlsx');
+  generateInChild(1000, warmFile, 'WU');
+  await importOn(EMBEDDED, warmFile, 1000);
+  for (const rows of SIZES) {
+    const file = path.join(dir, `orders-${rows}.xlsx`);
+    generateInChild(rows, file, 'BN');
+    console.log(`\n${rows} rows (a workbook of ${(fs.statSync(file).size / 1048576).toFixed(1)} MB), imported alone:`);
+    const runs: Partial<Record<Backend['key'], Awaited<ReturnType<typeof importOn>>>> = {};
+    for (const backend of ALL_BACKENDS) {
+      const r = (runs[backend.key] = await importOn(backend, file, rows));
+      if (r.orders !== rows) throw new Error(`${backend.label}: ${r.orders} orders committed, not ${rows}`);
+      console.log(
+        `  ${backend.label}: ${r.e2e.toFixed(2)} s (preview ${r.previewSeconds.toFixed(2)} s, commit ${r.commitSeconds.toFixed(2)} s); CPU of this process ${r.cpuSeconds.toFixed(2)} s; load average ${loadAverage()}`,
+      );
+    }
+    const of = (pick: (r: Awaited<ReturnType<typeof importOn>>) => number) =>
+      Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, pick(r)]));
+    console.log(
+      ratioLine(
+        'end-to-end',
+        of((r) => r.e2e),
+      ),
+    );
+    console.log(
+      ratioLine(
+        'preview (upload, parse, validation, stored)',
+        of((r) => r.previewSeconds),
+      ),
+    );
+    console.log(
+      ratioLine(
+        'commit',
+        of((r) => r.commitSeconds),
+      ),
+    );
+    // PostgreSQL's own CPU is in its processes, not in this one: this ratio is the app's share.
+    console.log(
+      ratioLine(
+        "CPU time of the app's process",
+        of((r) => r.cpuSeconds),
+      ),
+    );
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** One import alone of `file` on a new database of `backend`, dropped after. */
+async function importOn(backend: Backend, file: string, rows: number) {
+  const opened = await openBackend(backend, dir);
+  try {
+    const bench = await startApp(opened.env);
+    try {
+      return await bench.importOnce(file, rows, false);
+    } finally {
+      await bench.close();
+    }
+  } finally {
+    await opened.close();
+  }
 }
 
 /** A single create's body (another user's write during the commit). */
