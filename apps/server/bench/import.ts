@@ -9,10 +9,14 @@
  * the peak RSS of a fresh server while four zip bombs are uploaded at once.
  * Its floor (issue 29): the own reader plus a bare node:sqlite insert of the same orders, and the
  * import's ratio to it.
+ * `--pg` (issue 27): instead, the import alone on the embedded default and on PostgreSQL with its
+ * queue, with files in the local folder and in PostgreSQL (bench/backends.ts), in one run, and
+ * what the queue and the shared store cost against the embedded default.
  *   npm run bench:import -w apps/server  [-- 10000 100000] [--alone]
+ *   npm run bench:import -w apps/server -- --pg             (PostgreSQL: BENCH_DATABASE_URL, TEST_DATABASE_URL or local)
+ *   BENCH_ROWS=2000 …                                        (a smoke run's size)
  */
-import { execFileSync, spawn } from 'node:child_process';
-import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +35,8 @@ import { readFirstSheetRows } from '../src/lib/xlsx-rows.ts';
 import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { type ColumnKey, COLUMNS, headerText, matchHeader, TEMPLATES } from '../src/modules/batches/templates.ts';
 import { multipart } from '../test/batches/helpers.ts';
-import { httpClient } from '../test/harness.ts';
+import { ALL_BACKENDS, type Backend, EMBEDDED, openBackend, pgServerUrl, ratioLine } from './backends.ts';
+import { bombs } from './import-bombs.ts';
 
 // `--generate <rows> <file>`: write one workbook and exit (run in a child process, so the
 // generator's own memory does not count in the peak RSS measured below).
@@ -64,7 +69,12 @@ const sizes = process.argv
   .filter((a) => a !== profileDir)
   .map(Number)
   .filter(Boolean);
-const SIZES = sizes.length ? sizes : [10_000, 100_000];
+// BENCH_ROWS=2000 (or 2000,5000): smaller sizes for a smoke run, wherever the arguments are not passed.
+const envSizes = (process.env.BENCH_ROWS ?? '').split(',').map(Number).filter(Boolean);
+const SIZES = sizes.length ? sizes : envSizes.length ? envSizes : [10_000, 100_000];
+// `--pg` (issue 27): the imports alone on the embedded default and on PostgreSQL with its queue,
+// with and without its file store (bench/backends.ts), and their ratios; nothing else.
+const pgRun = process.argv.includes('--pg');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'));
 
 async function generate(rows: number, file: string, prefix: string) {
@@ -313,6 +323,10 @@ async function floorImport(file: string) {
   };
 }
 
+const generateInChild = (rows: number, file: string, prefix: string) =>
+  execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--generate', String(rows), file, prefix], {
+    stdio: 'inherit',
+  });
 const bareInChild = (kind: 'exceljs' | 'reader', file: string) =>
   JSON.parse(
     execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--bare', kind, file], { encoding: 'utf8' }),
@@ -340,13 +354,12 @@ const p99 = (xs: number[]) => {
   return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))] ?? 0;
 };
 
-async function main() {
-  const config = testConfig({
-    DATABASE_URL: path.join(dir, 'bench.sqlite'),
-    DATA_DIR: dir,
-    WEB_DIST: path.join(dir, 'none'),
-    UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024),
-  });
+/**
+ * The real app on a new database (`env`: where it is and where files go; the embedded default
+ * unless told), migrated and seeded with the demo and 2,000 orders, its two users logged in.
+ */
+async function startApp(env: Record<string, string>) {
+  const config = testConfig({ ...env, UPLOAD_LIMIT_BYTES: String(100 * 1024 * 1024) });
   const db = createDatabase(config.database);
   await migrateToLatest(db);
   await seedDemo(db, { orders: 2000 });
@@ -459,7 +472,23 @@ async function main() {
       loop,
     };
   }
+  return {
+    importOnce,
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+}
 
+async function main() {
+  if (pgRun) return compareBackends();
+  const bench = await startApp({
+    DATABASE_URL: path.join(dir, 'bench.sqlite'),
+    DATA_DIR: dir,
+    WEB_DIST: path.join(dir, 'none'),
+  });
+  const { importOnce } = bench;
   console.log(`node ${process.version}, ${os.cpus().length} CPUs, SQLite (node:sqlite, WAL)`);
   // The machine's load: figures from a loaded machine compare only as ratios within one run.
   console.log(`load average at start: ${loadAverage()}`);
@@ -467,13 +496,8 @@ async function main() {
     const file = path.join(dir, `orders-${rows}.xlsx`);
     const loadedFile = path.join(dir, `orders-${rows}-loaded.xlsx`);
     const g = performance.now();
-    for (const [f, prefix] of [
-      [file, 'BN'],
-      [loadedFile, 'LD'],
-    ])
-      execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--generate', String(rows), f!, prefix!], {
-        stdio: 'inherit',
-      });
+    generateInChild(rows, file, 'BN');
+    generateInChild(rows, loadedFile, 'LD');
     const size = fs.statSync(file).size;
     console.log(
       `\n${rows} rows: generated two workbooks of ${(size / 1048576).toFixed(1)} MB in ${((performance.now() - g) / 1000).toFixed(1)} s`,
@@ -551,10 +575,81 @@ async function main() {
       );
     }
   }
-  await app.close();
-  await db.destroy();
+  await bench.close();
   if (!aloneOnly) await bombs();
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * `--pg` (issue 27): the same workbook imported alone on each backend (bench/backends.ts), each
+ * on a new database with the same seed, one after another in this process; the times and their
+ * ratios to the embedded default. A small import first warms the process, so the first backend
+ * measured does not pay alone for compiling what the others reuse.
+ */
+async function compareBackends() {
+  console.log(
+    `node ${process.version}, ${os.cpus().length} CPUs; the import alone on SQLite and on PostgreSQL at ${new URL(pgServerUrl()).host}`,
+  );
+  console.log(`load average at start: ${loadAverage()}`);
+  const warmFile = path.join(dir, 'orders-warm-up.xlsx');
+  generateInChild(1000, warmFile, 'WU');
+  await importOn(EMBEDDED, warmFile, 1000);
+  for (const rows of SIZES) {
+    const file = path.join(dir, `orders-${rows}.xlsx`);
+    generateInChild(rows, file, 'BN');
+    console.log(`\n${rows} rows (a workbook of ${(fs.statSync(file).size / 1048576).toFixed(1)} MB), imported alone:`);
+    const runs: Partial<Record<Backend['key'], Awaited<ReturnType<typeof importOn>>>> = {};
+    for (const backend of ALL_BACKENDS) {
+      const r = (runs[backend.key] = await importOn(backend, file, rows));
+      if (r.orders !== rows) throw new Error(`${backend.label}: ${r.orders} orders committed, not ${rows}`);
+      console.log(
+        `  ${backend.label}: ${r.e2e.toFixed(2)} s (preview ${r.previewSeconds.toFixed(2)} s, commit ${r.commitSeconds.toFixed(2)} s); CPU of this process ${r.cpuSeconds.toFixed(2)} s; load average ${loadAverage()}`,
+      );
+    }
+    const of = (pick: (r: Awaited<ReturnType<typeof importOn>>) => number) =>
+      Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, pick(r)]));
+    console.log(
+      ratioLine(
+        'end-to-end',
+        of((r) => r.e2e),
+      ),
+    );
+    console.log(
+      ratioLine(
+        'preview (upload, parse, validation, stored)',
+        of((r) => r.previewSeconds),
+      ),
+    );
+    console.log(
+      ratioLine(
+        'commit',
+        of((r) => r.commitSeconds),
+      ),
+    );
+    // PostgreSQL's own CPU is in its processes, not in this one: this ratio is the app's share.
+    console.log(
+      ratioLine(
+        "CPU time of the app's process",
+        of((r) => r.cpuSeconds),
+      ),
+    );
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** One import alone of `file` on a new database of `backend`, dropped after. */
+async function importOn(backend: Backend, file: string, rows: number) {
+  const opened = await openBackend(backend, dir);
+  try {
+    const bench = await startApp(opened.env);
+    try {
+      return await bench.importOnce(file, rows, false);
+    } finally {
+      await bench.close();
+    }
+  } finally {
+    await opened.close();
+  }
 }
 
 /** A single create's body (another user's write during the commit). */
@@ -575,194 +670,6 @@ function singleOrder(orderNo: string) {
     sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
     items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 2, unitPrice: '1500' }],
   };
-}
-
-// ---- zip bombs (issue 10 #2, #3): peak RSS of a fresh server while four are uploaded at once ----
-
-/** A stored or deflated zip of the given entries; `lie` writes 1 KiB as every entry's sizes. */
-function zipOf(entries: { name: string; data: Buffer; raw?: number }[], lie = false) {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const deflated = zlib.deflateRawSync(e.data, { level: 9 });
-    const name = Buffer.from(e.name);
-    const crc = zlib.crc32(e.data);
-    const size = lie ? 1024 : (e.raw ?? e.data.length);
-    const csize = deflated.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(csize, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(csize, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, deflated);
-    centrals.push(central, name);
-    offset += 30 + name.length + csize;
-  }
-  const cd = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cd, end]);
-}
-
-/** The parts every workbook needs around its first sheet. */
-function workbookParts(sheet: Buffer) {
-  const x = (s: string) => Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${s}`);
-  return [
-    {
-      name: '[Content_Types].xml',
-      data: x(
-        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
-      ),
-    },
-    {
-      name: '_rels/.rels',
-      data: x(
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
-      ),
-    },
-    {
-      name: 'xl/workbook.xml',
-      data: x(
-        '<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="orders" sheetId="1" r:id="rId1"/></sheets></workbook>',
-      ),
-    },
-    {
-      name: 'xl/_rels/workbook.xml.rels',
-      data: x(
-        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-      ),
-    },
-    { name: 'xl/worksheets/sheet1.xml', data: sheet },
-  ];
-}
-
-const SHEET_HEAD =
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
-const SHEET_TAIL = '</sheetData></worksheet>';
-
-/** Column letters of a 1-based column number (bijective base 26). */
-function columnLetters(n: number) {
-  let s = '';
-  for (; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
-/** Sheet bomb: about 1 MB that inflates to 600 MiB of one repeated row, sizes in the directory lying. */
-function sheetBomb() {
-  const header = TEMPLATES.import.columns
-    .map((k, i) => `<c r="${columnLetters(i + 1)}1" t="inlineStr"><is><t>${headerText(COLUMNS[k])}</t></is></c>`)
-    .join('');
-  const row = '<row><c t="inlineStr"><is><t>x</t></is></c></row>';
-  const filler = Buffer.alloc(Math.floor((600 * 1048576) / row.length) * row.length, row);
-  const sheet = Buffer.concat([
-    Buffer.from(`${SHEET_HEAD}<row r="1">${header}</row>`),
-    filler,
-    Buffer.from(SHEET_TAIL),
-  ]);
-  return zipOf(workbookParts(sheet), true);
-}
-
-/** Column bomb: one cell at column 2^31 (a 2 KB workbook). */
-function columnBomb() {
-  const sheet = Buffer.from(
-    `${SHEET_HEAD}<row r="1"><c r="${columnLetters(2 ** 31)}1" t="inlineStr"><is><t>x</t></is></c></row>${SHEET_TAIL}`,
-  );
-  return zipOf(workbookParts(sheet));
-}
-
-const rssOf = (pid: number) => {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-};
-
-/**
- * A fresh server (its own process and database) idles, then four bombs — two of each kind — are
- * uploaded at once; its peak RSS (VmHWM) is read while they are parsed (at most 60 s).
- */
-async function bombs() {
-  const bombDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bombs-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn(process.execPath, [fileURLToPath(new URL('../src/server.ts', import.meta.url))], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: path.join(bombDir, 'bombs.sqlite'),
-      DATA_DIR: bombDir,
-      WEB_DIST: path.join(bombDir, 'none'),
-      DEMO_SEED: 'true',
-      LOG_LEVEL: 'silent',
-    },
-    stdio: 'ignore',
-  });
-  const http = httpClient(`http://127.0.0.1:${port}/api`);
-  try {
-    await http.ready(60_000);
-    const token = await http.login('demo');
-    const files = [sheetBomb(), columnBomb()];
-    console.log(
-      `
-zip bombs: sheet bomb ${(files[0]!.length / 1048576).toFixed(1)} MB (600 MiB inflated, sizes lying), column bomb ${files[1]!.length} B (one cell at column 2^31)`,
-    );
-    await new Promise((r) => setTimeout(r, 2000));
-    const idle = rssOf(server.pid!).rss;
-    // Resets the kernel's peak (VmHWM) to now, so start-up does not count.
-    fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server.pid!).rss)), 50);
-    const t0 = performance.now();
-    const answers = await Promise.all(
-      [0, 1, 0, 1].map(async (k) => {
-        const r = await http
-          .upload('order/batch/createImport', token, { name: 'bomb.xlsx', data: files[k]! }, { channel: 'JP' })
-          .catch((e: Error) => ({ status: e.name, body: {} as { data?: { id?: number } } }));
-        return { status: r.status, id: (r.body as { data?: { id?: number } }).data?.id };
-      }),
-    );
-    // Batches that were accepted: wait (60 s at most) for their parse to end.
-    const states: string[] = [];
-    for (const a of answers) {
-      let state = `HTTP ${a.status}`;
-      // Each accepted batch is looked at at least once, even when the 60 s have passed.
-      for (let first = true; a.id && (first || performance.now() - t0 < 60_000); first = false) {
-        const p = (await http.post('order/batch/progress', { id: a.id }, token)).body as {
-          data: { status: string; errorMessage: string | null };
-        };
-        state = `${p.data.status}${p.data.errorMessage ? ` (${p.data.errorMessage.slice(0, 60)})` : ''}`;
-        if (p.data.status !== 'parsing') break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      states.push(state);
-    }
-    clearInterval(sampler);
-    peak = Math.max(peak, rssOf(server.pid!).peak);
-    console.log(`  outcomes after ${((performance.now() - t0) / 1000).toFixed(1)} s: ${states.join('; ')}`);
-    console.log(
-      `  server RSS idle ${idle.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB: +${(peak - idle).toFixed(0)} MiB (goal <= 300 MiB above idle)`,
-    );
-  } finally {
-    server.kill('SIGKILL');
-    fs.rmSync(bombDir, { recursive: true, force: true });
-  }
 }
 
 main().catch((e) => {

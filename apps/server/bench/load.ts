@@ -4,6 +4,7 @@
  * request beside it, and one line per result.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import type { Database } from '../src/db/database.ts';
@@ -31,7 +32,8 @@ export async function benchDatabase(
   sqliteFile: string,
 ): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!pgUrl) return { url: sqliteFile, drop: async () => undefined };
-  const name = `bench_${Date.now()}`;
+  // Unique per call: a `--pg` run makes several in one process, and other runs may share the server.
+  const name = `bench_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobKind, JobQueue } from '../src/lib/jobs.ts';
 import { createHarness, secondInstance, type Harness } from './harness.ts';
 import { sleep, waitFor } from './support/jobs.ts';
+import { INSTANCES_ENV } from './support/two-instances.ts';
 
 /**
  * The job queue (lib/jobs.ts, issue 27) across two instances on one PostgreSQL: a period's job
@@ -9,19 +10,18 @@ import { sleep, waitFor } from './support/jobs.ts';
  * orphaned job taken over. Several instances live on PostgreSQL only (the embedded SQLite is one
  * process), so this file runs in the PostgreSQL run (vitest.config.ts: `*.pg.test.ts`).
  */
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
 
 let h: Harness;
 let jobs: JobQueue;
 beforeAll(async () => {
-  h = await createHarness({ seed: false, env: ENV });
+  h = await createHarness({ seed: false, env: INSTANCES_ENV });
   jobs = h.app.jobs;
   expect(jobs.backend).toBe('pg-boss');
 });
 
 describe('two instances on one PostgreSQL', () => {
   it('a periodic job fires exactly once per period across both instances, over three periods', async () => {
-    const b = await secondInstance(h, { env: ENV });
+    const b = await secondInstance(h, { env: INSTANCES_ENV });
     // One recorder for both: a run on either instance counts.
     const runs: string[] = [];
     for (const [who, q] of [
@@ -48,7 +48,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('jobs enqueued on both instances at once each run exactly once', async () => {
-    const b = await secondInstance(h, { env: ENV });
+    const b = await secondInstance(h, { env: INSTANCES_ENV });
     const runs: number[] = [];
     const kind: JobKind<{ n: number }> = { name: 'test-once-two', run: async (p) => void runs.push(p.n) };
     jobs.define(kind);
@@ -61,7 +61,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('SERVER_ROLE=web enqueues only: its job runs on a worker instance', async () => {
-    const web = await secondInstance(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
+    const web = await secondInstance(h, { env: { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
     const ran: string[] = [];
     jobs.define({ name: 'test-role', run: async () => void ran.push('worker') });
     web.app.jobs.define({ name: 'test-role', run: async () => void ran.push('web') });
@@ -72,8 +72,8 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('a job whose instance died is run by the other once its lease lapses, exactly once, and never while its owner lives', async () => {
-    const owner = await secondInstance(h, { env: ENV });
-    const other = await secondInstance(h, { env: ENV });
+    const owner = await secondInstance(h, { env: INSTANCES_ENV });
+    const other = await secondInstance(h, { env: INSTANCES_ENV });
     const ran: { who: string; attempt: number }[] = [];
     let hold!: () => void;
     const held = new Promise<void>((r) => (hold = r));

@@ -1,11 +1,10 @@
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
-import { createStorage } from '../../src/lib/storage-config.ts';
-import type { Storage } from '../../src/lib/storage.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { sleep } from '../support/jobs.ts';
+import { sleep, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
  * Issue 27: a declarations workbook's commit wrote up to 5,000 rows in its request. Now it is a
@@ -13,49 +12,21 @@ import { sleep } from '../support/jobs.ts';
  * read from either; a run whose instance died mid-write is finished by another, exactly once,
  * after the lease. Several instances live on PostgreSQL (vitest.config.ts: `*.pg.test.ts`).
  */
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /**
  * The harness's store, with its reads held at a gate while one is closed: the run reading its
  * checked rows is then under way (nothing else of these tests reads a file on the harness's instance).
  */
-let base: Storage;
-let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
-const held: Storage = {
-  put: (data, hint, sha256) => base.put(data, hint, sha256),
-  async get(key) {
-    if (gate) {
-      gate.reached = true;
-      await gate.wait;
-    }
-    return base.get(key);
-  },
-  stream: (key) => base.stream(key),
-  remove: (key) => base.remove(key),
-  check: () => base.check(),
-  listOlderThan: (before) => base.listOlderThan(before),
-};
-function closeGate() {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  gate = { open, reached: false, wait };
-  return gate;
-}
+const held = heldStore('get');
 
 let h: Harness;
 let demo: string;
 beforeAll(async () => {
-  h = await createHarness({ env: ENV, storage: held });
-  base = createStorage(h.config, h.db);
+  h = await createHarness({ env: INSTANCES_ENV, storage: held.storage });
+  held.attach(h);
   await seedDemoDeclarations(h.db, new Date());
   demo = await h.login('demo');
 });
-afterAll(() => gate?.open());
 
 async function workbook(rows: [string, string, number][]) {
   const wb = new ExcelJS.Workbook();
@@ -97,8 +68,8 @@ const declOf = async (db: Harness['db'], orderNo: string) =>
 
 describe('declarations commits on the job queue, two instances on one PostgreSQL', () => {
   it('a commit sent to a web instance is written by the worker and read from either', async () => {
-    const web: Instance = await secondInstance(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
-    const g = closeGate();
+    const web: Instance = await secondInstance(h, { env: { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
+    const g = held.closeGate();
     const id = await commit(
       web.app,
       await workbook([
@@ -120,10 +91,10 @@ describe('declarations commits on the job queue, two instances on one PostgreSQL
 
   // Last in the file: the harness's instance "dies" here.
   it('a run whose instance died mid-write is finished by another, exactly once, after the lease', async () => {
-    const g = closeGate();
+    const g = held.closeGate();
     const id = await commit(h.app, await workbook([['DMX100002', 'Lamp', 180000]]));
     await waitFor('the run to start', () => g.reached);
-    const other = await secondInstance(h, { env: ENV });
+    const other = await secondInstance(h, { env: INSTANCES_ENV });
     // A lease and a half: the owner's lease keeps the run its own while it lives.
     await sleep(15_000);
     expect((await run(other.app, id)).status).toBe('running');

@@ -3,10 +3,9 @@ import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
-import { createStorage } from '../../src/lib/storage-config.ts';
-import type { Storage } from '../../src/lib/storage.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { sleep } from '../support/jobs.ts';
+import { sleep, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
  * Issue 27: the permit's e-mail was sent in the upload's call (a slow mail server held it). Now it
@@ -14,39 +13,12 @@ import { sleep } from '../support/jobs.ts';
  * either; a mail whose instance died before sending is sent by another, exactly once, after the
  * lease. Several instances live on PostgreSQL (vitest.config.ts: `*.pg.test.ts`).
  */
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /**
  * The harness's store, with its reads held at a gate while one is closed: the mail job reading the
  * permit's PDF is then under way (nothing else of these tests reads a file on the harness's instance).
  */
-let base: Storage;
-let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
-const held: Storage = {
-  put: (data, hint, sha256) => base.put(data, hint, sha256),
-  async get(key) {
-    if (gate) {
-      gate.reached = true;
-      await gate.wait;
-    }
-    return base.get(key);
-  },
-  stream: (key) => base.stream(key),
-  remove: (key) => base.remove(key),
-  check: () => base.check(),
-  listOlderThan: (before) => base.listOlderThan(before),
-};
-function closeGate() {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  gate = { open, reached: false, wait };
-  return gate;
-}
+const held = heldStore('get');
 
 let h: Harness;
 let operator: string;
@@ -72,15 +44,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  smtpEnv = { ...ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' };
-  h = await createHarness({ env: smtpEnv, storage: held });
-  base = createStorage(h.config, h.db);
+  smtpEnv = { ...INSTANCES_ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' };
+  h = await createHarness({ env: smtpEnv, storage: held.storage });
+  held.attach(h);
   await seedDemoDeclarations(h.db, new Date());
   operator = await h.login('operator');
   await h.db.updateTable('export_nominations').set({ receive_email: 'docs@demo.example' }).execute();
 });
 afterAll(async () => {
-  gate?.open();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
@@ -112,7 +83,7 @@ const settled = (p: { emailedAt: string | null; emailError: string | null }) => 
 describe('permit e-mails on the job queue, two instances on one PostgreSQL', () => {
   it('a permit uploaded to a web instance is e-mailed by the worker, its result read from either', async () => {
     const web: Instance = await secondInstance(h, { env: { ...smtpEnv, SERVER_ROLE: 'web' } });
-    const g = closeGate();
+    const g = held.closeGate();
     mails.length = 0;
     await uploadPermit(web.app, await orderId('DMX100001'));
     await waitFor('the worker to take the mail', () => g.reached);
@@ -127,7 +98,7 @@ describe('permit e-mails on the job queue, two instances on one PostgreSQL', () 
 
   // Last in the file: the harness's instance "dies" here.
   it('a mail whose instance died before sending is sent by another, exactly once, after the lease', async () => {
-    const g = closeGate();
+    const g = held.closeGate();
     mails.length = 0;
     await uploadPermit(h.app, await orderId('D2X100001'));
     await waitFor('the mail job to start', () => g.reached);

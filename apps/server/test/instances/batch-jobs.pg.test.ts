@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseRow, fill, template, upload } from '../batches/helpers.ts';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
+import { sleep, waitFor } from '../support/jobs.ts';
+import { INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
  * Issue 27: batch parse and commit ran in the instance that took the call, with recovery of its
@@ -10,13 +12,6 @@ import { createHarness, type Harness, type Instance, secondInstance } from '../h
  * whose instance died is taken over only once its lease lapsed, and the line is read from the
  * database. Several instances: PostgreSQL only.
  */
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(100)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /** The commit of `batchId` is held after its first staged chunk until `open`. */
 let gate: { batchId: number; open: () => void; reached: boolean; wait: Promise<void> } | null = null;
@@ -40,12 +35,12 @@ let worker: FastifyInstance;
 let demo: string;
 let tpl: Buffer;
 beforeAll(async () => {
-  h = await createHarness({ env: ENV });
+  h = await createHarness({ env: INSTANCES_ENV });
   demo = await h.login('demo');
   tpl = await template(h, demo, 'download/importOrder');
   // Nobody runs jobs until the first test has read the line.
   await h.app.jobs.stop();
-  web = await secondInstance(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
+  web = await secondInstance(h, { env: { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
 });
 afterAll(() => gate?.open());
 
@@ -100,7 +95,7 @@ describe('batch jobs on two instances', () => {
     // A worker starts: every batch is parsed, and leaves the line on both.
     worker = await h.restarted({ afterStagedChunk });
     for (const id of ids)
-      await waitFor(`batch ${id} parsed`, async () => (await progress(web.app, id)).status === 'preview');
+      await waitFor(`batch ${id} parsed`, async () => (await progress(web.app, id)).status === 'preview', 20_000);
     expect(await line(h.app)).toEqual([undefined, undefined, undefined]);
     expect(await line(web.app)).toEqual([undefined, undefined, undefined]);
   }, 60_000);
@@ -109,7 +104,7 @@ describe('batch jobs on two instances', () => {
     const id = ids[0]!;
     const c = await on(web.app, 'order/batch/confirm', { id, confirmations: [] });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
-    await waitFor('the commit', async () => (await progress(web.app, id)).status !== 'committing');
+    await waitFor('the commit', async () => (await progress(web.app, id)).status !== 'committing', 20_000);
     expect(await progress(h.app, id)).toMatchObject({ status: 'done', orderCount: 5, errorMessage: null });
     expect(await ordersOf(id)).toBe(5);
   }, 60_000);
@@ -119,11 +114,11 @@ describe('batch jobs on two instances', () => {
     const id = ids[1]!;
     const g = closeGate(id);
     expect((await on(h.app, 'order/batch/confirm', { id, confirmations: [] })).status).toBe(200);
-    await waitFor('the commit to stage its first chunk', () => g.reached);
+    await waitFor('the commit to stage its first chunk', () => g.reached, 20_000);
 
     // Another worker starts while the commit runs (its start recovers nothing of it), and a lease
     // and a half passes: the owner lives, so its commit stays its own.
-    const other = await secondInstance(h, { env: ENV });
+    const other = await secondInstance(h, { env: INSTANCES_ENV });
     await sleep(15_000);
     expect(await batchRow(id)).toMatchObject({ status: 'committing', error_message: null });
 
@@ -156,7 +151,7 @@ describe('batch jobs on two instances', () => {
     // The other instance goes on committing batches.
     const next = ids[2]!;
     expect((await on(other.app, 'order/batch/confirm', { id: next, confirmations: [] })).status).toBe(200);
-    await waitFor('the next commit', async () => (await batchRow(next)).status !== 'committing');
+    await waitFor('the next commit', async () => (await batchRow(next)).status !== 'committing', 20_000);
     expect(await batchRow(next)).toMatchObject({ status: 'done', order_count: 5 });
     expect(await ordersOf(next)).toBe(5);
   }, 120_000);

@@ -1,11 +1,11 @@
 import ExcelJS from 'exceljs';
 import type { items as C } from '@console/contract';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from '../aes-client.ts';
-import { createStorage } from '../../src/lib/storage-config.ts';
-import type { Storage } from '../../src/lib/storage.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
+import { waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 import { aesBlob, itemBody } from './helpers.ts';
 
 /**
@@ -16,47 +16,18 @@ import { aesBlob, itemBody } from './helpers.ts';
  * on SQLite (one instance) the second app is `SERVER_ROLE=web`.
  */
 const pgUrl = process.env.TEST_DATABASE_URL;
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 20_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /** The harness's file store, the reading of a commit's stored rows held at a gate when asked. */
-let base: Storage;
-let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
-const held: Storage = {
-  async get(key) {
-    if (gate && key.endsWith('.json')) {
-      gate.reached = true;
-      await gate.wait;
-    }
-    return base.get(key);
-  },
-  put: (data, hint, sha) => base.put(data, hint, sha),
-  stream: (key) => base.stream(key),
-  remove: (key) => base.remove(key),
-  check: () => base.check(),
-  listOlderThan: (before) => base.listOlderThan(before),
-};
-function closeGate() {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  gate = { open, reached: false, wait };
-  return gate;
-}
+const held = heldStore('get', (key) => key.endsWith('.json'));
 
 let h: Harness;
 let demo: string;
 let b: Instance;
 beforeAll(async () => {
-  h = await createHarness({ env: ENV, storage: held });
-  base = createStorage(h.config, h.db);
+  h = await createHarness({ env: INSTANCES_ENV, storage: held.storage });
+  held.attach(h);
   demo = await h.login('demo');
 });
-afterAll(() => gate?.open());
 
 /** An AES call on an instance, as the console makes it through the balancer. */
 async function call(app: Instance['app'], path: string, body: unknown) {
@@ -117,12 +88,12 @@ async function preview(n: number, group: string) {
 describe('an item import with two instances on one database', () => {
   it('an instance starting while an import commits leaves it alone; it ends done', async () => {
     const { id } = await preview(3, 'inst-start');
-    const g = closeGate();
+    const g = held.closeGate();
     expect((await call(h.app, 'item/import/confirm', { id })).status).toBe('committing');
-    await waitFor('the commit to start', () => g.reached);
+    await waitFor('the commit to start', () => g.reached, 20_000);
     // A large import, committing for more than ten minutes by the time another instance starts.
     h.clock.now = new Date(h.clock.now.getTime() + 11 * 60_000);
-    b = await secondInstance(h, { env: pgUrl ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
+    b = await secondInstance(h, { env: pgUrl ? INSTANCES_ENV : { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
     expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
       status: 'committing',
       errorMessage: null,
@@ -131,6 +102,7 @@ describe('an item import with two instances on one database', () => {
     await waitFor(
       'the commit to end',
       async () => (await call(h.app, 'item/import/progress', { id })).status !== 'committing',
+      20_000,
     );
     expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
       status: 'done',
@@ -168,7 +140,7 @@ describe('an item import with two instances on one database', () => {
         await lock.end();
       };
     } else {
-      const g = closeGate();
+      const g = held.closeGate();
       release = async () => g.open();
     }
     expect((await call(h.app, 'item/import/confirm', { id })).status).toBe('committing');
@@ -178,11 +150,12 @@ describe('an item import with two instances on one database', () => {
         await waitFor(
           'the first chunk',
           async () => (seen = await call(b.app, 'item/import/progress', { id })).progress > 0,
+          20_000,
         );
         // The first chunk's figure, read on the other instance while the commit waits.
         expect(seen).toMatchObject({ status: 'committing', progress: Math.floor((500 / 600) * 99) });
       } else {
-        await waitFor('the commit to start', () => gate!.reached);
+        await waitFor('the commit to start', () => held.gate!.reached, 20_000);
         expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({ status: 'committing' });
       }
     } finally {
@@ -191,6 +164,7 @@ describe('an item import with two instances on one database', () => {
     await waitFor(
       'the commit to end',
       async () => (await call(b.app, 'item/import/progress', { id })).status !== 'committing',
+      20_000,
     );
     expect(await call(b.app, 'item/import/progress', { id })).toMatchObject({
       status: 'done',

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage } from '../../src/lib/storage-config.ts';
-import type { Storage } from '../../src/lib/storage.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
+import { sleep, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 import { pdfPages } from '../support/pdf-read.ts';
 
@@ -16,50 +16,20 @@ import { pdfPages } from '../support/pdf-read.ts';
  * the job under way, whose next start finishes it.
  */
 const pg = Boolean(process.env.TEST_DATABASE_URL);
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /**
  * The harness's file store, with the label PDFs' writes held at a gate: the job is then under
  * way (prints counted, PDF drawn, not stored yet) for as long as the test wants.
  */
-let base: Storage;
-let gate: { open: () => void; fail: (e: Error) => void; reached: boolean; wait: Promise<void> } | null = null;
-const held: Storage = {
-  async put(data, hint, sha256) {
-    if (gate && hint.startsWith('labelA-')) {
-      gate.reached = true;
-      await gate.wait;
-    }
-    return base.put(data, hint, sha256);
-  },
-  get: (key) => base.get(key),
-  stream: (key) => base.stream(key),
-  remove: (key) => base.remove(key),
-  check: () => base.check(),
-  listOlderThan: (before) => base.listOlderThan(before),
-};
-function closeGate() {
-  let open!: () => void;
-  let fail!: (e: Error) => void;
-  const wait = new Promise<void>((r, j) => ((open = r), (fail = j)));
-  gate = { open, fail, reached: false, wait };
-  return gate;
-}
+const held = heldStore('put', (hint) => hint.startsWith('labelA-'));
 
 let h: Harness;
 let demo: string;
 beforeAll(async () => {
-  h = await createHarness({ env: ENV, storage: held });
-  base = createStorage(h.config, h.db);
+  h = await createHarness({ env: INSTANCES_ENV, storage: held.storage });
+  held.attach(h);
   demo = await h.login('demo');
 });
-afterAll(() => gate?.open());
 
 async function threeOrders(prefix: string) {
   return Promise.all([0, 1, 2].map(() => createOrder(h.post, demo, jpOrderBody(prefix))));
@@ -84,13 +54,13 @@ const pdfsOf = (jobId: number) =>
 describe('print jobs with two instances on one database', () => {
   it('an instance starting while a print job runs leaves it alone; it finishes once, with one PDF', async () => {
     const orders = await threeOrders('PJR');
-    const g = closeGate();
+    const g = held.closeGate();
     const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo);
     expect(start.status).toBe(200);
     const jobId = start.body.data.jobId as number;
     await waitFor('the job to draw its PDF', () => g.reached);
 
-    const second = await secondInstance(h, { env: pg ? ENV : { ...ENV, SERVER_ROLE: 'web' } });
+    const second = await secondInstance(h, { env: pg ? INSTANCES_ENV : { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
     expect(await result(jobId)).toMatchObject({ status: 'running', error: null, printed: 3 });
     // The next tests hold their jobs at this instance's gate: the second (whose store has no gate)
     // must not take them, so it takes no more jobs from here on.
@@ -106,7 +76,7 @@ describe('print jobs with two instances on one database', () => {
 
   it("a failed print job's reason is stored as a key and read in the reader's language", async () => {
     const orders = await threeOrders('PJF');
-    const g = closeGate();
+    const g = held.closeGate();
     const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo, {
       'accept-language': 'en',
     });
@@ -125,7 +95,7 @@ describe('print jobs with two instances on one database', () => {
   // Last in the file: the harness's instance "dies" here.
   it('a print job whose instance died is finished by another exactly once', async () => {
     const orders = await threeOrders('PJD');
-    const g = closeGate();
+    const g = held.closeGate();
     const start = await h.post('order/printLabelA', { ids: orders.map((o) => o.id) }, demo);
     const jobId = start.body.data.jobId as number;
     await waitFor('the job to draw its PDF', () => g.reached);
@@ -133,7 +103,7 @@ describe('print jobs with two instances on one database', () => {
 
     let other: Instance;
     if (pg) {
-      other = await secondInstance(h, { env: ENV });
+      other = await secondInstance(h, { env: INSTANCES_ENV });
       // A lease and a half: the owner's lease keeps the job its own while it lives.
       await sleep(15_000);
       expect(await result(jobId)).toMatchObject({ status: 'running', fileId: null });
@@ -143,7 +113,7 @@ describe('print jobs with two instances on one database', () => {
       // One process: it stops with the job under way (never finishing it), and the next start runs it.
       void h.app.jobs.stop();
       await sleep(300);
-      other = await secondInstance(h, { env: ENV });
+      other = await secondInstance(h, { env: INSTANCES_ENV });
     }
     await waitFor('the other instance to finish it', async () => (await result(jobId)).status !== 'running', 40_000);
     await sleep(1500);

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { eanCheckDigit, type orderReviews as C } from '@console/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStorage } from '../../src/lib/storage-config.ts';
-import type { Storage } from '../../src/lib/storage.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from '../aes-client.ts';
 import { baseRow, fill } from '../batches/helpers.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
 import { aesBlob } from '../items/helpers.ts';
-import { sleep } from '../support/jobs.ts';
+import { sleep, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
  * Issue 27: an order review's parse ran in the process that got the upload, in a parse pool of its
@@ -16,39 +15,12 @@ import { sleep } from '../support/jobs.ts';
  * read from either; a review whose instance died mid-parse is finished by another, exactly once,
  * after the lease. Several instances live on PostgreSQL (vitest.config.ts: `*.pg.test.ts`).
  */
-const ENV = { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' };
-async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
-  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-  }
-}
 
 /**
  * The harness's store, with its reads held at a gate while one is closed: the parse reading its
  * upload is then under way (nothing else of these tests reads a file on the harness's instance).
  */
-let base: Storage;
-let gate: { open: () => void; reached: boolean; wait: Promise<void> } | null = null;
-const held: Storage = {
-  put: (data, hint, sha256) => base.put(data, hint, sha256),
-  async get(key) {
-    if (gate) {
-      gate.reached = true;
-      await gate.wait;
-    }
-    return base.get(key);
-  },
-  stream: (key) => base.stream(key),
-  remove: (key) => base.remove(key),
-  check: () => base.check(),
-  listOlderThan: (before) => base.listOlderThan(before),
-};
-function closeGate() {
-  let open!: () => void;
-  const wait = new Promise<void>((r) => (open = r));
-  gate = { open, reached: false, wait };
-  return gate;
-}
+const held = heldStore('get');
 
 let h: Harness;
 let demo: string;
@@ -58,12 +30,11 @@ const jan = (() => {
   return d + eanCheckDigit(d);
 })();
 beforeAll(async () => {
-  h = await createHarness({ env: ENV, storage: held });
-  base = createStorage(h.config, h.db);
+  h = await createHarness({ env: INSTANCES_ENV, storage: held.storage });
+  held.attach(h);
   demo = await h.login('demo');
   template = (await aesBlob(h, 'orderReview/downloadTemplateExcel', {}, demo)).bytes;
 });
-afterAll(() => gate?.open());
 
 const sheet = (prefix: string, n: number) =>
   fill(
@@ -108,8 +79,8 @@ const ordersOf = async (id: number) =>
 
 describe('order reviews on the job queue, two instances on one PostgreSQL', () => {
   it('a review uploaded to a web instance is parsed by the worker and read from either', async () => {
-    const web: Instance = await secondInstance(h, { env: { ...ENV, SERVER_ROLE: 'web' } });
-    const g = closeGate();
+    const web: Instance = await secondInstance(h, { env: { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
+    const g = held.closeGate();
     const queued = await upload(web.app, await sheet('RJW', 5), 'web.xlsx');
     expect(queued).toMatchObject({ parseState: 'queued', orderCount: 0 });
     // The worker (the harness's instance) took it: it reads the file under the gate.
@@ -131,10 +102,10 @@ describe('order reviews on the job queue, two instances on one PostgreSQL', () =
 
   // Last in the file: the harness's instance "dies" here.
   it('a review whose instance died mid-parse is finished by another, exactly once, after the lease', async () => {
-    const g = closeGate();
+    const g = held.closeGate();
     const queued = await upload(h.app, await sheet('RJD', 7), 'dead.xlsx');
     await waitFor('the parse to start', () => g.reached);
-    const other = await secondInstance(h, { env: ENV });
+    const other = await secondInstance(h, { env: INSTANCES_ENV });
     // A lease and a half: the owner's lease keeps the review its own while it lives.
     await sleep(15_000);
     expect((await read(other.app, queued.reviewNo)).parseState).toBe('parsing');

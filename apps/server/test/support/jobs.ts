@@ -1,9 +1,9 @@
 import type { JobKind, JobQueue } from '../../src/lib/jobs.ts';
 
-/** Helpers of the job queue's tests (jobs.test.ts, jobs-instances.pg.test.ts). */
+/** Helpers of the job queue's tests (jobs.test.ts, the tests of several instances: support/two-instances.ts). */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export async function waitFor(what: string, cond: () => boolean, ms = 15_000) {
-  for (const end = Date.now() + ms; !cond(); await sleep(50)) {
+export async function waitFor(what: string, cond: () => boolean | Promise<boolean>, ms = 15_000) {
+  for (const end = Date.now() + ms; !(await cond()); await sleep(50)) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
   }
 }
