@@ -29,10 +29,22 @@ export async function uploadImage(
   fields: Record<string, unknown> = {},
   lang = 'en',
 ) {
+  return aesUpload(h, 'item/image/upload', token, file, fields, lang);
+}
+
+/** A sealed multipart call (image, item sheet): fields sealed as `data`/`iv`, the file plain; the answer opened. */
+export async function aesUpload(
+  h: Harness,
+  path: string,
+  token: string,
+  file: { name: string; data: Buffer },
+  fields: Record<string, unknown> = {},
+  lang = 'en',
+) {
   const m = multipart(sealRequest(token, fields), file);
   const res = await h.app.inject({
     method: 'POST',
-    url: '/api/item/image/upload',
+    url: `/api/${path}`,
     headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, aes: '1', 'accept-language': lang },
     payload: m.payload,
   });
