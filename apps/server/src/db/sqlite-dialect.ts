@@ -1,5 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import {
   CompiledQuery,
@@ -12,6 +12,7 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
+import { nextTurn } from '../lib/next-turn.ts';
 
 /**
  * Kysely dialect over Node's built-in `node:sqlite` (DESIGN: no native addons).
