@@ -4,7 +4,7 @@
  * the exporter (the orders' export nomination) and a value in JPY. Every other MDA download of the
  * batch menu and of the Order List's menu (chosen orders) comes as its file (issue 28 item 25).
  */
-import { expect as baseExpect, test, type Page } from '../support/test.ts';
+import { type APIRequestContext, expect as baseExpect, test, type Page } from '../support/test.ts';
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { MAIN } from '../servers.ts';
@@ -13,8 +13,11 @@ import { api, loginByCookie } from '../support/session.ts';
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.describe.configure({ timeout: 120_000 });
 
-test('Batch List: the MDA workbook (layout 1) of a Japan batch, read back', async ({ page, context, request }) => {
-  const token = await loginByCookie(context, request, 'demo');
+/**
+ * The oldest done Japan batch (a seeded batch, whose orders name an export nomination): other
+ * specs import newer JP batches without one.
+ */
+async function seededJpBatch(request: APIRequestContext, token: string) {
   const batches = (
     await api<{ list: { id: number; batchNo: string; status: string; channel: string }[] }>(
       request,
@@ -23,9 +26,12 @@ test('Batch List: the MDA workbook (layout 1) of a Japan batch, read back', asyn
       token,
     )
   ).body.data.list;
-  // The oldest (a seeded batch, whose orders name an export nomination): other specs import
-  // newer JP batches without one.
-  const batch = batches.find((b) => b.status === 'done' && b.channel === 'JP');
+  return batches.find((b) => b.status === 'done' && b.channel === 'JP');
+}
+
+test('Batch List: the MDA workbook (layout 1) of a Japan batch, read back', async ({ page, context, request }) => {
+  const token = await loginByCookie(context, request, 'demo');
+  const batch = await seededJpBatch(request, token);
   expect(batch).toBeTruthy();
   const orders = (
     await api<{ total: number; list: { orderNo: string }[] }>(
@@ -96,15 +102,7 @@ test('every other MDA download: the batch menu’s four, and the Order List’s 
   // Seven files, each built in the file workers one after the other.
   test.setTimeout(240_000);
   const token = await loginByCookie(context, request, 'demo');
-  const batches = (
-    await api<{ list: { id: number; batchNo: string; status: string; channel: string }[] }>(
-      request,
-      'order/batches',
-      { offset: 0, limit: 100, order: 'asc' },
-      token,
-    )
-  ).body.data.list;
-  const batch = batches.find((b) => b.status === 'done' && b.channel === 'JP')!;
+  const batch = (await seededJpBatch(request, token))!;
 
   await page.goto(`${MAIN}/home/order/batchList`);
   const batchMenu = `batch-mda-${batch.batchNo}`;

@@ -40,6 +40,35 @@ const variants: Variant[] = [
   { store: 's3', ports: { lb: 8311, a: 8312, b: 8313 }, roleB: 'web', processes: false },
 ];
 
+/**
+ * Kills with SIGKILL the instance whose database session waits on `lockPid`'s lock: a client port
+ * in pg_stat_activity leads to the process that owns it. Polls every 100 ms, `tries` times, since
+ * the instance reaches the lock only some moments after the call that starts the work.
+ */
+async function killInstanceBlockedBy(
+  sql: pg.Client,
+  servers: Record<'a' | 'b', ServerProcess>,
+  lockPid: number,
+  tries: number,
+): Promise<ServerProcess> {
+  let port: number | null = null;
+  for (let i = 0; i < tries && port === null; i++) {
+    const w = await sql.query<{ client_port: number }>(
+      'select client_port from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+      [lockPid],
+    );
+    port = w.rows[0]?.client_port ?? null;
+    if (port === null) await sleep(100);
+  }
+  expect(port).not.toBeNull();
+  const pid = pidOfLocalPort(port!);
+  const killed = Object.values(servers).find((s) => s.child.pid === pid);
+  expect(killed, `pid ${pid}`).toBeDefined();
+  killed!.child.kill('SIGKILL');
+  await killed!.exited;
+  return killed!;
+}
+
 describe.each(variants)('two instances behind haproxy, files in the $store store', (v) => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let s3: Awaited<ReturnType<typeof s3Server>> | undefined;
@@ -348,21 +377,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
         expect(c.status).toBe(200);
         expect(c.data.status).toBe('applying');
         // The session our lock blocks is the applying instance's.
-        let port: number | null = null;
-        for (let i = 0; i < 200 && port === null; i++) {
-          const w = await sql.query<{ client_port: number }>(
-            'select client_port from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
-            [lockPid],
-          );
-          port = w.rows[0]?.client_port ?? null;
-          if (port === null) await sleep(100);
-        }
-        expect(port).not.toBeNull();
-        const pid = pidOfLocalPort(port!);
-        killed = Object.values(servers).find((s) => s.child.pid === pid);
-        expect(killed, `pid ${pid}`).toBeDefined();
-        killed!.child.kill('SIGKILL');
-        await killed!.exited;
+        killed = await killInstanceBlockedBy(sql, servers, lockPid, 200);
       } finally {
         await lock.query('rollback');
         await lock.end();
@@ -411,21 +426,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
         expect((await api.post('order/batch/confirm', { id: batchId, confirmations: [] }, demo)).status).toBe(200);
         await lock.query('begin');
         await lock.query('select id from batches where id = $1 for update', [batchId]);
-        let port: number | null = null;
-        for (let i = 0; i < 400 && port === null; i++) {
-          const w = await sql.query<{ client_port: number }>(
-            'select client_port from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
-            [lockPid],
-          );
-          port = w.rows[0]?.client_port ?? null;
-          if (port === null) await sleep(100);
-        }
-        expect(port).not.toBeNull();
-        const pid = pidOfLocalPort(port!);
-        killed = Object.values(servers).find((s) => s.child.pid === pid);
-        expect(killed, `pid ${pid}`).toBeDefined();
-        killed!.child.kill('SIGKILL');
-        await killed!.exited;
+        killed = await killInstanceBlockedBy(sql, servers, lockPid, 400);
       } finally {
         await lock.query('rollback');
         await lock.end();

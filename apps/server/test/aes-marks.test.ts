@@ -1,4 +1,4 @@
-import { allCalls, type CallDef, sampleOf } from '@console/contract';
+import { allCalls, type CallDef, sampleOf, specCallPaths } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openResponse, sealRequest } from './aes-client.ts';
 import { createHarness, type Harness } from './harness.ts';
@@ -11,35 +11,16 @@ import { createHarness, type Harness } from './harness.ts';
  * text in packages/contract/src/aes-marks.test.ts.
  */
 
-/** The calls that were sealed although §7 does not mark them (and the four added to Subscribe). */
+/**
+ * The calls that were sealed although §7 does not mark them: its Subscribe, Label address update
+ * and JD authorization calls (spec-calls.ts), and the four the product adds to Subscribe.
+ */
 const FORMERLY_SEALED = [
-  'subscribe/time/slots',
-  'subscribe/take/piece',
-  'subscribe/take/piece/list',
-  'subscribe/take/pdf',
-  'subscribe/message',
-  'subscribe/take/piece/cancel',
-  'subscribe/take/piece/info',
+  ...specCallPaths.filter((path) => /^(subscribe|updateLableB|jdAuthorize)\//.test(path)),
   'subscribe/take/piece/update',
   'subscribe/shop/abbr',
   'subscribe/time/capacity',
   'subscribe/time/capacity/update',
-  'updateLableB/list',
-  'updateLableB/progress',
-  'updateLableB/info',
-  'updateLableB/downloadXlsx',
-  'updateLableB/export',
-  'updateLableB/create',
-  'updateLableB/prompt',
-  'jdAuthorize/select',
-  'jdAuthorize/list',
-  'jdAuthorize/info',
-  'jdAuthorize/create',
-  'jdAuthorize/update',
-  'jdAuthorize/delete',
-  'jdAuthorize/getAuthorizeUrl',
-  'jdAuthorize/renewal',
-  'jdAuthorize/getJdToken',
 ];
 
 /** Reads that answer 200 to the simplest valid body, so "accepted" means answered, not only "not refused". */

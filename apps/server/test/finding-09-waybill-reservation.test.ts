@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatWaybill } from '../src/domain/waybills.ts';
 import { baseRow, fill, jobWorkers, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, type HttpClient, listening } from './harness.ts';
+import { childHolding } from './support/killed-child.ts';
 import { validRecipient } from './support/orders.ts';
 
 /**
@@ -134,30 +133,12 @@ describe('finding 9: a commit that never lands gives its waybill range back', ()
       const before = await counters();
       // The child alone runs jobs: its commit is the one killed.
       await workers.stopAll();
-      const child = spawn(
-        process.execPath,
-        [
-          fileURLToPath(new URL('./support/commit-child.ts', import.meta.url)),
-          databaseUrl,
-          h.dataDir,
-          String(id),
-          demo,
-        ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+      const child = await childHolding(
+        new URL('./support/commit-child.ts', import.meta.url),
+        [databaseUrl, h.dataDir, String(id), demo],
+        'staged',
       );
-      let out = '';
-      let err = '';
-      child.stderr.on('data', (d) => (err += d));
-      const exited = new Promise<NodeJS.Signals | null>((res) => child.on('exit', (_code, signal) => res(signal)));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('staged')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`child ended before staging: ${out} ${err}`)));
-      });
-      expect(child.kill('SIGKILL')).toBe(true);
-      expect(await exited).toBe('SIGKILL');
+      await child.killHard();
       expect(
         (await h.db.selectFrom('batches').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status,
       ).toBe('committing');

@@ -1,9 +1,8 @@
 import ExcelJS from 'exceljs';
 import type { items as C } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openResponse, sealRequest } from './aes-client.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
-import { aes, aesBlob, freshJan, itemBody } from './items/helpers.ts';
+import { aes, aesBlob, aesUpload, freshJan, itemBody } from './items/helpers.ts';
 import { lyingWorkbook, zipFiles } from './support/zip.ts';
 
 /**
@@ -29,23 +28,12 @@ beforeAll(async () => {
 /** A blob call with a sealed request: status and bytes. */
 const blob = (path: string, body: unknown, token: string) => aesBlob(h, path, body, token);
 
-async function upload(
+const upload = (
   token: string,
   file: { name: string; data: Buffer },
   fields: Record<string, unknown> = {},
   lang = 'en',
-) {
-  const m = multipart(sealRequest(token, fields), file);
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/api/item/import/upload',
-    headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, aes: '1', 'accept-language': lang },
-    payload: m.payload,
-  });
-  const body = res.json();
-  const data = res.statusCode === 200 ? (openResponse(token, body) as C.ItemImport) : body.data;
-  return { status: res.statusCode, body, data };
-}
+) => aesUpload(h, 'item/import/upload', token, file, fields, lang);
 
 async function readBook(bytes: Buffer) {
   const wb = new ExcelJS.Workbook();

@@ -1,13 +1,12 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createJobQueue } from '../src/lib/jobs.ts';
+import { childHolding } from './support/killed-child.ts';
 
 /**
  * Issue 27, the embedded runner: a render job is its process's (its kind was named after that
@@ -27,22 +26,11 @@ it(
     const db = createDatabase(config.database);
     await migrateToLatest(db);
     try {
-      const child = spawn(
-        process.execPath,
-        [fileURLToPath(new URL('./support/render-child.ts', import.meta.url)), file, dir, path.join(dir, 'never')],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+      const child = await childHolding(
+        new URL('./support/render-child.ts', import.meta.url),
+        [file, dir, path.join(dir, 'never')],
+        'rendering',
       );
-      let out = '';
-      let err = '';
-      child.stderr.on('data', (d) => (err += d));
-      const exited = new Promise<NodeJS.Signals | null>((res) => child.on('exit', (_code, signal) => res(signal)));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('rendering')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`child ended before rendering: ${out} ${err}`)));
-      });
       const renders = () =>
         db
           .selectFrom('job_queue')
@@ -53,8 +41,7 @@ it(
       // The first runs; the second waits, in the queue or before it (its customer's turn).
       const left = await renders();
       expect(left[0]?.state).toBe('active');
-      expect(child.kill('SIGKILL')).toBe(true);
-      expect(await exited).toBe('SIGKILL');
+      await child.killHard();
 
       // The restart: a queue on the same database starts (as the app's does, before any kind is defined).
       const log = { warn: () => {}, error: () => {} };

@@ -503,6 +503,35 @@ describe('changing orders', () => {
     expect(d).toMatchObject({ wholeSet: true, printFlag: true });
     await h.post('order/setOrderFlag', { ids: [open.id], printFlag: false }, demo);
   });
+  it("a flag set by hand leaves the order's own audit: an updated event naming the flag, by its caller", async () => {
+    const created = await h.post('order/createImport', createBody(), demo);
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as number;
+    const demoId = (await h.db.selectFrom('users').select('id').where('name', '=', 'demo').executeTakeFirstOrThrow())
+      .id;
+    const updatedEvents = () =>
+      h.db
+        .selectFrom('tracking_events')
+        .select(['note', 'created_by'])
+        .where('order_id', '=', id)
+        .where('kind', '=', 'updated')
+        .orderBy('id')
+        .execute();
+    expect(await updatedEvents()).toEqual([]);
+    const flag = await h.post('order/setFlag', { ids: [id], flag: 'pushPrice', value: true }, demo);
+    expect(flag.body.data).toEqual({ updated: 1 });
+    const print = await h.post('order/setOrderFlag', { ids: [id], printFlag: false }, demo);
+    expect(print.body.data).toEqual({ updated: 1 });
+    expect(await updatedEvents()).toEqual([
+      { note: 'pushPrice=true', created_by: demoId },
+      { note: 'printFlag=false', created_by: demoId },
+    ]);
+    // The office's own work: the console's detail shows it, the public tracking page does not.
+    const d = (await h.post('order/order', { id }, demo)).body.data;
+    expect(d.events.filter((e: { kind: string }) => e.kind === 'updated')).toHaveLength(2);
+    const tracked = await h.post('order/tracking', { waybillNos: [created.body.data.waybillNo] });
+    expect(tracked.body.data[0].events.map((e: { kind: string }) => e.kind)).toEqual(['created']);
+  });
 });
 
 describe('create one order', () => {

@@ -11,15 +11,25 @@ export async function plain(h: Harness, path: string, body: unknown, token: stri
 
 /** A plain call that answers a file on success and JSON otherwise: the raw bytes and headers. */
 export async function plainBlob(h: Harness, path: string, body: unknown, token: string, lang?: string) {
+  return blobCall(h, path, body, token, lang ? { 'accept-language': lang } : {});
+}
+
+/**
+ * A JSON POST whose answer is read as bytes, not parsed: `payload` goes as it is, so the sealed
+ * variant (items/helpers.ts `aesBlob`) passes its sealed body and `aes` header through here.
+ */
+export async function blobCall(
+  h: Harness,
+  path: string,
+  payload: unknown,
+  token: string,
+  headers: Record<string, string>,
+) {
   const res = await h.app.inject({
     method: 'POST',
     url: `/api/${path}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      ...(lang ? { 'accept-language': lang } : {}),
-    },
-    payload: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+    payload: JSON.stringify(payload),
   });
   return {
     status: res.statusCode,

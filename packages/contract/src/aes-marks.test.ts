@@ -2,12 +2,13 @@
  * Spec §7 marks which calls are AES ("Calls marked AES send the body encrypted"); a client
  * written from the spec seals exactly those and sends every other call plain, so the contract's
  * `aes` flags must follow the marks (issue 28 item 20). The section is quoted below word for word
- * (spec 1.21.2, lines "- **Auth**" to "- **Other groups**") and parsed, beside the list it
- * must give, so neither a typo in the list nor a drift of a flag goes unnoticed.
+ * (spec 1.21.2, lines "- **Auth**" to "- **Other groups**") and parsed against the list it
+ * must give (spec-calls.ts `specAesCallPaths`), so neither a typo in the list nor a drift of a
+ * flag goes unnoticed.
  */
 import { describe, expect, it } from 'vitest';
 import type { CallDef } from './call.ts';
-import { allCalls, calls } from './index.ts';
+import { allCalls, calls, specAesCallPaths } from './index.ts';
 
 const SPEC_7_CALLS = `
 - **Auth**: login {name,password} returns access_token; me (AES); logout; refresh; updatePassWord {old_password,password}.
@@ -45,42 +46,8 @@ const SPEC_7_CALLS = `
 - **Other groups**: order, mtOrder, recipient and subscribe groups exist; their detail is not shown.
 `;
 
-/** What §7 marks AES, written out: "me (AES)" and the groups marked "(AES)" / "(all AES)". */
-const SPEC_AES = [
-  'me',
-  // Order review (AES)
-  'orderReviews',
-  'orderReview/orders',
-  'orderReview/order/items',
-  'orderReview/delBatch',
-  'orderReview/create',
-  'orderReview/downloadInfoItem',
-  'orderReview/downloadTemplateExcel',
-  // Item (all AES)
-  'item/adj',
-  'items',
-  'item',
-  'item/create',
-  'item/update',
-  'item/parts',
-  'item/brands',
-  'item/categories',
-  'item/exportCategories',
-  'item/taxes',
-  // Storage (AES)
-  'storageOrders',
-  'storageOrder/orders',
-  'storageOrder/create',
-  'storageOrder/createBatch',
-  'storageOrder/originSelect',
-  // Export nomination (AES)
-  'export/list',
-  'export/create',
-  'export/update',
-  'export/export',
-  'export/delete',
-  'user/updateReceiveEmail',
-];
+/** What §7 marks AES, written out (spec-calls.ts): "me (AES)" and the groups marked "(AES)" / "(all AES)". */
+const SPEC_AES: readonly string[] = specAesCallPaths;
 
 /**
  * Calls beyond §7 sealed although their group is not an AES group, each with the reason

@@ -103,4 +103,4 @@ const isCall = (v: unknown): v is CallDef =>
 export const allCalls: CallDef[] = Object.values(calls).flatMap((mod) =>
   Object.values(mod as Record<string, unknown>).filter(isCall),
 );
-export { specCallPaths } from './spec-calls.ts';
+export { specAesCallPaths, specCallPaths } from './spec-calls.ts';

@@ -516,6 +516,7 @@ export const itemDelete = defineCall({
 });
 
 export const flagName = z.enum(['gnsUpdated', 'pushS', 'pushPrice', 'wholeSet']);
+export type FlagName = z.infer<typeof flagName>;
 export const setFlag = defineCall({
   path: 'order/setFlag',
   answers: [ErrorCode.NOT_FOUND],

@@ -1,3 +1,48 @@
+// §7's groups marked AES stand apart, so the AES list below reads the same names as the full one.
+/** §7 Order review (AES). */
+const specOrderReview = [
+  'orderReviews',
+  'orderReview/orders',
+  'orderReview/order/items',
+  'orderReview/delBatch',
+  'orderReview/create',
+  'orderReview/downloadInfoItem',
+  'orderReview/downloadTemplateExcel',
+] as const;
+
+/** §7 Item (all AES). */
+const specItem = [
+  'item/adj',
+  'items',
+  'item',
+  'item/create',
+  'item/update',
+  'item/parts',
+  'item/brands',
+  'item/categories',
+  'item/exportCategories',
+  'item/taxes',
+] as const;
+
+/** §7 Storage (AES). */
+const specStorage = [
+  'storageOrders',
+  'storageOrder/orders',
+  'storageOrder/create',
+  'storageOrder/createBatch',
+  'storageOrder/originSelect',
+] as const;
+
+/** §7 Export nomination (AES). */
+const specExportNomination = [
+  'export/list',
+  'export/create',
+  'export/update',
+  'export/export',
+  'export/delete',
+  'user/updateReceiveEmail',
+] as const;
+
 /**
  * The calls the specification (§7) names, in its order. The contract defines more (the product's own
  * calls beside the spec's); this list is what "every spec call is exercised by the console" is
@@ -15,38 +60,14 @@ export const specCallPaths = [
   'notice/check',
   'notice/agree',
   'message',
-  'orderReviews',
-  'orderReview/orders',
-  'orderReview/order/items',
-  'orderReview/delBatch',
-  'orderReview/create',
-  'orderReview/downloadInfoItem',
-  'orderReview/downloadTemplateExcel',
+  ...specOrderReview,
   'file/downloadSteam',
   'bills',
   'bill/downloadXlsx',
   'currencies',
-  'item/adj',
-  'items',
-  'item',
-  'item/create',
-  'item/update',
-  'item/parts',
-  'item/brands',
-  'item/categories',
-  'item/exportCategories',
-  'item/taxes',
-  'storageOrders',
-  'storageOrder/orders',
-  'storageOrder/create',
-  'storageOrder/createBatch',
-  'storageOrder/originSelect',
-  'export/list',
-  'export/create',
-  'export/update',
-  'export/export',
-  'export/delete',
-  'user/updateReceiveEmail',
+  ...specItem,
+  ...specStorage,
+  ...specExportNomination,
   'order/error',
   'order/abnormal',
   'recipient/list',
@@ -154,4 +175,16 @@ export const specCallPaths = [
   'jdAuthorize/getAuthorizeUrl',
   'jdAuthorize/renewal',
   'jdAuthorize/getJdToken',
+] as const;
+
+/**
+ * What §7 marks AES: "me (AES)" and the groups marked "(AES)" / "(all AES)". The contract's `aes`
+ * flags are checked against it (aes-marks.test.ts), and it against §7's text.
+ */
+export const specAesCallPaths = [
+  'me',
+  ...specOrderReview,
+  ...specItem,
+  ...specStorage,
+  ...specExportNomination,
 ] as const;

@@ -1,4 +1,5 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import {
   CompiledQuery,
@@ -11,6 +12,7 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
+import { nextTurn } from '../lib/next-turn.ts';
 
 /**
  * Kysely dialect over Node's built-in `node:sqlite` (DESIGN: no native addons).
@@ -198,10 +200,15 @@ class NodeSqliteDriver implements Driver {
     if (this.version === null) {
       this.dataVersionStmt ??= this.reader.db.prepare('PRAGMA data_version');
       this.version = (this.dataVersionStmt.get() as { data_version: number }).data_version;
-      // In-process pacing, not a job: the cached value lives one event-loop turn of this connection.
-      setImmediate(() => (this.version = null));
+      void this.forgetVersionNextTurn();
     }
     return this.version;
+  }
+
+  /** The cached version lives one event-loop turn of this connection: a cache's expiry, no work. */
+  private async forgetVersionNextTurn() {
+    await nextTurn();
+    this.version = null;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -299,7 +306,8 @@ class RoutedConnection implements DatabaseConnection {
  */
 class Checkpointer {
   private readonly worker: Worker;
-  private timer?: NodeJS.Timeout;
+  private pending?: Promise<void>;
+  private readonly closing = new AbortController();
   private failed = false;
   constructor(file: string, fallback: () => void) {
     this.worker = new Worker(CHECKPOINT_THREAD, { eval: true, workerData: { file } });
@@ -316,16 +324,22 @@ class Checkpointer {
    * second core during a 100,000-order import, beside the logins it should leave room for).
    */
   due() {
-    if (this.timer || this.failed) return;
-    // In-process pacing, not a job: this process's own SQLite file, which no other instance shares.
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.worker.postMessage('checkpoint');
-    }, CHECKPOINT_DELAY_MS);
-    this.timer.unref();
+    if (this.pending || this.failed) return;
+    this.pending = this.checkpointAfterDelay();
+  }
+  /**
+   * This process's own SQLite file, which no other instance shares: the delay is awaited here, and
+   * a close during it ends it with no checkpoint. The wait does not keep the process alive.
+   */
+  private async checkpointAfterDelay() {
+    const waited = await sleep(CHECKPOINT_DELAY_MS, true, { signal: this.closing.signal, ref: false }).catch(
+      () => false,
+    );
+    this.pending = undefined;
+    if (waited) this.worker.postMessage('checkpoint');
   }
   async close() {
-    clearTimeout(this.timer);
+    this.closing.abort();
     if (this.failed) return;
     const exited = new Promise((r) => this.worker.once('exit', r));
     this.worker.ref(); // wait for it to close its connection, even as the process winds down

@@ -1,10 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { memoryJobQueue } from './jobs.memory.ts';
 import { pgJobQueue } from './jobs.pg.ts';
-import { startPeriodic } from './periodic.ts';
 
 /**
  * The one job queue (DESIGN.md, Data; docs/decisions.md "One job queue"): long jobs and periodic
@@ -138,7 +138,7 @@ export function scheduleTicks(
   log: JobQueueDeps['log'],
 ) {
   const startSlot = slotOf(new Date(), opts.everyMs);
-  return startPeriodic({
+  return scheduleClock({
     everyMs: Math.min(opts.everyMs, SCHEDULE_TICK_MS),
     run: async () => {
       const now = new Date();
@@ -147,6 +147,36 @@ export function scheduleTicks(
     },
     onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
   });
+}
+
+/**
+ * The schedule's clock: `run` once at start, then at every multiple of `everyMs` from the start
+ * (0: never), as one awaited loop, not a timer callback. A run is awaited before the next, so
+ * runs never overlap; the marks a long run passed are skipped. Errors go to `onError` and the
+ * clock goes on. `stop()` aborts the wait and resolves once a run under way has ended, so the
+ * database is closed only after it. The wait does not keep the process alive.
+ */
+export function scheduleClock(opts: { everyMs: number; run: () => Promise<unknown>; onError: (err: unknown) => void }) {
+  if (!opts.everyMs) return { stop: async () => {} };
+  const stopping = new AbortController();
+  const startedAt = Date.now();
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        await opts.run();
+      } catch (err) {
+        opts.onError(err);
+      }
+      const untilNextMark = opts.everyMs - ((Date.now() - startedAt) % opts.everyMs);
+      await sleep(untilNextMark, undefined, { signal: stopping.signal, ref: false }).catch(() => {});
+    }
+  })();
+  return {
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+  };
 }
 
 /** Delay before retry `attempt` (1-based): delay × 2^(attempt−1), plus up to as much jitter (pg-boss's curve). */

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CellValue } from 'exceljs';
+import { nextTurn } from './next-turn.ts';
 
 /**
  * One way every workbook the server makes is written: ExcelJS's streaming writer, rows
@@ -85,12 +86,6 @@ export function columnNumber(letters: string): number {
 const solid = (argb: string) => ({ type: 'pattern', pattern: 'solid', fgColor: { argb } }) as const;
 
 /**
- * Resolves once the stream has taken in what was written (the writer's back-pressure). Not a job
- * outside the queue: one event-loop turn of pacing inside a render that already runs as a job.
- */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
  * Writes one sheet to `out` as an .xlsx: the header row, then the rows of each page in
  * order (a row placed `at` a number leaves the rows before it empty). Ends `out`.
  */
@@ -137,7 +132,9 @@ export async function writeWorkbook(
     put({ values: sheet.columns.map((c) => c.header ?? null), bold: sheet.boldHeader });
   for await (const page of pages) {
     for (const row of page) put(row);
-    await settle();
+    // One event-loop turn awaited inside the running render, so the stream takes in the page
+    // (the writer's back-pressure) before the next is read.
+    await nextTurn();
   }
   ws.commit();
   await wb.commit();

@@ -1,6 +1,7 @@
 import { deflateSync, crc32 } from 'node:zlib';
 import { sealRequest, openResponse } from '../aes-client.ts';
 import { type Harness, multipart } from '../harness.ts';
+import { blobCall } from '../plain-client.ts';
 import { hashPassword } from '../../src/lib/crypto.ts';
 import { DEMO_PASSWORD } from '../../src/seed/demo.ts';
 
@@ -17,24 +18,7 @@ export async function aes(h: Harness, path: string, body: unknown, token: string
  * bytes and headers as they came. `lang`: its Accept-Language, none when absent.
  */
 export async function aesBlob(h: Harness, path: string, body: unknown, token: string, lang?: string) {
-  const res = await h.app.inject({
-    method: 'POST',
-    url: `/api/${path}`,
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${token}`,
-      aes: '1',
-      ...(lang ? { 'accept-language': lang } : {}),
-    },
-    payload: JSON.stringify(sealRequest(token, body)),
-  });
-  return {
-    status: res.statusCode,
-    bytes: res.rawPayload,
-    headers: res.headers,
-    type: res.headers['content-type'],
-    body: res.body,
-  };
+  return blobCall(h, path, sealRequest(token, body), token, { aes: '1', ...(lang ? { 'accept-language': lang } : {}) });
 }
 
 /** The multipart image upload: fields sealed as `data`/`iv`, the file plain. */
@@ -45,10 +29,22 @@ export async function uploadImage(
   fields: Record<string, unknown> = {},
   lang = 'en',
 ) {
+  return aesUpload(h, 'item/image/upload', token, file, fields, lang);
+}
+
+/** A sealed multipart call (image, item sheet): fields sealed as `data`/`iv`, the file plain; the answer opened. */
+export async function aesUpload(
+  h: Harness,
+  path: string,
+  token: string,
+  file: { name: string; data: Buffer },
+  fields: Record<string, unknown> = {},
+  lang = 'en',
+) {
   const m = multipart(sealRequest(token, fields), file);
   const res = await h.app.inject({
     method: 'POST',
-    url: '/api/item/image/upload',
+    url: `/api/${path}`,
     headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, aes: '1', 'accept-language': lang },
     payload: m.payload,
   });

@@ -16,6 +16,16 @@ import { hiddenBatches, visibleOrders } from '../../domain/order-writer.ts';
  * and so on (docs/api.md, paged answers). Counting 10,001 index entries was most of a first
  * page's cost at 1M orders; 1,001 is a fifth of a millisecond (docs/decisions/2026-11-27-order-list-at-a-million.md).
  */
+/** The flags a user sets by hand: the four of `order/setFlag` and the print flag (spec §4). */
+export type OrderFlag = orders.FlagName | 'printFlag';
+const FLAG_COLUMN = {
+  gnsUpdated: 'gns_updated',
+  pushS: 'push_s',
+  pushPrice: 'push_price',
+  wholeSet: 'whole_set',
+  printFlag: 'print_flag',
+} as const satisfies Record<OrderFlag, string>;
+
 export const COUNT_STEP = 1_000;
 /** The most matches a page at `offset` counts before it says "more than" (see COUNT_STEP). */
 export const countBound = (offset: number, limit: number) =>
@@ -314,6 +324,15 @@ export function createOrdersRepository(db: Database) {
         .returning('id')
         .execute();
       return rows.map((r) => r.id);
+    },
+    /** Sets one of an order's flags (`order/setFlag`, `order/setOrderFlag`); the orders are already in scope. */
+    async setFlag(trx: Transaction<DB>, ids: readonly number[], flag: OrderFlag, value: boolean, at: string) {
+      const r = await trx
+        .updateTable('orders')
+        .set({ [FLAG_COLUMN[flag]]: value ? 1 : 0, updated_at: at })
+        .where('id', 'in', [...ids])
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
     async addEvents(trx: Transaction<DB>, events: Insertable<DB['tracking_events']>[]) {
       if (events.length) await trx.insertInto('tracking_events').values(events).execute();

@@ -7,13 +7,6 @@ import type { OrdersLookup } from './orders.lookup.ts';
 import type { OrdersService } from './orders.service.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const FLAG_COLUMN = {
-  gnsUpdated: 'gns_updated',
-  pushS: 'push_s',
-  pushPrice: 'push_price',
-  wholeSet: 'whole_set',
-} as const;
-
 export function ordersRoutes(r: Registrar, service: OrdersService, lookup: OrdersLookup) {
   // Finding orders
   const listCache = r.responseCache(orders.orderList);
@@ -87,10 +80,10 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
       service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'delete', id: input.id }) as never,
   );
   r.call(orders.setFlag, async (input, ctx) =>
-    service.setFlag(await ctx.scope(), input.ids, FLAG_COLUMN[input.flag], input.value),
+    service.setFlag(ctx.actor, await ctx.scope(), input.ids, input.flag, input.value),
   );
   r.call(orders.setOrderFlag, async (input, ctx) =>
-    service.setFlag(await ctx.scope(), input.ids, 'print_flag', input.printFlag),
+    service.setFlag(ctx.actor, await ctx.scope(), input.ids, 'printFlag', input.printFlag),
   );
 
   // Creating one order

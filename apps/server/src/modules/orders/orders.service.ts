@@ -35,6 +35,7 @@ import {
   createOrdersRepository,
   DELETABLE_STATUSES,
   type Guard,
+  type OrderFlag,
   type OrderRecord,
 } from './orders.repository.ts';
 
@@ -541,24 +542,24 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
       return presentItem(after, ctx.currencies);
     },
-    async setFlag(
-      scope: Scope,
-      ids: number[],
-      column: 'gns_updated' | 'push_s' | 'push_price' | 'whole_set' | 'print_flag',
-      value: boolean,
-    ) {
+    /**
+     * A flag set by hand. No status guard: the spec names no statuses for it. The order's own
+     * audit, as for its other changes: an `updated` event (who, when, which flag) in the same
+     * transaction; the public tracking page leaves such events out.
+     */
+    async setFlag(actor: Actor, scope: Scope, ids: number[], flag: OrderFlag, value: boolean) {
       const rows = await repo.idsInScope(scope, ids);
       if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
-      const r = await db
-        .updateTable('orders')
-        .set({ [column]: value ? 1 : 0, updated_at: now() })
-        .where(
-          'id',
-          'in',
-          rows.map((x) => x.id),
-        )
-        .executeTakeFirst();
-      return { updated: Number(r.numUpdatedRows) };
+      const inScope = rows.map((x) => x.id);
+      const updated = await db.transaction().execute(async (trx) => {
+        const n = await repo.setFlag(trx, inScope, flag, value, now());
+        await repo.addEvents(
+          trx,
+          inScope.map((id) => event(id, 'updated', actor, `${flag}=${value}`)),
+        );
+        return n;
+      });
+      return { updated };
     },
 
     // ---- creating one --------------------------------------------------

@@ -1,15 +1,27 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startPeriodic } from '../src/lib/periodic.ts';
+import { scheduleClock } from '../src/lib/jobs.ts';
 
-/** The background jobs' timer (storage accrual, JD renewal): at start, then every period; never two at once. */
-describe('startPeriodic', () => {
+// The clock waits with timers/promises, which vitest's fake timers do not reach: here that wait
+// is made on the global timer they replace, with the same abort.
+vi.mock('node:timers/promises', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('node:timers/promises')>()),
+  setTimeout: (ms: number, value: unknown, opts: { signal?: AbortSignal } = {}) =>
+    new Promise((resolve, reject) => {
+      if (opts.signal?.aborted) return reject(opts.signal.reason);
+      const timer = setTimeout(() => resolve(value), ms);
+      opts.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(opts.signal!.reason)), { once: true });
+    }),
+}));
+
+/** The periodic jobs' schedule clock (storage accrual, JD renewal): at start, then every period; never two at once. */
+describe('scheduleClock', () => {
   afterEach(() => vi.useRealTimers());
 
   it('runs at start and every period; a tick during a run is skipped; stop waits for the run under way', async () => {
     vi.useFakeTimers();
     let runs = 0;
     let release!: () => void;
-    const job = startPeriodic({
+    const job = scheduleClock({
       everyMs: 1000,
       run: () => {
         runs += 1;
@@ -37,7 +49,7 @@ describe('startPeriodic', () => {
     vi.useFakeTimers();
     const errors: unknown[] = [];
     let runs = 0;
-    const job = startPeriodic({
+    const job = scheduleClock({
       everyMs: 1000,
       run: async () => {
         runs += 1;
@@ -54,7 +66,7 @@ describe('startPeriodic', () => {
   it('0: never runs', async () => {
     vi.useFakeTimers();
     let runs = 0;
-    const job = startPeriodic({ everyMs: 0, run: async () => void (runs += 1), onError: () => {} });
+    const job = scheduleClock({ everyMs: 0, run: async () => void (runs += 1), onError: () => {} });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(runs).toBe(0);
     await job.stop();
