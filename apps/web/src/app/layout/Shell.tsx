@@ -14,6 +14,7 @@ import { Header } from './Header.tsx';
 import { buildMenu, flattenMenu, routeIndex } from './menu.ts';
 import { prefetchPages, whenIdle } from '../prefetch.ts';
 import { afterFirstScreen } from './afterFirstScreen.ts';
+import { keepScrollRegionsFocusable } from './focusable-scroll.ts';
 import { pages, type PageLoader } from '../routes/registry.tsx';
 import { TabBar } from './tabs/TabBar.tsx';
 import { Unavailable } from './Unavailable.tsx';
@@ -84,6 +85,8 @@ export default function Shell() {
   useEffect(() => {
     if (route) document.title = `${t('frame.titlePrefix')} - ${pageTitle(route, localized)}`;
   }, [route, t, localized]);
+
+  useEffect(() => keepScrollRegionsFocusable(), []);
 
   useNoticesRecheck();
 

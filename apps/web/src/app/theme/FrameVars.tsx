@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { htmlLang, useI18n } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
-import { readablePrimary } from './contrast.ts';
+import { lightenUntil, readablePrimary } from './contrast.ts';
 import { themes } from './themes.ts';
 
 export function FrameVars() {
@@ -20,10 +20,13 @@ export function FrameVars() {
     for (const [k, v] of Object.entries(def.frame)) {
       root.style.setProperty(`--frame-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
     }
-    // The frame's selected menu item and tab write it as text: the same readable shade antd gets.
+    // The frame's selected menu item and tab write it as text: darkened to read on a light theme,
+    // lightened to read on a dark theme's lightest panel (the active tab's).
     root.style.setProperty(
       '--frame-primary',
-      def.dark ? appearance.themeColor : readablePrimary(appearance.themeColor),
+      def.dark
+        ? lightenUntil(appearance.themeColor, def.token.colorBgElevated ?? '#1f1f1f')
+        : readablePrimary(appearance.themeColor),
     );
     root.style.colorScheme = def.dark ? 'dark' : 'light';
   }, [appearance]);

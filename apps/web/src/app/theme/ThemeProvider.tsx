@@ -2,11 +2,12 @@ import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
 import type { Locale as AntLocale } from 'antd/es/locale';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { setFeedback } from '@/lib/feedback.ts';
 import { useI18n, type Locale } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
 import { readablePrimary } from './contrast.ts';
+import { darkTokens } from './dark-primary.ts';
 import { themes } from './themes.ts';
 
 const staticLocales: Partial<Record<Locale, AntLocale>> = { 'zh-chs': zhCN, en: enUS };
@@ -58,11 +59,15 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const still = useReducedMotion();
   // Light themes: white text on the primary and primary text on white both read at AA (WCAG
   // 1.4.3), and so do hints, help texts and a select's placeholder (antd's 45 % and 25 % black read
-  // at 3.4:1 and 1.6:1). A dark theme's links are light on dark: a darker primary would read worse
-  // there, so it keeps the colour.
-  const primary = def.dark ? appearance.themeColor : readablePrimary(appearance.themeColor);
+  // at 3.4:1 and 1.6:1). On a dark theme a darker primary would read worse: its colours are
+  // lightened instead, and solids carry dark text (dark-primary.ts).
+  const dark = useMemo(
+    () => (def.dark ? darkTokens(appearance.themeColor, def.token.colorBgElevated ?? '#1f1f1f') : null),
+    [def, appearance.themeColor],
+  );
+  const primary = readablePrimary(appearance.themeColor);
   const secondaryText = def.dark ? 'rgba(255,255,255,0.65)' : 'rgba(0,0,0,0.6)';
-  const placeholder = def.dark ? 'rgba(255,255,255,0.55)' : 'rgba(0,0,0,0.56)';
+  const placeholder = def.dark ? 'rgba(255,255,255,0.65)' : 'rgba(0,0,0,0.56)';
 
   return (
     <ConfigProvider
@@ -79,7 +84,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
           colorTextTertiary: secondaryText,
           colorTextPlaceholder: placeholder,
           // antd's #ff4d4f reads at 3.3:1 (danger buttons and links, error texts); red 7 at 5.6:1.
-          ...(def.dark ? {} : { colorError: '#cf1322' }),
+          ...(dark ?? { colorError: '#cf1322' }),
           ...def.token,
           motion: !still,
         },

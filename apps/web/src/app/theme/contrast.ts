@@ -50,3 +50,29 @@ export function readablePrimary(hex: string): string {
   }
   return scaled(lo);
 }
+
+/** `a` mixed with `b` (#rrggbb), `t` of `b`: the same arithmetic as antd's palette. */
+export function mixHex(a: string, b: string, t: number): string {
+  const [x, y] = [rgbOf(a), rgbOf(b)];
+  return `#${x
+    .map((c, i) =>
+      Math.round(c + (y[i]! - c) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
+}
+
+/** `fg` mixed towards white just until it reads on each of `bgs` (a dark theme's text colours). */
+export function lightenUntil(fg: string, ...bgs: string[]): string {
+  const reads = (c: string) => bgs.every((bg) => contrast(c, bg) >= TEXT_CONTRAST);
+  if (reads(fg)) return fg.toLowerCase();
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 14; i++) {
+    const mid = (lo + hi) / 2;
+    if (reads(mixHex(fg, '#ffffff', mid))) hi = mid;
+    else lo = mid;
+  }
+  return mixHex(fg, '#ffffff', hi);
+}

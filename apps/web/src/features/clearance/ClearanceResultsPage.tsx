@@ -55,8 +55,9 @@ export default function ClearanceResultsPage() {
     <Card title={t('clearance.title')} data-testid="clearance-page">
       <Space direction="vertical" style={{ width: '100%', maxWidth: 720 }}>
         <Form layout="inline">
-          <Form.Item label={t('clearance.company')} required>
+          <Form.Item label={t('clearance.company')} required htmlFor="clearance-company">
             <Select
+              id="clearance-company"
               style={{ width: 320 }}
               value={company}
               onChange={(v: string) => (setCompany(v), setError(null))}

@@ -31,6 +31,8 @@ export default function PickupCapacityPage() {
         value={valueOf(region, r.slot)}
         onChange={(v) => setEdits((e) => ({ ...e, [key(region, r.slot)]: Number(v ?? 0) }))}
         data-testid={`capacity-${region}-${r.slot}`}
+        // The column header and the slot name are its label; a screen reader hears both.
+        aria-label={`${t(`pickups.regions.${region}`)} ${r.slot}`}
       />
       <Button size="small" onClick={() => void save(region, r.slot)}>
         {t('pickups.save')}

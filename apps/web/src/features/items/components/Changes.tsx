@@ -46,7 +46,7 @@ export function Changes({ changes }: { changes: Change[] }) {
             {show(c.field, c.before)}
           </span>
           {' → '}
-          <span style={{ color: 'var(--ant-blue-7)' }}>{show(c.field, c.after)}</span>
+          <span className="change-after">{show(c.field, c.after)}</span>
         </div>
       ))}
     </div>

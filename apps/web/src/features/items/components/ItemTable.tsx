@@ -71,7 +71,7 @@ export function ItemTable({
     reason: (r) =>
       r.reason ? (
         <Tooltip title={r.reason}>
-          <span style={{ color: '#cf1322' }} data-testid="item-reason">
+          <span style={{ color: 'var(--ant-color-error-text)' }} data-testid="item-reason">
             {r.reason}
           </span>
         </Tooltip>

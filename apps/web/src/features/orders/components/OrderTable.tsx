@@ -128,7 +128,7 @@ export const reasonColumn = (key: 'errorReason' | 'abnormalReason') => ({
   title: t(`orders.${key}`),
   render: (_: unknown, r: Row) => (
     <Tooltip title={r[key]}>
-      <span style={{ color: '#cf1322' }}>{r[key]}</span>
+      <span style={{ color: 'var(--ant-color-error-text)' }}>{r[key]}</span>
     </Tooltip>
   ),
 });
