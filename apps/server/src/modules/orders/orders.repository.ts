@@ -2,7 +2,7 @@ import type { orders, Paging } from '@console/contract';
 
 type NumberKind = orders.NumberKind;
 type OrderFilter = orders.OrderFilter;
-import { type Expression, type Insertable, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Expression, type Insertable, type SqlBool, type Updateable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { chinaDay } from '../../db/dialect.ts';
@@ -318,6 +318,47 @@ export function createOrdersRepository(db: Database) {
     async addEvents(trx: Transaction<DB>, events: Insertable<DB['tracking_events']>[]) {
       if (events.length) await trx.insertInto('tracking_events').values(events).execute();
     },
+    async updateOrder(trx: Transaction<DB>, id: number, changes: Updateable<DB['orders']>) {
+      await trx.updateTable('orders').set(changes).where('id', '=', id).execute();
+    },
+    /** Sets one of the order list's yes/no flags on orders already checked against the scope. */
+    async setFlag(
+      ids: number[],
+      column: 'gns_updated' | 'push_s' | 'push_price' | 'whole_set' | 'print_flag',
+      value: boolean,
+      at: string,
+    ) {
+      const r = await db
+        .updateTable('orders')
+        .set({ [column]: value ? 1 : 0, updated_at: at })
+        .where('id', 'in', ids)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async replaceItems(trx: Transaction<DB>, orderId: number, rows: Insertable<DB['order_items']>[]) {
+      await trx.deleteFrom('order_items').where('order_id', '=', orderId).execute();
+      await trx.insertInto('order_items').values(rows).execute();
+    },
+    item: (id: number) => db.selectFrom('order_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    itemOrder: (itemId: number) =>
+      db.selectFrom('order_items').select('order_id').where('id', '=', itemId).executeTakeFirst(),
+    async insertItem(trx: Transaction<DB>, row: Insertable<DB['order_items']>) {
+      const r = await trx.insertInto('order_items').values(row).returning('id').executeTakeFirstOrThrow();
+      return r.id;
+    },
+    async updateItem(trx: Transaction<DB>, id: number, changes: Updateable<DB['order_items']>) {
+      await trx.updateTable('order_items').set(changes).where('id', '=', id).execute();
+    },
+    /** Deletes one item and answers how many the order has left, counted inside the write. */
+    async deleteItem(trx: Transaction<DB>, id: number, orderId: number) {
+      await trx.deleteFrom('order_items').where('id', '=', id).execute();
+      const left = await trx
+        .selectFrom('order_items')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('order_id', '=', orderId)
+        .executeTakeFirstOrThrow();
+      return Number(left.n);
+    },
     /** One page of the order list and its count, exact up to countBound. */
     async listPage(scope: Scope, p: Paging & OrderFilter & { sort: keyof typeof SORT_ORDER }): Promise<ListPage> {
       const shape: ListShape = {
@@ -517,6 +558,22 @@ export function createOrdersRepository(db: Database) {
         .executeTakeFirst();
       return !!r;
     },
+    /** A customer's export nomination that is not deleted, or undefined. */
+    exportNomination: (customerId: number, id: number) =>
+      db
+        .selectFrom('export_nominations')
+        .select('id')
+        .where('id', '=', id)
+        .where('customer_id', '=', customerId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst(),
+    numberSegment: (id: number, channel: string) =>
+      db
+        .selectFrom('number_segments')
+        .select(['id', 'customer_id'])
+        .where('id', '=', id)
+        .where('channel_code', '=', channel)
+        .executeTakeFirst(),
     customer: (id: number) => db.selectFrom('customers').select(['id', 'code']).where('id', '=', id).executeTakeFirst(),
     numberSegments: (channel: string, customerId: number) =>
       db

@@ -267,43 +267,35 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const claimed = await repo.claim(trx, [o.id], guard, now(), opts.version);
       if (!claimed.length) await refuse([o.id], claimed, guard, opts.version);
       const total = next.items.reduce((s, it) => s + it.unitPrice * it.quantity, 0);
-      await trx
-        .updateTable('orders')
-        .set({
-          ...recipientColumns(next.recipient),
-          sender_name: next.sender.name,
-          sender_address: next.sender.address,
-          sender_phone: next.sender.phone,
-          user_ref_no: next.userRefNo,
-          order_type: next.orderType,
-          clearance_company_code: next.clearanceCompanyCode,
-          insured_amount: next.insuredAmount,
-          remark: next.remark,
-          total_amount: total,
-          tax_estimate: assessed!.taxEstimate,
-          updated_at: now(),
-          ...abnormal,
-          ...errors,
-        })
-        .where('id', '=', o.id)
-        .execute();
+      await repo.updateOrder(trx, o.id, {
+        ...recipientColumns(next.recipient),
+        sender_name: next.sender.name,
+        sender_address: next.sender.address,
+        sender_phone: next.sender.phone,
+        user_ref_no: next.userRefNo,
+        order_type: next.orderType,
+        clearance_company_code: next.clearanceCompanyCode,
+        insured_amount: next.insuredAmount,
+        remark: next.remark,
+        total_amount: total,
+        tax_estimate: assessed!.taxEstimate,
+        updated_at: now(),
+        ...abnormal,
+        ...errors,
+      });
       if (opts.replaceItems) {
-        await trx.deleteFrom('order_items').where('order_id', '=', o.id).execute();
-        await trx
-          .insertInto('order_items')
-          .values(next.items.map((it, i) => itemRow(o.id, i + 1, it)))
-          .execute();
+        await repo.replaceItems(
+          trx,
+          o.id,
+          next.items.map((it, i) => itemRow(o.id, i + 1, it)),
+        );
       }
       await opts.itemsWrite?.(trx);
       if (errorCleared) {
         const moved = await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
         // The claim held the row: only a concurrent fix of the same error gets here.
         if (!moved.done.length) throw AppError.conflict('orderChangedMeanwhile', { orderNo: o.order_no });
-      } else
-        await trx
-          .insertInto('tracking_events')
-          .values(event(o.id, 'updated', actor))
-          .execute();
+      } else await repo.addEvents(trx, [event(o.id, 'updated', actor)]);
       // Read inside the write: a later writer's version would let the form overwrite what it never saw.
       return repo.versionIn(trx, o.id);
     });
@@ -444,7 +436,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       let orderId: number;
       if (op.kind === 'create') orderId = op.orderId;
       else {
-        const row = await db.selectFrom('order_items').select('order_id').where('id', '=', op.id).executeTakeFirst();
+        const row = await repo.itemOrder(op.id);
         if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'itemNotFound');
         orderId = row.order_id;
       }
@@ -497,13 +489,8 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         // Counted again after the claim, which waits for any other writer of this order: two
         // removals sent at once each saw two items before it, and on PostgreSQL both won.
         write = async (trx) => {
-          await trx.deleteFrom('order_items').where('id', '=', op.id).execute();
-          const left = await trx
-            .selectFrom('order_items')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('order_id', '=', o.id)
-            .executeTakeFirstOrThrow();
-          if (Number(left.n) < 1) throw AppError.conflict('lastItem');
+          const left = await repo.deleteItem(trx, op.id, o.id);
+          if (left < 1) throw AppError.conflict('lastItem');
         };
       } else {
         const [it] = toItems([op.item], o.currency, ctx);
@@ -511,20 +498,14 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
           items = [...items, it!];
           const lineNo = Math.max(0, ...rows.map((r) => r.line_no)) + 1;
           write = async (trx) => {
-            const r = await trx
-              .insertInto('order_items')
-              .values(itemRow(it!, lineNo))
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            itemId = r.id;
+            itemId = await repo.insertItem(trx, itemRow(it!, lineNo));
           };
         } else {
           const index = rows.findIndex((r) => r.id === op.id);
           items = items.map((x, i) => (i === index ? it! : x));
           itemId = op.id;
           const { order_id: _o, line_no: _l, ...changes } = itemRow(it!, 0);
-          write = async (trx) =>
-            void (await trx.updateTable('order_items').set(changes).where('id', '=', op.id).execute());
+          write = (trx) => repo.updateItem(trx, op.id, changes);
         }
       }
       await writeChanged(
@@ -538,7 +519,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         { itemsWrite: write, version },
       );
       if (op.kind === 'delete') return null;
-      const after = await db.selectFrom('order_items').selectAll().where('id', '=', itemId).executeTakeFirstOrThrow();
+      const after = await repo.item(itemId);
       return presentItem(after, ctx.currencies);
     },
     async setFlag(
@@ -549,16 +530,13 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     ) {
       const rows = await repo.idsInScope(scope, ids);
       if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
-      const r = await db
-        .updateTable('orders')
-        .set({ [column]: value ? 1 : 0, updated_at: now() })
-        .where(
-          'id',
-          'in',
-          rows.map((x) => x.id),
-        )
-        .executeTakeFirst();
-      return { updated: Number(r.numUpdatedRows) };
+      const updated = await repo.setFlag(
+        rows.map((x) => x.id),
+        column,
+        value,
+        now(),
+      );
+      return { updated };
     },
 
     // ---- creating one --------------------------------------------------
@@ -574,13 +552,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
         if (!segs.some((s) => s.id === p.numberSegmentId)) throw AppError.field('numberSegmentId', 'segmentNotUsable');
       }
       if (p.exportNominationId) {
-        const en = await db
-          .selectFrom('export_nominations')
-          .select('id')
-          .where('id', '=', p.exportNominationId)
-          .where('customer_id', '=', customerId)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst();
+        const en = await repo.exportNomination(customerId, p.exportNominationId);
         if (!en) throw AppError.field('exportNominationId', 'notFound');
       }
       const input: OrderInput = {
@@ -611,7 +583,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       const abnormal = await abnormalOf(input, ctx);
       const [created] = await db.transaction().execute(async (trx) => {
         const out = await insertOrders(trx, [input], { batchId: null, createdBy: actor.userId, now: now() });
-        if (abnormal.abnormal_at) await trx.updateTable('orders').set(abnormal).where('id', '=', out[0]!.id).execute();
+        if (abnormal.abnormal_at) await repo.updateOrder(trx, out[0]!.id, abnormal);
         return out;
       });
       return {
@@ -700,12 +672,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     },
     async setDefaultNumber(actor: Actor, channel: string, segmentId: number | null) {
       if (segmentId !== null) {
-        const seg = await db
-          .selectFrom('number_segments')
-          .select(['id', 'customer_id'])
-          .where('id', '=', segmentId)
-          .where('channel_code', '=', channel)
-          .executeTakeFirst();
+        const seg = await repo.numberSegment(segmentId, channel);
         if (!seg || (seg.customer_id !== null && actor.role === 'customer' && seg.customer_id !== actor.customerId)) {
           throw AppError.field('numberSegmentId', 'segmentNotUsable');
         }
@@ -852,22 +819,14 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
       await db.transaction().execute(async (trx) => {
         const claimed = await repo.claim(trx, [o.id], guard, now());
         if (!claimed.length) await refuse([o.id], claimed, guard);
-        await trx
-          .updateTable('orders')
-          .set({
-            box_no: p.boxNo,
-            split_waybill_no: p.splitWaybillNo,
-            updated_at: now(),
-            ...(standing === null ? {} : { error_reason: standing }),
-          })
-          .where('id', '=', o.id)
-          .execute();
+        await repo.updateOrder(trx, o.id, {
+          box_no: p.boxNo,
+          split_waybill_no: p.splitWaybillNo,
+          updated_at: now(),
+          ...(standing === null ? {} : { error_reason: standing }),
+        });
         if (standing === null) await transition(trx, 'clearError', [o.id], { at: now(), by: actor.userId });
-        else
-          await trx
-            .insertInto('tracking_events')
-            .values(event(o.id, 'updated', actor))
-            .execute();
+        else await repo.addEvents(trx, [event(o.id, 'updated', actor)]);
       });
       return { id: o.id, cleared: standing === null };
     },
