@@ -14,7 +14,7 @@ import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
 import './orders.messages.ts';
-import { lockKey } from './orders.service.ts';
+import { lockKey } from './orders.write.ts';
 
 /**
  * Changing many orders at once (issue 11 #15): the batch sender (orders.batch-sender.ts) and
