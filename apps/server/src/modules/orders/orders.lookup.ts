@@ -7,12 +7,13 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import { maskIdCard, maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
-import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
+import { type Actor, customerFor, type Scope, scopeAllows } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { readSearchNumbers } from './batch-search.numbers.ts';
 import { createIdCardImport, imageKind } from './id-cards.import.ts';
+import { createIdCardsRepository } from './id-cards.repository.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
@@ -82,6 +83,7 @@ const CN_POST_SPECIAL: Record<string, string> = { '999077': '810000', '999078': 
 
 export function createOrdersLookup(db: Database, clock: () => Date, files: Files) {
   const repo = createOrdersRepository(db);
+  const idCardsRepo = createIdCardsRepository(db);
   const bulkIdCards = createIdCardImport(db, clock, files);
   const now = () => clock().toISOString();
 
@@ -256,37 +258,8 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
     // ---- promise-letter ID cards -----------------------------------------
     async idCards(actor: Actor, scope: Scope, p: orders.AttentionRequest) {
       assertIdCardCaller(actor);
-      let q = inScope(
-        db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'),
-        'i.customer_id',
-        scope,
-      );
-      if (p.keyword)
-        q = q.where((eb) =>
-          eb.or([
-            eb('i.id_card', '=', p.keyword!.toUpperCase()),
-            eb('o.order_no', '=', p.keyword!),
-            eb('i.name', '=', p.keyword!),
-          ]),
-        );
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select([
-          'i.id',
-          'i.customer_id',
-          'i.order_id',
-          'o.order_no',
-          'i.name',
-          'i.id_card',
-          'i.front_file_id',
-          'i.back_file_id',
-          'i.created_at',
-        ])
-        .orderBy('i.id', p.order)
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
-      return { total: Number(n), list: rows.map(presentIdCard) };
+      const { total, rows } = await idCardsRepo.page(scope, p);
+      return { total, list: rows.map(presentIdCard) };
     },
     async uploadIdCard(
       actor: Actor,
@@ -343,65 +316,32 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
             },
             trx,
           );
-          let existing = trx
-            .selectFrom('id_cards')
-            .select('id')
-            .where('customer_id', '=', target.customerId)
-            .where('id_card', '=', target.idCard);
-          existing = target.orderId
-            ? existing.where('order_id', '=', target.orderId)
-            : existing.where('order_id', 'is', null);
-          const row = await existing.executeTakeFirst();
+          const row = await idCardsRepo.findFor(trx, target.customerId, target.idCard, target.orderId);
           const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
           let id: number;
           if (row) {
-            await trx
-              .updateTable('id_cards')
-              .set({ [column]: fileId, updated_at: at })
-              .where('id', '=', row.id)
-              .execute();
+            await idCardsRepo.setImage(trx, row.id, column, fileId, at);
             id = row.id;
           } else {
-            const r = await trx
-              .insertInto('id_cards')
-              .values({
-                customer_id: target.customerId,
-                order_id: target.orderId,
-                name: target.name,
-                id_card: target.idCard,
-                [column]: fileId,
-                created_by: actor.userId,
-                created_at: at,
-                updated_at: at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            id = r.id;
+            id = await idCardsRepo.insertReturningId(trx, {
+              customer_id: target.customerId,
+              order_id: target.orderId,
+              name: target.name,
+              id_card: target.idCard,
+              [column]: fileId,
+              created_by: actor.userId,
+              created_at: at,
+              updated_at: at,
+            });
           }
-          const out = await trx
-            .selectFrom('id_cards as i')
-            .leftJoin('orders as o', 'o.id', 'i.order_id')
-            .select([
-              'i.id',
-              'i.customer_id',
-              'i.order_id',
-              'o.order_no',
-              'i.name',
-              'i.id_card',
-              'i.front_file_id',
-              'i.back_file_id',
-              'i.created_at',
-            ])
-            .where('i.id', '=', id)
-            .executeTakeFirstOrThrow();
-          return presentIdCard(out);
+          return presentIdCard(await idCardsRepo.listed(trx, id));
         }),
       );
     },
     /** Only the owning customer's users and operators see the images (agents do not). */
     async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back', ip = '') {
       assertIdCardCaller(actor);
-      const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await idCardsRepo.byId(id);
       const allowed =
         row &&
         (OPERATOR_ROLES.has(actor.role) ||
@@ -409,11 +349,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
       if (!row || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
       const fileId = side === 'front' ? row.front_file_id : row.back_file_id;
       if (!fileId) throw new AppError(ErrorCode.NOT_FOUND, 'idCardImageMissing');
-      const f = await db
-        .selectFrom('files')
-        .select(['storage_key', 'mime'])
-        .where('id', '=', fileId)
-        .executeTakeFirstOrThrow();
+      const f = await idCardsRepo.image(fileId);
       // Reading someone's ID card is a sensitive read: the audit log says who saw whose (issue 17).
       await audit(db, { actor, ip }, { action: 'idCard.image', target: `idCard:${id}`, detail: side }, clock());
       return {
