@@ -516,12 +516,7 @@ export function createItemsService(
 
     /** The customer's catalogue entry for a JAN, for order entry (`order/getItemByJan`). */
     async byJan(customerId: number, jan: string) {
-      const r = await db
-        .selectFrom('items')
-        .select(['id'])
-        .where('customer_id', '=', customerId)
-        .where('jan', '=', jan)
-        .executeTakeFirst();
+      const r = await repo.idByJan(customerId, jan);
       if (!r) return null;
       const item = (await repo.find(db, { all: true }, r.id))!;
       const brand = (await reference()).brands.find((b) => b.id === item.brand_id);
