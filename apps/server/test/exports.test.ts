@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maskName, maskPhone } from '../src/lib/mask.ts';
 import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
-import { orderListQuery } from '../src/modules/orders/orders.repository.ts';
+import { orderListQuery } from '../src/modules/orders/orders.list.repository.ts';
 import { baseRow, download, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
 

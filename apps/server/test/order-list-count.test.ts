@@ -3,7 +3,7 @@
  * first pages, the exact count once the pages reach it (docs/api.md, paged answers).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { countBound } from '../src/modules/orders/orders.repository.ts';
+import { countBound } from '../src/modules/orders/orders.list.repository.ts';
 import { createHarness, type Harness } from './harness.ts';
 
 const MATCHES = 2_050;

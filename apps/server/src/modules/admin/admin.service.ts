@@ -1,35 +1,22 @@
-import {
-  ADMIN_ROLE,
-  admin as contractAdmin,
-  type admin as C,
-  passwordProblems,
-  type Role,
-  routeCatalogue,
-} from '@console/contract';
+import { ADMIN_ROLE, type admin as C, passwordProblems, type Role, routeCatalogue } from '@console/contract';
 import { isCommonPassword } from '@console/contract/common-passwords';
 import { randomInt } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
-import { lockForTransaction } from '../../db/dialect.ts';
-import { formatWaybill } from '../../domain/waybills.ts';
-import { audit } from '../../lib/audit.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { createAdminRepository } from './admin.repository.ts';
+import { adminLog, type Caller } from './admin.log.ts';
 import './admin.messages.ts';
+import { createSegmentAdmin } from './admin.segments.ts';
+
+export type { Caller };
 
 export interface AdminDeps {
   db: Database;
   clock: () => Date;
 }
-/** Who made the call and from where: what the audit log records. */
-export interface Caller {
-  actor: Actor;
-  ip: string;
-}
-
-const C_MAX_SEQ = contractAdmin.segmentMaxSeq;
 
 /** Who outranks whom: no one creates or acts on an account of a higher role (as in auth). */
 const roleRank: Record<Role, number> = { customer: 0, agent: 1, operator: 2, [ADMIN_ROLE]: 3 };
@@ -57,7 +44,6 @@ export function oneTimePassword(userName: string): string {
 }
 
 type CustomerRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRepository>['customerById']>>>;
-type SegmentRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRepository>['segmentById']>>>;
 type UserRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRepository>['userById']>>>;
 
 const presentCustomer = (r: CustomerRecord, channels: string[]): C.CustomerRow => ({
@@ -74,36 +60,6 @@ const presentCustomer = (r: CustomerRecord, channels: string[]): C.CustomerRow =
   channels,
   createdAt: r.created_at,
 });
-const presentSegment = (r: SegmentRecord): C.SegmentRow => {
-  const [first, next, last] = [Number(r.first_seq), Number(r.next_seq), Number(r.last_seq)];
-  return {
-    id: r.id,
-    channelCode: r.channel_code,
-    name: r.name,
-    prefix: r.prefix,
-    suffix: r.suffix,
-    scheme: r.scheme as C.SegmentScheme,
-    firstSeq: first,
-    nextSeq: next,
-    lastSeq: last,
-    used: Math.max(0, next - first),
-    remaining: Math.max(0, last - next + 1),
-    firstNumber: formatWaybill(r, first),
-    lastNumber: formatWaybill(r, Math.max(first, last)),
-  };
-};
-
-/** What a segment's numbers look like, by scheme: the S10 shape is fixed by the UPU standard. */
-const segmentShape: Record<C.SegmentScheme, { prefix: RegExp; suffix: RegExp; prefixKey: string; suffixKey: string }> =
-  {
-    s10: { prefix: /^[A-Z]{2}$/, suffix: /^[A-Z]{2}$/, prefixKey: 'segmentPrefixS10', suffixKey: 'segmentSuffixS10' },
-    plain: {
-      prefix: /^[A-Z0-9]{1,10}$/,
-      suffix: /^[A-Z0-9]{0,10}$/,
-      prefixKey: 'segmentPrefixPlain',
-      suffixKey: 'segmentSuffixPlain',
-    },
-  };
 const presentUser = (r: UserRecord): C.UserRow => ({
   id: r.id,
   name: r.name,
@@ -126,8 +82,7 @@ const presentUser = (r: UserRecord): C.UserRow => ({
 export function createAdminService({ db, clock }: AdminDeps) {
   const repo = createAdminRepository(db);
   const now = () => clock().toISOString();
-  const log = (trx: Database, c: Caller, action: string, target: string, detail?: string | Record<string, unknown>) =>
-    audit(trx, c, { action, target, detail }, clock());
+  const log = adminLog(clock);
 
   async function assertAgent(r: ReturnType<typeof createAdminRepository>, agentUserId: number | null) {
     if (agentUserId === null) return;
@@ -167,6 +122,8 @@ export function createAdminService({ db, clock }: AdminDeps) {
   }
 
   return {
+    ...createSegmentAdmin({ db, repo, log, customerRow }),
+
     // ---- customers -----------------------------------------------------
     async customerPage(input: C.CustomerListRequest) {
       const { total, list } = await repo.customerPage(input);
@@ -237,87 +194,6 @@ export function createAdminService({ db, clock }: AdminDeps) {
           changed.channels = [before.channels, after.channels];
         await log(trx, c, 'customer.update', `customer:${before.code}`, changed);
         return after;
-      });
-    },
-
-    // ---- number segments ------------------------------------------------
-    async segments(customerId: number) {
-      await customerRow(customerId);
-      return (await repo.segmentsOf(customerId)).map(presentSegment);
-    },
-
-    /**
-     * A new segment of a customer. The shape is the scheme's; the range must not meet any segment
-     * of the same scheme, prefix and suffix (shared or any customer's), else one waybill number
-     * could be handed out twice. Check and insert run under one lock per number shape, so two
-     * overlapping creates racing each other cannot both pass the check.
-     */
-    async createSegment(c: Caller, input: C.CreateSegmentRequest) {
-      const shape = segmentShape[input.scheme];
-      if (!shape.prefix.test(input.prefix)) throw AppError.field('prefix', shape.prefixKey);
-      if (!shape.suffix.test(input.suffix)) throw AppError.field('suffix', shape.suffixKey);
-      const max = C_MAX_SEQ[input.scheme];
-      if (input.firstSeq > max) throw AppError.field('firstSeq', 'segmentSeqRange', { max });
-      if (input.lastSeq > max) throw AppError.field('lastSeq', 'segmentSeqRange', { max });
-      if (input.firstSeq > input.lastSeq) throw AppError.field('lastSeq', 'segmentRangeOrder');
-      return db.transaction().execute(async (trx) => {
-        const r = createAdminRepository(trx);
-        const customer = await customerRow(input.customerId, r);
-        if (!(await r.knownChannels()).includes(input.channelCode))
-          throw AppError.field('channelCode', 'customerChannelUnknown', { value: input.channelCode });
-        await lockForTransaction(trx, `number_segments:${input.scheme}:${input.prefix}:${input.suffix}`);
-        const hit = await r.overlapping({
-          scheme: input.scheme,
-          prefix: input.prefix,
-          suffix: input.suffix,
-          first: input.firstSeq,
-          last: input.lastSeq,
-        });
-        if (hit)
-          throw AppError.field('firstSeq', 'segmentOverlap', {
-            name: hit.name,
-            first: Number(hit.first_seq),
-            last: Number(hit.last_seq),
-          });
-        const id = await r.insertSegment({
-          channel_code: input.channelCode,
-          customer_id: customer.id,
-          name: input.name,
-          prefix: input.prefix,
-          suffix: input.suffix,
-          scheme: input.scheme,
-          first_seq: input.firstSeq,
-          next_seq: input.firstSeq,
-          last_seq: input.lastSeq,
-        });
-        await log(trx, c, 'segment.create', `customer:${customer.code}`, {
-          id,
-          channel: input.channelCode,
-          scheme: input.scheme,
-          prefix: input.prefix,
-          suffix: input.suffix,
-          first: input.firstSeq,
-          last: input.lastSeq,
-        });
-        return presentSegment((await r.segmentById(id))!);
-      });
-    },
-
-    /** Only a customer's own segment: the shared ones are the channel's, not this page's. */
-    async retireSegment(c: Caller, id: number) {
-      return db.transaction().execute(async (trx) => {
-        const r = createAdminRepository(trx);
-        const seg = await r.segmentById(id);
-        if (!seg || seg.customer_id === null) throw AppError.field('id', 'segmentNotFound');
-        await r.retireSegment(id);
-        const after = (await r.segmentById(id))!;
-        const customer = await customerRow(seg.customer_id, r);
-        await log(trx, c, 'segment.retire', `customer:${customer.code}`, {
-          id,
-          prefix: seg.prefix,
-          lastSeq: [Number(seg.last_seq), Number(after.last_seq)],
-        });
-        return presentSegment(after);
       });
     },
 

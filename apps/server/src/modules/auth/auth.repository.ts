@@ -3,9 +3,11 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { ilike } from '../../db/dialect.ts';
 import { reusable } from '../../db/reusable.ts';
+import { createUsersRepository } from '../users/index.ts';
 
 /** SQL for accounts, sessions and tokens. */
 export function createAuthRepository(db: Database) {
+  const accounts = createUsersRepository(db);
   // Every authenticated call runs this read first: built once, re-bound per call.
   const tokenQuery = reusable(db, (_: null, v: { tokenHash: string }) =>
     db
@@ -107,12 +109,9 @@ export function createAuthRepository(db: Database) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
-    findUserByName(name: string) {
-      return db.selectFrom('users').selectAll().where('name', '=', name).executeTakeFirst();
-    },
-    findUserById(id: number) {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    },
+    // Accounts are read and written by the users module (issue 30 #3: one writer of `users`).
+    findUserByName: accounts.byName,
+    findUserById: accounts.byId,
     /** The token row with its session and user, in one read. */
     async findToken(tokenHash: string) {
       return (await tokenQuery.execute(null, { tokenHash }))[0];
@@ -177,20 +176,8 @@ export function createAuthRepository(db: Database) {
       const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
-    setPassword(userId: number, hash: string, now: string) {
-      return db
-        .updateTable('users')
-        .set({ password_hash: hash, password_changed_at: now, must_change_password: 0 })
-        .where('id', '=', userId)
-        .execute();
-    },
-    setDisabled(userId: number, disabled: boolean) {
-      return db
-        .updateTable('users')
-        .set({ disabled: disabled ? 1 : 0 })
-        .where('id', '=', userId)
-        .execute();
-    },
+    setPassword: accounts.setPassword,
+    setDisabled: accounts.setDisabled,
     /**
      * Takes one attempt of `key`'s window before any password is checked, in one statement:
      * a fresh window when the last one is over, else one more attempt while fewer than

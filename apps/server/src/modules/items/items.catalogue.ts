@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
+import { createCatalogueRepository } from './items.catalogue.repository.ts';
 
 /** JANs per query: far below SQLite's and PostgreSQL's bound-parameter limits. */
 const JANS_PER_QUERY = 500;
@@ -12,18 +13,14 @@ const JANS_PER_QUERY = 500;
  * approved item says nothing about this one's.
  */
 export function createCatalogueLookup(db: Database) {
+  const repo = createCatalogueRepository(db);
   return {
     async entries(customerId: number, jans: Iterable<string>): Promise<Map<string, CatalogueEntry>> {
       const distinct = [...new Set(jans)];
       const out = new Map<string, CatalogueEntry>();
       if (!distinct.length) return out;
       // Consumption tax is set on a category and holds for its subtree: the nearest one wins.
-      const rates = new Map(
-        (await db.selectFrom('tax_consumption_rates').select(['category_id', 'rate']).execute()).map((r) => [
-          r.category_id,
-          r.rate,
-        ]),
-      );
+      const rates = new Map((await repo.consumptionRates()).map((r) => [r.category_id, r.rate]));
       const rateOfPath = (path: string | null) => {
         if (!path || !rates.size) return null;
         const ids = path.split('/').filter(Boolean).map(Number).reverse();
@@ -37,14 +34,7 @@ export function createCatalogueLookup(db: Database) {
         // A preview asks for 100,000 JANs at once: 200 queries in one go held every other call
         // for 60-250 ms.
         if (i > 0) await nextTurn();
-        const rows = await db
-          .selectFrom('items as i')
-          .leftJoin('item_taxes as t', 't.code', 'i.tax_code')
-          .leftJoin('item_categories as c', 'c.id', 'i.category_id')
-          .select(['i.jan', 'i.status', 't.rate as postal_rate', 'c.path'])
-          .where('i.customer_id', '=', customerId)
-          .where('i.jan', 'in', distinct.slice(i, i + JANS_PER_QUERY))
-          .execute();
+        const rows = await repo.entries(customerId, distinct.slice(i, i + JANS_PER_QUERY));
         for (const r of rows)
           out.set(r.jan, {
             status: r.status as CatalogueEntry['status'],

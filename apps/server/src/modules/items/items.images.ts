@@ -1,4 +1,10 @@
-import { items } from '@console/contract';
+import { type ApiLanguage, ErrorCode, items } from '@console/contract';
+import { AppError } from '../../lib/errors.ts';
+import type { Files } from '../../lib/files.ts';
+import { translate } from '../../lib/messages.ts';
+import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
+import { isStorageFull } from '../../lib/storage.ts';
+import type { ItemsRepository } from './items.repository.ts';
 
 const { ITEM_IMAGE_MAX_BYTES, ITEM_IMAGE_MAX_SIDE, ITEM_IMAGE_MIN_SIDE } = items;
 
@@ -79,3 +85,50 @@ export function inspectImage(buf: Buffer): ImageInfo | ImageProblem {
 }
 
 export const isImageProblem = (x: ImageInfo | ImageProblem): x is ImageProblem => 'key' in x;
+
+/** Item images: one uploaded (checked above, stored through the files module) and one read back. */
+export function createItemImages(repo: ItemsRepository, files: Files, now: () => string) {
+  return {
+    async uploadImage(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      customerIdAsked: number | undefined,
+      file: { filename: string; data: Buffer } | undefined,
+    ) {
+      const customerId = customerFor(actor, scope, customerIdAsked);
+      if (!file) throw AppError.field('file', 'fileRequired');
+      const info = inspectImage(file.data);
+      if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
+      let imageId: number;
+      try {
+        imageId = await files.save({
+          kind: 'itemImage',
+          customer_id: customerId,
+          owner_user_id: actor.userId,
+          name: file.filename.slice(0, 200) || `item.${info.ext}`,
+          mime: info.mime,
+          created_at: now(),
+          data: file.data,
+          hint: `item.${info.ext}`,
+        });
+      } catch (e) {
+        if (isStorageFull(e)) throw AppError.storageFull(e);
+        throw e;
+      }
+      return { imageId, mime: info.mime, width: info.width, height: info.height, size: file.data.length };
+    },
+
+    /** The owner, its agent and operators see an image; anyone else gets the same 404 as for no image. */
+    async image(scope: Scope, imageId: number) {
+      const f = await repo.image(imageId);
+      const allowed = f && (scope.all || (f.customer_id !== null && scope.customerIds.includes(f.customer_id)));
+      if (!f || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      return {
+        filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
+        mime: f.mime,
+        body: (await files.open(f.storage_key)).body,
+      };
+    },
+  };
+}

@@ -301,6 +301,15 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
         .execute();
     },
 
+    /** The customer's item of a JAN (one per customer and JAN), or undefined. */
+    idByJan(customerId: number, jan: string) {
+      return db
+        .selectFrom('items')
+        .select(['id'])
+        .where('customer_id', '=', customerId)
+        .where('jan', '=', jan)
+        .executeTakeFirst();
+    },
     image(id: number) {
       return db
         .selectFrom('files')

@@ -3,12 +3,12 @@ import type { Database } from '../../db/database.ts';
 import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
-import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
-import { isStorageFull } from '../../lib/storage.ts';
-import { inspectImage, isImageProblem } from './items.images.ts';
+import { createItemImages } from './items.images.ts';
 import './items.messages.ts';
+import { createItemAdjustments, presentAdjustment } from './items.adjustments.ts';
+import { type Change, CLEARANCE_KEYS, type ClearanceKey, COLUMNS } from './items.fields.ts';
 import { createItemsRepository, type Db, type ItemRecord } from './items.repository.ts';
 
 /**
@@ -17,33 +17,6 @@ import { createItemsRepository, type Db, type ItemRecord } from './items.reposit
  * approved item's clearance data sends it back to pending; an operator's adjustment waits for
  * the customer to adopt (apply) or reject it. Every step is an event of the item's history.
  */
-
-/** Contract field → column, for the clearance fields (the ones review looks at). */
-const COLUMNS = {
-  jan: 'jan',
-  nameZh: 'name_zh',
-  nameEn: 'name_en',
-  nameJa: 'name_ja',
-  specs: 'specs',
-  essentials: 'essentials',
-  partId: 'part_id',
-  brandId: 'brand_id',
-  categoryId: 'category_id',
-  newCategory: 'new_category',
-  exportCategory: 'export_category',
-  tariff: 'tariff',
-  netWeightG: 'net_weight_g',
-  clearancePrice: 'clearance_price',
-  declarationPrice: 'declaration_price',
-  origin: 'origin',
-  taxCode: 'tax_code',
-  imageId: 'image_file_id',
-} as const satisfies Record<string, keyof ItemRecord>;
-type ClearanceKey = keyof typeof COLUMNS;
-const CLEARANCE_KEYS = Object.keys(COLUMNS) as ClearanceKey[];
-type Change = { field: string; before: unknown; after: unknown };
-
-const OPERATORS = new Set(['operator', 'admin-none']);
 
 /** "12" → "12.00", "012.5" → "12.50": one spelling per amount, so a change is a real change. */
 export function normalizeDecimal(s: string): string {
@@ -130,25 +103,6 @@ export function createItemsService(
     return { ...row, tax: { ...row.tax, unit: tax?.unit_zh ?? row.tax.unit } };
   }
   const out = async (r: ItemRecord, lang: ApiLanguage) => localise(await present(r), lang);
-
-  function presentAdjustment(a: Awaited<ReturnType<typeof repo.adjustmentsOfItem>>[number]): C.AdjustmentRow {
-    return {
-      id: a.id,
-      itemId: a.item_id,
-      customerId: a.customer_id,
-      customerCode: a.customer_code,
-      jan: a.jan,
-      itemName: a.name_zh,
-      status: a.status as C.AdjustmentRow['status'],
-      changes: JSON.parse(a.changes) as Change[],
-      note: a.note,
-      adjustedBy: a.adjusted_by_name,
-      adjustedAt: a.adjusted_at,
-      decidedBy: a.decided_by_name,
-      decidedAt: a.decided_at,
-      decisionNote: a.decision_note,
-    };
-  }
 
   /**
    * The rules item/create and item/update add to the contract's schema: JAN check digit, the
@@ -371,157 +325,12 @@ export function createItemsService(
       return out((await repo.find(db, { all: true }, id))!, lang);
     },
 
-    async adjust(actor: Actor, id: number, changes: C.AdjustmentChanges, note: string | undefined) {
-      const at = now();
-      const adjustmentId = await db
-        .transaction()
-        .execute(async (trx) => {
-          const item = await loadOr404(trx, { all: true }, id);
-          const cols = await clearanceColumns(changes, item.customer_id);
-          const diffs = diff(item, cols);
-          if (!diffs.length) throw AppError.field('changes', 'itemAdjustNoChange');
-          if (await repo.openAdjustment(trx, id)) throw AppError.conflict('itemAdjustmentOpen');
-          const adjustmentId = await repo.insertAdjustment(trx, {
-            item_id: id,
-            customer_id: item.customer_id,
-            changes: diffs,
-            note: note ?? null,
-            adjusted_by: actor.userId,
-            adjusted_at: at,
-          });
-          await repo.addEvent(trx, {
-            item_id: id,
-            kind: 'adjusted',
-            user_id: actor.userId,
-            note: note ?? null,
-            status: item.status,
-            changes: diffs,
-            at,
-          });
-          return adjustmentId;
-        })
-        .catch((e: unknown) => {
-          // Two operators at once: the one-open-adjustment index refuses the second.
-          if (classifyDatabaseError(e)?.kind === 'unique') throw AppError.conflict('itemAdjustmentOpen');
-          throw e;
-        });
-      return presentAdjustment((await repo.findAdjustment(db, { all: true }, adjustmentId))!);
-    },
-
-    async adjustments(scope: Scope, f: ParsedRequest<typeof C.itemAdjustments>) {
-      const { total, rows } = await repo.adjustments(scope, f);
-      return { total, list: rows.map(presentAdjustment) };
-    },
-
-    /** The customer (or its agent) adopts: the adjusted values become the item's, and it is approved. */
-    async adopt(actor: Actor, scope: Scope, lang: ApiLanguage, adjustmentId: number) {
-      if (OPERATORS.has(actor.role)) throw AppError.forbidden('adjustmentOperatorOnlyCustomer');
-      const at = now();
-      const itemId = await db.transaction().execute(async (trx) => {
-        const adj = await repo.findAdjustment(trx, scope, adjustmentId);
-        if (!adj) throw new AppError(ErrorCode.NOT_FOUND, 'adjustmentNotFound');
-        const decided = await repo.decideAdjustment(trx, adjustmentId, {
-          status: 'adopted',
-          decided_by: actor.userId,
-          decided_at: at,
-          decision_note: null,
-        });
-        if (!decided) throw AppError.conflict('adjustmentNotPending');
-        const changes = JSON.parse(adj.changes) as Change[];
-        const cols: Record<string, unknown> = {};
-        for (const c of changes) cols[COLUMNS[c.field as ClearanceKey]] = c.after;
-        await repo.update(trx, adj.item_id, { ...cols, status: 'approved', reason: null, updated_at: at });
-        await repo.addEvent(trx, {
-          item_id: adj.item_id,
-          kind: 'adopted',
-          user_id: actor.userId,
-          note: null,
-          status: 'approved',
-          changes,
-          at,
-        });
-        return adj.item_id;
-      });
-      return out((await repo.find(db, scope, itemId))!, lang);
-    },
-
-    async reject(actor: Actor, scope: Scope, adjustmentId: number, reason: string | undefined) {
-      if (OPERATORS.has(actor.role)) throw AppError.forbidden('adjustmentOperatorOnlyCustomer');
-      const at = now();
-      await db.transaction().execute(async (trx) => {
-        const adj = await repo.findAdjustment(trx, scope, adjustmentId);
-        if (!adj) throw new AppError(ErrorCode.NOT_FOUND, 'adjustmentNotFound');
-        const decided = await repo.decideAdjustment(trx, adjustmentId, {
-          status: 'rejected',
-          decided_by: actor.userId,
-          decided_at: at,
-          decision_note: reason ?? null,
-        });
-        if (!decided) throw AppError.conflict('adjustmentNotPending');
-        const item = await loadOr404(trx, scope, adj.item_id);
-        await repo.addEvent(trx, {
-          item_id: adj.item_id,
-          kind: 'rejected',
-          user_id: actor.userId,
-          note: reason ?? null,
-          status: item.status,
-          changes: [],
-          at,
-        });
-      });
-      return presentAdjustment((await repo.findAdjustment(db, scope, adjustmentId))!);
-    },
-
-    async uploadImage(
-      actor: Actor,
-      scope: Scope,
-      lang: ApiLanguage,
-      customerIdAsked: number | undefined,
-      file: { filename: string; data: Buffer } | undefined,
-    ) {
-      const customerId = customerFor(actor, scope, customerIdAsked);
-      if (!file) throw AppError.field('file', 'fileRequired');
-      const info = inspectImage(file.data);
-      if (isImageProblem(info)) throw AppError.field('file', translate(lang, info.key, info.params));
-      let imageId: number;
-      try {
-        imageId = await files.save({
-          kind: 'itemImage',
-          customer_id: customerId,
-          owner_user_id: actor.userId,
-          name: file.filename.slice(0, 200) || `item.${info.ext}`,
-          mime: info.mime,
-          created_at: now(),
-          data: file.data,
-          hint: `item.${info.ext}`,
-        });
-      } catch (e) {
-        if (isStorageFull(e)) throw AppError.storageFull(e);
-        throw e;
-      }
-      return { imageId, mime: info.mime, width: info.width, height: info.height, size: file.data.length };
-    },
-
-    /** The owner, its agent and operators see an image; anyone else gets the same 404 as for no image. */
-    async image(scope: Scope, imageId: number) {
-      const f = await repo.image(imageId);
-      const allowed = f && (scope.all || (f.customer_id !== null && scope.customerIds.includes(f.customer_id)));
-      if (!f || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
-      return {
-        filename: `item-image-${f.id}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
-        mime: f.mime,
-        body: (await files.open(f.storage_key)).body,
-      };
-    },
+    ...createItemAdjustments({ db, now, repo, loadOr404, clearanceColumns, diff, out }),
+    ...createItemImages(repo, files, now),
 
     /** The customer's catalogue entry for a JAN, for order entry (`order/getItemByJan`). */
     async byJan(customerId: number, jan: string) {
-      const r = await db
-        .selectFrom('items')
-        .select(['id'])
-        .where('customer_id', '=', customerId)
-        .where('jan', '=', jan)
-        .executeTakeFirst();
+      const r = await repo.idByJan(customerId, jan);
       if (!r) return null;
       const item = (await repo.find(db, { all: true }, r.id))!;
       const brand = (await reference()).brands.find((b) => b.id === item.brand_id);

@@ -51,6 +51,15 @@ export function createLabelBRepository(db: Database) {
       return inScope(batches(q), 'b.customer_id', scope).select(batchColumns).where('b.id', '=', id).executeTakeFirst();
     },
 
+    /** The batch a job applies, read inside the job's transaction. */
+    batchToApply(batchId: number, q: Db = db) {
+      return q
+        .selectFrom('label_b_batches')
+        .select(['id', 'batch_no', 'customer_id', 'created_by', 'status'])
+        .where('id', '=', batchId)
+        .executeTakeFirstOrThrow();
+    },
+
     rows(batchId: number, q: Db = db) {
       return q.selectFrom('label_b_rows').selectAll().where('batch_id', '=', batchId).orderBy('row_no').execute();
     },

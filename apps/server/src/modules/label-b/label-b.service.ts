@@ -148,11 +148,7 @@ export function createLabelBService(deps: LabelBDeps) {
     const at = now();
     try {
       await db.transaction().execute(async (trx) => {
-        const b = await trx
-          .selectFrom('label_b_batches')
-          .select(['id', 'batch_no', 'customer_id', 'created_by', 'status'])
-          .where('id', '=', batchId)
-          .executeTakeFirstOrThrow();
+        const b = await repo.batchToApply(batchId, trx);
         if (b.status !== 'applying') return;
         const rows = (await repo.rows(batchId, trx)).filter((r) => r.outcome === 'ok' && r.order_id !== null);
         const res = await changeAddress(

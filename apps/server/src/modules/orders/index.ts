@@ -13,5 +13,5 @@ export {
   recentOrdersByIdCard,
 } from './orders.input.ts';
 export { fromMinor } from './orders.presenter.ts';
-export { chinaDayStart, numberColumn } from './orders.repository.ts';
+export { chinaDayStart, numberColumn } from './orders.list.repository.ts';
 export { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from './orders.tax.ts';

@@ -1,6 +1,5 @@
 import { type ApiLanguage, ErrorCode, orders } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import type { OrderInput } from '../../domain/order-input.ts';
 import { validateOrder } from '../../domain/order-input.ts';
 import { AppError } from '../../lib/errors.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
@@ -14,7 +13,17 @@ import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
 import './orders.messages.ts';
-import { lockKey } from './orders.service.ts';
+import { lockKey } from './orders.write.ts';
+import {
+  type ChangeKind,
+  type Field,
+  FIELDS,
+  fieldLabel,
+  KIND_FIELDS,
+  ORDER_NO_HEADERS,
+} from './orders.changes.fields.ts';
+
+export { type ChangeKind, FIELDS, KIND_FIELDS };
 
 /**
  * Changing many orders at once (issue 11 #15): the batch sender (orders.batch-sender.ts) and
@@ -24,84 +33,6 @@ import { lockKey } from './orders.service.ts';
  * the changes as a file of the caller; applying it writes every one of them in one transaction,
  * each only if the order is still as the preview saw it, or none.
  */
-export type ChangeKind = 'batchSender' | 'updates';
-type Field = orders.BulkField;
-
-/** How a field reads and writes the order (OrderInput path and column), its sheet headers and limits. */
-interface FieldDef {
-  zh: string;
-  en: string;
-  max: number;
-  /** A value the order must have: a blank cell keeps the old one, and it cannot be emptied. */
-  required: boolean;
-  column: string;
-  get: (o: OrderInput) => string | null;
-  put: (o: OrderInput, v: string | null) => void;
-}
-const recipient = (
-  key: keyof OrderInput['recipient'],
-  column: string,
-  zh: string,
-  en: string,
-  max: number,
-  required: boolean,
-): FieldDef => ({
-  zh,
-  en,
-  max,
-  required,
-  column,
-  get: (o) => o.recipient[key] ?? null,
-  put: (o, v) => void ((o.recipient as unknown as Record<string, string | null>)[key] = v),
-});
-const sender = (key: keyof OrderInput['sender'], column: string, zh: string, en: string, max: number): FieldDef => ({
-  zh,
-  en,
-  max,
-  required: false,
-  column,
-  get: (o) => o.sender[key],
-  put: (o, v) => void (o.sender[key] = v),
-});
-export const FIELDS: Record<Field, FieldDef> = {
-  senderName: sender('name', 'sender_name', '发件人', 'Sender name', 100),
-  senderAddress: sender('address', 'sender_address', '发件地址', 'Sender address', 200),
-  senderPhone: sender('phone', 'sender_phone', '发件电话', 'Sender phone', 32),
-  recipientName: recipient('name', 'recipient_name', '收件人', 'Recipient name', 64, true),
-  recipientIdCard: recipient('idCard', 'recipient_id_card', '身份证号', 'ID number', 18, true),
-  recipientPhone: recipient('phone', 'recipient_phone', '收件电话', 'Recipient phone', 32, true),
-  recipientEmail: recipient('email', 'recipient_email', '邮箱', 'Email', 128, false),
-  recipientProvince: recipient('province', 'recipient_province', '省份', 'Province', 32, true),
-  recipientCity: recipient('city', 'recipient_city', '城市', 'City', 32, true),
-  recipientDistrict: recipient('district', 'recipient_district', '区县', 'District', 32, true),
-  recipientStreet: recipient('street', 'recipient_street', '街道', 'Street', 64, false),
-  recipientAddress: recipient('address', 'recipient_address', '详细地址', 'Address', 200, true),
-  recipientPostcode: recipient('postcode', 'recipient_postcode', '邮编', 'Postcode', 10, false),
-  userRefNo: {
-    zh: '用户参考号',
-    en: 'User reference',
-    max: 64,
-    required: false,
-    column: 'user_ref_no',
-    get: (o) => o.userRefNo,
-    put: (o, v) => void (o.userRefNo = v),
-  },
-  remark: {
-    zh: '备注',
-    en: 'Remark',
-    max: 500,
-    required: false,
-    column: 'remark',
-    get: (o) => o.remark,
-    put: (o, v) => void (o.remark = v),
-  },
-};
-export const KIND_FIELDS: Record<ChangeKind, readonly Field[]> = {
-  batchSender: orders.SENDER_FIELDS,
-  updates: orders.bulkField.options,
-};
-const ORDER_NO_HEADERS = new Set(['订单号', 'order number', 'order no', 'orderno']);
-const fieldLabel = (lang: ApiLanguage, f: Field) => (lang === 'en' ? FIELDS[f].en : FIELDS[f].zh);
 
 /** Rows of a sheet, at most this many (the page shows each in the preview). */
 export const MAX_SHEET_ROWS = 5_000;

@@ -5,7 +5,7 @@ import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow, WorkbookSheet } from '../../lib/workbook-writer.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
-import type { OrderListRow } from './orders.repository.ts';
+import type { OrderListRow } from './orders.list.repository.ts';
 
 /**
  * The order list's export (`order/downloadOrderExcel`): its sheet, and each list row as the

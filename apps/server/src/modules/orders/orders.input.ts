@@ -1,18 +1,13 @@
 import type { Database } from '../../db/database.ts';
-import { visibleOrders } from '../../domain/order-writer.ts';
 import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from '../../domain/order-input.ts';
 import { type Reason, storeReasons } from '../../lib/reasons.ts';
+import { createOrderChecksRepository } from './orders.checks.repository.ts';
 import { fromMinor } from './orders.presenter.ts';
 import type { OrderRecord, OrdersRepository } from './orders.repository.ts';
 
 /** Reference data the validation needs (small tables, read per call so edits apply at once). */
 export async function loadValidationContext(db: Database, now: Date) {
-  const [cur, types, companies, channels] = await Promise.all([
-    db.selectFrom('currencies').select(['code', 'decimals']).execute(),
-    db.selectFrom('order_types').select('code').execute(),
-    db.selectFrom('clearance_companies').select('code').execute(),
-    db.selectFrom('channels').select(['code', 'currency', 'has_boxes']).execute(),
-  ]);
+  const [cur, types, companies, channels] = await createOrderChecksRepository(db).referenceTables();
   return {
     now,
     currencies: new Map(cur.map((c) => [c.code, c.decimals])),
@@ -79,19 +74,14 @@ export const ABNORMAL_RULES = [
 
 /** The rules switched on (operators switch them, validateAbnormalRule/updateRule). */
 export async function enabledAbnormalRules(db: Database): Promise<ReadonlySet<string>> {
-  const rows = await db.selectFrom('abnormal_rules').select(['code', 'enabled']).execute();
+  const rows = await createOrderChecksRepository(db).abnormalRuleSwitches();
   const off = new Set(rows.filter((r) => Number(r.enabled) === 0).map((r) => r.code));
   return new Set(ABNORMAL_RULES.filter((r) => !off.has(r)));
 }
 
 /** Switches one rule (the row is made at the first switch); `db` is the caller's transaction. */
 export async function saveAbnormalRule(db: Database, code: string, enabled: boolean, by: number, at: string) {
-  const on = enabled ? 1 : 0;
-  await db
-    .insertInto('abnormal_rules')
-    .values({ code, enabled: on, updated_by: by, updated_at: at })
-    .onConflict((oc) => oc.column('code').doUpdateSet({ enabled: on, updated_by: by, updated_at: at }))
-    .execute();
+  await createOrderChecksRepository(db).saveAbnormalRule(code, enabled, by, at);
 }
 
 /**
@@ -125,17 +115,11 @@ export function abnormalOf(
 
 /** Orders per ID number (upper-cased) created since `since`: one query for many numbers. */
 export async function recentOrdersByIdCard(db: Database, idCards: readonly string[], since: string) {
+  const repo = createOrderChecksRepository(db);
   const out = new Map<string, number>();
   const ids = [...new Set(idCards.map((s) => s.toUpperCase()))];
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await db
-      .selectFrom('orders')
-      .select(['recipient_id_card', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('recipient_id_card', 'in', ids.slice(i, i + 1000))
-      .where('created_at', '>=', since)
-      .$call(visibleOrders(db, 'orders'))
-      .groupBy('recipient_id_card')
-      .execute();
+    const rows = await repo.recentByIdCards(ids.slice(i, i + 1000), since);
     for (const r of rows) out.set(r.recipient_id_card, Number(r.n));
   }
   return out;
@@ -158,15 +142,11 @@ export async function evaluateAbnormal(
   let recent = 0;
   if (enabled.has('sameRecipientTooOften')) {
     const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
-    let q = db
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('recipient_id_card', '=', input.recipient.idCard.toUpperCase())
-      .where('created_at', '>=', since)
-      // Orders of a batch still being committed are not there yet (domain/order-writer.ts).
-      .$call(visibleOrders(db, 'orders'));
-    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
-    recent = Number((await q.executeTakeFirstOrThrow()).n);
+    recent = await createOrderChecksRepository(db).recentByIdCard(
+      input.recipient.idCard.toUpperCase(),
+      since,
+      excludeOrderId,
+    );
   }
   return abnormalOf(input, ctx.currencies, recent, enabled, now);
 }

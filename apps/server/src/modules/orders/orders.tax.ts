@@ -1,6 +1,5 @@
 import type { ApiLanguage, orders } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { visibleOrders } from '../../domain/order-writer.ts';
 import type { OrderInput } from '../../domain/order-input.ts';
 import {
   type CatalogueEntry,
@@ -21,16 +20,14 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
+import { createOrderChecksRepository } from './orders.checks.repository.ts';
 
 /** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */
 export type CatalogueEntries = (customerId: number, jans: Iterable<string>) => Promise<Map<string, CatalogueEntry>>;
 
 /** Each channel's regime and setting (small tables, read per call so edits apply at once). */
 export async function loadChannelTax(db: Database): Promise<Map<string, ChannelTax>> {
-  const [regimes, settings] = await Promise.all([
-    db.selectFrom('tax_regimes').selectAll().execute(),
-    db.selectFrom('channel_tax_settings').selectAll().execute(),
-  ]);
+  const [regimes, settings] = await createOrderChecksRepository(db).taxTables();
   const byCode = new Map(
     regimes.map((r) => [
       r.code,
@@ -76,21 +73,12 @@ export async function yearlyTotals(
   const ids = [...new Set([...idCards].map((s) => s.toUpperCase()))];
   if (!channels.length || !ids.length) return out;
   const { from, to } = chinaYear(now);
+  const repo = createOrderChecksRepository(db);
   for (let i = 0; i < ids.length; i += ID_CARDS_PER_QUERY) {
     // One query per turn of the event loop, as the catalogue's (items.catalogue.ts).
     if (i > 0) await nextTurn();
-    let q = db
-      .selectFrom('orders')
-      .select(['recipient_id_card', 'currency', (eb) => eb.fn.sum<string | number>('total_amount').as('total')])
-      .where('recipient_id_card', 'in', ids.slice(i, i + ID_CARDS_PER_QUERY))
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .where('channel_code', 'in', channels)
-      .where('status', '!=', 'cancelled')
-      .$call(visibleOrders(db, 'orders'))
-      .groupBy(['recipient_id_card', 'currency']);
-    if (excludeOrderId) q = q.where('id', '!=', excludeOrderId);
-    for (const r of await q.execute()) {
+    const sums = await repo.yearlySums(ids.slice(i, i + ID_CARDS_PER_QUERY), from, to, channels, excludeOrderId);
+    for (const r of sums) {
       const fen = itemValueFen({ unitPrice: Number(r.total), quantity: 1, currency: r.currency }, currencies) ?? 0;
       out.set(r.recipient_id_card, (out.get(r.recipient_id_card) ?? 0) + fen);
     }

@@ -1,0 +1,197 @@
+import { type ApiLanguage, ErrorCode, orders } from '@console/contract';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { OrderInput } from '../../domain/order-input.ts';
+import { AppError } from '../../lib/errors.ts';
+import { StaleVersion, versionedSave } from '../../lib/versions.ts';
+import type { Actor, Scope } from '../../lib/scope.ts';
+import { presentItem } from './orders.presenter.ts';
+import { DELETABLE_STATUSES, type Guard, type OrderFlag } from './orders.repository.ts';
+import type { OrderFinding } from './orders.find.ts';
+import { type Confirm, type OrderWrites, type Req, lockKey } from './orders.write.ts';
+
+/** Changing orders: the edit form, items one at a time, deletes and the list's flags. */
+export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
+  const {
+    db,
+    repo,
+    now,
+    validationContext,
+    load,
+    assertChangeable,
+    refuse,
+    toItems,
+    money,
+    inputOf,
+    writeChanged,
+    event,
+  } = w;
+  return {
+    async update(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+      return versionedSave(
+        () => this.writeUpdate(actor, scope, lang, p),
+        () => detail(scope, lang, p.id),
+      );
+    },
+    async writeUpdate(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+      const o = await load(scope, p.id);
+      assertChangeable(o);
+      // Refused before any validation: the user's values were entered over a record that is gone.
+      if (p.version !== undefined && p.version !== o.version) throw new StaleVersion();
+      const ctx = await validationContext();
+      const current = inputOf(o, await repo.items(o.id));
+      const next: OrderInput = {
+        ...current,
+        userRefNo: p.userRefNo,
+        orderType: p.orderType ?? current.orderType,
+        clearanceCompanyCode: p.clearanceCompany,
+        recipient: p.recipient,
+        sender: p.sender,
+        insuredAmount: money(p.insuredAmount, o.currency, ctx, 'insuredAmount'),
+        remark: p.remark,
+        items: p.items ? toItems(p.items, o.currency, ctx) : current.items,
+      };
+      const w = await writeChanged(actor, lang, o, current, next, p.confirm, ctx, {
+        replaceItems: !!p.items,
+        version: p.version,
+      });
+      return { id: o.id, version: w.version, warnings: w.warnings, taxEstimate: w.taxEstimate };
+    },
+    async remove(scope: Scope, requested: number[]) {
+      const ids = [...new Set(requested)];
+      const rows = await repo.idsInScope(scope, ids);
+      const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+      if (missing.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound', { ids: missing });
+      for (const r of rows) {
+        const key = lockKey(r);
+        if (key && key !== 'orderLockedCancelled') throw AppError.conflict(key, { orderNo: r.order_no });
+      }
+      // The checks above give the reason early; the claim is what makes it safe: a parcel scanned
+      // (or an order deleted by another call) meanwhile is not claimed, and nothing is deleted.
+      const guard: Guard = { statuses: DELETABLE_STATUSES };
+      const deleted = await db.transaction().execute(async (trx) => {
+        const claimed = await repo.claim(trx, ids, guard, now());
+        if (claimed.length !== ids.length) await refuse(ids, claimed, guard);
+        return repo.deleteClaimed(trx, claimed);
+      });
+      return { deleted };
+    },
+    async itemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op:
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'delete'; id: number },
+    ) {
+      let orderId: number;
+      if (op.kind === 'create') orderId = op.orderId;
+      else {
+        const row = await repo.itemOrder(op.id);
+        if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'itemNotFound');
+        orderId = row.order_id;
+      }
+      // A line saved from the order's version the page was loaded from: stale is a 409 with the order now.
+      return versionedSave(
+        () => this.writeItemChange(actor, scope, lang, op, orderId),
+        () => detail(scope, lang, orderId),
+      );
+    },
+    async writeItemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op:
+        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+        | { kind: 'delete'; id: number },
+      orderId: number,
+    ) {
+      const version = op.kind === 'delete' ? undefined : op.orderVersion;
+      // An item of an order outside the scope is reported exactly like a missing one. The recipient
+      // does not change here, so a minor's ID confirmed when the order was written is not asked again.
+      const o = await repo.find(scope, orderId);
+      if (!o) throw new AppError(ErrorCode.NOT_FOUND, op.kind === 'create' ? 'orderNotFound' : 'itemNotFound');
+      assertChangeable(o);
+      if (version !== undefined && version !== o.version) throw new StaleVersion();
+      const ctx = await validationContext();
+      const rows = await repo.items(o.id);
+      const current = inputOf(o, rows);
+      let items = current.items;
+      const itemRow = (it: OrderInput['items'][number], lineNo: number) => ({
+        order_id: o.id,
+        line_no: lineNo,
+        jan: it.jan,
+        name: it.name,
+        brand: it.brand,
+        spec: it.spec,
+        quantity: it.quantity,
+        unit_price: it.unitPrice,
+        currency: it.currency,
+        origin: it.origin,
+        hazard_code: it.hazardCode,
+      });
+      // Targeted writes keep the other items' ids stable for the console.
+      let write: (trx: Transaction<DB>) => Promise<void>;
+      let itemId = 0;
+      if (op.kind === 'delete') {
+        if (rows.length <= 1) throw AppError.conflict('lastItem');
+        items = items.filter((_, i) => rows[i]!.id !== op.id);
+        // Counted again after the claim, which waits for any other writer of this order: two
+        // removals sent at once each saw two items before it, and on PostgreSQL both won.
+        write = async (trx) => {
+          const left = await repo.deleteItem(trx, op.id, o.id);
+          if (left < 1) throw AppError.conflict('lastItem');
+        };
+      } else {
+        const [it] = toItems([op.item], o.currency, ctx);
+        if (op.kind === 'create') {
+          items = [...items, it!];
+          const lineNo = Math.max(0, ...rows.map((r) => r.line_no)) + 1;
+          write = async (trx) => {
+            itemId = await repo.insertItem(trx, itemRow(it!, lineNo));
+          };
+        } else {
+          const index = rows.findIndex((r) => r.id === op.id);
+          items = items.map((x, i) => (i === index ? it! : x));
+          itemId = op.id;
+          const { order_id: _o, line_no: _l, ...changes } = itemRow(it!, 0);
+          write = (trx) => repo.updateItem(trx, op.id, changes);
+        }
+      }
+      await writeChanged(
+        actor,
+        lang,
+        o,
+        current,
+        { ...current, items },
+        op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
+        ctx,
+        { itemsWrite: write, version },
+      );
+      if (op.kind === 'delete') return null;
+      const after = await repo.item(itemId);
+      return presentItem(after, ctx.currencies);
+    },
+    /**
+     * A flag set by hand. No status guard: the spec names no statuses for it. The order's own
+     * audit, as for its other changes: an `updated` event (who, when, which flag) in the same
+     * transaction; the public tracking page leaves such events out.
+     */
+    async setFlag(actor: Actor, scope: Scope, ids: number[], flag: OrderFlag, value: boolean) {
+      const rows = await repo.idsInScope(scope, ids);
+      if (!rows.length) throw new AppError(ErrorCode.NOT_FOUND, 'orderNotFound');
+      const inScope = rows.map((x) => x.id);
+      const updated = await db.transaction().execute(async (trx) => {
+        const n = await repo.setFlag(trx, inScope, flag, value, now());
+        await repo.addEvents(
+          trx,
+          inScope.map((id) => event(id, 'updated', actor, `${flag}=${value}`)),
+        );
+        return n;
+      });
+      return { updated };
+    },
+  };
+}
