@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openResponse, sealRequest } from '../test/aes-client.ts';
 import { baseRow, fastFill, fill } from '../test/batches/helpers.ts';
 import { s3Server } from '../test/files/s3-server.ts';
 import {
@@ -354,16 +353,13 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       ws.addRow(['订单号', '收件人', '电话', '省', '市', '区', '详细地址']);
       for (const o of orders)
         ws.addRow([o.order_no, '李四', '13900001111', '广东省', '深圳市', '南山区', '科技园路1号']);
-      const form = new FormData();
-      for (const [k, val] of Object.entries(sealRequest(demo, {}))) form.set(k, val);
-      form.set('file', new Blob([new Uint8Array(await wb.xlsx.writeBuffer())]), 'addresses.xlsx');
-      const res = await fetch(`${lb.url}/updateLableB/prompt`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${demo}`, aes: '1' },
-        body: form,
+      // Plain, as spec §7 marks the label-B calls (docs/decisions/2026-11-27-aes-follows-spec-marks.md).
+      const res = await api.upload('updateLableB/prompt', demo, {
+        name: 'addresses.xlsx',
+        data: Buffer.from(await wb.xlsx.writeBuffer()),
       });
       expect(res.status).toBe(200);
-      const labelBatch = (openResponse(demo, (await res.json()) as never) as any).batch.id as number;
+      const labelBatch = (res.body as { data: { batch: { id: number } } }).data.batch.id;
 
       // Hold the apply inside its transaction: another session locks the last of the batch's orders.
       const lock = new pg.Client({ connectionString: db.url });
@@ -373,9 +369,9 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       await lock.query('select id from orders where id = $1 for update', [orders.at(-1)!.id]);
       let killed: ServerProcess | undefined;
       try {
-        const c = await api.aes('updateLableB/create', { id: labelBatch }, demo);
+        const c = await api.post('updateLableB/create', { id: labelBatch }, demo);
         expect(c.status).toBe(200);
-        expect(c.data.status).toBe('applying');
+        expect(c.body.data.status).toBe('applying');
         // The session our lock blocks is the applying instance's.
         killed = await killInstanceBlockedBy(sql, servers, lockPid, 200);
       } finally {
@@ -386,9 +382,9 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       let status = 'applying';
       for (let i = 0; i < 240 && status === 'applying'; i++) {
         await sleep(250);
-        const p = await api.aes('updateLableB/progress', { id: labelBatch }, demo);
+        const p = await api.post('updateLableB/progress', { id: labelBatch }, demo);
         expect(p.status).toBe(200);
-        status = p.data.status;
+        status = p.body.data.status;
       }
       expect(status).toBe('done');
       await sleep(2_000); // a second apply, were there one, has ended
