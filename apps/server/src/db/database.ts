@@ -10,9 +10,13 @@ export type Database = Kysely<DB>;
 
 export function createDatabase(db: Config['database']): Database {
   if (db.dialect === 'postgres') {
-    const kysely = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: db.url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+    // An idle connection that PostgreSQL ends (a restart, a failover, an administrator) is reported
+    // as an 'error' event on the pool, which ends the process when nobody listens (it ended a PostgreSQL
+    // test run once, 57P01). The pool has already dropped that client and the next query opens
+    // another; a query that was running fails with its own error.
+    pool.on('error', (err) => process.emitWarning(`database connection lost: ${err.message}`));
+    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     connections.set(kysely, db);
     return kysely;
   }
