@@ -10,6 +10,12 @@ import { DELETABLE_STATUSES, type Guard, type OrderFlag } from './orders.reposit
 import type { OrderFinding } from './orders.find.ts';
 import { type Confirm, type OrderWrites, type Req, lockKey } from './orders.write.ts';
 
+/** One line of an order created, changed or deleted on its own (`order/item/*`). */
+type ItemChange =
+  | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+  | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
+  | { kind: 'delete'; id: number };
+
 /** Changing orders: the edit form, items one at a time, deletes and the list's flags. */
 export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
   const {
@@ -76,15 +82,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       });
       return { deleted };
     },
-    async itemChange(
-      actor: Actor,
-      scope: Scope,
-      lang: ApiLanguage,
-      op:
-        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
-        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
-        | { kind: 'delete'; id: number },
-    ) {
+    async itemChange(actor: Actor, scope: Scope, lang: ApiLanguage, op: ItemChange) {
       let orderId: number;
       if (op.kind === 'create') orderId = op.orderId;
       else {
@@ -98,16 +96,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
         () => detail(scope, lang, orderId),
       );
     },
-    async writeItemChange(
-      actor: Actor,
-      scope: Scope,
-      lang: ApiLanguage,
-      op:
-        | { kind: 'create'; orderId: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
-        | { kind: 'update'; id: number; item: orders.ItemInputOut; confirm: Confirm; orderVersion?: number }
-        | { kind: 'delete'; id: number },
-      orderId: number,
-    ) {
+    async writeItemChange(actor: Actor, scope: Scope, lang: ApiLanguage, op: ItemChange, orderId: number) {
       const version = op.kind === 'delete' ? undefined : op.orderVersion;
       // An item of an order outside the scope is reported exactly like a missing one. The recipient
       // does not change here, so a minor's ID confirmed when the order was written is not asked again.
