@@ -8,6 +8,8 @@ export default defineConfig({
     exclude: process.env.TEST_DATABASE_URL ? [] : ['test/**/*.pg.test.ts'],
     // Each file gets its own freshly migrated database; files run in parallel workers.
     pool: 'forks',
+    // The PostgreSQL run's seeded template database (nothing on SQLite).
+    globalSetup: ['test/pg-template.global.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

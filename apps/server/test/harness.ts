@@ -6,7 +6,7 @@ import path from 'node:path';
 import { allCalls, type CallDef, type CallRequest, declaredStatuses, FILE_TYPES } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, vi } from 'vitest';
+import { afterAll, inject, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, testConfig } from '../src/config.ts';
 import { createDatabase, type Database } from '../src/db/database.ts';
@@ -56,7 +56,7 @@ export async function createHarness(
   opts: { seed?: boolean; env?: Record<string, string>; now?: Date; storage?: Storage } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
-  const { url: databaseUrl, drop: dropPg } = await emptyDatabase(dataDir);
+  const { url: databaseUrl, drop: dropPg } = await emptyDatabase(dataDir, opts.seed !== false ? seededTemplate() : '');
   const config = testConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -133,16 +133,29 @@ export async function createHarness(
 }
 
 /**
- * An empty database for one test file: a SQLite file in `dir`, or a new PostgreSQL database when
- * TEST_DATABASE_URL is set; `drop` removes the PostgreSQL one (the folder's owner removes the file).
+ * The PostgreSQL run's migrated and seeded template (test/pg-template.global.ts), or '' when there
+ * is none or it was seeded on another UTC day (the seed dates its rows from its own today).
  */
-export async function emptyDatabase(dir: string): Promise<{ url: string; drop?: () => Promise<void> }> {
+function seededTemplate(): string {
+  const t = inject('pgTemplate');
+  return t?.name && t.day === new Date().toISOString().slice(0, 10) ? t.name : '';
+}
+
+/**
+ * An empty database for one test file: a SQLite file in `dir`, or a new PostgreSQL database when
+ * TEST_DATABASE_URL is set (a copy of `template` when given: migrating and seeding it again finds
+ * the work done); `drop` removes the PostgreSQL one (the folder's owner removes the file).
+ */
+export async function emptyDatabase(dir: string, template = ''): Promise<{ url: string; drop?: () => Promise<void> }> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (!pgUrl) return { url: path.join(dir, 'test.sqlite') };
   const name = `t_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: pgUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  // A test database need not survive a crash of the server: commits stop waiting for the disk's
+  // flush (test time only; the semantics of transactions and locks are unchanged).
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
   await admin.end();
   const u = new URL(pgUrl);
   u.pathname = `/${name}`;
