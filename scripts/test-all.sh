@@ -31,5 +31,6 @@ npm run test -w packages/contract
 npm run test -w apps/server
 npm run test -w apps/print-agent
 npm run test -w apps/web
-npm run build -w apps/web
+# The browser tests' config builds the console before it starts the server (a run of one spec gets
+# the current web too), so it is not built here a second time.
 npm run test -w e2e
