@@ -5,6 +5,7 @@ import { parseConfig } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { hashPassword } from '../lib/crypto.ts';
+import { createUsersRepository } from '../modules/users/index.ts';
 
 /** Creates the first admin (role admin-none) of a production database. */
 const { values } = parseArgs({ options: { name: { type: 'string' }, password: { type: 'string' } } });
@@ -33,23 +34,22 @@ if (config.database.dialect === 'sqlite' && !process.env.DATABASE_URL) {
 const db = createDatabase(config.database);
 await migrateToLatest(db);
 const now = new Date().toISOString();
-const existing = await db.selectFrom('users').select('id').where('name', '=', values.name).executeTakeFirst();
-if (existing) {
+const users = createUsersRepository(db);
+if (await users.idAndRoleByName(values.name)) {
   console.error(`A user named ${values.name} exists already in ${where}.`);
   process.exit(1);
 }
-await db
-  .insertInto('users')
-  .values({
+await users.insert(
+  {
     name: values.name,
     display_name: values.name,
     password_hash: await hashPassword(password),
     role: 'admin-none',
     customer_id: null,
     created_at: now,
-    password_changed_at: now,
-  })
-  .execute();
+  },
+  { oneTimePassword: false },
+);
 await db.destroy();
 console.log(`Admin ${values.name} created in ${where}.`);
 

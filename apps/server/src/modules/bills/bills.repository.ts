@@ -29,6 +29,22 @@ export function createBillsRepository(db: Database) {
   };
 
   return {
+    /**
+     * Storage accrual's walk: a chunk of the orders received and not shipped (intercepted ones
+     * included) before `monthStart`, after id `after`, in id order.
+     */
+    async heldOrderIds(monthStart: string, after: number, limit: number): Promise<number[]> {
+      const rows = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'received')
+        .where('received_at', '<', monthStart)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((o) => o.id);
+    },
     async page(scope: Scope, f: C.BillListRequest) {
       const q = filtered(scope, f);
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { JobKind } from '../../lib/jobs.ts';
 import { chargeStorageAccrued, chinaMonthOf, chinaMonthStart } from '../../domain/charges.ts';
+import { createBillsRepository } from './bills.repository.ts';
 
 /** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */
 const CHUNK = 500;
@@ -16,19 +17,10 @@ const CHUNK = 500;
 export async function accrueStorage(db: Database, at: Date): Promise<number> {
   const iso = at.toISOString();
   const monthStart = new Date(chinaMonthStart(chinaMonthOf(iso))).toISOString();
+  const bills = createBillsRepository(db);
   let written = 0;
   for (let after = 0; ;) {
-    const ids = (
-      await db
-        .selectFrom('orders')
-        .select('id')
-        .where('status', '=', 'received')
-        .where('received_at', '<', monthStart)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(CHUNK)
-        .execute()
-    ).map((o) => o.id);
+    const ids = await bills.heldOrderIds(monthStart, after, CHUNK);
     if (!ids.length) return written;
     written += (await db.transaction().execute((trx) => chargeStorageAccrued(trx, ids, iso))).length;
     after = ids.at(-1)!;

@@ -17,18 +17,24 @@ export function createUsersRepository(db: Database) {
     idAndRoleByName(name: string) {
       return db.selectFrom('users').select(['id', 'role']).where('name', '=', name).executeTakeFirst();
     },
-    /** A new account: its first password is one-time, changed at the first sign-in. */
-    async insert(v: {
-      name: string;
-      display_name: string;
-      role: string;
-      customer_id: number | null;
-      password_hash: string;
-      created_at: string;
-    }) {
+    /**
+     * A new account: its first password is one-time, changed at the first sign-in — except the
+     * first admin's, which its creator typed on the server's command line (cli/create-admin).
+     */
+    async insert(
+      v: {
+        name: string;
+        display_name: string;
+        role: string;
+        customer_id: number | null;
+        password_hash: string;
+        created_at: string;
+      },
+      opts: { oneTimePassword: boolean } = { oneTimePassword: true },
+    ) {
       const r = await db
         .insertInto('users')
-        .values({ ...v, password_changed_at: v.created_at, must_change_password: 1 })
+        .values({ ...v, password_changed_at: v.created_at, must_change_password: opts.oneTimePassword ? 1 : 0 })
         .returning('id')
         .executeTakeFirstOrThrow();
       return r.id;
