@@ -76,11 +76,7 @@ export function createBatchCommits({
       // The abnormal rules, as single create runs them, computed per row in this pass: the
       // switches and currencies once, the recent orders of a chunk's ID numbers in one query,
       // and the batch's own earlier rows counted here (they are hidden while it commits).
-      const [abnormalOn, currencies] = await Promise.all([
-        enabledAbnormalRules(db),
-        db.selectFrom('currencies').select(['code', 'decimals']).execute(),
-      ]);
-      const currencyDecimals = new Map(currencies.map((c) => [c.code, c.decimals]));
+      const [abnormalOn, currencyDecimals] = await Promise.all([enabledAbnormalRules(db), repo.currencyDecimals()]);
       const commitClock = new Date(createdAt);
       const recentSince = new Date(commitClock.getTime() - 7 * 86_400_000).toISOString();
       const inBatch = new Map<string, number>();

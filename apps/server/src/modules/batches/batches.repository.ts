@@ -257,6 +257,11 @@ export function createBatchesRepository(db: Database) {
       if (where.since) q = q.where('b.created_at', '>=', where.since);
       return q.orderBy('b.id').orderBy('o.id').orderBy('i.line_no').limit(200_000).compile();
     },
+    /** Each currency's decimals (a commit's prices are checked against them). */
+    currencyDecimals: async () =>
+      new Map(
+        (await db.selectFrom('currencies').select(['code', 'decimals']).execute()).map((c) => [c.code, c.decimals]),
+      ),
   };
 }
 export type BatchesRepository = ReturnType<typeof createBatchesRepository>;
