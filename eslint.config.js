@@ -130,12 +130,6 @@ export default tseslint.config(
     },
   },
   {
-    // Known cycle, left for the job-queue owners (issue 30 #3/#4): the queue's shared helpers
-    // (KIND_NAME, slotOf, scheduleTicks …) live in jobs.ts, which imports both implementations.
-    files: ['apps/server/src/lib/jobs.ts', 'apps/server/src/lib/jobs.memory.ts', 'apps/server/src/lib/jobs.pg.ts'],
-    rules: { 'import-x/no-cycle': 'off' },
-  },
-  {
     // Specs take `test` from the suite's own fixture, which records the calls the console makes (issue 28).
     files: ['e2e/**/*.spec.ts'],
     rules: {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { runAsJob } from './job-scope.ts';
-import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
-import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
+import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
+import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
 
 /** Jobs run at once in the process (the work itself is in worker threads where it is heavy). */
 const CONCURRENCY = 2;

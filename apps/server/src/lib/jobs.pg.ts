@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
-import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.ts';
-import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.ts';
+import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
+import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
 
 /** pg-boss's own schema in the product's database. */
 const SCHEMA = 'pgboss';

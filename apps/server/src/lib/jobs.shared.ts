@@ -1,0 +1,179 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * The job queue's interface and the helpers both of its implementations share (jobs.memory.ts,
+ * jobs.pg.ts): here rather than in jobs.ts, which picks an implementation, so no import goes round
+ * in a circle. Modules import all of it from jobs.ts.
+ */
+
+/** Heavy jobs are the ones a customer gets one of at a time, so theirs never hold another's. */
+export type JobSize = 'small' | 'heavy';
+
+export interface JobContext {
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  /** Aborted when the queue stops or the job's lease is lost: a long job should stop. */
+  signal: AbortSignal;
+}
+
+export interface JobKind<P = unknown> {
+  /** Letters, digits, `-` and `_`: also pg-boss's queue name. */
+  name: string;
+  run(payload: P, ctx: JobContext): Promise<void>;
+  /**
+   * Retryable kinds run again after a failure, `limit` times at most, waiting `delaySeconds`
+   * doubled at each retry (with jitter, up to twice that). Unset: a failure is final.
+   */
+  retry?: { limit: number; delaySeconds: number };
+  /** At most one waiting or running job per `singletonKey`; a second enqueue is dropped. */
+  exclusive?: boolean;
+  /** pg-boss: how often workers look for this kind's jobs, when it must start sooner than JOB_POLL_SECONDS. */
+  pollSeconds?: number;
+  /**
+   * The embedded runner only: a job is run by the process that enqueued it (its input is in that
+   * process's hands), and one left by a process that died is failed at the next start, never
+   * left queued. pg-boss runs it on any worker instance.
+   */
+  processBound?: boolean;
+}
+
+export interface EnqueueOptions {
+  /** The transaction of the change that asks for the job: a rollback enqueues nothing. */
+  trx?: Kysely<DB>;
+  /** Fairness key: a customer's heavy jobs run one at a time, whatever their number. */
+  customerId?: number | null;
+  size?: JobSize;
+  /** With an `exclusive` kind: the key of "one at a time". */
+  singletonKey?: string;
+}
+
+export interface PeriodicOptions {
+  /** The period; 0: never (the job is not scheduled at all). */
+  everyMs: number;
+  /** Also run now, unless one already ran in the current period on any instance. */
+  atStart: boolean;
+}
+
+export interface JobQueue {
+  readonly backend: 'pg-boss' | 'memory';
+  /** Defines a kind before start. */
+  define<P>(kind: JobKind<P>): void;
+  /** Enqueues a job of a defined kind (from any role: web instances enqueue, workers run). */
+  enqueue<P>(kind: string, payload: P, opts?: EnqueueOptions): Promise<void>;
+  /**
+   * This instance looks for the kind's jobs now rather than at its next poll: called once the
+   * transaction that enqueued one (`trx`) has committed, which the queue cannot see. A job waited
+   * half a poll on average (125 ms of a 1 s 10,000-row import, twice: parse and commit; issue 29).
+   * Another instance still takes it at its own poll; without `trx` the enqueue wakes the queue itself.
+   */
+  wake(kind: string): void;
+  /**
+   * Defines a periodic kind: one job per period across all instances (workers schedule it),
+   * never two running at once. `everyMs` 0: defined but never scheduled.
+   */
+  every(kind: JobKind<Record<string, never>>, opts: PeriodicOptions): void;
+  /**
+   * Enqueues the periodic job of the period that contains `at`, once across instances: what the
+   * schedule does at each period's start. Exposed so tests drive the schedule.
+   */
+  tick(kind: string, at: Date): Promise<void>;
+  start(): Promise<void>;
+  /** Stops taking jobs and waits for the ones running. */
+  stop(): Promise<void>;
+  /**
+   * Tests only: what a crash does. The instance drops its database connections at once: its
+   * running jobs stay claimed, their lease lapses, and another instance takes them over.
+   */
+  abandon(): Promise<void>;
+}
+
+export interface JobQueueDeps {
+  config: Config;
+  db: Database;
+  log: {
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
+}
+
+/** Whether this instance runs jobs (SERVER_ROLE): `web` instances only enqueue. */
+export function runsJobs(config: Config): boolean {
+  return config.SERVER_ROLE !== 'web';
+}
+
+/**
+ * Periods are slots of the epoch (`floor(t / period)`): every instance computes the same slot,
+ * so "this period's job" is one name across instances, and a job per slot is what runs once per
+ * period.
+ */
+export function slotOf(at: Date, everyMs: number): number {
+  return Math.floor(at.getTime() / everyMs);
+}
+
+/** Scheduling ticks at least this often, so a period starts within it on some instance. */
+const SCHEDULE_TICK_MS = 60_000;
+
+/**
+ * A periodic kind's schedule, the same for every backend: ticks at least every minute (or every
+ * period, if shorter) and hands each to `tick`, which makes one job per period across instances.
+ * Unless `atStart`, the period the instance started in is left to the instances already running.
+ */
+export function scheduleTicks(
+  name: string,
+  opts: PeriodicOptions,
+  tick: (name: string, at: Date) => Promise<void>,
+  log: JobQueueDeps['log'],
+) {
+  const startSlot = slotOf(new Date(), opts.everyMs);
+  return scheduleClock({
+    everyMs: Math.min(opts.everyMs, SCHEDULE_TICK_MS),
+    run: async () => {
+      const now = new Date();
+      if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
+      await tick(name, now);
+    },
+    onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),
+  });
+}
+
+/**
+ * The schedule's clock: `run` once at start, then at every multiple of `everyMs` from the start
+ * (0: never), as one awaited loop, not a timer callback. A run is awaited before the next, so
+ * runs never overlap; the marks a long run passed are skipped. Errors go to `onError` and the
+ * clock goes on. `stop()` aborts the wait and resolves once a run under way has ended, so the
+ * database is closed only after it. The wait does not keep the process alive.
+ */
+export function scheduleClock(opts: { everyMs: number; run: () => Promise<unknown>; onError: (err: unknown) => void }) {
+  if (!opts.everyMs) return { stop: async () => {} };
+  const stopping = new AbortController();
+  const startedAt = Date.now();
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      try {
+        await opts.run();
+      } catch (err) {
+        opts.onError(err);
+      }
+      const untilNextMark = opts.everyMs - ((Date.now() - startedAt) % opts.everyMs);
+      await sleep(untilNextMark, undefined, { signal: stopping.signal, ref: false }).catch(() => {});
+    }
+  })();
+  return {
+    async stop() {
+      stopping.abort();
+      await loop;
+    },
+  };
+}
+
+/** Delay before retry `attempt` (1-based): delay × 2^(attempt−1), plus up to as much jitter (pg-boss's curve). */
+export function retryDelayMs(delaySeconds: number, attempt: number): number {
+  const base = Math.max(delaySeconds, 0) * 2 ** Math.min(16, attempt - 1) * 1000;
+  return base + base * Math.random();
+}
+
+export const KIND_NAME = /^[A-Za-z0-9_-]+$/;
