@@ -281,5 +281,7 @@ describe('finding 20: hostile requests generated from every call’s schema', ()
         }
       }
     }
-  });
+    // Every AES call × every role × ten envelopes, one after another: its own budget rather than
+    // the suite's 30 s per test (a PostgreSQL run on a loaded machine went past it).
+  }, 180_000);
 });
