@@ -127,9 +127,9 @@ describe('an index with columns carried for reading (include)', () => {
         from pg_index i where i.indexrelid = ${sql.lit(covering.name)}::regclass`.execute(db);
       expect(r.rows[0]).toEqual({ keys: 1, all: 2 });
     } else {
-      const cols = await sql<{ name: string }>`select name from pragma_index_info(${covering.name}) order by seqno`.execute(
-        db,
-      );
+      const cols = await sql<{
+        name: string;
+      }>`select name from pragma_index_info(${covering.name}) order by seqno`.execute(db);
       expect(cols.rows.map((c) => c.name)).toEqual(['owner', 'weight']);
       const plan = await sql<{ detail: string }>`explain query plan
         select count(*) from parcels where owner = 3 and weight = 5`.execute(db);

@@ -45,7 +45,11 @@ export const ORDER_LIST_COVERING: [string, string[], string][] = [
     'orders_customer_channel_created_cover',
   ],
   ['orders_channel_created', ['channel_code', 'created_at'], 'orders_channel_created_cover'],
-  ['orders_customer_print_created', ['customer_id', 'print_count', 'created_at'], 'orders_customer_print_created_cover'],
+  [
+    'orders_customer_print_created',
+    ['customer_id', 'print_count', 'created_at'],
+    'orders_customer_print_created_cover',
+  ],
   ['orders_print_created', ['print_count', 'created_at'], 'orders_print_created_cover'],
 ];
 
