@@ -47,6 +47,7 @@ import * as fileBlobsUncompressed from './migrations/2026-11-27T0440-file-blobs-
 import * as recordVersions from './migrations/2026-11-27T0460-record-versions.ts';
 import * as pickupUpdateRoute from './migrations/2026-11-27T0480-pages-pickup-update-route.ts';
 import * as orderListSortIndexes from './migrations/2026-11-27T0915-orders-list-sort-indexes.ts';
+import * as orderListCoveringIndexes from './migrations/2026-11-27T0930-orders-list-covering-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0460-record-versions': recordVersions,
   '2026-11-27T0480-pages-pickup-update-route': pickupUpdateRoute,
   '2026-11-27T0915-orders-list-sort-indexes': orderListSortIndexes,
+  '2026-11-27T0930-orders-list-covering-indexes': orderListCoveringIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -18,14 +18,23 @@ export interface OnlineIndex {
   columns: string[];
   /** A partial index's condition, as SQL. */
   where?: string;
+  /**
+   * Columns carried for reading, not ordering: PostgreSQL's `include (…)` keeps them out of the
+   * inner pages; SQLite has no INCLUDE, so there they follow the key columns (same lookups).
+   */
+  include?: string[];
 }
 
 export async function createIndexOnline(db: Kysely<any>, index: OnlineIndex): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres';
+  const include = index.include ?? [];
+  const columns = postgres ? index.columns : [...index.columns, ...include];
   const body = sql.raw(
-    `${quote(index.name)} on ${quote(index.table)} (${index.columns.join(', ')})` +
+    `${quote(index.name)} on ${quote(index.table)} (${columns.join(', ')})` +
+      (postgres && include.length ? ` include (${include.join(', ')})` : '') +
       (index.where ? ` where ${index.where}` : ''),
   );
-  if (dialectOf(db) !== 'postgres') {
+  if (!postgres) {
     await sql`create index if not exists ${body}`.execute(db);
     return;
   }

@@ -116,3 +116,24 @@ describe('a migration building an index online', () => {
     expect(await indexState()).toBe('valid');
   });
 });
+
+describe('an index with columns carried for reading (include)', () => {
+  it('answers a query on its key and carried columns from the index alone, on both databases', async () => {
+    const covering = { name: 'parcels_by_owner_cover', table: 'parcels', columns: ['owner'], include: ['weight'] };
+    await createIndexOnline(db, covering);
+    if (dialectOf(db) === 'postgres') {
+      // One key column, one carried: PostgreSQL's INCLUDE, not a second key column.
+      const r = await sql<{ keys: number; all: number }>`select i.indnkeyatts as keys, i.indnatts as all
+        from pg_index i where i.indexrelid = ${sql.lit(covering.name)}::regclass`.execute(db);
+      expect(r.rows[0]).toEqual({ keys: 1, all: 2 });
+    } else {
+      const cols = await sql<{
+        name: string;
+      }>`select name from pragma_index_info(${covering.name}) order by seqno`.execute(db);
+      expect(cols.rows.map((c) => c.name)).toEqual(['owner', 'weight']);
+      const plan = await sql<{ detail: string }>`explain query plan
+        select count(*) from parcels where owner = 3 and weight = 5`.execute(db);
+      expect(plan.rows.map((p) => p.detail).join(' ')).toContain(`COVERING INDEX ${covering.name}`);
+    }
+  });
+});

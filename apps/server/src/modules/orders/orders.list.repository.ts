@@ -86,7 +86,10 @@ function anyNumber(db: Database, numbers: string[]) {
  * all in the asked direction. Within one status, channel or print count the newest come first,
  * as on the unsorted list, and the indexes that lead with customer and status or channel, or
  * with print count, serve the whole order so a page stops after its rows (migration
- * 2026-11-27T0915; an id tie-break needed an index per sort of its own).
+ * 2026-11-27T0915; an id tie-break needed an index per sort of its own). Since 2026-11-27T0930
+ * those indexes hold id after creation time, then the columns filterConditions tests for
+ * equality: a filter added there belongs in that migration's list too, or each entry it tests
+ * reads the order's row.
  */
 const SORT_ORDER = {
   createdAt: ['o.created_at', 'o.id'],
