@@ -19,7 +19,7 @@ import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
 import { createBatchParses, type ParsePayload, type Preview } from './batches.parse.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import type { ParsePool } from './parse-pool.ts';
-import type { NotesSummary, OrderNote } from './parse.worker.ts';
+import type { NotesSummary, OrderNote } from './parse.protocol.ts';
 import { type CatalogueEntries, presentTax } from '../orders/index.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';

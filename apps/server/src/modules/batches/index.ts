@@ -6,6 +6,6 @@ import './batches.messages.ts';
 export { parseReferenceData } from './batches.repository.ts';
 export { MAX_ROWS } from './batches.service.ts';
 export { createParsePool, type ParsePool } from './parse-pool.ts';
-export type { Issue, ParseJob } from './parse.worker.ts';
+export type { Issue, ParseJob } from './parse.protocol.ts';
 export { decodeParsedOrders } from './parsed-orders.ts';
 export { COLUMNS, EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from './templates.ts';
