@@ -8,4 +8,6 @@ export { MAX_ROWS } from './batches.service.ts';
 export { createParsePool, type ParsePool } from './parse-pool.ts';
 export type { Issue, ParseJob } from './parse.protocol.ts';
 export { decodeParsedOrders } from './parsed-orders.ts';
-export { COLUMNS, EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from './templates.ts';
+export { COLUMNS } from './template-columns.ts';
+export { EXAMPLE_ORDER_NO, matchHeader } from './template-headers.ts';
+export { TEMPLATES } from './templates.ts';
