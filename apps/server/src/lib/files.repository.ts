@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { FilesTable } from '../db/schema.ts';
+import type { FilesTable } from '../db/schema-files.ts';
 
 /**
  * The SQL of the files module (lib/files.ts): the one place that inserts, re-kinds and deletes

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createParsePool, type ParseRun } from '../../src/modules/batches/parse-pool.ts';
-import type { ParseJob } from '../../src/modules/batches/parse.worker.ts';
+import type { ParseJob } from '../../src/modules/batches/parse.protocol.ts';
 import { sheetWorkbook } from '../support/zip.ts';
 
 /**

@@ -1,7 +1,6 @@
 import type { bills as C } from '@console/contract';
 import { describe, expect, it } from 'vitest';
 import {
-  cardInForce,
   chinaMonthOf,
   freightMinor,
   fromMinor,
@@ -10,7 +9,8 @@ import {
   storageMonths,
   toCnyFen,
   toMinor,
-} from '../../src/domain/charges.ts';
+} from '../../src/domain/charge-amounts.ts';
+import { cardInForce } from '../../src/domain/rate-cards.ts';
 
 /** Charges as pure rules (issue 17): brackets, minimums, storage, card choice, exact currency conversion. */
 const rules = (over: Partial<C.RateRules> = {}): C.RateRules => ({

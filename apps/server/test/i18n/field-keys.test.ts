@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allFieldMessageTemplates, calls, leavesOf } from '@console/contract';
 import { allMessages } from '../../src/lib/messages.ts';
-import { COLUMNS } from '../../src/modules/batches/templates.ts';
+import { COLUMNS } from '../../src/modules/batches/template-columns.ts';
 
 const src = join(import.meta.dirname, '../../src');
 function sources(dir: string): string[] {

@@ -14,7 +14,7 @@ import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import { parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders, parsedChannels } from './parsed-orders.ts';
-import type { ConfirmOrder, Issue, ParseJob } from './parse.worker.ts';
+import type { Confirmation, ConfirmOrder, Duplicate, Issue, ParseJob } from './parse.protocol.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Rows a batch sheet may have. */
@@ -22,14 +22,8 @@ export const MAX_ROWS = 100_000;
 
 export type Preview = {
   errors: Issue[];
-  confirmations: {
-    kind: string;
-    key: string;
-    params?: Record<string, string | number>;
-    rows: number[];
-    count: number;
-  }[];
-  duplicates: { orderNo: string; rows: number[]; keptRow: number }[];
+  confirmations: Confirmation[];
+  duplicates: Duplicate[];
   /** Orders with errors (absent in previews stored before it was counted). */
   invalidOrders?: number;
   confirmOrders?: ConfirmOrder[];

@@ -6,6 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
+import { liveExportNomination } from '../export-nominations/index.ts';
 
 /** The only place the batch import's SQL lives. */
 export function createBatchesRepository(db: Database) {
@@ -23,14 +24,7 @@ export function createBatchesRepository(db: Database) {
   return {
     db,
     referenceData: () => parseReferenceData(db),
-    exportNominationOf: (id: number, customerId: number) =>
-      db
-        .selectFrom('export_nominations')
-        .select('id')
-        .where('id', '=', id)
-        .where('customer_id', '=', customerId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst(),
+    exportNominationOf: (id: number, customerId: number) => liveExportNomination(db, customerId, id),
     async existingOrderNos(q: Database | Transaction<DB>, customerId: number, orderNos: string[]): Promise<string[]> {
       const out: string[] = [];
       for (let i = 0; i < orderNos.length; i += 1000) {

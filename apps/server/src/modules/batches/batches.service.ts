@@ -19,11 +19,12 @@ import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
 import { createBatchParses, type ParsePayload, type Preview } from './batches.parse.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import type { ParsePool } from './parse-pool.ts';
-import type { NotesSummary, OrderNote } from './parse.worker.ts';
+import type { NotesSummary, OrderNote } from './parse.protocol.ts';
 import { type CatalogueEntries, presentTax } from '../orders/index.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
-import { COLUMNS, TEMPLATES, templateFor } from './templates.ts';
+import { COLUMNS } from './template-columns.ts';
+import { TEMPLATES, templateFor } from './templates.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { batchNumber } from '../../lib/document-numbers.ts';
 

@@ -5,7 +5,7 @@ import { translate } from '../../lib/messages.ts';
 // parse), beside the commit that follows it; the workbook writer loads it only to write.
 import { type CellStyle, columnNumber, type WorkbookRow, writeWorkbook } from '../../lib/workbook-writer.ts';
 import { type SheetRow, SMALL_SHEET_MAX_COLUMNS } from '../../lib/xlsx-rows.ts';
-import type { Issue } from './parse.worker.ts';
+import type { Issue } from './parse.protocol.ts';
 
 /**
  * The error workbook of a batch (issue 28 #6): the header and the rows that failed only, each

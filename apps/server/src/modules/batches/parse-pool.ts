@@ -5,7 +5,7 @@ import { translate } from '../../lib/messages.ts';
 import { parseBudgetMs } from '../../lib/parse-budget.ts';
 import './batches.messages.ts';
 import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
-import type { ParseJob, StopMessage, WorkerMessage } from './parse.worker.ts';
+import type { ParseJob, StopMessage, WorkerMessage } from './parse.protocol.ts';
 
 /**
  * Parse workers behind a fixed number of slots. Every upload used to start a worker of its
@@ -19,7 +19,7 @@ import type { ParseJob, StopMessage, WorkerMessage } from './parse.worker.ts';
  *
  * One pool per instance (app.ts): the order import and order review share it, so PARSE_WORKERS
  * bounds the machine's parse threads, not each module's. A worker is ended by asking it
- * (a StopMessage, parse.worker.ts) and waiting for its exit; it is terminated only if it has not left
+ * (a StopMessage, parse.protocol.ts) and waiting for its exit; it is terminated only if it has not left
  * after `stopGraceMs` (a parse stuck in one long synchronous step). A worker that is leaving
  * still holds its slot, so a stopped parse never runs beside the next one.
  */

@@ -1,5 +1,7 @@
 import ExcelJS from 'exceljs';
-import { COLUMNS, type ColumnDef, EXAMPLE_ORDER_NO, headerText, type ListName, type TemplateDef } from './templates.ts';
+import { COLUMNS, type ColumnDef, type ListName } from './template-columns.ts';
+import { EXAMPLE_ORDER_NO, headerText } from './template-headers.ts';
+import type { TemplateDef } from './templates.ts';
 
 /** Reference lists for the drop-downs (codes first, so the parser reads the code). */
 export type TemplateLists = Record<ListName, string[]>;

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { JobKind } from '../../lib/jobs.ts';
-import { chargeStorageAccrued, chinaMonthOf, chinaMonthStart } from '../../domain/charges.ts';
+import { chinaMonthOf, chinaMonthStart } from '../../domain/charge-amounts.ts';
+import { chargeStorageAccrued } from '../../domain/charges.ts';
 import { createBillsRepository } from './bills.repository.ts';
 
 /** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */

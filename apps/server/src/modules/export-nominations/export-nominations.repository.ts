@@ -34,6 +34,19 @@ export type NominationValues = Pick<
 type Filters = Omit<C.ExportNominationListRequest, 'offset' | 'limit'>;
 
 /**
+ * A customer's export nomination that is not deleted, or undefined: what an order or a batch may
+ * name (orders and batches check it through this module's index).
+ */
+export const liveExportNomination = (db: Database, customerId: number, id: number) =>
+  db
+    .selectFrom('export_nominations')
+    .select('id')
+    .where('id', '=', id)
+    .where('customer_id', '=', customerId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+
+/**
  * SQL of export nominations. Every read and write goes through the caller's scope; a deleted
  * nomination (deleted_at set) is gone for every call, as the order import already reads it.
  */

@@ -2,6 +2,7 @@ import { type ApiLanguage, ErrorCode, orders } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { OrderInput } from '../../domain/order-input.ts';
+import { itemRow } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
@@ -108,19 +109,6 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       const rows = await repo.items(o.id);
       const current = inputOf(o, rows);
       let items = current.items;
-      const itemRow = (it: OrderInput['items'][number], lineNo: number) => ({
-        order_id: o.id,
-        line_no: lineNo,
-        jan: it.jan,
-        name: it.name,
-        brand: it.brand,
-        spec: it.spec,
-        quantity: it.quantity,
-        unit_price: it.unitPrice,
-        currency: it.currency,
-        origin: it.origin,
-        hazard_code: it.hazardCode,
-      });
       // Targeted writes keep the other items' ids stable for the console.
       let write: (trx: Transaction<DB>) => Promise<void>;
       let itemId = 0;
@@ -139,13 +127,13 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
           items = [...items, it!];
           const lineNo = Math.max(0, ...rows.map((r) => r.line_no)) + 1;
           write = async (trx) => {
-            itemId = await repo.insertItem(trx, itemRow(it!, lineNo));
+            itemId = await repo.insertItem(trx, itemRow(o.id, lineNo, it!));
           };
         } else {
           const index = rows.findIndex((r) => r.id === op.id);
           items = items.map((x, i) => (i === index ? it! : x));
           itemId = op.id;
-          const { order_id: _o, line_no: _l, ...changes } = itemRow(it!, 0);
+          const { order_id: _o, line_no: _l, ...changes } = itemRow(o.id, 0, it!);
           write = (trx) => repo.updateItem(trx, op.id, changes);
         }
       }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Scope } from '../../lib/scope.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
+import { liveExportNomination } from '../export-nominations/index.ts';
 import { createOrderListRepository, scopedOrders } from './orders.list.repository.ts';
 
 /** The flags a user sets by hand: the four of `order/setFlag` and the print flag (spec §4). */
@@ -211,14 +212,7 @@ export function createOrdersRepository(db: Database) {
       return !!r;
     },
     /** A customer's export nomination that is not deleted, or undefined. */
-    exportNomination: (customerId: number, id: number) =>
-      db
-        .selectFrom('export_nominations')
-        .select('id')
-        .where('id', '=', id)
-        .where('customer_id', '=', customerId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst(),
+    exportNomination: (customerId: number, id: number) => liveExportNomination(db, customerId, id),
     numberSegment: (id: number, channel: string) =>
       db
         .selectFrom('number_segments')

@@ -1,6 +1,7 @@
 import { ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { fromMinor, repriceFreight } from '../../domain/charges.ts';
+import { fromMinor } from '../../domain/charge-amounts.ts';
+import { repriceFreight } from '../../domain/charges.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
