@@ -186,8 +186,9 @@ for (const user of ['demo', 'agent', 'operator', 'admin']) {
           ),
         ),
       );
-      expect(found.flatMap((f) => f.failed)).toEqual([]);
-      expect(found.flatMap((f) => f.errors)).toEqual([]);
+      // Soft: a run with a page error and an axe fault reports both, not the first.
+      expect.soft(found.flatMap((f) => f.failed)).toEqual([]);
+      expect.soft(found.flatMap((f) => f.errors)).toEqual([]);
       expect(
         found.flatMap((f) => f.faults),
         'serious or critical WCAG 2.1 AA violations (axe)',
