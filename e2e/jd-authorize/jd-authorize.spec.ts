@@ -15,7 +15,7 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 /** The date as the console shows it (UTC+8). */
 const chinaDate = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 10);
 
-test('JD authorization: save an app, authorize it at JD, back with the token and its expiry, renew', async ({
+test('JD authorization: save an app, authorize it at JD, back with the token and its expiry, renew, edit, delete', async ({
   page,
   context,
   request,
@@ -72,5 +72,26 @@ test('JD authorization: save an app, authorize it at JD, back with the token and
   await row.getByTestId('jd-renew').click();
   await expect(page.getByText(/已续期，新的到期时间/)).toBeVisible();
   await expect(seeded.getByTestId('jd-status')).toHaveText('未授权');
+
+  // Edit: the form loads the saved app (never its secret); a new shop name is saved and listed.
+  await row.getByTestId('jd-edit').click();
+  await expect(page).toHaveURL(/\/home\/order\/jdAuthorize\/update\?id=\d+$/);
+  const edit = page.getByTestId('jd-update');
+  await expect(edit.getByTestId('jd-platformName')).toHaveValue('E2E 京东店');
+  await expect(edit.getByTestId('jd-appKey')).toHaveValue(E2E_JD_APP.appKey);
+  await expect(edit.getByTestId('jd-appSecret')).toHaveValue('');
+  await edit.getByTestId('jd-platformName').fill('E2E 京东旗舰店');
+  await edit.getByTestId('jd-submit').click();
+  await expect(page).toHaveURL(/\/home\/order\/jdAuthorize$/);
+  await expect(row).toContainText('E2E 京东旗舰店');
+  // The saved secret was kept: the token is still the app's.
+  await expect(row.getByTestId('jd-status')).toHaveText('即将到期');
+
+  // Delete, after a confirmation: the row goes, and so does the stored app.
+  await row.getByTestId('jd-delete').click();
+  await page.getByTestId('jd-delete-ok').click();
+  await expect(row).toHaveCount(0);
+  const gone = await api<{ list: unknown[] }>(request, 'jdAuthorize/list', { keyword: E2E_JD_APP.appKey }, token);
+  expect(gone.body.data.list).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -52,9 +52,6 @@ export const NOT_YET_EXERCISED: Record<string, string> = {
   'exportDeclaration/downloadDeclareAtCustoms': NOT_SEEN,
   'exportDeclaration/download2': NOT_SEEN,
   'jdAuthorize/select': NOT_SEEN,
-  'jdAuthorize/info': NOT_SEEN,
-  'jdAuthorize/update': NOT_SEEN,
-  'jdAuthorize/delete': NOT_SEEN,
 };
 
 /** One worker's record: the spec files it ran and the API paths their pages requested. */
