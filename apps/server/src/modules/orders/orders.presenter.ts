@@ -1,4 +1,6 @@
 import type { ApiLanguage, orders } from '@console/contract';
+import type { Selectable } from 'kysely';
+import type { OrderItemsTable } from '../../db/schema-orders.ts';
 import { maskName, maskPhone } from '../../lib/mask.ts';
 import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
 import type { TaxEstimate } from '../../domain/tax-estimate.ts';
@@ -67,19 +69,8 @@ export function presentOrderRow(r: OrderListRow, lang: ApiLanguage): OrderRow {
   };
 }
 
-type ItemRow = {
-  id: number;
-  line_no: number;
-  jan: string | null;
-  name: string;
-  brand: string | null;
-  spec: string | null;
-  quantity: number;
-  unit_price: number;
-  currency: string;
-  origin: string | null;
-  hazard_code: string | null;
-};
+/** An item as its table holds it (the order it belongs to is already known). */
+type ItemRow = Omit<Selectable<OrderItemsTable>, 'order_id'>;
 
 export function presentItem(r: ItemRow, decimals: ReadonlyMap<string, number>): OrderItem {
   return {
