@@ -11,7 +11,7 @@ import { setFeedback } from '../src/lib/feedback.ts';
 import { getToken, setToken } from '../src/lib/storage.ts';
 import { reloads } from './setup.ts';
 
-type Answer = { status: number; body: { code: number; message: string; data: unknown } };
+type Answer = { status: number; body: { code: number; message: string; data: unknown; key?: string } };
 type Seen = { path: string; authorization: string | null };
 let seen: Seen[] = [];
 let answer: (req: Seen) => Answer;
@@ -119,6 +119,18 @@ describe('finding 23: HTTP client', () => {
     expect(errorText(err)).toBe('The ID number is not valid.');
     await settle();
     expect(shown).toEqual([]);
+  });
+
+  it("an error carries the answer's stable key (docs/api.md), null when the answer had none", async () => {
+    answer = () => ({
+      status: 409,
+      body: { code: 409, message: 'Someone else changed this record', key: 'recordChanged', data: null },
+    });
+    const stale = await call(orders.orderList, page, { silent: true }).catch((e: unknown) => e);
+    expect((stale as ApiError).key).toBe('recordChanged');
+    answer = () => fail(409, 'Conflict');
+    const bare = await call(orders.orderList, page, { silent: true }).catch((e: unknown) => e);
+    expect((bare as ApiError).key).toBeNull();
   });
 
   it("spec §8 'Upload failed': a refused upload's toast says that the upload failed, then why", async () => {

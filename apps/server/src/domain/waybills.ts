@@ -2,7 +2,6 @@ import { s10Number } from '@console/contract';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
-import { addMessages } from '../lib/messages.ts';
 
 export interface AllocatedWaybills {
   segmentId: number;
@@ -227,15 +226,3 @@ export async function returnWaybills(q: Q, batchId: number) {
     else await q.updateTable('waybill_reservations').set({ batch_id: null }).where('id', '=', r.id).execute();
   }
 }
-
-addMessages({
-  waybillSegmentExhausted: {
-    en: 'No waybill numbers are left for channel {channel}. Please contact customer service.',
-    'zh-CN': '渠道 {channel} 的运单号段已用完，请联系客服。',
-  },
-  segmentNotUsable: { en: 'This number segment cannot be used for the channel.', 'zh-CN': '该号段不能用于此渠道。' },
-  segmentExhausted: {
-    en: 'No numbers are left in this number segment; choose another one.',
-    'zh-CN': '该号段已无可用单号，请选择其他号段。',
-  },
-});

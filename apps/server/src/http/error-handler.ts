@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, ErrorCode } from '@console/contract';
+import { databaseMessages } from '@console/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors.ts';
-import { addMessages, languageOf, translate } from '../lib/messages.ts';
+import { languageOf, translate } from '../lib/messages.ts';
 import { isStorageFull } from '../lib/storage.ts';
 
 type DatabaseErrorClass = 'invalid' | 'unique' | 'conflict';
@@ -60,7 +61,7 @@ export function appErrorOfDatabase(error: unknown): AppError | null {
   if (c.kind === 'conflict') return AppError.conflict('dbConflict');
   const columns = c.columns.filter((col) => col && col !== 'customer_id');
   const column = columns.at(-1) ?? c.columns.at(-1) ?? '';
-  const key = `dbDuplicate_${column}` in duplicateMessages ? `dbDuplicate_${column}` : 'dbDuplicate';
+  const key = `dbDuplicate_${column}` in databaseMessages ? `dbDuplicate_${column}` : 'dbDuplicate';
   return AppError.validation({ [column ? camel(column) : '_']: [key] });
 }
 
@@ -75,26 +76,6 @@ export function databaseErrorText(lang: ApiLanguage, error: unknown): string | n
   const first = e.fields ? Object.values(e.fields)[0]?.[0] : undefined;
   return translate(lang, first ?? e.key, e.params).replace(/[.。]$/, '');
 }
-
-/** Unique columns a user can collide on, named for the user; others get the general message. */
-const duplicateMessages = {
-  dbDuplicate_order_no: { en: 'This order number already exists.', 'zh-CN': '该订单号已存在。' },
-  dbDuplicate_batch_no: { en: 'This batch number already exists.', 'zh-CN': '该批次号已存在。' },
-  dbDuplicate_waybill_no: { en: 'This waybill number is already in use.', 'zh-CN': '该运单号已被使用。' },
-  dbDuplicate_name: { en: 'This name is already taken.', 'zh-CN': '该名称已被使用。' },
-};
-addMessages({
-  ...duplicateMessages,
-  dbDuplicate: { en: 'This value already exists.', 'zh-CN': '该值已存在。' },
-  dbInvalidInput: {
-    en: 'A value in the request is out of range or contains characters that cannot be stored.',
-    'zh-CN': '请求中的某个值超出范围或含有无法保存的字符。',
-  },
-  dbConflict: {
-    en: 'Someone changed the same data at the same moment. Please try again.',
-    'zh-CN': '其他人同时修改了相同的数据，请重试。',
-  },
-});
 
 /**
  * Every failure leaves as the envelope with HTTP status = code. Only AppError

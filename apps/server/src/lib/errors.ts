@@ -2,7 +2,7 @@
 import { ErrorCode, NO_DATA_MESSAGE } from '@console/contract/envelope';
 
 /**
- * A failure the client is meant to see. `key` is a message key (lib/messages.ts);
+ * A failure the client is meant to see. `key` is a message key (the contract's catalogue, `@console/contract/errors`);
  * for 422, `fields` maps a field path to message keys, translated on the way out.
  */
 export class AppError extends Error {

@@ -2,16 +2,8 @@ import type { Readable } from 'node:stream';
 import { ErrorCode } from '@console/contract';
 import type { Database } from '../db/database.ts';
 import { AppError } from './errors.ts';
-import { addMessages } from './messages.ts';
 import type { Files, StoredBytes } from './files.ts';
 import { findFileRow, insertFileRow } from './files.repository.ts';
-
-addMessages({
-  fileExpired: {
-    en: 'This file has expired: files made for download are kept for {days} day(s). Make it again.',
-    'zh-CN': '该文件已过期：生成的下载文件只保留 {days} 天，请重新生成。',
-  },
-});
 
 /** How long files made for a user are kept (config FILE_RETENTION_DAYS), for the expired message. */
 let retentionDays = 7;

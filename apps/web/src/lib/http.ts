@@ -14,6 +14,7 @@ import {
   type CallResponse,
   type FieldErrors,
 } from '@console/contract';
+import type { ErrorKey } from '@console/contract/errors';
 import { decryptJson, encryptJson } from './aes.ts';
 import { sessionEvents } from './events.ts';
 import { feedback } from './feedback.ts';
@@ -24,17 +25,23 @@ import { clearSessionCookies, getToken, setToken } from './storage.ts';
 
 export const API_BASE = '/api/';
 
-/** A coded answer other than 200. `data` is the envelope's data (field errors for 422). */
+/**
+ * A coded answer other than 200. `data` is the envelope's data (field errors for 422); `key` the
+ * failure's stable identity from the contract's catalogue (docs/api.md), null when the answer
+ * had none (a proxy's page, a timeout). Match on `key`, never on `message`.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: number;
   readonly data: unknown;
   readonly path: string;
-  constructor(code: number, message: string, data: unknown, path: string) {
+  readonly key: ErrorKey | null;
+  constructor(code: number, message: string, data: unknown, path: string, key: ErrorKey | null = null) {
     super(message);
     this.code = code;
     this.data = data;
     this.path = path;
+    this.key = key;
   }
   /** 422 field errors ({ field: [messages] }), or an empty object. */
   get fieldErrors(): FieldErrors {
@@ -62,6 +69,8 @@ interface Envelope {
   code: number;
   message: string;
   data: unknown;
+  /** Error answers only (contract `errorEnvelope`). */
+  key?: ErrorKey;
   iv?: string;
 }
 
@@ -74,7 +83,8 @@ function refreshToken(): Promise<string> {
       const old = getToken();
       if (!old) throw new ApiError(401, 'no token', null, auth.refresh.path);
       const res = await send(auth.refresh, {}, old, {});
-      if (res.status !== 200) throw new ApiError(res.envelope.code, res.envelope.message, null, auth.refresh.path);
+      if (res.status !== 200)
+        throw new ApiError(res.envelope.code, res.envelope.message, null, auth.refresh.path, res.envelope.key ?? null);
       const { access_token } = res.envelope.data as CallResponse<typeof auth.refresh>;
       setToken(access_token);
       return access_token;
@@ -194,7 +204,7 @@ async function sendWithSession(def: CallDef, body: unknown, opts: CallOptions, e
       fresh = now && now !== token ? now : await refreshToken();
     } catch {
       expireSession();
-      throw new ApiError(401, res.envelope.message, null, def.path);
+      throw new ApiError(401, res.envelope.message, null, def.path, res.envelope.key ?? null);
     }
     res = await send(def, body, fresh, opts, extra);
     if (res.status === ErrorCode.UNAUTHORIZED) expireSession();
@@ -272,7 +282,13 @@ async function run<C extends CallDef>(
   try {
     const res = await sendWithSession(def, body, opts, extra);
     if (res.status !== 200 || res.envelope.code !== 200) {
-      throw new ApiError(res.envelope.code || res.status, res.envelope.message, res.envelope.data, def.path);
+      throw new ApiError(
+        res.envelope.code || res.status,
+        res.envelope.message,
+        res.envelope.data,
+        def.path,
+        res.envelope.key ?? null,
+      );
     }
     return res;
   } catch (err) {

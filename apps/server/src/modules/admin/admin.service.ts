@@ -8,7 +8,6 @@ import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { createAdminRepository } from './admin.repository.ts';
 import { adminLog, type Caller } from './admin.log.ts';
-import './admin.messages.ts';
 import { createSegmentAdmin } from './admin.segments.ts';
 
 export type { Caller };

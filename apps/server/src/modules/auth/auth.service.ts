@@ -17,7 +17,6 @@ import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
 import { type AuthRepository, createAuthRepository } from './auth.repository.ts';
-import './auth.messages.ts';
 
 export interface AuthDeps {
   db: Database;

@@ -14,7 +14,6 @@ import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
 import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/index.ts';
-import './batches.messages.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import type { decodeParsedOrders } from './parsed-orders.ts';

@@ -9,7 +9,6 @@ import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
 import { interruptedMessage } from './batches.commit.ts';
-import './batches.messages.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import { parseFailureText } from './parse-pool.ts';

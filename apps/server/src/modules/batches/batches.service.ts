@@ -14,7 +14,6 @@ import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
-import './batches.messages.ts';
 import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
 import { createBatchParses, type ParsePayload, type Preview } from './batches.parse.ts';
 import { createBatchesRepository } from './batches.repository.ts';

@@ -2,7 +2,6 @@
  * What other modules use of batches: a module reaches another only through its index.ts (eslint
  * import-x zones, docs/decisions/2026-11-27-import-layering-lint.md).
  */
-import './batches.messages.ts';
 export { parseReferenceData } from './batches.repository.ts';
 export { MAX_ROWS } from './batches.service.ts';
 export { createParsePool, type ParsePool } from './parse-pool.ts';

@@ -8,7 +8,6 @@ import { AppError } from '../../lib/errors.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { statementJob } from './bills.export.ts';
-import './bills.messages.ts';
 import { type BillRecord, createBillsRepository } from './bills.repository.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -13,7 +13,6 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { CLEARANCE_REFUSALS, clearanceReasonKey, type ClearanceRefusal, isClearanceRefusal } from '../orders/index.ts';
 import { createClearanceRepository } from './clearance.repository.ts';
-import './clearance.messages.ts';
 
 /** One result as the company gives it (a sheet row or a webhook entry), before it is checked. */
 export interface ResultInput {

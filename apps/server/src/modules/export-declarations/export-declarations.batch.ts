@@ -13,7 +13,6 @@ import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import '../batches/index.ts';
-import './export-declarations.messages.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
 import { declarationRowsOfSheet, type Layout } from './export-declarations.sheets.ts';
 

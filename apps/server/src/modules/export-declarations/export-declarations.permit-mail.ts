@@ -5,7 +5,6 @@ import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
-import './export-declarations.messages.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
 
 /** The queue's kind of a permit's e-mail (lib/jobs.ts). */

@@ -14,7 +14,6 @@ import { checkPair, createDeclarationBatches, ERRORS_KIND } from './export-decla
 import { createPermitMails } from './export-declarations.permit-mail.ts';
 import '../batches/index.ts';
 import type { PermitMailer } from './export-declarations.mailer.ts';
-import './export-declarations.messages.ts';
 import { createExportDeclarationsRepository, type DeclarationRecord } from './export-declarations.repository.ts';
 import { declarationsJob, declareAtCustomsJob, type Layout } from './export-declarations.sheets.ts';
 

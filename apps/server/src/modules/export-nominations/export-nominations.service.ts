@@ -7,7 +7,6 @@ import type { ProgressTracker } from '../../lib/export-progress.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import { nominationsJob } from './export-nominations.export.ts';
-import './export-nominations.messages.ts';
 import {
   createExportNominationsRepository,
   type NominationRecord,

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import '../orders/index.ts';
-import './interceptions.messages.ts';
 import { createInterceptionsRepository, type InterceptionRecord } from './interceptions.repository.ts';
 
 /**

@@ -13,7 +13,6 @@ import { nextTurn } from '../../lib/next-turn.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import type { createItemImportRepository } from './items.import.repository.ts';
-import './items.messages.ts';
 import type { NewItemValues } from './items.service.ts';
 
 /** Items written per statement of a commit (22 columns: far under both engines' parameter limits). */

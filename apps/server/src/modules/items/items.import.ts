@@ -31,7 +31,6 @@ import {
 } from './items.import-template.ts';
 import { createItemImportCommits } from './items.import-commit.ts';
 import { createItemImportRepository, type ItemImportRecord } from './items.import.repository.ts';
-import './items.messages.ts';
 import type { ItemsService, NewItemValues } from './items.service.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 

@@ -6,7 +6,6 @@ import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { createItemImages } from './items.images.ts';
-import './items.messages.ts';
 import { createItemAdjustments, presentAdjustment } from './items.adjustments.ts';
 import { type Change, CLEARANCE_KEYS, type ClearanceKey, COLUMNS } from './items.fields.ts';
 import { createItemsRepository, type Db, type ItemRecord } from './items.repository.ts';

@@ -6,7 +6,6 @@ import { AppError } from '../../lib/errors.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { JdError, type JdClient, type JdTokens } from './jd-client.ts';
-import './jd-authorize.messages.ts';
 import { createJdAuthorizeRepository, type JdRecord, type JdValues, NO_TOKENS } from './jd-authorize.repository.ts';
 
 /** What each sealed column is for: the AAD, so a ciphertext cannot be moved to another column. */

@@ -15,7 +15,6 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import '../batches/index.ts';
 import '../orders/index.ts';
-import './label-b.messages.ts';
 import { createLabelBRepository, type LabelBBatchRecord, type LabelBRowRecord } from './label-b.repository.ts';
 import { documentNumber } from '../../lib/document-numbers.ts';
 

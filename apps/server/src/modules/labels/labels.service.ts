@@ -13,7 +13,6 @@ import type { Files } from '../../lib/files.ts';
 import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
 import { createLabelsRepository } from './labels.repository.ts';
-import './labels.messages.ts';
 
 const RENDER = { module: new URL('./labels.render.ts', import.meta.url).href, name: 'renderLabels' };
 

@@ -8,7 +8,6 @@ import { buildMdaOrder, type MdaOrder } from './mda.data.ts';
 import type { PdDocument, PdRender } from './mda.render.ts';
 import { createMdaRepository, type MdaSelection } from './mda.repository.ts';
 import { mdaWorkbook, type MdaLayout } from './mda.workbooks.ts';
-import './mda.messages.ts';
 
 const RENDER = { module: new URL('./mda.render.ts', import.meta.url).href, name: 'renderPd' };
 

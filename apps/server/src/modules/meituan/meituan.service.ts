@@ -12,7 +12,6 @@ import { buildWorkbookBuffer, buildWorkbookStream } from '../../lib/workbook-job
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import '../batches/index.ts';
 import { meituanColumns, meituanJob } from './meituan.export.ts';
-import './meituan.messages.ts';
 import { createMeituanRepository, type MeituanRecord } from './meituan.repository.ts';
 import { fenText, readOrders, type RowError, rowsOfSheet, type SheetRow } from './meituan.sheet.ts';
 import { documentNumber } from '../../lib/document-numbers.ts';

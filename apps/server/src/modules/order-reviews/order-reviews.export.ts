@@ -5,7 +5,6 @@ import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow } from '../../lib/workbook-writer.ts';
 import { fromMinor } from '../orders/index.ts';
 // The worker imports this module alone: the findings' messages must be registered here.
-import './order-reviews.messages.ts';
 import type { StoredFinding } from './order-reviews.checks.ts';
 
 /**

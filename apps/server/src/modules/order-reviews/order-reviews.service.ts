@@ -15,7 +15,6 @@ import type { StoredFinding } from './order-reviews.checks.ts';
 import type { ParsePool } from '../batches/index.ts';
 import { createReviewJobs } from './order-reviews.create.ts';
 import { reviewItemsJob } from './order-reviews.export.ts';
-import './order-reviews.messages.ts';
 import { createOrderReviewsRepository, type ReviewRecord } from './order-reviews.repository.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -4,7 +4,6 @@ import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
 import { EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from '../batches/index.ts';
-import './orders.messages.ts';
 
 /** Batch search: distinct numbers per file. */
 export const MAX_SEARCH_NUMBERS = 5000;

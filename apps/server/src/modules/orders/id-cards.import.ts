@@ -18,7 +18,6 @@ import {
   readUpload,
   type Sheet,
 } from './id-cards.upload.ts';
-import './orders.messages.ts';
 
 const OPERATOR_ROLES = new Set(['operator', 'admin-none']);
 /** `files.kind` of a refused import's error workbook. */

@@ -1,6 +1,5 @@
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
-import './orders.messages.ts';
 
 const OWNER_SIDE_ROLES = new Set(['customer', 'operator', 'admin-none']);
 

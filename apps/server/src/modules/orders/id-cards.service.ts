@@ -10,7 +10,6 @@ import { createIdCardImport } from './id-cards.import.ts';
 import { imageKind } from './id-cards.upload.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
-import './orders.messages.ts';
 import { createOrdersRepository } from './orders.repository.ts';
 
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;

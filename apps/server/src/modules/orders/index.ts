@@ -2,7 +2,6 @@
  * What other modules use of orders: a module reaches another only through its index.ts (eslint
  * import-x zones, docs/decisions/2026-11-27-import-layering-lint.md).
  */
-import './orders.messages.ts';
 export { CLEARANCE_REFUSALS, type ClearanceRefusal, clearanceReasonKey, isClearanceRefusal } from './order-errors.ts';
 export {
   type ValidationContext,

@@ -1,5 +1,4 @@
 import type { OrderInput } from '../../domain/order-input.ts';
-import { addMessages } from '../../lib/messages.ts';
 import { readReasons, storeReasons } from '../../lib/reasons.ts';
 
 type Recipient = OrderInput['recipient'];
@@ -32,48 +31,18 @@ export const SHIPPED_FIX_FIELDS: readonly (keyof Recipient)[] = [
  * A clearance company's refusal codes (the reason code column of its result sheet, or of its
  * webhook), each stored on the order as `errorReason.clearance.<code>` and clearing when a field
  * it names changes. Other codes are refused with the row (the company's code list is this one).
+ * Their words are in the contract's catalogue (`@console/contract/errors`, order-errors.ts).
  */
 export const CLEARANCE_REFUSALS = {
-  C01: {
-    en: 'Customs: the ID number does not match the recipient name.',
-    zh: '海关：身份证号与收件人姓名不一致。',
-    fields: idOf,
-  },
-  C02: { en: 'Customs: the recipient phone cannot be reached.', zh: '海关：收件人电话无法联系。', fields: phoneOf },
-  C03: {
-    en: 'Customs: the recipient address is incomplete or wrong.',
-    zh: '海关：收件人地址不完整或有误。',
-    fields: addressOf,
-  },
-  C04: {
-    en: "Customs: the recipient's yearly cross-border allowance is used up.",
-    zh: '海关：收件人跨境电商年度额度已用完。',
-    fields: idOf,
-  },
-  C99: {
-    en: "Customs refused the recipient's data: check the name, ID number, phone and address.",
-    zh: '海关退单：请核对收件人姓名、身份证号、电话和地址。',
-    fields: (o: OrderInput) => [...idOf(o), ...phoneOf(o), ...addressOf(o)],
-  },
+  C01: { fields: idOf },
+  C02: { fields: phoneOf },
+  C03: { fields: addressOf },
+  C04: { fields: idOf },
+  C99: { fields: (o: OrderInput) => [...idOf(o), ...phoneOf(o), ...addressOf(o)] },
 } as const;
 export type ClearanceRefusal = keyof typeof CLEARANCE_REFUSALS;
 export const clearanceReasonKey = (code: ClearanceRefusal) => `errorReason.clearance.${code}`;
 export const isClearanceRefusal = (code: string): code is ClearanceRefusal => Object.hasOwn(CLEARANCE_REFUSALS, code);
-
-addMessages({
-  shippedFixFieldLocked: {
-    en: 'The order has shipped: only the recipient name, ID number, phone and address can be fixed.',
-    'zh-CN': '订单已出库：只能修正收件人姓名、身份证号、电话和地址。',
-  },
-});
-addMessages(
-  Object.fromEntries(
-    Object.entries(CLEARANCE_REFUSALS).map(([code, r]) => [
-      clearanceReasonKey(code as ClearanceRefusal),
-      { en: r.en, 'zh-CN': r.zh },
-    ]),
-  ),
-);
 
 /**
  * Errors found downstream (customs, the carrier) name the order fields they are about. Nothing

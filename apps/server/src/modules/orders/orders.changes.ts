@@ -12,7 +12,6 @@ import { transition } from '../../domain/order-life.ts';
 import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
-import './orders.messages.ts';
 import { lockKey } from './orders.write.ts';
 import {
   type ChangeKind,

@@ -3,7 +3,6 @@ import { translate } from '../../lib/messages.ts';
 import { chinaTime, yesCell } from '../../lib/screen-values.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow, WorkbookSheet } from '../../lib/workbook-writer.ts';
-import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import type { OrderListRow } from './orders.list.repository.ts';
 

@@ -11,7 +11,6 @@ import type { Files } from '../../lib/files.ts';
 import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { resolveAddressText } from './address-resolve.ts';
 import { readSearchNumbers } from './batch-search.numbers.ts';
-import './orders.messages.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
 import { transition } from '../../domain/order-life.ts';

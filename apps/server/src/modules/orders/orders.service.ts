@@ -1,6 +1,5 @@
 import type { Database } from '../../db/database.ts';
 import { SAME_RECIPIENT_MAX } from './orders.input.ts';
-import './orders.messages.ts';
 import { orderAttention } from './orders.attention.ts';
 import { orderCreation } from './orders.create.ts';
 import { orderEdits } from './orders.edit.ts';

@@ -11,7 +11,6 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
 import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
-import './orders.messages.ts';
 import { toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
 import { transition } from '../../domain/order-life.ts';

@@ -11,7 +11,6 @@ import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { renderFile, streamAndRemove } from '../../lib/workbook-job.ts';
 import { addDays, cutoffOf, dayState, japanToday, realDate } from './pickups.calendar.ts';
-import './pickups.messages.ts';
 import { createPickupsRepository, type PickupRecord, type PickupValues } from './pickups.repository.ts';
 import type { SlipRender } from './pickups.slip.ts';
 

@@ -5,7 +5,6 @@ import { AppError } from '../../lib/errors.ts';
 import { maskIdCard, maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import './recipients.messages.ts';
 import { createRecipientsRepository, type RecipientRecord, type RecipientValues } from './recipients.repository.ts';
 
 const iso = (t: string | Date) => new Date(t).toISOString();

@@ -5,7 +5,6 @@ import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import './self-sends.messages.ts';
 import { createSelfSendsRepository } from './self-sends.repository.ts';
 
 const iso = (t: string | Date) => new Date(t).toISOString();

@@ -19,7 +19,6 @@ import type { Files } from '../../lib/files.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { fromMinor } from '../orders/index.ts';
-import './storage-orders.messages.ts';
 import { waybillsOfSheet } from './storage-orders.sheet.ts';
 import type { FoundOrder, ShipmentRecord, StorageOrdersRepository } from './storage-orders.repository.ts';
 import { documentNumber } from '../../lib/document-numbers.ts';

@@ -16,7 +16,6 @@ import '../batches/index.ts';
 import { createOutbound } from './storage-orders.outbound.ts';
 import { createReweigh } from './storage-orders.reweigh.ts';
 import { isOk, type Planned, preAlert, receive } from './storage-orders.lines.ts';
-import './storage-orders.messages.ts';
 import { normalCode, type SheetWaybill, waybillsOfSheet } from './storage-orders.sheet.ts';
 import {
   createStorageOrdersRepository,

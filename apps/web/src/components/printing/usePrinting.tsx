@@ -125,7 +125,7 @@ export function usePrintOrders() {
         }
       } catch (e) {
         const refused =
-          e instanceof ApiError && e.code === 409
+          e instanceof ApiError && e.key === 'labelsRefused'
             ? (e.data as { refused?: { orderNo: string | null; reason: string }[] } | null)?.refused
             : undefined;
         if (refused?.length) {

@@ -1,5 +1,5 @@
 import { ApiError } from '@/lib';
-import { ErrorCode, type StaleRecord } from '@console/contract';
+import type { StaleRecord } from '@console/contract';
 
 /** One field that differs between the record a form was loaded from and the record now. */
 export interface FieldChange {
@@ -10,7 +10,7 @@ export interface FieldChange {
 
 /** The 409 of a stale save (contract `staleRecord`), or null for any other failure. */
 export function staleOf<T>(e: unknown): StaleRecord<T> | null {
-  if (!(e instanceof ApiError) || e.code !== ErrorCode.CONFLICT) return null;
+  if (!(e instanceof ApiError) || e.key !== 'recordChanged') return null;
   const d = e.data as Partial<StaleRecord<T>> | null;
   return d && typeof d.version === 'number' && d.current && typeof d.current === 'object'
     ? (d as StaleRecord<T>)

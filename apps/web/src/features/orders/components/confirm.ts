@@ -27,7 +27,7 @@ export async function withConfirmations<T>(
       return await send([...given]);
     } catch (e) {
       const list =
-        e instanceof ApiError && e.code === 409
+        e instanceof ApiError && e.key === 'confirmationRequired'
           ? (e.data as { confirmations?: { kind: ConfirmKind; message: string }[] } | null)?.confirmations
           : undefined;
       if (!list?.length) throw e;

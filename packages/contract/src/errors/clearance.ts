@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** The clearance results' messages (upload, template, webhook), in both languages. */
-addMessages({
+export const clearanceMessages = {
   clearanceUnknownCompany: { en: 'Unknown clearance company.', 'zh-CN': '未知的清关公司。' },
   clearanceNoWaybillColumn: {
     en: 'The sheet has no waybill number column: use the template.',
@@ -65,4 +65,4 @@ addMessages({
     en: 'Results not applied: {count} of them cannot be (nothing changed).',
     'zh-CN': '结果未导入：其中 {count} 条无法导入（未做任何修改）。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,11 +1,11 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /**
  * Messages of inbound storage and outbound shipping, in both API languages. The order's own
  * refusals (already received, intercepted, cancelled, not received yet, an error order) are the
  * order-life module's keys (domain/order-life.ts), stored on the line as they came.
  */
-addMessages({
+export const storageOrdersMessages = {
   storageReceived: { en: 'Order {orderNo} received.', 'zh-CN': '订单 {orderNo} 已入库。' },
   storageNotFound: { en: 'No order has waybill {code}.', 'zh-CN': '没有运单号为 {code} 的订单。' },
   // Spec §5 (the last wins): an earlier line of a waybill entered again below it.
@@ -84,4 +84,4 @@ addMessages({
   manifestItems: { en: 'Items', 'zh-CN': '商品' },
   manifestValue: { en: 'Declared value', 'zh-CN': '申报价值' },
   manifestCurrency: { en: 'Currency', 'zh-CN': '币种' },
-});
+} as const satisfies Catalogue;

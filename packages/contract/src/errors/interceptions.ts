@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of order interception, in both API languages (refusals of a move are order-life's). */
-addMessages({
+export const interceptionsMessages = {
   interceptionNotFound: { en: 'Interception not found.', 'zh-CN': '拦截记录不存在。' },
   interceptionAlreadyCancelled: {
     en: 'This interception is already cancelled.',
@@ -12,4 +12,4 @@ addMessages({
     en: 'The interception cannot be cancelled: {reason}',
     'zh-CN': '无法取消拦截：{reason}',
   },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of administration (issue 17) in both API languages (acting on oneself or a higher role: auth.messages.ts). */
-addMessages({
+export const adminMessages = {
   customerNotFound: { en: 'Customer not found.', 'zh-CN': '客户不存在。' },
   customerCodeTaken: { en: 'A customer with this code exists already.', 'zh-CN': '该客户代码已存在。' },
   agentNotAgent: { en: 'Choose a user whose role is agent.', 'zh-CN': '请选择角色为代理的用户。' },
@@ -55,4 +55,4 @@ addMessages({
     'zh-CN': '只有管理员可以重置员工账号的密码。',
   },
   routeUnknown: { en: 'No route named {route}.', 'zh-CN': '没有名为 {route} 的路由。' },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of address-modification batches (modules/label-b) in both API languages. */
-addMessages({
+export const labelBMessages = {
   labelBBatchNotFound: { en: 'Address batch not found.', 'zh-CN': '地址修改批次不存在。' },
   labelBNoRows: {
     en: 'The workbook has no rows: one order number and its new address per row.',
@@ -54,4 +54,4 @@ addMessages({
   labelBTemplateName: { en: 'address-modification-template', 'zh-CN': '修改地址模板' },
   labelBExportName: { en: 'address-batch', 'zh-CN': '修改地址批次' },
   labelBSheet: { en: 'Addresses', 'zh-CN': '地址' },
-});
+} as const satisfies Catalogue;

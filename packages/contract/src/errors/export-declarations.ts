@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of Japanese export declarations in both API languages (spec §5 and the permit). */
-addMessages({
+export const exportDeclarationsMessages = {
   declPair: {
     en: 'Fill in both the product name and the amount, or leave both empty to clear the declaration.',
     'zh-CN': '品名和金额必须同时填写或同时为空（同时为空将清除申报数据）。',
@@ -61,4 +61,4 @@ addMessages({
     en: 'Attached is the export permit of order {orderNo} (waybill {waybillNo}).',
     'zh-CN': '附件为订单 {orderNo}（运单号 {waybillNo}）的出口许可。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of Meituan reservation orders in both API languages. */
-addMessages({
+export const meituanMessages = {
   meituanNotFound: { en: 'Meituan reservation order not found.', 'zh-CN': '美团预约单不存在。' },
   meituanNoRows: { en: 'The sheet holds no orders.', 'zh-CN': '表格中没有预约单。' },
   meituanTooManyRows: { en: 'At most {max} rows per upload.', 'zh-CN': '每次上传最多 {max} 行。' },
@@ -35,4 +35,4 @@ addMessages({
   meituanReasonColumn: { en: 'Reason', 'zh-CN': '原因' },
   meituanStatus_0: { en: 'Pending operation', 'zh-CN': '待操作' },
   meituanStatus_1: { en: 'Completed', 'zh-CN': '已完成' },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of account management, in both API languages (sign-in messages are the core's). */
-addMessages({
+export const authMessages = {
   cannotActOnSelf: {
     en: 'You cannot disable your own account or end your own sessions here.',
     'zh-CN': '不能在此禁用自己的账号或结束自己的会话。',
@@ -14,4 +14,4 @@ addMessages({
     en: 'You cannot act on the account of a higher role.',
     'zh-CN': '不能操作更高角色的账号。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,11 +1,11 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /**
  * Messages of order review, in both API languages: the findings of each check
  * (`review_<check>_<code>`), the workbook's labels and the call failures. The abnormal
  * check's findings read with the abnormal rules' own messages (orders.messages.ts).
  */
-addMessages({
+export const orderReviewsMessages = {
   orderReviewNotFound: { en: 'Order review not found.', 'zh-CN': '订单审核不存在。' },
   orderReviewNotPending: {
     en: 'This review is already completed; only pending reviews can be changed or deleted.',
@@ -65,4 +65,4 @@ addMessages({
   reviewCatalogue_pending: { en: 'Pending review', 'zh-CN': '审核中' },
   reviewCatalogue_failed: { en: 'Review failed', 'zh-CN': '审核未通过' },
   reviewCatalogue_unknown: { en: 'Not in catalogue', 'zh-CN': '未备案' },
-});
+} as const satisfies Catalogue;

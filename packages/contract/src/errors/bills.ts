@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of bills in both API languages. */
-addMessages({
+export const billsMessages = {
   billNotFound: { en: 'Bill not found.', 'zh-CN': '账单不存在。' },
   billNotOpen: { en: 'Only an open bill can be issued.', 'zh-CN': '只有未出账的账单可以出账。' },
   billNotIssued: { en: 'Only an issued bill can be marked paid.', 'zh-CN': '只有已出账的账单可以标记为已付款。' },
@@ -19,4 +19,4 @@ addMessages({
     en: 'Brackets must go up in weight, start above the first weight, and only the last may have no end.',
     'zh-CN': '续重区间必须按重量递增、从首重之后开始，且只有最后一个区间可以不设上限。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of the item catalogue, in both API languages. */
-addMessages({
+export const itemsMessages = {
   catalogueItemNotFound: { en: 'Item not found.', 'zh-CN': '商品不存在。' },
   adjustmentNotFound: { en: 'Adjustment not found.', 'zh-CN': '调整记录不存在。' },
   itemJanCheckDigit: {
@@ -100,4 +100,4 @@ addMessages({
     'zh-CN': '导入被中断（服务器已停止），未导入任何商品，请重新上传工作簿。',
   },
   itemImportNoErrorWorkbook: { en: 'This import has no failed rows.', 'zh-CN': '该导入没有错误的行。' },
-});
+} as const satisfies Catalogue;

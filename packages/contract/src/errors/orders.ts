@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of the orders workspace, in both API languages. */
-addMessages({
+export const ordersMessages = {
   // Status names in exported workbooks.
   'status.created': { en: 'Created', 'zh-CN': '已创建' },
   'status.printed': { en: 'Printed', 'zh-CN': '已打印' },
@@ -239,10 +239,10 @@ addMessages({
     en: 'This ID number has {count} orders within 7 days ({max} or more are flagged).',
     'zh-CN': '该身份证号 7 天内已有 {count} 个订单（{max} 个及以上即标记）。',
   },
-});
+} as const satisfies Catalogue;
 
 // Batch sender and updates (orders.changes.ts, issue 11 #15).
-addMessages({
+export const orderChangesMessages = {
   bulkSheetEmpty: { en: 'The sheet has no orders below its header row.', 'zh-CN': '表格标题行下没有订单。' },
   bulkNoOrderNoColumn: {
     en: 'The sheet has no "Order number" column: use the template.',
@@ -308,4 +308,4 @@ addMessages({
     en: 'The sheet has values past column {max}: keep the data in the first columns and delete the others.',
     'zh-CN': '表格在 {max} 列之后仍有内容：请只在前面的列填写数据，删除其余列。',
   },
-});
+} as const satisfies Catalogue;

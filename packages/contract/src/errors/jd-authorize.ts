@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of JD authorizations in both API languages. */
-addMessages({
+export const jdAuthorizeMessages = {
   jdAuthorizeNotFound: { en: 'JD authorization not found.', 'zh-CN': '京东授权不存在。' },
   jdPublicUrlMissing: {
     en: "JD authorization is not set up: the server does not know its public address. Ask the administrator to set PUBLIC_URL (the address users open, such as https://console.example.com) in the server's configuration.",
@@ -21,4 +21,4 @@ addMessages({
     en: 'JD could not be reached or answered unexpectedly ({msg}). Try again later.',
     'zh-CN': '无法连接京东或京东返回异常（{msg}），请稍后重试。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of the label PDFs, in both API languages. */
-addMessages({
+export const labelsMessages = {
   labelsRefused: {
     en: '{count} of the orders cannot be printed: {first}',
     'zh-CN': '有 {count} 个订单不能打印：{first}',
@@ -16,4 +16,4 @@ addMessages({
     'zh-CN': '打印任务在面单生成前中断，请重新打印。',
   },
   fileNotFound: { en: 'File not found.', 'zh-CN': '文件不存在。' },
-});
+} as const satisfies Catalogue;

@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of self-sends in both API languages. */
-addMessages({
+export const selfSendsMessages = {
   selfSendTrackingDeclared: {
     en: 'Tracking number {trackingNo} is already declared.',
     'zh-CN': '快递单号 {trackingNo} 已经申报过。',
@@ -14,4 +14,4 @@ addMessages({
     en: 'Name the express company.',
     'zh-CN': '请填写快递公司名称。',
   },
-});
+} as const satisfies Catalogue;

@@ -1,6 +1,6 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of the recipient address book in both API languages (field checks reuse the order's). */
-addMessages({
+export const recipientsMessages = {
   recipientNotFound: { en: 'Recipient not found.', 'zh-CN': '收件人不存在。' },
-});
+} as const satisfies Catalogue;

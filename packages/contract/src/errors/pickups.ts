@@ -1,11 +1,11 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /**
  * Messages of pickup appointments in both API languages: refusals (slot full, closed day, past
  * the cutoff) and the customer's pickup messages (`subscribe/message`), which are stored as a
  * kind with parameters and translated when read.
  */
-addMessages({
+export const pickupsMessages = {
   pickupNotFound: { en: 'Pickup not found.', 'zh-CN': '预约不存在。' },
   pickupSlotFull: {
     en: 'The {slot} slot of {date} is full. Choose another slot or date.',
@@ -61,4 +61,4 @@ addMessages({
   },
   pickupRegion_tokyo: { en: 'Tokyo', 'zh-CN': '东京' },
   pickupRegion_osaka: { en: 'Osaka', 'zh-CN': '大阪' },
-});
+} as const satisfies Catalogue;

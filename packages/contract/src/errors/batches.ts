@@ -1,7 +1,7 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /** Messages of the batch import, in both API languages (imported by the service and the parse worker). */
-addMessages({
+export const batchesMessages = {
   fileNotXlsx: { en: 'Only .xlsx workbooks can be uploaded.', 'zh-CN': '只能上传 .xlsx 格式的工作簿。' },
   fileEncryptedOrXls: {
     en: 'The file is password-protected or an old .xls workbook. Remove the password and save it as .xlsx.',
@@ -159,4 +159,4 @@ addMessages({
   batchBusy: { en: 'The batch is still being processed.', 'zh-CN': '批次仍在处理中。' },
   noErrorWorkbook: { en: 'This batch has no error workbook.', 'zh-CN': '该批次没有错误文件。' },
   templateNotImportable: { en: 'This template cannot be imported here.', 'zh-CN': '此模板不能在此导入。' },
-});
+} as const satisfies Catalogue;

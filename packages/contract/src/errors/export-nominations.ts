@@ -1,11 +1,11 @@
-import { addMessages } from '../../lib/messages.ts';
+import type { Catalogue } from './catalogue.ts';
 
 /**
  * Messages of export nominations in both API languages. A refused delete says what holds the
  * nomination: orders not yet shipped (how many, and the first numbers) and/or import batches
  * not yet committed (their orders will name it).
  */
-addMessages({
+export const exportNominationsMessages = {
   exportNominationNotFound: { en: 'Export nomination not found.', 'zh-CN': '出口抬头不存在。' },
   exportNominationInUse: {
     en: 'This export nomination cannot be deleted: {count} order(s) not yet shipped use it ({orderNos}). Delete it once they are shipped or cancelled.',
@@ -19,4 +19,4 @@ addMessages({
     en: 'This export nomination cannot be deleted: {count} order(s) not yet shipped ({orderNos}) and {batches} import batch(es) not yet committed use it.',
     'zh-CN': '该出口抬头不能删除：有 {count} 个未发货的订单（{orderNos}）和 {batches} 个尚未提交的导入批次正在使用。',
   },
-});
+} as const satisfies Catalogue;
