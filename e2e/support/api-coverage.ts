@@ -45,8 +45,6 @@ export const NOT_YET_EXERCISED: Record<string, string> = {
   'order/printLabelA': NOT_SEEN,
   'order/printLabelAResult': NOT_SEEN,
   'order/downloadPermitPdf': NOT_SEEN,
-  'updateLableB/downloadXlsx': NOT_SEEN,
-  'updateLableB/export': NOT_SEEN,
   'exportDeclaration/download': NOT_SEEN,
   'exportDeclaration/updatebatch2': NOT_SEEN,
   'exportDeclaration/downloadDeclareAtCustoms': NOT_SEEN,
