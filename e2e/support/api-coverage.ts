@@ -44,11 +44,6 @@ export const NOT_YET_EXERCISED: Record<string, string> = {
   'order/getItemByJan': NOT_SEEN,
   'order/printLabelA': NOT_SEEN,
   'order/printLabelAResult': NOT_SEEN,
-  'order/downloadPermitPdf': NOT_SEEN,
-  'exportDeclaration/download': NOT_SEEN,
-  'exportDeclaration/updatebatch2': NOT_SEEN,
-  'exportDeclaration/downloadDeclareAtCustoms': NOT_SEEN,
-  'exportDeclaration/download2': NOT_SEEN,
 };
 
 /** One worker's record: the spec files it ran and the API paths their pages requested. */
