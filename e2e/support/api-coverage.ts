@@ -36,7 +36,6 @@ const NOT_SEEN =
 export const NOT_YET_EXERCISED: Record<string, string> = {
   'orderReview/delBatch': NOT_SEEN,
   'file/downloadSteam': NOT_SEEN,
-  'storageOrder/createBatch': NOT_SEEN,
   'order/batch/create': NOT_SEEN,
   'order/batch/createImportByBoxC': NOT_SEEN,
   'order/batch/createUsaBoxcImport': NOT_SEEN,
