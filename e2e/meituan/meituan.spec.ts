@@ -1,8 +1,8 @@
 /**
  * Lane meituan as users click it: a customer declares a self-send and sees it arrive after an
  * inbound storage of its tracking number; adds a recipient to the address book and uses it on a
- * single order; uploads a Meituan sheet; an operator completes one of its orders and exports the
- * list.
+ * single order; downloads the Meituan template, fills and uploads it; an operator completes one of
+ * its orders, exports the list and opens the order's detail and items.
  */
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test } from '../support/test.ts';
@@ -94,7 +94,10 @@ test('recipient: added to the address book, then picked on a single order', asyn
   await context.close();
 });
 
-test('meituan: upload a sheet, an operator completes one order, the list exports', async ({ browser, request }) => {
+test('meituan: the template filled and uploaded, an operator completes one order, its detail, the list exports', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const sys = unique('E2EMT');
   const header = [
@@ -111,9 +114,21 @@ test('meituan: upload a sheet, an operator completes one order, the list exports
     '收件地址',
     '收件电话',
   ];
+  const customer = await browser.newContext({ acceptDownloads: true });
+  await loginByCookie(customer, request, 'demo');
+  const page = await customer.newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(`${MAIN}/home/meituanOrder/create`);
+
+  // The template the page offers (meituan_reservation_order/templateExcel): the sheet's columns in
+  // the caller's language and nothing else; filled as a customer fills it, it is what gets uploaded.
+  const [template] = await Promise.all([page.waitForEvent('download'), page.getByTestId('meituan-template').click()]);
+  expect(template.suggestedFilename()).toBe('美团预约单模板.xlsx');
   const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('s');
-  ws.addRow(header);
+  await wb.xlsx.load((await readFile((await template.path())!)) as never);
+  const ws = wb.worksheets[0]!;
+  expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(header);
+  expect(ws.actualRowCount).toBe(1);
   ws.addRow([
     `${sys}-1`,
     `MT${sys}1`,
@@ -142,18 +157,14 @@ test('meituan: upload a sheet, an operator completes one order, the list exports
     '上海市浦东新区世纪大道200号',
     '13900002222',
   ]);
-  const file = {
-    name: 'meituan.xlsx',
-    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    buffer: Buffer.from(await wb.xlsx.writeBuffer()),
-  };
-
-  const customer = await browser.newContext();
-  await loginByCookie(customer, request, 'demo');
-  const page = await customer.newPage();
-  const errors = watchPageErrors(page);
-  await page.goto(`${MAIN}/home/meituanOrder/create`);
-  await page.getByTestId('meituan-file').locator('input[type=file]').setInputFiles(file);
+  await page
+    .getByTestId('meituan-file')
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'meituan.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await wb.xlsx.writeBuffer()),
+    });
   await page.getByTestId('meituan-upload').click();
   await expect(page.getByTestId('meituan-done')).toContainText('2');
   expect(errors).toEqual([]);
@@ -162,6 +173,7 @@ test('meituan: upload a sheet, an operator completes one order, the list exports
   const ops = await browser.newContext({ acceptDownloads: true });
   await loginByCookie(ops, request, 'operator');
   const op = await ops.newPage();
+  const opErrors = watchPageErrors(op);
   await op.goto(`${MAIN}/home/meituanOrder/list`);
   await op.getByTestId('meituan-filter-number').fill(`${sys}-1`);
   await op.getByTestId('meituan-search').click();
@@ -177,5 +189,20 @@ test('meituan: upload a sheet, an operator completes one order, the list exports
   expect(cells).toHaveLength(2);
   expect(cells[1]!.slice(0, 1)).toEqual([`${sys}-1`]);
   expect(cells[1]![12]).toBe('已完成');
+
+  // Its detail (meituan_reservation_order and …/items): what the sheet's row stored, the phone
+  // whole (the list masks it), the completion, and its one item line.
+  await row.getByText(`${sys}-1`, { exact: true }).click();
+  await expect(op).toHaveURL(/\/meituanOrder\/info\?id=\d+/);
+  const info = op.getByTestId('meituan-info');
+  await expect(info).toContainText(`MT${sys}1`);
+  await expect(info).toContainText(`OID${sys}1`);
+  await expect(info).toContainText('13900001111');
+  await expect(info).toContainText('上海市浦东新区世纪大道100号');
+  await expect(info).toContainText('已完成');
+  const items = op.getByTestId('meituan-items').locator('tbody tr.ant-table-row');
+  await expect(items).toHaveCount(1);
+  await expect(items.locator('td')).toHaveText(['4901234567894', '抹茶饼干', '12枚', '35.50', '2']);
+  expect(opErrors).toEqual([]);
   await ops.close();
 });

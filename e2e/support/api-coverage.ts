@@ -20,6 +20,9 @@ export const NOT_CONSOLE_CALLS: Record<string, string> = {
   'cn/address/provinces': ONE_LEVEL_DIVISIONS,
   'cn/address/cities': ONE_LEVEL_DIVISIONS,
   'cn/address/areas': ONE_LEVEL_DIVISIONS,
+  'jdAuthorize/select':
+    'no screen of the spec picks a JD authorization (its only JD pages are the list and the create and edit ' +
+    'forms); served for clients that pick a shop (docs/decisions/2026-11-27-jd-authorize-select-not-a-console-call.md)',
 };
 
 /**
@@ -33,10 +36,6 @@ const NOT_SEEN =
 export const NOT_YET_EXERCISED: Record<string, string> = {
   'orderReview/delBatch': NOT_SEEN,
   'file/downloadSteam': NOT_SEEN,
-  'storageOrder/createBatch': NOT_SEEN,
-  'meituan_reservation_order/templateExcel': NOT_SEEN,
-  'meituan_reservation_order/items': NOT_SEEN,
-  meituan_reservation_order: NOT_SEEN,
   'order/batch/create': NOT_SEEN,
   'order/batch/createImportByBoxC': NOT_SEEN,
   'order/batch/createUsaBoxcImport': NOT_SEEN,
@@ -44,14 +43,6 @@ export const NOT_YET_EXERCISED: Record<string, string> = {
   'order/getItemByJan': NOT_SEEN,
   'order/printLabelA': NOT_SEEN,
   'order/printLabelAResult': NOT_SEEN,
-  'order/downloadPermitPdf': NOT_SEEN,
-  'updateLableB/downloadXlsx': NOT_SEEN,
-  'updateLableB/export': NOT_SEEN,
-  'exportDeclaration/download': NOT_SEEN,
-  'exportDeclaration/updatebatch2': NOT_SEEN,
-  'exportDeclaration/downloadDeclareAtCustoms': NOT_SEEN,
-  'exportDeclaration/download2': NOT_SEEN,
-  'jdAuthorize/select': NOT_SEEN,
 };
 
 /** One worker's record: the spec files it ran and the API paths their pages requested. */

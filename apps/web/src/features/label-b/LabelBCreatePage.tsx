@@ -51,7 +51,9 @@ export default function LabelBCreatePage() {
               <CustomerSelect style={{ width: 220 }} value={customerId} onChange={setCustomerId} disabled={!!draft} />
             </Form.Item>
           )}
-          <Button onClick={() => void downloadTemplate()}>{l('template')}</Button>
+          <Button onClick={() => void downloadTemplate()} data-testid="labelb-template">
+            {l('template')}
+          </Button>
         </Space>
         {!draft && (
           <div data-testid="labelb-file" style={{ maxWidth: 720 }}>
