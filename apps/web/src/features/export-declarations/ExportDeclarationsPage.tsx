@@ -1,5 +1,6 @@
 import { exportDeclarations as D } from '@console/contract';
-import { Alert, App, Button, Form, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, hasRoute, invalidateCall, t, useI18n, useSession } from '@/lib';

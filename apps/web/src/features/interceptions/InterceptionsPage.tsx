@@ -1,18 +1,6 @@
 import { interceptions, reference } from '@console/contract';
-import {
-  Alert,
-  App,
-  Button,
-  Form,
-  Input,
-  List,
-  Modal,
-  Select,
-  Space,
-  Tag,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Alert, App, Button, Input, List, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
@@ -60,7 +48,7 @@ export default function InterceptionsPage() {
   };
 
   const submitCreate = async () => {
-    const v = await createForm.validateFields();
+    const v = await validateForSubmit(createForm);
     setBusy(true);
     try {
       const r = await createInterception({ noType: v.noType, numbers: v.numbers, reason: v.reason.trim() });
@@ -75,7 +63,7 @@ export default function InterceptionsPage() {
     }
   };
   const submitCancel = async () => {
-    const { cancelReason } = await cancelForm.validateFields();
+    const { cancelReason } = await validateForSubmit(cancelForm);
     setBusy(true);
     try {
       await cancelInterception(cancelling!.id, cancelReason.trim());

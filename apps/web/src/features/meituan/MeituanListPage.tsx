@@ -1,5 +1,6 @@
 import { type meituan as M } from '@console/contract';
-import { App, Button, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';

@@ -1,5 +1,6 @@
 import { orders, reference } from '@console/contract';
-import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
+import { Alert, App, Button, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { useFilterText, usePagedQuery } from '@/components/paged-table';
@@ -81,7 +82,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     setFixing(id);
   };
   const saveFix = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     if (!fixChangesNamedField(before, v.recipient, named)) return;
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
@@ -100,7 +101,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   };
   /** An operator clears an error as it is (no change): the server records the reason with the order. */
   const saveClear = async () => {
-    const { note } = await clearForm.validateFields();
+    const { note } = await validateForSubmit(clearForm);
     try {
       await clearErrors([clearing!.id], note.trim());
     } catch (e) {

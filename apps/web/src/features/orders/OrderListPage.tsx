@@ -1,5 +1,6 @@
 import { orders } from '@console/contract';
-import { App, Button, Form, Input, Select, Space } from 'antd';
+import { App, Button, Input, Select, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
