@@ -45,6 +45,8 @@ test('a customer intercepts an order by waybill number, finds it, and cancels it
   // No reason, nothing sent: the form says what is missing.
   await dialog.getByTestId('interception-submit').click();
   await expect(dialog).toContainText('请填写拦截原因');
+  // A modal's OK reads its form through validateForSubmit: spec §8's label too (issue 28 #21).
+  await expect(page.locator('.ant-message')).toContainText('表单校验失败，请检查');
   expect((await records()).total).toBe(0);
   await dialog.getByTestId('interception-reason').fill('收件人要求暂缓发货');
   await dialog.getByTestId('interception-reason').press('Enter');

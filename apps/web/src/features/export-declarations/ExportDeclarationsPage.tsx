@@ -15,6 +15,7 @@ import {
 } from './api/exportDeclarations.ts';
 import { BatchUploadModal } from './components/BatchUploadModal.tsx';
 import './i18n.ts';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = D.ExportDeclarationRow;
 type Filters = Omit<D.ExportDeclarationListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
@@ -96,8 +97,8 @@ export default function ExportDeclarationsPage() {
   });
   const isEditing = (r: Row) => editing?.orderId === r.orderId;
   const columns: TableColumnsType<Row> = [
-    col('orderNo', (r) => r.orderNo),
-    col('waybillNo', (r) => r.waybillNo),
+    col('orderNo', (r) => <CopyNumber value={r.orderNo} />),
+    col('waybillNo', (r) => <CopyNumber value={r.waybillNo} />),
     ...(isCustomer ? [] : [col('customerCode', (r) => r.customerCode)]),
     col('batchNo', (r) => r.batchNo),
     col('goodsJpy', (r) => (

@@ -6,6 +6,7 @@ import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components
 import { errorText, formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = interceptions.InterceptionRow;
 type Filters = Omit<interceptions.InterceptionListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
@@ -106,6 +107,9 @@ export default function InterceptionsPage() {
         return t(`interceptions.noTypes.${r.noType}`);
       case 'orderStatus':
         return r.orderStatus ? t(`interceptions.orderStatuses.${r.orderStatus}`) : '';
+      case 'orderNo':
+      case 'waybillNo':
+        return <CopyNumber value={r[k]} />;
       case 'createdAt':
       case 'cancelledAt':
         return r[k] ? formatTime(r[k]) : '';
