@@ -3,7 +3,7 @@ import { Alert, App, Button, Input, Modal, Popover, Space, Table, Tooltip } from
 import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
-import { useFilterText, usePagedQuery } from '@/components/paged-table';
+import { useFilterText, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { ApiError, call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { BoxFixModal } from './components/BoxFixModal.tsx';
@@ -45,7 +45,11 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     kind === 'error' ? orders.errorOrders : orders.abnormalOrders,
   );
   const [keyword, setKeyword] = useFilterText(paged.state.filters.keyword);
-  const [selected, setSelected] = useState<number[]>([]);
+  const selection = useRowSelection<Row>(paged, {
+    // Recheck of a locked error order is refused (409) as a whole: only fixable rows can be chosen.
+    getCheckboxProps: (r) => ({ disabled: kind === 'error' && !fixable(r) }),
+  });
+  const selected = selection.keys as number[];
   const [fixing, setFixing] = useState<number | null>(null);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
@@ -66,7 +70,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   };
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
-    setSelected([]);
+    selection.clear();
     await Promise.all([
       invalidateCall(orders.errorOrders),
       invalidateCall(orders.abnormalOrders),
@@ -180,16 +184,12 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
           </Popover>
         )}
       </Space>
+      {selection.bar}
       <OrderTable
         data-testid={`${kind}-table`}
         paged={paged}
         visible={['orderNo', 'waybillNo', 'channel', 'customerCode', 'status', 'recipientName', 'createdAt']}
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (k) => setSelected(k as number[]),
-          // Recheck of a locked error order is refused (409) as a whole: only fixable rows can be chosen.
-          getCheckboxProps: (r: Row) => ({ disabled: kind === 'error' && !fixable(r) }),
-        }}
+        rowSelection={selection.rowSelection}
         extra={[
           reasonColumn(kind === 'error' ? 'errorReason' : 'abnormalReason'),
           ...(kind === 'error'
