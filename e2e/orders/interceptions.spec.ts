@@ -9,6 +9,9 @@ import { MAIN } from '../servers.ts';
 import { choose, column, createOrder, totalText } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
+// Six pages and a dozen round trips: past the default 60 s on a loaded machine (two cores, load 12).
+test.describe.configure({ timeout: 150_000 });
+
 type Interception = { id: number; orderNo: string; status: string; cancelReason: string | null };
 const table = (page: Page) => page.getByTestId('interception-table');
 
