@@ -11,6 +11,13 @@ const serverModules = fs
   .readdirSync(new URL('apps/server/src/modules', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory());
 
+// antd's Form without the failed-submit label: features use components/form.tsx's.
+const antdForm = {
+  name: 'antd',
+  importNames: ['Form'],
+  message: "Import Form from '@/components/form.tsx': it shows 'Form verification failed, please check' (spec §8).",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -62,12 +69,33 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // Every form says why its submit failed (spec §8, issue 28 item 21): through components/form.tsx only.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/components/form.tsx', 'apps/web/src/lib/form-feedback.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [antdForm] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration from config.ts only.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='validateFields'][arguments.length=0]",
+          message:
+            "A submit reads its form with validateForSubmit(form) (components/form.tsx): it shows 'Form verification failed, please check'.",
+        },
+      ],
+    },
+  },
+  {
     // Features never import each other (bulletproof-react's rule).
     files: ['apps/web/src/features/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [antdForm],
           patterns: [
             {
               group: ['@/features/*', '../../features/*'],

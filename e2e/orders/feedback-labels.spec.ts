@@ -80,6 +80,27 @@ test("the create form says 'Form verification failed' and 'Failed to create orde
   await expect(page.locator('.ant-form-item-explain-error')).toContainText(taken.orderNo);
 });
 
+test("a page form's empty submit says 'Form verification failed' beside the field and sends nothing (item create)", async ({
+  page,
+  context,
+  request,
+}) => {
+  await loginByCookie(context, request, 'demo');
+  const creates: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/item/create')) creates.push(r.url());
+  });
+  await page.goto(`${MAIN}/home/item/create`);
+  // A test's first page: on a loaded machine the shell took 13 to 40 s to show it.
+  await expect(page.getByTestId('item-submit')).toBeVisible({ timeout: 60_000 });
+  await page.getByTestId('item-submit').click();
+  await expect(toast(page)).toContainText('表单校验失败，请检查');
+  await expect(page.getByTestId('item-create').locator('.ant-form-item-explain-error').first()).toBeVisible();
+  // Still on the form, nothing asked of the server.
+  await expect(page).toHaveURL(/\/home\/item\/create/);
+  expect(creates).toEqual([]);
+});
+
 test("Batch Orders Search offers its template, reads both its columns, and says 'Upload failed'", async ({
   page,
   context,

@@ -9,6 +9,9 @@ import { MAIN } from '../servers.ts';
 import { choose, column, createOrder, totalText } from '../support/orders.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
+// Six pages and a dozen round trips: past the default 60 s on a loaded machine (two cores, load 12).
+test.describe.configure({ timeout: 150_000 });
+
 type Interception = { id: number; orderNo: string; status: string; cancelReason: string | null };
 const table = (page: Page) => page.getByTestId('interception-table');
 
@@ -45,6 +48,8 @@ test('a customer intercepts an order by waybill number, finds it, and cancels it
   // No reason, nothing sent: the form says what is missing.
   await dialog.getByTestId('interception-submit').click();
   await expect(dialog).toContainText('请填写拦截原因');
+  // A modal's OK reads its form through validateForSubmit: spec §8's label too (issue 28 #21).
+  await expect(page.locator('.ant-message')).toContainText('表单校验失败，请检查');
   expect((await records()).total).toBe(0);
   await dialog.getByTestId('interception-reason').fill('收件人要求暂缓发货');
   await dialog.getByTestId('interception-reason').press('Enter');

@@ -196,6 +196,62 @@ test.describe('Order List controls', () => {
     expect(row).toMatchObject({ printFlag: true });
   });
 
+  test('a selection lasts through page turns and ends with a new query; the bar says how many', async ({
+    page,
+    context,
+    request,
+  }) => {
+    // docs/decisions/2026-11-27-selection-follows-the-query.md
+    const token = await loginByCookie(context, request, 'demo');
+    const target = await createOrder(request, token);
+    // The newest order, page 1's first row: selected first, never written.
+    const newest = await createOrder(request, token);
+    await openList(page);
+    const bar = page.getByTestId('selection-count');
+    const checked = table(page).locator('tbody tr.ant-table-row .ant-checkbox-checked');
+
+    // Page 1's first row and page 2's first row: one selection across the pages.
+    await selectFirstRow(page);
+    expect((await rowKeys(table(page)))[0]).toBe(newest.id);
+    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await gotoPage(table(page), 2);
+    await expect(checked).toHaveCount(0);
+    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await selectFirstRow(page);
+    await expect(bar).toHaveText('已选择 2 项（含其他页）');
+    await gotoPage(table(page), 1);
+    await expect(checked).toHaveCount(1);
+    expect((await rowKeys(table(page)))[0]).toBe(newest.id);
+
+    // 查询 for another order: the rows of the old answer are no longer selected, nothing to act on.
+    await filterByNumber(page, target.orderNo);
+    await expect(bar).toHaveCount(0);
+    await expect(checked).toHaveCount(0);
+    await expect(page.getByTestId('list-mark-printed')).toBeDisabled();
+    await expect(page.getByTestId('list-delete')).toBeDisabled();
+
+    // 查询 again with the same filter is a new answer too; the bar's clear link clears.
+    await selectFirstRow(page);
+    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await search(page);
+    await expect(bar).toHaveCount(0);
+    await expect(checked).toHaveCount(0);
+    await selectFirstRow(page);
+    await page.getByTestId('selection-clear').click();
+    await expect(checked).toHaveCount(0);
+    await expect(page.getByTestId('list-mark-printed')).toBeDisabled();
+
+    // A bulk action after the new query writes only the row selected in it.
+    await selectFirstRow(page);
+    await page.getByTestId('list-mark-printed').click();
+    await expect(page.locator('.ant-message')).toContainText('已标记为已打印');
+    await expect.poll(async () => (await detail(request, token, target.id)).body.data.printFlag).toBe(true);
+    expect(
+      (await detail(request, token, newest.id)).body.data.printFlag,
+      'the row selected before the new query was not written',
+    ).toBe(false);
+  });
+
   test('finding 3: delete — a shipped order is refused with the message, no uncaught error', async ({
     page,
     context,

@@ -15,7 +15,8 @@ import {
   passwordProblems,
   passwordRuleList,
 } from '@console/contract';
-import { App, Form, Input, Modal } from 'antd';
+import { App, Input, Modal } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { ApiError, call } from '@/lib/http.ts';
 import { apiLanguage, useI18n } from '@/lib/i18n.ts';
@@ -95,7 +96,7 @@ export default function ChangePassword({
   const problems = password ? passwordProblems(password, { userName, isCommon }) : [];
 
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validateForSubmit(form);
     setSaving(true);
     try {
       await call(auth.updatePassWord, { old_password: values.old_password, password: values.password });

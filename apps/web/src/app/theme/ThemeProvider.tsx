@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } fr
 import { setFeedback } from '@/lib/feedback.ts';
 import { useI18n, type Locale } from '@/lib/i18n.ts';
 import { useAppearance } from './appearance.ts';
-import { readablePrimary } from './contrast.ts';
+import { readablePrimary, readablePrimaryHover } from './contrast.ts';
 import { darkTokens } from './dark-primary.ts';
 import { themes } from './themes.ts';
 
@@ -84,7 +84,8 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
           colorTextTertiary: secondaryText,
           colorTextPlaceholder: placeholder,
           // antd's #ff4d4f reads at 3.3:1 (danger buttons and links, error texts); red 7 at 5.6:1.
-          ...(dark ?? { colorError: '#cf1322' }),
+          // antd's lighter hover of the primary carried white text at 3.7:1: a darker one reads.
+          ...(dark ?? { colorError: '#cf1322', colorPrimaryHover: readablePrimaryHover(primary) }),
           ...def.token,
           motion: !still,
         },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THEME_COLOR } from './appearance.ts';
-import { contrast, readablePrimary, TEXT_CONTRAST } from './contrast.ts';
+import { contrast, readablePrimary, readablePrimaryHover, TEXT_CONTRAST } from './contrast.ts';
 
 describe('readablePrimary (WCAG 1.4.3)', () => {
   it('darkens the default theme colour until white text on it reads at 4.5:1, keeping its hue', () => {
@@ -15,5 +15,15 @@ describe('readablePrimary (WCAG 1.4.3)', () => {
   });
   it('leaves a colour that already reads as it is', () => {
     expect(readablePrimary('#1F4E8C')).toBe('#1f4e8c');
+  });
+});
+
+describe('readablePrimaryHover', () => {
+  it('a hovered primary button still carries white text at 4.5:1, for the default and picked colours', () => {
+    for (const picked of [DEFAULT_THEME_COLOR, '#722ED1', '#1677FF', '#52C41A', '#FADB14']) {
+      const primary = readablePrimary(picked);
+      expect(contrast(readablePrimaryHover(primary), '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      expect(readablePrimaryHover(primary)).not.toBe(primary);
+    }
   });
 });

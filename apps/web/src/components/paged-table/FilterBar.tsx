@@ -1,14 +1,5 @@
-import {
-  Button,
-  DatePicker,
-  Form,
-  Input,
-  Select,
-  Space,
-  type FormProps,
-  type InputProps,
-  type SelectProps,
-} from 'antd';
+import { Button, DatePicker, Input, Select, Space, type FormProps, type InputProps, type SelectProps } from 'antd';
+import { Form } from '../form.tsx';
 import { createContext, useContext } from 'react';
 import { t, useSession } from '@/lib';
 import { CustomerSelect } from '../CustomerSelect.tsx';

@@ -3,3 +3,4 @@ export { usePagedQuery, type PagedFilters, type PagedQuery, type PagedQueryOptio
 export { filtersToForm, useFilterForm, useFilterText } from './useFilterForm.ts';
 export { PAGE_SIZES, rangeToDates } from './paging.ts';
 export { EnumSelect, FilterBar, type EnumSelectProps, type FilterBarProps } from './FilterBar.tsx';
+export { useRowSelection } from './useRowSelection.tsx';

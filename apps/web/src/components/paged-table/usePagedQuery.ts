@@ -14,6 +14,7 @@ import {
   type TableChange,
   toRequest,
 } from './paging.ts';
+import { selectionScope } from './selection.ts';
 
 /** `exact: false`: the server stopped counting and `total` is a lower bound (docs/api.md, paged answers). */
 type PagedResponse = { total: number; list: unknown[]; exact?: boolean };
@@ -122,6 +123,8 @@ export function usePagedQuery<C extends CallDef, F extends object = Record<strin
     request,
     query,
     data,
+    /** The query a row selection belongs to (`useRowSelection`): a new one clears it, a page turn does not. */
+    selectionScope: selectionScope(state, askCount),
     /** The filters as the URL holds them, for the filter form (`useFilterForm`). */
     filters,
     /** New filters (查询, 重置): back to page 1, sort and page size kept, and always fetched anew. */

@@ -3,21 +3,8 @@
  * not found), the print settings dialog, and the print button of the order list and detail.
  */
 import { FilePdfOutlined, PrinterOutlined, SettingOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  App,
-  Button,
-  Form,
-  InputNumber,
-  Input,
-  Modal,
-  Select,
-  Space,
-  Switch,
-  Tag,
-  Typography,
-  Upload,
-} from 'antd';
+import { Alert, App, Button, InputNumber, Input, Modal, Select, Space, Switch, Tag, Typography, Upload } from 'antd';
+import { Form } from '../form.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { t, useI18n } from '@/lib';
 import { listPrinters, type NoPrinter, printPdf, PrintError } from './client.ts';
@@ -225,14 +212,7 @@ export function PrintSettingsButton() {
         destroyOnHidden
         forceRender
       >
-        <Form
-          form={form}
-          layout="horizontal"
-          labelCol={{ span: 8 }}
-          onFinish={submit}
-          onFinishFailed={() => message.error(t('feedback.formInvalid'))}
-          initialValues={settings}
-        >
+        <Form form={form} layout="horizontal" labelCol={{ span: 8 }} onFinish={submit} initialValues={settings}>
           {NUMBERS.map((k) => (
             <Form.Item key={k} name={k} label={t(`printing.${k}`)} rules={[{ required: true }]}>
               <InputNumber

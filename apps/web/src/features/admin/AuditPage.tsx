@@ -1,5 +1,6 @@
 import type { admin, CallResponse } from '@console/contract';
-import { Button, DatePicker, Form, Input, Space, type TableColumnsType } from 'antd';
+import { Button, DatePicker, Input, Space, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import type { Dayjs } from 'dayjs';
 import { PagedTable, rangeToDates, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { formatTime, t, useI18n } from '@/lib';

@@ -2,7 +2,6 @@ import { admin, type CallResponse, reference } from '@console/contract';
 import {
   App,
   Button,
-  Form,
   Input,
   InputNumber,
   Popconfirm,
@@ -13,6 +12,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { ApiError, errorText, t, useCall } from '@/lib';
 import { createSegment, customerSegmentsCall, retireSegment } from './api/admin.ts';

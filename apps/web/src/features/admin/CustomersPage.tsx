@@ -1,5 +1,6 @@
 import { admin, type CallResponse, reference } from '@console/contract';
-import { App, Button, Divider, Form, Input, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Divider, Input, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { PagedTable, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, localized, t, useCall, useI18n } from '@/lib';
@@ -57,7 +58,7 @@ export default function CustomersPage() {
     setEditing(r);
   };
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     // The version the form's values were loaded from (set with them from the row).
     const version: number | undefined = form.getFieldValue('version');
     setSaving(true);

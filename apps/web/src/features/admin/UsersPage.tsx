@@ -1,17 +1,6 @@
 import { admin, type CallResponse, roles } from '@console/contract';
-import {
-  App,
-  Button,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Tag,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { App, Button, Input, Modal, Popconfirm, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { PagedTable, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, t, useCall, useI18n, useSession } from '@/lib';
@@ -58,7 +47,7 @@ export default function UsersPage() {
     });
 
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     setSaving(true);
     try {
       const r = await createUser({ ...v, customerId: v.role === 'customer' ? (v.customerId ?? null) : null });

@@ -1,18 +1,6 @@
 import { batches as calls, type batches } from '@console/contract';
-import {
-  App,
-  Button,
-  DatePicker,
-  Dropdown,
-  Form,
-  Input,
-  Popconfirm,
-  Progress,
-  Select,
-  Space,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, DatePicker, Dropdown, Input, Popconfirm, Progress, Select, Space, Tag, Typography } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useDownloadProgress } from '@/components/download-progress.tsx';

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { type bills as B } from '@console/contract';
-import { App, Button, DatePicker, Form, Space, Tag, type TableColumnsType } from 'antd';
+import { App, Button, DatePicker, Space, Tag, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';

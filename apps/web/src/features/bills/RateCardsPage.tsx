@@ -3,7 +3,6 @@ import {
   App,
   Button,
   DatePicker,
-  Form,
   InputNumber,
   Modal,
   Select,
@@ -12,6 +11,7 @@ import {
   Typography,
   type TableColumnsType,
 } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
@@ -59,7 +59,7 @@ export default function RateCardsPage() {
     setEditing(r);
   };
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     setSaving(true);
     try {
       const { channelCode, customerId, effectiveFrom, ...rules } = v;

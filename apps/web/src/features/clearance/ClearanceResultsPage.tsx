@@ -1,5 +1,6 @@
 import { type clearance, orders, reference } from '@console/contract';
-import { Alert, App, Button, Card, Descriptions, Form, Progress, Select, Space, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Progress, Select, Space, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { errorText, invalidateCall, localized, t, useCall, useI18n } from '@/lib';

@@ -1,5 +1,6 @@
 import { exportDeclarations as D } from '@console/contract';
-import { Alert, App, Button, Form, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { ApiError, errorText, formatTime, hasRoute, invalidateCall, t, useI18n, useSession } from '@/lib';
@@ -14,6 +15,7 @@ import {
 } from './api/exportDeclarations.ts';
 import { BatchUploadModal } from './components/BatchUploadModal.tsx';
 import './i18n.ts';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = D.ExportDeclarationRow;
 type Filters = Omit<D.ExportDeclarationListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
@@ -95,8 +97,8 @@ export default function ExportDeclarationsPage() {
   });
   const isEditing = (r: Row) => editing?.orderId === r.orderId;
   const columns: TableColumnsType<Row> = [
-    col('orderNo', (r) => r.orderNo),
-    col('waybillNo', (r) => r.waybillNo),
+    col('orderNo', (r) => <CopyNumber value={r.orderNo} />),
+    col('waybillNo', (r) => <CopyNumber value={r.waybillNo} />),
     ...(isCustomer ? [] : [col('customerCode', (r) => r.customerCode)]),
     col('batchNo', (r) => r.batchNo),
     col('goodsJpy', (r) => (

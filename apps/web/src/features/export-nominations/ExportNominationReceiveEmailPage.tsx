@@ -1,4 +1,5 @@
-import { App, Button, Card, Descriptions, Empty, Form, Input, Space } from 'antd';
+import { App, Button, Card, Descriptions, Empty, Input, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/components/useTabRecord.ts';

@@ -1,4 +1,5 @@
-import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
+import { App, Button, Card, Empty, Space, Tag } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabDirty } from '@/components/useTabDirty.ts';
 import { useTabRecord } from '@/components/useTabRecord.ts';

@@ -1,23 +1,12 @@
 import { interceptions, reference } from '@console/contract';
-import {
-  Alert,
-  App,
-  Button,
-  Form,
-  Input,
-  List,
-  Modal,
-  Select,
-  Space,
-  Tag,
-  Typography,
-  type TableColumnsType,
-} from 'antd';
+import { Alert, App, Button, Input, List, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = interceptions.InterceptionRow;
 type Filters = Omit<interceptions.InterceptionListRequest, 'offset' | 'limit' | 'order' | 'sort'>;
@@ -60,7 +49,7 @@ export default function InterceptionsPage() {
   };
 
   const submitCreate = async () => {
-    const v = await createForm.validateFields();
+    const v = await validateForSubmit(createForm);
     setBusy(true);
     try {
       const r = await createInterception({ noType: v.noType, numbers: v.numbers, reason: v.reason.trim() });
@@ -75,7 +64,7 @@ export default function InterceptionsPage() {
     }
   };
   const submitCancel = async () => {
-    const { cancelReason } = await cancelForm.validateFields();
+    const { cancelReason } = await validateForSubmit(cancelForm);
     setBusy(true);
     try {
       await cancelInterception(cancelling!.id, cancelReason.trim());
@@ -118,6 +107,9 @@ export default function InterceptionsPage() {
         return t(`interceptions.noTypes.${r.noType}`);
       case 'orderStatus':
         return r.orderStatus ? t(`interceptions.orderStatuses.${r.orderStatus}`) : '';
+      case 'orderNo':
+      case 'waybillNo':
+        return <CopyNumber value={r[k]} />;
       case 'createdAt':
       case 'cancelledAt':
         return r[k] ? formatTime(r[k]) : '';

@@ -1,5 +1,6 @@
 import { items } from '@console/contract';
-import { App, Button, Card, Form } from 'antd';
+import { App, Button, Card } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { errorText, invalidateCall, t, useI18n } from '@/lib';

@@ -1,5 +1,6 @@
 import { items } from '@console/contract';
-import { Alert, App, Button, Card, Empty, Form } from 'antd';
+import { Alert, App, Button, Card, Empty } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabDirty } from '@/components/useTabDirty.ts';
 import { useTabRecord } from '@/components/useTabRecord.ts';

@@ -1,4 +1,5 @@
-import { App, Button, Card, Form, Space } from 'antd';
+import { App, Button, Card, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { errorText, t, useI18n, useSession } from '@/lib';

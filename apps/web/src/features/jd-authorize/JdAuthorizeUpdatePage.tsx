@@ -1,4 +1,5 @@
-import { App, Button, Card, Empty, Form, Space, Tag } from 'antd';
+import { App, Button, Card, Empty, Space, Tag } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/components/useTabRecord.ts';

@@ -1,5 +1,6 @@
 import { type labelB as L } from '@console/contract';
-import { Alert, Button, Card, Form, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Space, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

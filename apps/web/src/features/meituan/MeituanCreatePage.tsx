@@ -1,5 +1,6 @@
 import { type meituan as M } from '@console/contract';
-import { Alert, Button, Card, Form, Select, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Select, Space, Table, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

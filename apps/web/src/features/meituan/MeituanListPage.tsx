@@ -1,8 +1,9 @@
 import { type meituan as M } from '@console/contract';
-import { App, Button, Form, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Select, Space, Tag, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, PagedTable, rangeToDates, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { errorText, formatTime, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { batchNumbersCall, completeMeituan, exportMeituan, locationsCall, meituanListCall } from './api/meituan.ts';
 import './i18n.ts';
@@ -26,13 +27,14 @@ export default function MeituanListPage() {
   const paged = usePagedQuery<typeof meituanListCall, Filters>(meituanListCall, { sort: 'createdAt' });
   const locations = useCall(locationsCall, {});
   const batches = useCall(batchNumbersCall, {});
-  const [selected, setSelected] = useState<number[]>([]);
+  const selection = useRowSelection<Row>(paged, { getCheckboxProps: (r) => ({ disabled: r.status === 1 }) });
+  const selected = selection.keys as number[];
   const [busy, setBusy] = useState(false);
   const l = (k: string, p?: Record<string, string | number>) => t(`meituan.${k}`, p);
 
   const onSearch = (v: Record<string, any>) => {
     void invalidateCall(meituanListCall);
-    setSelected([]);
+    selection.clear();
     paged.setFilters({
       number: v.number?.trim() || undefined,
       status: v.status,
@@ -47,7 +49,7 @@ export default function MeituanListPage() {
     try {
       const r = await completeMeituan(ids);
       void message.success(l('completed', { done: r.completed, already: r.alreadyCompleted }));
-      setSelected([]);
+      selection.clear();
       void invalidateCall(meituanListCall);
     } finally {
       setBusy(false);
@@ -165,6 +167,7 @@ export default function MeituanListPage() {
         <FilterBar.Customer />
         <FilterBar.DateRange />
       </FilterBar>
+      {canComplete && selection.bar}
       <PagedTable<Row>
         rowKey="id"
         size="small"
@@ -172,15 +175,7 @@ export default function MeituanListPage() {
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="meituan-table"
-        rowSelection={
-          canComplete
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as number[]),
-                getCheckboxProps: (r) => ({ disabled: r.status === 1 }),
-              }
-            : undefined
-        }
+        rowSelection={canComplete ? selection.rowSelection : undefined}
         onRow={(r) => ({ 'data-system-no': r.systemNo }) as never}
       />
     </Space>

@@ -1,5 +1,6 @@
 /** /notice/manage (System → Publish announcement): operators write a notice in both languages and publish it. */
-import { App, Button, Card, Checkbox, Form, Input, Space } from 'antd';
+import { App, Button, Card, Checkbox, Input, Space } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { ApiError, errorText, t, useI18n } from '@/lib';
 import { publishNotice } from './api/publishNotice.ts';
@@ -14,7 +15,7 @@ export default function NoticeManagePage() {
   const [busy, setBusy] = useState(false);
 
   const publish = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     // Published is published: every customer sees it (and must agree to it, when asked), so ask first.
     const ok = await modal.confirm({
       title: t('notices.manage.confirmTitle'),

@@ -1,5 +1,6 @@
 import { exportJobs, orderReviews } from '@console/contract';
-import { Alert, App, Button, Card, Form, Progress, Space, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Progress, Space, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

@@ -6,7 +6,6 @@ import {
   Card,
   Descriptions,
   Empty,
-  Form,
   Input,
   Modal,
   Space,
@@ -14,6 +13,7 @@ import {
   Table,
   type TableColumnsType,
 } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/components/useTabRecord.ts';
@@ -62,7 +62,7 @@ function ReviewInfo({ id }: { id: number }) {
 
   const complete = async () => {
     // An empty field shows its own message; the rejection is that, not an error.
-    const values = await form.validateFields().catch(() => null);
+    const values = await validateForSubmit(form).catch(() => null);
     if (!values) return;
     const { remarks } = values;
     try {

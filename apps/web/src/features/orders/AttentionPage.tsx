@@ -1,8 +1,9 @@
 import { orders, reference } from '@console/contract';
-import { Alert, App, Button, Form, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
+import { Alert, App, Button, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
-import { useFilterText, usePagedQuery } from '@/components/paged-table';
+import { useFilterText, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { ApiError, call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { BoxFixModal } from './components/BoxFixModal.tsx';
@@ -44,7 +45,11 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     kind === 'error' ? orders.errorOrders : orders.abnormalOrders,
   );
   const [keyword, setKeyword] = useFilterText(paged.state.filters.keyword);
-  const [selected, setSelected] = useState<number[]>([]);
+  const selection = useRowSelection<Row>(paged, {
+    // Recheck of a locked error order is refused (409) as a whole: only fixable rows can be chosen.
+    getCheckboxProps: (r) => ({ disabled: kind === 'error' && !fixable(r) }),
+  });
+  const selected = selection.keys as number[];
   const [fixing, setFixing] = useState<number | null>(null);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
@@ -65,7 +70,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   };
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
-    setSelected([]);
+    selection.clear();
     await Promise.all([
       invalidateCall(orders.errorOrders),
       invalidateCall(orders.abnormalOrders),
@@ -81,7 +86,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     setFixing(id);
   };
   const saveFix = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     if (!fixChangesNamedField(before, v.recipient, named)) return;
     try {
       const r = await withConfirmations(modal, (confirm) => fixError({ id: fixing!, recipient: v.recipient, confirm }));
@@ -100,7 +105,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   };
   /** An operator clears an error as it is (no change): the server records the reason with the order. */
   const saveClear = async () => {
-    const { note } = await clearForm.validateFields();
+    const { note } = await validateForSubmit(clearForm);
     try {
       await clearErrors([clearing!.id], note.trim());
     } catch (e) {
@@ -179,16 +184,12 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
           </Popover>
         )}
       </Space>
+      {selection.bar}
       <OrderTable
         data-testid={`${kind}-table`}
         paged={paged}
         visible={['orderNo', 'waybillNo', 'channel', 'customerCode', 'status', 'recipientName', 'createdAt']}
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (k) => setSelected(k as number[]),
-          // Recheck of a locked error order is refused (409) as a whole: only fixable rows can be chosen.
-          getCheckboxProps: (r: Row) => ({ disabled: kind === 'error' && !fixable(r) }),
-        }}
+        rowSelection={selection.rowSelection}
         extra={[
           reasonColumn(kind === 'error' ? 'errorReason' : 'abnormalReason'),
           ...(kind === 'error'

@@ -1,7 +1,8 @@
 import type { orders } from '@console/contract';
 
 type BulkPreview = orders.BulkPreview;
-import { App, Button, Card, Form, Input, Space, Tabs } from 'antd';
+import { App, Button, Card, Input, Space, Tabs } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { errorText, t, useI18n, useSession } from '@/lib';
 import { getSendAddress } from './api/orders.ts';

@@ -1,5 +1,6 @@
 import { orders, type CallResponse } from '@console/contract';
-import { App, Button, Form, Image, Input, Modal, Select, Space, Tag, Upload } from 'antd';
+import { App, Button, Image, Input, Modal, Select, Space, Tag, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { PagedTable, useFilterText, usePagedQuery } from '@/components/paged-table';

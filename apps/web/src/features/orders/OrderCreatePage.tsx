@@ -1,5 +1,6 @@
 import { orders, reference } from '@console/contract';
-import { App, Button, Card, Col, Form, Input, Row, Select, Space } from 'antd';
+import { App, Button, Card, Col, Input, Row, Select, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
@@ -95,7 +96,6 @@ export default function OrderCreatePage() {
         form={form}
         layout="vertical"
         onFinish={submit}
-        onFinishFailed={() => message.error(t('feedback.formInvalid'))}
         initialValues={{ channel: 'JP', orderType: 'normal', items: [{ quantity: 1 }] }}
       >
         <Row gutter={12}>

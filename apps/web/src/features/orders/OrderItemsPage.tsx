@@ -1,20 +1,6 @@
 import { orders } from '@console/contract';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  Empty,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Row,
-  Space,
-  Table,
-} from 'antd';
+import { Alert, App, Button, Card, Col, Empty, Input, InputNumber, Modal, Popconfirm, Row, Space, Table } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { attempt } from '@/components/mutation.ts';
@@ -68,7 +54,7 @@ export default function OrderItemsPage() {
     setEditing(next);
   };
   const save = async () => {
-    const v = (await form.validateFields()) as Record<string, unknown>;
+    const v = (await validateForSubmit(form)) as Record<string, unknown>;
     const item = {
       jan: (v.jan as string) || null,
       name: v.name as string,

@@ -1,11 +1,11 @@
 import { orders } from '@console/contract';
-import { App, Button, Form, Input, Select, Space } from 'antd';
-import { useState } from 'react';
+import { App, Button, Input, Select, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';
 import { useDownloadProgress } from '@/components/download-progress.tsx';
 import { MdaOrdersMenu } from '@/components/mda-downloads.tsx';
 import { attempt } from '@/components/mutation.ts';
-import { FilterBar, filtersToForm, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, filtersToForm, rangeToDates, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { saveServerSetting, t, useI18n, useServerSettings } from '@/lib';
 import { exportOrders, type ListRequest, setPrintFlag } from './api/orders.ts';
 import { PrintButton } from '@/components/printing/components.tsx';
@@ -39,8 +39,10 @@ export default function OrderListPage() {
   });
   const list = paged.query;
   const req = paged.request;
-  const [selectedRows, setSelectedRows] = useState<Row[]>([]);
-  const selected = selectedRows.map((r) => r.id);
+  // Kept across pages (a bulk action spans them), cleared by a new query (useRowSelection).
+  const selection = useRowSelection<Row>(paged);
+  const selectedRows = selection.rows;
+  const selected = selection.keys as number[];
   const settings = useServerSettings();
   // The columns come from the saved settings during render (not copied into state by an
   // effect, which paints every column first), and the table shows none until the saved
@@ -71,7 +73,7 @@ export default function OrderListPage() {
   };
   // At least one column stays: an empty choice would read as "not chosen" (every column).
   const afterWrite = async () => {
-    setSelectedRows([]);
+    selection.clear();
     await list.refetch();
   };
 
@@ -178,6 +180,7 @@ export default function OrderListPage() {
         <FilterBar.DateRange data-testid="list-range" />
       </FilterBar>
       {download.panel}
+      {selection.bar}
       <OrderTable
         data-testid="order-table"
         sortable
@@ -185,11 +188,7 @@ export default function OrderListPage() {
         paged={paged}
         loading={list.isFetching || !columnsKnown}
         ready={columnsKnown}
-        rowSelection={{
-          selectedRowKeys: selected,
-          preserveSelectedRowKeys: true,
-          onChange: (_k, rows) => setSelectedRows(rows.filter(Boolean)),
-        }}
+        rowSelection={selection.rowSelection}
       />
     </Space>
   );

@@ -1,4 +1,5 @@
-import { App, Button, Card, Col, Empty, Form, Input, Row } from 'antd';
+import { App, Button, Card, Col, Empty, Input, Row } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { orders } from '@console/contract';
@@ -71,14 +72,7 @@ export default function OrderUpdatePage() {
   };
   return (
     <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
-      <Form
-        form={form}
-        layout="vertical"
-        onFinish={save}
-        onFinishFailed={() => message.error(t('feedback.formInvalid'))}
-        onValuesChange={edit.touched}
-        disabled={!!q.data?.locked}
-      >
+      <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} disabled={!!q.data?.locked}>
         <RecipientFields />
         <SenderFields />
         <Row gutter={12}>

@@ -1,5 +1,6 @@
 import { pickups as P } from '@console/contract';
-import { Alert, App, Button, Card, Form, Space } from 'antd';
+import { Alert, App, Button, Card, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

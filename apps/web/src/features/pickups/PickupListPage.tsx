@@ -1,5 +1,6 @@
 import { type pickups as P } from '@console/contract';
-import { App, Button, Form, Input, Modal, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Input, Modal, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
@@ -43,7 +44,7 @@ export default function PickupListPage() {
   };
   const confirmCancel = async () => {
     // A missing reason is shown on the field; nothing to send.
-    const v = await reasonForm.validateFields().catch(() => null);
+    const v = await validateForSubmit(reasonForm).catch(() => null);
     if (!v) return;
     const { reason } = v as { reason: string };
     await cancelPickup(cancelling!.id, reason);

@@ -1,5 +1,6 @@
 import { pickups as P } from '@console/contract';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Space, Spin } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Space, Spin } from 'antd';
+import { Form } from '@/components/form.tsx';
 import dayjs from 'dayjs';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';

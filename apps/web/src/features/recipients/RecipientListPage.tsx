@@ -1,5 +1,6 @@
 import { recipients as R } from '@console/contract';
-import { App, Button, Col, Form, Input, Modal, Popconfirm, Row, Space, type TableColumnsType } from 'antd';
+import { App, Button, Col, Input, Modal, Popconfirm, Row, Space, type TableColumnsType } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
@@ -44,7 +45,7 @@ export default function RecipientListPage() {
     setEditing(id);
   };
   const save = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     const body = Object.fromEntries(
       Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() || null : x]),
     ) as Record<string, any>;

@@ -1,5 +1,6 @@
 import { selfSends as S } from '@console/contract';
-import { Alert, Button, Card, DatePicker, Form, Input, InputNumber, Select } from 'antd';
+import { Alert, Button, Card, DatePicker, Input, InputNumber, Select } from 'antd';
+import { Form } from '@/components/form.tsx';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';

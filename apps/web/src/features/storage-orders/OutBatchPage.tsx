@@ -13,11 +13,12 @@ import {
   Upload,
 } from 'antd';
 import { useState } from 'react';
-import { PagedTable, useFilterText, usePagedQuery } from '@/components/paged-table';
+import { PagedTable, useFilterText, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { errorText, formatTime, invalidateCall, t, useI18n } from '@/lib';
 import { downloadManifest, shipExcel, shipmentsCall, shipMany, shippableCall } from './api/storageOrders.ts';
 import { OutcomeTag } from './components/shared.tsx';
 import './i18n.ts';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Shippable = S.ShippableRow;
 type Result = Awaited<ReturnType<typeof shipMany>>;
@@ -36,7 +37,8 @@ export default function OutBatchPage() {
     limit: 10,
     url: { prefix: 'sent' },
   });
-  const [selected, setSelected] = useState<number[]>([]);
+  const selection = useRowSelection<Shippable>(shippable);
+  const selected = selection.keys as number[];
   const [pasted, setPasted] = useState('');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
@@ -47,7 +49,7 @@ export default function OutBatchPage() {
 
   const after = async (r: Result) => {
     setResult(r);
-    setSelected([]);
+    selection.clear();
     setPasted('');
     const ok = r.lines.filter((l) => l.ok).length;
     if (r.shipment)
@@ -68,8 +70,8 @@ export default function OutBatchPage() {
   };
 
   const orderColumns: TableColumnsType<Shippable> = [
-    { key: 'waybillNo', title: t('storageOrders.waybill'), render: (_, r) => r.waybillNo },
-    { key: 'orderNo', title: t('storageOrders.order'), render: (_, r) => r.orderNo },
+    { key: 'waybillNo', title: t('storageOrders.waybill'), render: (_, r) => <CopyNumber value={r.waybillNo} /> },
+    { key: 'orderNo', title: t('storageOrders.order'), render: (_, r) => <CopyNumber value={r.orderNo} /> },
     { key: 'customer', title: t('storageOrders.customer'), render: (_, r) => r.customerCode },
     { key: 'city', title: t('storageOrders.recipientCity'), render: (_, r) => r.recipientCity },
     { key: 'items', title: t('storageOrders.itemCount'), render: (_, r) => r.itemCount },
@@ -114,16 +116,13 @@ export default function OutBatchPage() {
             onSearch={(v) => shippable.setFilters({ code: v.trim() || undefined })}
             data-testid="out-batch-find"
           />
+          {selection.bar}
           <PagedTable<Shippable>
             rowKey="id"
             size="small"
             paged={shippable}
             columns={orderColumns}
-            rowSelection={{
-              selectedRowKeys: selected,
-              onChange: (keys) => setSelected(keys as number[]),
-              preserveSelectedRowKeys: true,
-            }}
+            rowSelection={selection.rowSelection}
             data-testid="out-batch-orders"
             onRow={(r) => ({ 'data-waybill': r.waybillNo }) as never}
           />

@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   Card,
-  Form,
   Input,
   InputNumber,
   type InputRef,
@@ -16,6 +15,7 @@ import {
   Typography,
   Upload,
 } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

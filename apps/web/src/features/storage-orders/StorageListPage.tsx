@@ -1,5 +1,6 @@
 import { type storageOrders as S } from '@console/contract';
-import { Button, Form, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Select, Space, type TableColumnsType } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';

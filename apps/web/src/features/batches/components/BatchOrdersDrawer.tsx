@@ -2,6 +2,7 @@ import { orders } from '@console/contract';
 import { Drawer, Tag } from 'antd';
 import { PagedTable, usePagedQuery } from '@/components/paged-table';
 import { formatTime, t } from '@/lib';
+import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = orders.OrderRow;
 
@@ -46,8 +47,17 @@ function Orders({ batchId }: { batchId: number }) {
       data-testid="batch-orders-table"
       onRow={(r) => ({ 'data-order-no': r.orderNo }) as never}
       columns={[
-        { key: 'orderNo', title: t('batches.orderNo'), dataIndex: 'orderNo', sorter: true },
-        { key: 'waybillNo', title: t('batches.waybillNo'), render: (_, r) => r.waybillNo ?? '—' },
+        {
+          key: 'orderNo',
+          title: t('batches.orderNo'),
+          sorter: true,
+          render: (_, r) => <CopyNumber value={r.orderNo} />,
+        },
+        {
+          key: 'waybillNo',
+          title: t('batches.waybillNo'),
+          render: (_, r) => (r.waybillNo ? <CopyNumber value={r.waybillNo} /> : '—'),
+        },
         { key: 'recipient', title: t('batches.recipient'), dataIndex: 'recipientName' },
         {
           key: 'status',

@@ -1,5 +1,6 @@
 import { type batches, reference } from '@console/contract';
-import { Alert, Button, Checkbox, Form, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Checkbox, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';

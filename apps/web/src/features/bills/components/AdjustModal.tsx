@@ -1,5 +1,6 @@
 import { reference } from '@console/contract';
-import { App, Form, Input, Modal, Select } from 'antd';
+import { App, Input, Modal, Select } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { invalidateCall, t, useCall } from '@/lib';
@@ -12,7 +13,7 @@ export function AdjustModal({ open, onClose }: { open: boolean; onClose: () => v
   const [saving, setSaving] = useState(false);
   const currencies = useCall(reference.currencies, {}, { enabled: open });
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     setSaving(true);
     try {
       await adjustBill({ ...v, amount: String(v.amount).trim() });

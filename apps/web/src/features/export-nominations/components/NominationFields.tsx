@@ -1,5 +1,6 @@
 import { corporateNumberCheckDigit, corporateNumberProblem, exportNominations } from '@console/contract';
-import { Col, Form, Input, Row } from 'antd';
+import { Col, Input, Row } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { ApiError, t } from '@/lib';
 
 /**

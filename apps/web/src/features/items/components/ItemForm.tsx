@@ -1,5 +1,6 @@
 import type { items } from '@console/contract';
-import { Card, Col, Form, Input, InputNumber, Row, Select, TreeSelect } from 'antd';
+import { Card, Col, Input, InputNumber, Row, Select, TreeSelect } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { t, useI18n } from '@/lib';
 import { useBrands } from '../api/useBrands.ts';
 import { useCategories } from '../api/useCategories.ts';

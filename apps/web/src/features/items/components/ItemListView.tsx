@@ -1,5 +1,6 @@
 import { items } from '@console/contract';
-import { Button, Form, Select, Space, TreeSelect } from 'antd';
+import { Button, Select, Space, TreeSelect } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ColumnChooser } from '@/components/ColumnChooser.tsx';

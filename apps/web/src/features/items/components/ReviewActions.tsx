@@ -1,5 +1,6 @@
 import type { items } from '@console/contract';
-import { App, Button, Form, Input, Modal, Popconfirm, Space } from 'antd';
+import { App, Button, Input, Modal, Popconfirm, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { errorText, t } from '@/lib';

@@ -1,5 +1,6 @@
 import type { jdAuthorize } from '@console/contract';
-import { Col, Form, Input, Row } from 'antd';
+import { Col, Input, Row } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { ApiError, t } from '@/lib';
 
 const required = (key: string) => ({

@@ -1,5 +1,6 @@
 import type { orders } from '@console/contract';
-import { Alert, App, Form, Input, Modal } from 'antd';
+import { Alert, App, Input, Modal } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { ApiError, errorText, t } from '@/lib';
 import { fixBoxError } from '../api/orders.ts';
@@ -21,7 +22,7 @@ export function BoxFixModal({ order, onClose }: { order: Row | null; onClose: (s
   }, [order, form]);
 
   const save = async () => {
-    const v = await form.validateFields().catch(() => null);
+    const v = await validateForSubmit(form).catch(() => null);
     if (!v || !order) return;
     setSaving(true);
     try {

@@ -1,5 +1,6 @@
 import { orders } from '@console/contract';
-import { Alert, App, Button, Form, Space, Table, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, Space, Table, Tag, Typography, Upload } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { CustomerSelect as CustomerPicker } from '@/components/CustomerSelect.tsx';
 import { attempt } from '@/components/mutation.ts';

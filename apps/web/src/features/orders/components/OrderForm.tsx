@@ -1,5 +1,6 @@
 import { reference } from '@console/contract';
-import { Alert, App, Button, Card, Cascader, Col, Form, Input, InputNumber, Row, Space } from 'antd';
+import { Alert, App, Button, Card, Cascader, Col, Input, InputNumber, Row, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { t, useCall } from '@/lib';
 import { getItemByJan, resolveAddress } from '../api/orders.ts';

@@ -1,5 +1,6 @@
 import { recipients as R } from '@console/contract';
-import { Button, Form, Select, Space } from 'antd';
+import { Button, Select, Space } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { call, hasRoute, t, useCall } from '@/lib';

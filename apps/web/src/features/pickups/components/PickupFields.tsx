@@ -1,5 +1,6 @@
 import { type pickups as P } from '@console/contract';
-import { DatePicker, Form, Input, InputNumber, Radio, Space, type FormInstance } from 'antd';
+import { DatePicker, Input, InputNumber, Radio, Space, type FormInstance } from 'antd';
+import { Form } from '@/components/form.tsx';
 import { t, useCall } from '@/lib';
 import { slotsCall, suggestAbbr } from '../api/pickups.ts';
 

@@ -1,5 +1,6 @@
 import type { storageOrders as S } from '@console/contract';
-import { App, Form, Input, InputNumber, Modal } from 'antd';
+import { App, Input, InputNumber, Modal } from 'antd';
+import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { ApiError, errorText, invalidateCall, t } from '@/lib';
 import { reweighOrder, storageLinesCall } from '../api/storageOrders.ts';
@@ -40,7 +41,7 @@ export function ReweighModal({ line, onClose }: { line: S.StorageLine | null; on
     }
   };
   const onOk = async () => {
-    const v = await form.validateFields();
+    const v = await validateForSubmit(form);
     modal.confirm({
       title: t('storageOrders.reweigh'),
       content: t('storageOrders.reweighConfirm', {

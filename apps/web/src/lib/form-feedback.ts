@@ -1,0 +1,35 @@
+/**
+ * Spec §8's 'Form verification failed, please check' (issue 28, item 21): shown whenever a
+ * submit stops at client validation, beside the fields' own messages, so a user whose first
+ * wrong field is scrolled out of view (a long order form, a modal's lower half) still learns why
+ * nothing happened. One place for every form: components/form.tsx's <Form> calls it from
+ * onFinishFailed, and submits that read a form themselves (modal OK buttons) use validateForSubmit.
+ */
+import type { FormInstance } from 'antd';
+import { feedback } from './feedback.ts';
+import { t } from './i18n.ts';
+
+/** One toast however often the user presses submit: the same key replaces the last one. */
+export const FORM_INVALID_KEY = 'form-invalid';
+
+export function reportInvalidForm(): void {
+  void feedback().then((f) => f.message.error({ content: t('feedback.formInvalid'), key: FORM_INVALID_KEY }));
+}
+
+/** antd's validation rejection carries `errorFields`; anything else is not a validation failure. */
+export function isValidationError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && Array.isArray((e as { errorFields?: unknown }).errorFields);
+}
+
+/**
+ * `form.validateFields()` for a submit: the values, or the rejection rethrown after the label is
+ * shown. (Validating one field as another changes is not a submit: call validateFields(names).)
+ */
+export async function validateForSubmit<V>(form: FormInstance<V>): Promise<V> {
+  try {
+    return await form.validateFields();
+  } catch (e) {
+    if (isValidationError(e)) reportInvalidForm();
+    throw e;
+  }
+}
