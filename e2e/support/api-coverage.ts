@@ -41,7 +41,6 @@ export const NOT_YET_EXERCISED: Record<string, string> = {
   'order/batch/createImportByBoxC': NOT_SEEN,
   'order/batch/createUsaBoxcImport': NOT_SEEN,
   'order/batch/createEmsImport': NOT_SEEN,
-  'order/getItemByJan': NOT_SEEN,
   'order/printLabelA': NOT_SEEN,
   'order/printLabelAResult': NOT_SEEN,
   'order/downloadPermitPdf': NOT_SEEN,
