@@ -32,13 +32,10 @@ const NOT_SEEN =
   'yet clicks what requests it';
 export const NOT_YET_EXERCISED: Record<string, string> = {
   'orderReview/delBatch': NOT_SEEN,
-  'file/downloadSteam': NOT_SEEN,
   'storageOrder/createBatch': NOT_SEEN,
   'meituan_reservation_order/templateExcel': NOT_SEEN,
   'meituan_reservation_order/items': NOT_SEEN,
   meituan_reservation_order: NOT_SEEN,
-  'order/printLabelA': NOT_SEEN,
-  'order/printLabelAResult': NOT_SEEN,
   'order/downloadPermitPdf': NOT_SEEN,
   'updateLableB/downloadXlsx': NOT_SEEN,
   'updateLableB/export': NOT_SEEN,
