@@ -101,7 +101,10 @@ test('each template kind uploads through its own call and makes the batch and or
       const buffer = await fillTemplate(await dl.path(), [row]);
 
       // The file goes to the kind's call: its answer is the batch the preview shows.
-      const uploaded = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/${k.call}`);
+      // (A bounded wait: a page sending another call fails here, naming the call, not at the test's timeout.)
+      const uploaded = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/${k.call}`, {
+        timeout: 30_000,
+      });
       await page
         .locator('input[type=file]')
         .setInputFiles({ name: `${k.kind}.xlsx`, mimeType: 'application/octet-stream', buffer });
