@@ -142,3 +142,54 @@ test('order review: customer submits → operator completes with remarks → cus
   await customer.close();
   await operator.close();
 });
+
+test('a pending review is deleted from the list after a confirmation: gone from the list and the server', async ({
+  page,
+  context,
+  request,
+}) => {
+  const token = await loginByCookie(context, request, 'demo');
+  const stamp = String(Date.now() % 1e8);
+  await page.goto(`${MAIN}/home/orderReview/create`);
+  const [template] = await Promise.all([page.waitForEvent('download'), page.getByTestId('review-template').click()]);
+  await page
+    .getByTestId('review-file')
+    .locator('input[type=file]')
+    .setInputFiles({
+      name: 'review.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: await fillTemplate((await template.path())!, [row(`E2E-DEL-${stamp}`, demoJan(1), 58)]),
+    });
+  await page.getByTestId('review-submit').click();
+  await expect(page).toHaveURL(/\/orderReview\/info\?id=\d+/);
+  const id = Number(new URL(page.url()).searchParams.get('id'));
+  const read = () =>
+    aesApi<{ review: { reviewNo: string; status: number } }>(request, 'orderReview/orders', { id }, token);
+  const { reviewNo } = (await read()).body.data.review;
+
+  await page.goto(`${MAIN}/home/orderReview/list`);
+  await page.getByTestId('review-filter-no').fill(reviewNo);
+  await page.getByTestId('review-search').click();
+  const listed = page.getByTestId('review-table').locator(`[data-review-no="${reviewNo}"]`);
+  await expect(listed).toHaveCount(1);
+
+  // It asks first, naming the review; cancelling keeps it.
+  await listed.getByTestId('review-delete').click();
+  const confirm = page.locator('.ant-popconfirm').filter({ visible: true });
+  await expect(confirm).toContainText(`确定删除审核单 ${reviewNo}？`);
+  await confirm.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(confirm).toBeHidden();
+  expect((await read()).status).toBe(200);
+
+  // Confirming deletes it: the list no longer shows it, the server no longer has it.
+  await listed.getByTestId('review-delete').click();
+  await page
+    .locator('.ant-popconfirm')
+    .filter({ visible: true })
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
+  await expect(page.locator('.ant-message')).toContainText('已删除');
+  await expect(listed).toHaveCount(0);
+  await expect(page.getByTestId('review-table').locator('.ant-empty')).toBeVisible();
+  expect((await read()).status).toBe(404);
+});

@@ -196,7 +196,7 @@ export function ItemsFields({ customerId }: { customerId?: number }) {
             <Row gutter={8} key={field.key}>
               <Col span={4}>
                 <Form.Item name={[field.name, 'jan']} label={t('orders.jan')}>
-                  <Input onBlur={() => fill(field.name)} />
+                  <Input onBlur={() => fill(field.name)} data-testid={`item-jan-${field.name}`} />
                 </Form.Item>
               </Col>
               <Col span={6}>
@@ -206,12 +206,12 @@ export function ItemsFields({ customerId }: { customerId?: number }) {
               </Col>
               <Col span={3}>
                 <Form.Item name={[field.name, 'brand']} label={t('orders.brand')}>
-                  <Input />
+                  <Input data-testid={`item-brand-${field.name}`} />
                 </Form.Item>
               </Col>
               <Col span={3}>
                 <Form.Item name={[field.name, 'spec']} label={t('orders.spec')}>
-                  <Input />
+                  <Input data-testid={`item-spec-${field.name}`} />
                 </Form.Item>
               </Col>
               <Col span={2}>
