@@ -213,12 +213,12 @@ test.describe('Order List controls', () => {
     // Page 1's first row and page 2's first row: one selection across the pages.
     await selectFirstRow(page);
     expect((await rowKeys(table(page)))[0]).toBe(newest.id);
-    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await expect(bar).toHaveText('已选择 1 项（翻页时保留）');
     await gotoPage(table(page), 2);
     await expect(checked).toHaveCount(0);
-    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await expect(bar).toHaveText('已选择 1 项（翻页时保留）');
     await selectFirstRow(page);
-    await expect(bar).toHaveText('已选择 2 项（含其他页）');
+    await expect(bar).toHaveText('已选择 2 项（翻页时保留）');
     await gotoPage(table(page), 1);
     await expect(checked).toHaveCount(1);
     expect((await rowKeys(table(page)))[0]).toBe(newest.id);
@@ -232,7 +232,7 @@ test.describe('Order List controls', () => {
 
     // 查询 again with the same filter is a new answer too; the bar's clear link clears.
     await selectFirstRow(page);
-    await expect(bar).toHaveText('已选择 1 项（含其他页）');
+    await expect(bar).toHaveText('已选择 1 项（翻页时保留）');
     await search(page);
     await expect(bar).toHaveCount(0);
     await expect(checked).toHaveCount(0);

@@ -15,8 +15,8 @@ import { registerMessages, t, useI18n } from '@/lib';
 import { nextSelection } from './selection.ts';
 
 registerMessages('selection', {
-  'zh-chs': { count: '已选择 {count} 项（含其他页）', clear: '清空选择' },
-  en: { count: '{count} selected (on any page)', clear: 'Clear selection' },
+  'zh-chs': { count: '已选择 {count} 项（翻页时保留）', clear: '清空选择' },
+  en: { count: '{count} selected (kept across pages)', clear: 'Clear selection' },
 });
 
 interface Options<R> {
