@@ -62,6 +62,24 @@ export interface FoundOrder {
 
 /** Every query of storage and shipments; reads of a storage order go through the caller's scope. */
 export function createStorageOrdersRepository(db: Database) {
+  /** An order as the scans see it (FoundOrder), visible ones only (not of a batch still being committed). */
+  const found = (trx: Q) =>
+    trx
+      .selectFrom('orders as o')
+      .innerJoin('customers as c', 'c.id', 'o.customer_id')
+      .select([
+        'o.id',
+        'o.order_no',
+        'o.waybill_no',
+        'o.split_waybill_no',
+        'o.customer_id',
+        'c.code as customer_code',
+        'o.status',
+        'o.received_at',
+        'o.gross_weight_g',
+        'o.declared_weight_g',
+      ])
+      .$call(visibleOrders(db, 'o'));
   const header = (q: Q) =>
     q
       .selectFrom('storage_orders as s')
@@ -121,24 +139,7 @@ export function createStorageOrdersRepository(db: Database) {
       const out: FoundOrder[] = [];
       for (let i = 0; i < codes.length; i += CHUNK) {
         const chunk = codes.slice(i, i + CHUNK);
-        const q = (column: 'o.waybill_no' | 'o.split_waybill_no') =>
-          trx
-            .selectFrom('orders as o')
-            .innerJoin('customers as c', 'c.id', 'o.customer_id')
-            .select([
-              'o.id',
-              'o.order_no',
-              'o.waybill_no',
-              'o.split_waybill_no',
-              'o.customer_id',
-              'c.code as customer_code',
-              'o.status',
-              'o.received_at',
-              'o.gross_weight_g',
-              'o.declared_weight_g',
-            ])
-            .where(column, 'in', chunk)
-            .$call(visibleOrders(db, 'o'));
+        const q = (column: 'o.waybill_no' | 'o.split_waybill_no') => found(trx).where(column, 'in', chunk);
         // Two index lookups rather than one OR, which SQLite may answer with a scan; the split
         // waybills only for the codes no waybill matched (a scan of a whole parcel needs one query).
         const whole = await q('o.waybill_no').execute();
@@ -154,23 +155,8 @@ export function createStorageOrdersRepository(db: Database) {
       const out: FoundOrder[] = [];
       for (let i = 0; i < ids.length; i += CHUNK) {
         out.push(
-          ...(await trx
-            .selectFrom('orders as o')
-            .innerJoin('customers as c', 'c.id', 'o.customer_id')
-            .select([
-              'o.id',
-              'o.order_no',
-              'o.waybill_no',
-              'o.split_waybill_no',
-              'o.customer_id',
-              'c.code as customer_code',
-              'o.status',
-              'o.received_at',
-              'o.gross_weight_g',
-              'o.declared_weight_g',
-            ])
+          ...(await found(trx)
             .where('o.id', 'in', ids.slice(i, i + CHUNK))
-            .$call(visibleOrders(db, 'o'))
             .execute()),
         );
       }
