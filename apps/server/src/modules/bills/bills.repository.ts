@@ -6,6 +6,18 @@ import { inScope, type Scope } from '../../lib/scope.ts';
 type BillFilters = Omit<C.BillListRequest, 'offset' | 'limit' | 'order'>;
 
 /** SQL of bills, charges, rate cards and rates. Every read of a customer's rows goes through the scope. */
+/** A rate card as the list and the card page show it. */
+const RATE_CARD_COLUMNS = [
+  'r.id',
+  'r.channel_code',
+  'r.customer_id',
+  'c.code as customer_code',
+  'r.effective_from',
+  'r.currency',
+  'r.rules',
+  'r.created_at',
+] as const;
+
 export function createBillsRepository(db: Database) {
   const billColumns = [
     'b.id',
@@ -142,16 +154,7 @@ export function createBillsRepository(db: Database) {
       if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
       const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       const rows = await q
-        .select([
-          'r.id',
-          'r.channel_code',
-          'r.customer_id',
-          'c.code as customer_code',
-          'r.effective_from',
-          'r.currency',
-          'r.rules',
-          'r.created_at',
-        ])
+        .select(RATE_CARD_COLUMNS)
         .orderBy('r.effective_from', f.order)
         .orderBy('r.id', f.order)
         .offset(f.offset)
@@ -164,16 +167,7 @@ export function createBillsRepository(db: Database) {
       db
         .selectFrom('rate_cards as r')
         .leftJoin('customers as c', 'c.id', 'r.customer_id')
-        .select([
-          'r.id',
-          'r.channel_code',
-          'r.customer_id',
-          'c.code as customer_code',
-          'r.effective_from',
-          'r.currency',
-          'r.rules',
-          'r.created_at',
-        ])
+        .select(RATE_CARD_COLUMNS)
         .where('r.id', '=', id)
         .executeTakeFirstOrThrow(),
 
