@@ -177,6 +177,9 @@ test('meituan: the template filled and uploaded, an operator completes one order
   await op.goto(`${MAIN}/home/meituanOrder/list`);
   await op.getByTestId('meituan-filter-number').fill(`${sys}-1`);
   await op.getByTestId('meituan-search').click();
+  // The search's answer is on screen (the row without its sibling): what the export below takes.
+  // The row alone was on screen before the search too, and the export once ran on the old query.
+  await expect(op.getByTestId('meituan-table').locator('tbody tr.ant-table-row')).toHaveCount(1);
   const row = op.getByTestId('meituan-table').locator(`tr[data-system-no="${sys}-1"]`);
   await expect(row.getByTestId('meituan-status')).toHaveText('待操作');
   await row.getByTestId('meituan-complete-one').click();
