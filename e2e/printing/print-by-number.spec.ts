@@ -252,6 +252,9 @@ test('refused orders are named with the reason, the rest print; the order detail
   await page.goto(`${MAIN}/home/order/list`);
   await page.getByTestId('list-numbers').fill(ok.orderNo);
   await page.getByTestId('list-search').click();
+  // The search's answer: the order alone (it was on the unfiltered list too, and a tick given
+  // before the answer belongs to the old query, which the search clears).
+  await expect(page.getByTestId('order-table').locator('.ant-table-row')).toHaveCount(1);
   const row = page.getByTestId('order-table').locator('.ant-table-row', { hasText: ok.orderNo });
   await expect(row).toHaveCount(1);
   await row.getByRole('checkbox').check();

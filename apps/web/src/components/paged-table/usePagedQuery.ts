@@ -1,6 +1,6 @@
 import type { CallDef, CallRequest, CallResponse } from '@console/contract';
 import type { UseQueryOptions } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useCall } from '@/lib';
 import { filtersKey, type ListParamsSpec, parseListParams, writeListParams } from './list-params.ts';
@@ -134,7 +134,11 @@ export function usePagedQuery<C extends CallDef, F extends object = Record<strin
       formFilled.current = filtersKey(after, spec);
       asked.current = JSON.stringify(toRequest(after));
       update(() => after);
-      setAskCount((n) => n + 1);
+      // The ask lands with the new address: React Router navigates in a transition, and a count
+      // raised outside it changed the selection's scope twice (at the click, then when the
+      // address committed, 1.7 s later on a loaded CI), clearing a row ticked in between.
+      if (inUrl) startTransition(() => setAskCount((n) => n + 1));
+      else setAskCount((n) => n + 1);
     },
     /** antd Table's change (page, size, sort), see PagedTable. */
     onTableChange: (c: TableChange) => update((s) => applyTableChange(s, c, defaults)),
