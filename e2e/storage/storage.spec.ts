@@ -69,8 +69,13 @@ test('storage: operator enters waybills → list → info/orders → out batch w
   const find = page.getByTestId('out-batch-find').locator('xpath=descendant-or-self::input');
   await find.fill(waybills[0]!);
   await find.press('Enter');
-  const row = page.getByTestId('out-batch-orders').locator(`tr[data-waybill="${waybills[0]}"]`);
+  // The search's answer, one row: the row is on screen before it too, and a tick on the
+  // last answer's rows is cleared when the new one comes (the selection rule).
+  const shippableRows = page.getByTestId('out-batch-orders').locator('tbody tr[data-waybill]');
+  await expect(shippableRows).toHaveCount(1);
+  const row = shippableRows.and(page.locator(`[data-waybill="${waybills[0]}"]`));
   await row.locator('input[type=checkbox]').check();
+  await expect(page.getByTestId('selection-count')).toContainText('1');
   await page.getByTestId('out-batch-paste').fill(`${waybills[1]}\n${waybills[2]}`);
   await page.getByTestId('out-batch-ship').click();
   await page.locator('.ant-popconfirm .ant-btn-primary').click();

@@ -34,7 +34,8 @@ export function PagedTable<Row extends object>({
       // the window, columns wrapped letter by letter at 1280 px and slid under a fixed 操作
       // column at 1440 px (issue 28, finding 14).
       scroll={scroll}
-      loading={loading ?? paged.query.isFetching}
+      // Busy from the click until the new answer: a change first travels through the address.
+      loading={paged.navigating || (loading ?? paged.query.isFetching)}
       dataSource={ready ? ((paged.data?.list ?? []) as Row[]) : []}
       columns={columns?.map((c) => (c.sorter ? { ...c, sortOrder: sortOrder(c.key) } : c))}
       pagination={{

@@ -50,7 +50,7 @@ export default function AuditPage() {
           {t('admin.search')}
         </Button>
       </Form>
-      <PagedTable<Row> rowKey="id" size="small" paged={paged} loading={paged.query.isFetching} columns={columns} />
+      <PagedTable<Row> rowKey="id" size="small" paged={paged} columns={columns} />
     </Space>
   );
 }

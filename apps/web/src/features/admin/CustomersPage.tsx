@@ -143,7 +143,7 @@ export default function CustomersPage() {
           </Button>
         </Space>
       </Form>
-      <PagedTable<Row> rowKey="id" size="small" paged={paged} loading={paged.query.isFetching} columns={columns} />
+      <PagedTable<Row> rowKey="id" size="small" paged={paged} columns={columns} />
       <Modal
         open={editing !== null}
         title={t(editing === 'new' ? 'admin.newCustomer' : 'admin.editCustomer')}

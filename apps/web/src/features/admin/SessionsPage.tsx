@@ -117,7 +117,6 @@ export default function SessionsPage() {
         rowKey="id"
         size="small"
         paged={paged}
-        loading={paged.query.isFetching}
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="session-table"

@@ -167,7 +167,7 @@ export default function UsersPage() {
           </Button>
         </Space>
       </Form>
-      <PagedTable<Row> rowKey="id" size="small" paged={paged} loading={paged.query.isFetching} columns={columns} />
+      <PagedTable<Row> rowKey="id" size="small" paged={paged} columns={columns} />
       <Modal
         open={creating}
         title={t('admin.newUser')}

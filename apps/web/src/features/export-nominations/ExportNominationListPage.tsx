@@ -160,7 +160,6 @@ export default function ExportNominationListPage() {
         rowKey="id"
         size="small"
         paged={paged}
-        loading={paged.query.isFetching}
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="nomination-table"

@@ -180,7 +180,6 @@ export default function InterceptionsPage() {
         rowKey="id"
         size="small"
         paged={paged}
-        loading={paged.query.isFetching}
         columns={columns}
         scroll={{ x: 'max-content' }}
         data-testid="interception-table"

@@ -242,7 +242,6 @@ export default function JdAuthorizeListPage() {
         rowKey="id"
         size="small"
         paged={paged}
-        loading={paged.query.isFetching}
         columns={columns.map((c) => ({ ...c, sorter: c.key ? SORTABLE.has(String(c.key)) : false }))}
         scroll={{ x: 'max-content' }}
         data-testid="jd-table"

@@ -43,7 +43,6 @@ function Orders({ batchId }: { batchId: number }) {
       rowKey="id"
       size="small"
       paged={paged}
-      loading={paged.query.isFetching}
       data-testid="batch-orders-table"
       onRow={(r) => ({ 'data-order-no': r.orderNo }) as never}
       columns={[
