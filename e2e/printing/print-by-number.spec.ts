@@ -7,75 +7,24 @@
  * cancelling prints nothing, continuing prints. The print settings (agent port, margins,
  * picking list, printer) are saved on the server and come back after a reload.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '../support/test.ts';
 import { MAIN, MAIN_PORT } from '../servers.ts';
 import { createOrder, listOrders } from '../support/orders.ts';
+import { type FolderAgent, SAVE_TO_FOLDER, startFolderAgent } from '../support/print-agent.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
 // Each run its own agent port (the default e2e run: 8190), beside its own console ports.
 const AGENT_PORT = Number(process.env.E2E_PRINT_AGENT_PORT ?? MAIN_PORT + 100);
-const SAVE_TO_FOLDER = 'Save to PDF folder';
-const root = resolve(import.meta.dirname, '../..');
 
-let agent: ChildProcess;
-let pdfDir: string;
+let agent: FolderAgent;
 
 test.beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'print-e2e-'));
-  pdfDir = join(dir, 'pdf');
-  const emptyPath = join(dir, 'bin');
-  mkdirSync(emptyPath);
-  agent = spawn(join(root, 'node_modules/.bin/node'), [join(root, 'apps/print-agent/src/main.ts')], {
-    env: {
-      PATH: emptyPath,
-      HOME: dir,
-      PRINT_AGENT_ORIGINS: `http://localhost:${MAIN_PORT}`,
-      PRINT_AGENT_PORT: String(AGENT_PORT),
-      PRINT_AGENT_CAINIAO_PORT: 'off',
-      PRINT_AGENT_PDF_DIR: pdfDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`print agent did not start:\n${output}`)), 20_000);
-    const read = (b: Buffer) => {
-      output += b.toString();
-      if (output.includes(SAVE_TO_FOLDER)) {
-        clearTimeout(timer);
-        ok();
-      }
-    };
-    agent.stdout!.on('data', read);
-    agent.stderr!.on('data', read);
-    agent.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`print agent exited ${code}:\n${output}`));
-    });
-  });
+  agent = await startFolderAgent(AGENT_PORT);
 });
+test.afterAll(() => agent?.stop());
 
-test.afterAll(() => {
-  agent?.kill('SIGTERM');
-});
-
-/** The PDFs in the folder, oldest first, with their page counts (pdfinfo). */
-function pdfs(): { name: string; pages: number }[] {
-  let names: string[];
-  try {
-    names = readdirSync(pdfDir).filter((n) => n.endsWith('.pdf'));
-  } catch {
-    return [];
-  }
-  return names.sort().map((name) => {
-    const info = execFileSync('pdfinfo', [join(pdfDir, name)]).toString();
-    return { name, pages: Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? NaN) };
-  });
-}
+/** The PDFs in the agent's folder, oldest first, with their page counts (pdfinfo). */
+const pdfs = () => agent.pdfs();
 
 async function openSettings(page: Page) {
   await page.getByTestId('print-settings').click();
@@ -274,7 +223,7 @@ test('refused orders are named with the reason, the rest print; the order detail
   await picker.setInputFiles({
     name: 'my-label.pdf',
     mimeType: 'application/pdf',
-    buffer: readFileSync(join(pdfDir, label.name)),
+    buffer: agent.read(label.name),
   });
   await expect.poll(() => pdfs().length).toBe(before + 4);
   expect(pdfs().find((f) => f.name.includes('my-label'))?.pages).toBe(1);

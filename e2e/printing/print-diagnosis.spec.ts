@@ -6,64 +6,31 @@
  * lpstat pointed at a socket no cupsd listens on, as on a PC whose cupsd is stopped): connected,
  * "Save to PDF folder" still offered, and CUPS named as the cause of no other printer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, test, type Page } from '../support/test.ts';
 import { MAIN, MAIN_PORT } from '../servers.ts';
+import { type FolderAgent, startFolderAgent } from '../support/print-agent.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
 // This run's ports beside its console (print-by-number and print-cups take +100 and +101).
 const NOTHING_PORT = MAIN_PORT + 102;
 const REFUSING_PORT = MAIN_PORT + 103;
 const CUPS_DOWN_PORT = MAIN_PORT + 104;
-const root = resolve(import.meta.dirname, '../..');
-const agents: ChildProcess[] = [];
-
-function startAgent(port: number, env: Record<string, string>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'print-diagnosis-'));
-  const agent = spawn(join(root, 'node_modules/.bin/node'), [join(root, 'apps/print-agent/src/main.ts')], {
-    env: {
-      ...process.env,
-      PRINT_AGENT_PORT: String(port),
-      PRINT_AGENT_CAINIAO_PORT: 'off',
-      PRINT_AGENT_PDF_DIR: join(dir, 'pdf'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  agents.push(agent);
-  let output = '';
-  return new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`print agent did not start:\n${output}`)), 20_000);
-    const read = (b: Buffer) => {
-      output += b.toString();
-      if (output.includes('Save to PDF folder')) {
-        clearTimeout(timer);
-        ok();
-      }
-    };
-    agent.stdout!.on('data', read);
-    agent.stderr!.on('data', read);
-    agent.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`print agent exited ${code}:\n${output}`));
-    });
-  });
-}
+let agents: FolderAgent[] = [];
 
 test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'print-diagnosis-cups-'));
-  await Promise.all([
+  agents = await Promise.all([
     // The console opened by another address than the one the agent was started for.
-    startAgent(REFUSING_PORT, { PRINT_AGENT_ORIGINS: `http://127.0.0.1:${MAIN_PORT}` }),
-    startAgent(CUPS_DOWN_PORT, { PRINT_AGENT_ORIGINS: MAIN, CUPS_SERVER: join(dir, 'no-cupsd.sock') }),
+    startFolderAgent(REFUSING_PORT, { origins: `http://127.0.0.1:${MAIN_PORT}` }),
+    startFolderAgent(CUPS_DOWN_PORT, { origins: MAIN, cupsServer: join(dir, 'no-cupsd.sock') }),
   ]);
 });
 
 test.afterAll(() => {
-  for (const a of agents) a.kill('SIGTERM');
+  for (const a of agents) a.stop();
 });
 
 /** Points the console at another agent port through the print settings dialog (looked up at once). */

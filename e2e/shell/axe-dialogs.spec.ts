@@ -5,9 +5,9 @@
  * settings of Order List, the print settings dialog, a batch's orders drawer and the import
  * preview. No serious or critical violation in any of them.
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect as baseExpect, test, type Page } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
+import { accessibilityFaults } from '../support/axe.ts';
 import { fillTemplate, importRow } from '../support/import.ts';
 import { createOrder } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';
@@ -16,23 +16,7 @@ import { loginByCookie } from '../support/session.ts';
 const expect = baseExpect.configure({ timeout: 30_000 });
 test.describe.configure({ timeout: 120_000 });
 
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** The serious and critical violations inside `selector` (the whole page without one), one line each. */
-async function faults(page: Page, selector?: string): Promise<string[]> {
-  const axe = new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode();
-  if (selector) axe.include(selector);
-  const { violations } = await axe.analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${selector ?? 'page'} ${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
-          .slice(0, 3)
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} — ${n.any[0]?.message ?? n.failureSummary ?? ''}`)
-          .join(' | ')}`,
-    );
-}
+const faults = (page: Page, selector?: string) => accessibilityFaults(page, selector);
 
 /** antd animates a dialog in: axe reads colours mid-fade as lower contrast, so wait for the end. */
 async function settled(page: Page, selector: string) {

@@ -6,11 +6,11 @@
  * also checked with axe against WCAG 2.1 A and AA (issue 28 item 26): no serious or critical
  * violation, on this walk rather than a second one (CI time).
  */
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '../support/test.ts';
 import { ADMIN_ROLE, routeCatalogue, type AccessedRoute } from '@console/contract';
 import { MAIN, VERSION } from '../servers.ts';
 import { aesApi } from '../support/aes.ts';
+import { accessibilityFaults } from '../support/axe.ts';
 import { api, loginByCookie } from '../support/session.ts';
 
 const pagePaths = routeCatalogue
@@ -53,35 +53,15 @@ const CJK = /[\u3400-\u9fff]/;
 const CHROME =
   '.ant-card-head-title, .ant-form-item-label, .ant-table-thead th, .ant-btn, .ant-tabs-tab, .ant-result-title, .ant-result-subtitle, h1, h2, h3, h4';
 
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** axe runs in the console's default language only: what it checks does not change with the words. */
 const AXE_LOCALE = 'zh-chs';
 
 /**
- * The serious and critical WCAG 2.1 AA violations, one line each. The layout (header, menu, tab
- * bar) is the same around every page: it is checked whole with the home page, then only each
- * page's own view, which keeps the walk's added time small.
- *
- * Legacy mode runs axe.run in the page itself. The default mode runs axe in each frame and then
- * finishes in a new blank page of the context (made for cross-origin frames): one more page
- * opened, injected and closed per check, 45 times a walk. The console has no frames, so both
- * modes check the same nodes with the same rules.
+ * The layout (header, menu, tab bar) is the same around every page: it is checked whole with the
+ * home page, then only each page's own view, which keeps the walk's added time small.
  */
-async function accessibilityFaults(page: Page, path: string, whole: boolean): Promise<string[]> {
-  const axe = new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode();
-  if (!whole) axe.include(`[data-tab-view="${path}"]`);
-  const { violations } = await axe.analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${path} ${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
-          .slice(0, 3)
-          // axe's own reason (for contrast: the colours and the ratio found).
-          .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} — ${n.any[0]?.message ?? n.failureSummary ?? ''}`)
-          .join(' | ')}`,
-    );
-}
+const pageFaults = (page: Page, path: string, whole: boolean) =>
+  accessibilityFaults(page, whole ? undefined : `[data-tab-view="${path}"]`, path);
 
 /**
  * The look each role walks in when axe checks it: the default, both dark themes and a light theme
@@ -128,7 +108,7 @@ async function walk(
   // Saved tabs of the runs before (dozens) make the first screen slower on a loaded machine.
   await expect(page.getByTestId('home')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-  if (axe && layout) found.faults.push(...(await accessibilityFaults(page, '/index', true)));
+  if (axe && layout) found.faults.push(...(await pageFaults(page, '/index', true)));
   for (const route of routes) {
     const view = await open(page, route.path);
     const text = await (view ?? page.locator(`[data-testid="forbidden"][data-path="${route.path}"]`)).innerText();
@@ -144,7 +124,7 @@ async function walk(
     // A failed call says so in a red toast, or (a 500) in a notification that stays.
     const toasts = await page.locator('.ant-message-error, .ant-notification-notice-error').allInnerTexts();
     if (toasts.length) found.failed.push(`${route.path}: error message ${toasts.join(' / ')}`);
-    if (axe) found.faults.push(...(await accessibilityFaults(page, route.path, false)));
+    if (axe) found.faults.push(...(await pageFaults(page, route.path, false)));
     expect(await page.title(), route.path).toContain(locale === 'en' ? route.title.en : route.title.zh);
     if (locale === 'en') {
       const words = await view.locator(CHROME).allInnerTexts();

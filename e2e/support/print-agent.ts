@@ -4,7 +4,7 @@
  * PDF folder" printer; the PDFs it receives are read back with pdfinfo.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MAIN_PORT } from '../servers.ts';
@@ -16,10 +16,22 @@ export interface FolderAgent {
   port: number;
   /** The PDFs in the folder, oldest first, with their page counts. */
   pdfs(): { name: string; pages: number }[];
+  /** A PDF of the folder, by its name. */
+  read(name: string): Buffer;
   stop(): void;
 }
 
-export async function startFolderAgent(port: number): Promise<FolderAgent> {
+export interface AgentOptions {
+  /** The console addresses it serves (PRINT_AGENT_ORIGINS): this run's console by default. */
+  origins?: string;
+  /**
+   * The CUPS scheduler's socket: the machine's lp and lpstat are then in reach (its PATH) and
+   * pointed there. By default an empty PATH keeps CUPS out of reach.
+   */
+  cupsServer?: string;
+}
+
+export async function startFolderAgent(port: number, options: AgentOptions = {}): Promise<FolderAgent> {
   const dir = mkdtempSync(join(tmpdir(), 'print-e2e-'));
   const pdfDir = join(dir, 'pdf');
   const emptyPath = join(dir, 'bin');
@@ -29,9 +41,10 @@ export async function startFolderAgent(port: number): Promise<FolderAgent> {
     [join(root, 'apps/print-agent/src/main.ts')],
     {
       env: {
-        PATH: emptyPath,
+        PATH: options.cupsServer ? process.env.PATH : emptyPath,
         HOME: dir,
-        PRINT_AGENT_ORIGINS: `http://localhost:${MAIN_PORT}`,
+        ...(options.cupsServer && { CUPS_SERVER: options.cupsServer }),
+        PRINT_AGENT_ORIGINS: options.origins ?? `http://localhost:${MAIN_PORT}`,
         PRINT_AGENT_PORT: String(port),
         PRINT_AGENT_CAINIAO_PORT: 'off',
         PRINT_AGENT_PDF_DIR: pdfDir,
@@ -70,6 +83,7 @@ export async function startFolderAgent(port: number): Promise<FolderAgent> {
         return { name, pages: Number(/^Pages:\s+(\d+)/m.exec(info)?.[1] ?? NaN) };
       });
     },
+    read: (name) => readFileSync(join(pdfDir, name)),
     stop: () => agent.kill('SIGTERM'),
   };
 }

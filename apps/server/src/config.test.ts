@@ -18,7 +18,12 @@ describe('config', () => {
   });
   it('switches to PostgreSQL on a postgres:// URL, without demo data unless asked', () => {
     const c = parseConfig({ DATABASE_URL: 'postgres://u@db:5432/console', JD_SECRET_KEY: KEY });
-    expect(c.database).toEqual({ dialect: 'postgres', url: 'postgres://u@db:5432/console' });
+    expect(c.database).toEqual({
+      dialect: 'postgres',
+      url: 'postgres://u@db:5432/console',
+      poolSize: 10,
+      readPoolSize: 4,
+    });
     expect(c.demoSeed).toBe(false);
     expect(parseConfig({ DATABASE_URL: 'postgresql://x/y', DEMO_SEED: 'true', JD_SECRET_KEY: KEY }).demoSeed).toBe(
       true,

@@ -141,6 +141,14 @@ const schema = z.object({
    * on the event loop like every other read.
    */
   READER_THREADS: z.coerce.number().int().min(0).max(8).default(2),
+  /** PostgreSQL: connections of an instance's pool, which every write and most reads use. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  /**
+   * PostgreSQL: connections kept apart for the heaviest reads (order-list pages and counts, the
+   * item list), so a warehouse scan or a save never queues behind fifty users' list pages (issue
+   * 29); 0 sends those reads to the one pool.
+   */
+  DATABASE_READ_POOL_SIZE: z.coerce.number().int().min(0).max(100).default(4),
   /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
   /**
@@ -268,7 +276,9 @@ type S3Keys =
   | 'S3_SECRET_ACCESS_KEY';
 
 export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED' | 'FILE_STORE' | S3Keys> & {
-  database: { dialect: 'sqlite'; file: string; readerThreads?: number } | { dialect: 'postgres'; url: string };
+  database:
+    | { dialect: 'sqlite'; file: string; readerThreads?: number }
+    | { dialect: 'postgres'; url: string; poolSize?: number; readPoolSize?: number };
   demoSeed: boolean;
   fileStore: 'local' | 'database' | 's3';
   /** FILE_STORE=s3 only. */
@@ -312,7 +322,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const database = postgres
-    ? ({ dialect: 'postgres', url } as const)
+    ? ({
+        dialect: 'postgres',
+        url,
+        poolSize: rest.DATABASE_POOL_SIZE,
+        readPoolSize: rest.DATABASE_READ_POOL_SIZE,
+      } as const)
     : ({
         dialect: 'sqlite',
         file: url || path.join(rest.DATA_DIR, 'console.sqlite'),
