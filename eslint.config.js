@@ -158,6 +158,30 @@ export default tseslint.config(
     },
   },
   {
+    // Routes → service → repository: in a module only its repositories write SQL (issue 30 #3; a
+    // Kysely builder or a sql`` template anywhere else is a query outside them).
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/modules/**/*.repository.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration from config.ts only.',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
+          message: 'SQL lives in the module\'s repository (*.repository.ts): call a function there.',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql']",
+          message: 'SQL lives in the module\'s repository (*.repository.ts): call a function there.',
+        },
+      ],
+    },
+  },
+  {
     // Specs take `test` from the suite's own fixture, which records the calls the console makes (issue 28).
     files: ['e2e/**/*.spec.ts'],
     rules: {
