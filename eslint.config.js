@@ -171,12 +171,12 @@ export default tseslint.config(
         },
         {
           selector:
-            "CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]",
-          message: 'SQL lives in the module\'s repository (*.repository.ts): call a function there.',
+            'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+          message: "SQL lives in the module's repository (*.repository.ts): call a function there.",
         },
         {
           selector: "TaggedTemplateExpression[tag.name='sql']",
-          message: 'SQL lives in the module\'s repository (*.repository.ts): call a function there.',
+          message: "SQL lives in the module's repository (*.repository.ts): call a function there.",
         },
       ],
     },
