@@ -49,7 +49,7 @@ const STATUS_TEXT = [
 /**
  * antd tokens for a dark theme whose lightest panel is `surface`: seeds whose painted colours read
  * there (the primary, error, warning, success), the text colours derived from them lightened
- * where they still do not, and dark text on solids. Tags take a lighter shade in styles.css.
+ * where they still do not, and dark text on solids. Tags take a lighter shade in styles/accessibility.css.
  */
 export function darkTokens(themeColor: string, surface: string): Record<string, string> {
   const base = antTheme.defaultSeed;
