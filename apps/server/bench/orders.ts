@@ -13,6 +13,7 @@
  *   BENCH_DATABASE_URL=postgres://… npm run bench:orders -w apps/server
  *   BENCH_ORDERS=200000 BENCH_SECONDS=10 …              (smaller runs)
  *   BENCH_SQLITE_FILE=/tmp/orders.sqlite …                (keep the seeded SQLite file and reuse it next time)
+ *   BENCH_READ_POOL_SIZE=0 …                              (PostgreSQL: list reads on the writer's pool)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +47,8 @@ const config = testConfig({
   WEB_DIST: path.join(dir, 'no-web'),
   // BENCH_READER_THREADS=0: the list's reads on the event loop, as before the reader threads.
   READER_THREADS: process.env.BENCH_READER_THREADS ?? '2',
+  // BENCH_READ_POOL_SIZE=0: PostgreSQL's list reads on the one pool the writer uses, as before issue 29's read pool.
+  DATABASE_READ_POOL_SIZE: process.env.BENCH_READ_POOL_SIZE ?? '4',
 });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
