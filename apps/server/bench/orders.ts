@@ -13,7 +13,6 @@
  *   BENCH_DATABASE_URL=postgres://… npm run bench:orders -w apps/server
  *   BENCH_ORDERS=200000 BENCH_SECONDS=10 …              (smaller runs)
  *   BENCH_SQLITE_FILE=/tmp/orders.sqlite …                (keep the seeded SQLite file and reuse it next time)
- *   BENCH_READ_POOL_SIZE=0 …                              (PostgreSQL: list reads on the writer's pool)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,8 +46,6 @@ const config = testConfig({
   WEB_DIST: path.join(dir, 'no-web'),
   // BENCH_READER_THREADS=0: the list's reads on the event loop, as before the reader threads.
   READER_THREADS: process.env.BENCH_READER_THREADS ?? '2',
-  // BENCH_READ_POOL_SIZE=0: PostgreSQL's list reads on the one pool the writer uses, as before issue 29's read pool.
-  DATABASE_READ_POOL_SIZE: process.env.BENCH_READ_POOL_SIZE ?? '4',
 });
 const db = createDatabase(config.database);
 await migrateToLatest(db);
@@ -250,6 +247,23 @@ const coldResult = await measure(
   true,
   writerFile(`${cold.base}/order/orderScan`),
 );
+// PostgreSQL: the same mix and writer with the list's reads on the writer's pool (no read pool,
+// as before issue 29): what the read pool gives the writer, in the same run.
+let onePoolResult: Awaited<ReturnType<typeof measure>> | undefined;
+if (pgUrl) {
+  const onePoolConfig = { ...config, database: { ...config.database, readPoolSize: 0 } };
+  const db5 = createDatabase(onePoolConfig.database);
+  const onePoolApp = await buildApp({ config: onePoolConfig, db: db5 });
+  const onePool = await listening(onePoolApp);
+  onePoolResult = await measure(
+    'mix, one pool',
+    `${onePool.base}/order/orderList`,
+    true,
+    writerFile(`${onePool.base}/order/orderScan`),
+  );
+  await onePoolApp.close();
+  await db5.destroy();
+}
 // The floor on a database handle of its own: its own reader threads (SQLite) or pool (PostgreSQL).
 const db4 = createDatabase(config.database);
 const floorResult = await measureFloor(db4, SECONDS, mixConfig, scopeOfToken);
@@ -260,6 +274,7 @@ log(
 log(fmt('bare route', bareResult));
 log(fmt('order/orderList mix', listResult));
 log(fmt('  read caches off', coldResult));
+if (onePoolResult) log(fmt('  one pool (no read pool)', onePoolResult));
 log(fmt('database floor', floorResult));
 const ofFloor = (r: { rps: number }) => `${((r.rps / Math.max(1, floorResult.rps)) * 100).toFixed(0)} %`;
 log(
@@ -269,6 +284,10 @@ log(
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} on ${os.cpus().length} CPUs\n` +
+    (onePoolResult
+      ? `the read pool: the writer's scan p99 ${listResult.writes?.p99} ms with it, ${onePoolResult.writes?.p99} ms on one pool; ` +
+        `the mix ${Math.round(listResult.rps)} vs ${Math.round(onePoolResult.rps)} req/s, p99 ${listResult.p99} vs ${onePoolResult.p99} ms\n`
+      : '') +
     `what the cache gives: ${ofFloor(coldResult)} of the floor with the read caches off ` +
     `(${(listResult.rps / Math.max(1, coldResult.rps)).toFixed(2)}× with them); p99 ${coldResult.p99} ms; ` +
     `the list cache answered ${((hits / Math.max(1, lookups)) * 100).toFixed(1)} % of ${lookups} lookups, ` +
