@@ -5,9 +5,10 @@
 import type { FormInstance } from 'antd';
 import type { ReactElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Form, validateForSubmit } from '../src/components/form.tsx';
+import { Form, formErrors, showSaveError, validateForSubmit } from '../src/components/form.tsx';
 import { setFeedback, type Feedback } from '../src/lib/feedback.ts';
 import { FORM_INVALID_KEY } from '../src/lib/form-feedback.ts';
+import { ApiError } from '../src/lib/http.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 import '../src/lib/messages.ts';
 
@@ -15,7 +16,7 @@ let shown: { level: string; content: unknown; key: unknown }[] = [];
 const record =
   (level: string) =>
   (args: unknown): never => {
-    const a = args as { content: unknown; key: unknown };
+    const a = (typeof args === 'string' ? { content: args } : args) as { content: unknown; key: unknown };
     shown.push({ level, content: a.content, key: a.key });
     return undefined as never;
   };
@@ -91,5 +92,47 @@ describe('validateForSubmit', () => {
     await expect(validateForSubmit(formRejecting(boom))).rejects.toBe(boom);
     await settle();
     expect(shown).toEqual([]);
+  });
+});
+
+/** A failed save (one helper for every edit page): the server's 422 under the fields, anything else a toast. */
+describe('showSaveError', () => {
+  const invalid = new ApiError(422, 'Validation failed', { 'items.0.name': ['Required'], phone: ['Wrong'] }, 'x');
+  const recording = () => {
+    const calls: { set?: unknown; scrolled?: unknown } = {};
+    const form = {
+      setFields: (f: unknown) => (calls.set = f),
+      scrollToField: (n: unknown) => (calls.scrolled = n),
+    } as unknown as FormInstance;
+    return { form, calls };
+  };
+
+  it("reads a 422's dotted paths as field names, list indexes as numbers; null for any other failure", () => {
+    expect(formErrors(invalid)).toEqual([
+      { name: ['items', 0, 'name'], errors: ['Required'] },
+      { name: ['phone'], errors: ['Wrong'] },
+    ]);
+    expect(formErrors(new ApiError(409, 'Changed', null, 'x'))).toBeNull();
+    expect(formErrors(new Error('boom'))).toBeNull();
+  });
+
+  it('puts the errors under their fields, scrolls to the first only when asked, and shows no toast', async () => {
+    const plain = recording();
+    showSaveError(plain.form, invalid);
+    expect(plain.calls.set).toEqual(formErrors(invalid));
+    expect(plain.calls.scrolled).toBeUndefined();
+    const long = recording();
+    showSaveError(long.form, invalid, { scroll: true });
+    expect(long.calls.scrolled).toEqual(['items', 0, 'name']);
+    await settle();
+    expect(shown).toEqual([]);
+  });
+
+  it("any other failure is the server's message in a red toast, the form untouched", async () => {
+    const { form, calls } = recording();
+    showSaveError(form, new ApiError(409, 'Someone else saved it first', null, 'x'));
+    await settle();
+    expect(calls).toEqual({});
+    expect(shown).toEqual([{ level: 'error', content: 'Someone else saved it first', key: undefined }]);
   });
 });

@@ -32,4 +32,4 @@ export const Form = Object.assign(FeedbackForm, {
   useFormInstance: AntForm.useFormInstance,
   useWatch: AntForm.useWatch,
 });
-export { validateForSubmit } from '@/lib/form-feedback.ts';
+export { formErrors, showSaveError, validateForSubmit } from '@/lib/form-feedback.ts';

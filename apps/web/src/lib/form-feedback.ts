@@ -7,6 +7,7 @@
  */
 import type { FormInstance } from 'antd';
 import { feedback } from './feedback.ts';
+import { ApiError, errorText } from './http.ts';
 import { t } from './i18n.ts';
 
 /** One toast however often the user presses submit: the same key replaces the last one. */
@@ -32,4 +33,27 @@ export async function validateForSubmit<V>(form: FormInstance<V>): Promise<V> {
     if (isValidationError(e)) reportInvalidForm();
     throw e;
   }
+}
+
+/** A 422's field errors as antd form fields (dotted paths → name arrays, `items.0.name` → ['items', 0, 'name']); null for any other failure. */
+export function formErrors(e: unknown): { name: (string | number)[]; errors: string[] }[] | null {
+  if (!(e instanceof ApiError) || e.code !== 422) return null;
+  return Object.entries(e.fieldErrors).map(([k, errors]) => ({
+    name: k.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+    errors,
+  }));
+}
+
+/**
+ * A failed save as a user should see it: the server's field errors under their fields (the first
+ * scrolled into view, `scroll`, for a form longer than the window), anything else in a red toast.
+ */
+export function showSaveError(form: FormInstance, e: unknown, { scroll = false } = {}): void {
+  const fields = formErrors(e);
+  if (!fields) {
+    void feedback().then((f) => f.message.error(errorText(e)));
+    return;
+  }
+  form.setFields(fields);
+  if (scroll && fields[0]) form.scrollToField(fields[0].name);
 }

@@ -1,10 +1,10 @@
 import { App, Button, Card, Space } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { errorText, t, useI18n, useSession } from '@/lib';
+import { t, useI18n, useSession } from '@/lib';
 import { createNomination, refreshNominations } from './api/exportNominations.ts';
-import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
+import { NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
 
 /**
@@ -27,11 +27,7 @@ export default function ExportNominationCreatePage() {
       form.resetFields();
       navigate('/exports/list');
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) {
-        form.setFields(fields);
-        if (fields[0]) form.scrollToField(fields[0].name);
-      } else void message.error(errorText(e));
+      showSaveError(form, e, { scroll: true });
     }
   };
   return (

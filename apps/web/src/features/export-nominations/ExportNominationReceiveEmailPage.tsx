@@ -1,11 +1,11 @@
 import { App, Button, Card, Descriptions, Empty, Input, Space } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/components/useTabRecord.ts';
-import { errorText, t, useI18n } from '@/lib';
+import { t, useI18n } from '@/lib';
 import { refreshNominations, updateReceiveEmail, useNomination } from './api/exportNominations.ts';
-import { emailRule, formErrors } from './components/NominationFields.tsx';
+import { emailRule } from './components/NominationFields.tsx';
 import './i18n.ts';
 
 /**
@@ -33,9 +33,7 @@ export default function ExportNominationReceiveEmailPage() {
       await refreshNominations();
       navigate('/exports/list');
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else void message.error(errorText(e));
+      showSaveError(form, e);
     }
   };
   return (

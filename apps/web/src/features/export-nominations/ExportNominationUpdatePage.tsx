@@ -1,11 +1,11 @@
 import { App, Button, Card, Empty, Space, Tag } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabDirty } from '@/components/useTabDirty.ts';
 import { useTabRecord } from '@/components/useTabRecord.ts';
-import { errorText, t, useI18n, useRecordForm } from '@/lib';
+import { t, useI18n, useRecordForm } from '@/lib';
 import { refreshNominations, updateNomination, useNomination } from './api/exportNominations.ts';
-import { formErrors, NominationFields, toFields } from './components/NominationFields.tsx';
+import { NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
 
@@ -48,11 +48,7 @@ export default function ExportNominationUpdatePage() {
         keep: (current) => form.setFieldValue('version', current.version),
       });
       if (handled) return;
-      const fields = formErrors(e);
-      if (fields) {
-        form.setFields(fields);
-        if (fields[0]) form.scrollToField(fields[0].name);
-      } else void message.error(errorText(e));
+      showSaveError(form, e, { scroll: true });
     }
   };
   return (

@@ -1,10 +1,10 @@
 import { interceptions, reference } from '@console/contract';
 import { Alert, App, Button, Input, List, Modal, Select, Space, Tag, Typography, type TableColumnsType } from 'antd';
-import { Form, validateForSubmit } from '@/components/form.tsx';
+import { Form, showSaveError, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
-import { errorText, formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
-import { cancelInterception, createInterception, formErrors, interceptionsCall } from './api/interceptions.ts';
+import { formatTime, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
+import { cancelInterception, createInterception, interceptionsCall } from './api/interceptions.ts';
 import './i18n.ts';
 import { CopyNumber } from '@/components/CopyNumber.tsx';
 
@@ -56,9 +56,7 @@ export default function InterceptionsPage() {
       setResults(r);
       await refresh();
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) createForm.setFields(fields as never);
-      else message.error(errorText(e));
+      showSaveError(createForm, e);
     } finally {
       setBusy(false);
     }
@@ -72,9 +70,7 @@ export default function InterceptionsPage() {
       setCancelling(null);
       await refresh();
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) cancelForm.setFields(fields as never);
-      else message.error(errorText(e));
+      showSaveError(cancelForm, e);
     } finally {
       setBusy(false);
     }

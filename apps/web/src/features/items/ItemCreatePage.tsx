@@ -1,12 +1,11 @@
 import { items } from '@console/contract';
 import { App, Button, Card } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { errorText, invalidateCall, t, useI18n } from '@/lib';
+import { invalidateCall, t, useI18n } from '@/lib';
 import { createItem } from './api/createItem.ts';
 import { ItemFields, toItemInput } from './components/ItemForm.tsx';
-import { formErrors } from './components/shared.tsx';
 import { useRole } from './components/useRole.ts';
 import './i18n.ts';
 
@@ -26,12 +25,7 @@ export default function ItemCreatePage() {
       form.resetFields();
       navigate(`/item/info?id=${r.id}`);
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) {
-        form.setFields(fields);
-        // The field may be out of sight (a long form): show it.
-        if (fields[0]) form.scrollToField(fields[0].name);
-      } else message.error(errorText(e));
+      showSaveError(form, e, { scroll: true });
     }
   };
   return (

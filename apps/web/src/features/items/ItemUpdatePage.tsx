@@ -1,14 +1,14 @@
 import { items } from '@console/contract';
 import { Alert, App, Button, Card, Empty } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabDirty } from '@/components/useTabDirty.ts';
 import { useTabRecord } from '@/components/useTabRecord.ts';
-import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
+import { invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { updateItem } from './api/updateItem.ts';
 import { useItem } from './api/useItem.ts';
 import { fromItem, ItemFields, toItemInput } from './components/ItemForm.tsx';
-import { formErrors, StatusTag } from './components/shared.tsx';
+import { StatusTag } from './components/shared.tsx';
 import { useRole } from './components/useRole.ts';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
@@ -56,12 +56,7 @@ export default function ItemUpdatePage() {
         keep: (current) => form.setFieldValue('version', current.version),
       });
       if (handled) return;
-      const fields = formErrors(e);
-      if (fields) {
-        form.setFields(fields);
-        // The field may be out of sight (a long form): show it.
-        if (fields[0]) form.scrollToField(fields[0].name);
-      } else message.error(errorText(e));
+      showSaveError(form, e, { scroll: true });
     }
   };
   return (

@@ -1,10 +1,10 @@
 import { App, Button, Card, Space } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { errorText, t, useI18n, useSession } from '@/lib';
+import { t, useI18n, useSession } from '@/lib';
 import { createJd, refreshJd } from './api/jdAuthorize.ts';
-import { formErrors, JdFields, toFields } from './components/JdFields.tsx';
+import { JdFields, toFields } from './components/JdFields.tsx';
 import './i18n.ts';
 
 /** Create JD Authorization (spec §2 order.jdAuthorize create): save the app; authorizing it is the list's button. */
@@ -23,9 +23,7 @@ export default function JdAuthorizeCreatePage() {
       form.resetFields();
       navigate('/order/jdAuthorize');
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else void message.error(errorText(e));
+      showSaveError(form, e);
     }
   };
   return (

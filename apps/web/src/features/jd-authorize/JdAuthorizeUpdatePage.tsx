@@ -1,11 +1,11 @@
 import { App, Button, Card, Empty, Space, Tag } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTabRecord } from '@/components/useTabRecord.ts';
-import { errorText, t, useI18n } from '@/lib';
+import { t, useI18n } from '@/lib';
 import { refreshJd, updateJd, useJdAuthorization } from './api/jdAuthorize.ts';
-import { formErrors, JdFields, toFields } from './components/JdFields.tsx';
+import { JdFields, toFields } from './components/JdFields.tsx';
 import './i18n.ts';
 
 /** Edit JD Authorization (spec §2 order.jdAuthorize update): the secret is never shown, only kept or replaced. */
@@ -30,9 +30,7 @@ export default function JdAuthorizeUpdatePage() {
       await refreshJd();
       navigate('/order/jdAuthorize');
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else void message.error(errorText(e));
+      showSaveError(form, e);
     }
   };
   return (

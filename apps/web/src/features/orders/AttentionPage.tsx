@@ -1,13 +1,13 @@
 import { orders, reference } from '@console/contract';
 import { Alert, App, Button, Input, Modal, Popover, Space, Table, Tooltip } from 'antd';
-import { Form, validateForSubmit } from '@/components/form.tsx';
+import { Form, formErrors, showSaveError, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { useFilterText, usePagedQuery, useRowSelection } from '@/components/paged-table';
 import { ApiError, call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { clearErrors, fixError, recheckErrors, resolveAbnormal, useAbnormalRules } from './api/orders.ts';
 import { BoxFixModal } from './components/BoxFixModal.tsx';
-import { formErrors, withConfirmations } from './components/confirm.ts';
+import { withConfirmations } from './components/confirm.ts';
 import { RecipientFields } from './components/OrderForm.tsx';
 import { OrderTable, reasonColumn } from './components/OrderTable.tsx';
 import './i18n.ts';
@@ -109,9 +109,7 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
     try {
       await clearErrors([clearing!.id], note.trim());
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) clearForm.setFields(fields as never);
-      else message.error(errorText(e));
+      showSaveError(clearForm, e);
       return;
     }
     message.success(t('orders.errorClearedMsg', { orderNo: clearing!.orderNo }));

@@ -1,14 +1,13 @@
 import type { orders } from '@console/contract';
 
 type BulkPreview = orders.BulkPreview;
-import { App, Button, Card, Input, Space, Tabs } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Button, Card, Input, Space, Tabs } from 'antd';
+import { Form, showSaveError } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
-import { errorText, t, useI18n, useSession } from '@/lib';
+import { t, useI18n, useSession } from '@/lib';
 import { getSendAddress } from './api/orders.ts';
 import { previewSender } from './api/changes.ts';
 import { ChangePreview, CustomerSelect, SheetUpload } from './components/ChangePreview.tsx';
-import { formErrors } from './components/confirm.ts';
 import { SenderFields } from './components/OrderForm.tsx';
 import './i18n.ts';
 import './pages-i18n.ts';
@@ -20,7 +19,6 @@ import './pages-i18n.ts';
  */
 export default function BatchSenderPage() {
   useI18n();
-  const { message } = App.useApp();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
@@ -52,9 +50,7 @@ export default function BatchSenderPage() {
         }),
       );
     } catch (e) {
-      const fields = formErrors(e);
-      if (fields) form.setFields(fields);
-      else message.error(errorText(e));
+      showSaveError(form, e);
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,11 @@
 import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Input, Row, Select, Space } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, formErrors } from '@/components/form.tsx';
 import { useEffect } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
-import { formErrors, withConfirmations } from './components/confirm.ts';
+import { withConfirmations } from './components/confirm.ts';
 import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
 import { RecipientPick } from './components/RecipientPick.tsx';
 import './i18n.ts';

@@ -1,6 +1,6 @@
 import { orders } from '@console/contract';
 import { Alert, App, Button, Card, Col, Empty, Input, InputNumber, Modal, Popconfirm, Row, Space, Table } from 'antd';
-import { Form, validateForSubmit } from '@/components/form.tsx';
+import { Form, formErrors, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { attempt } from '@/components/mutation.ts';
@@ -9,7 +9,7 @@ import { useTabRecord } from '@/components/useTabRecord.ts';
 import { createItem, deleteItem, updateItem } from './api/changes.ts';
 import { useStaleSave } from '@/components/stale-save';
 import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';
-import { formErrors, withConfirmations } from './components/confirm.ts';
+import { withConfirmations } from './components/confirm.ts';
 import './i18n.ts';
 import './pages-i18n.ts';
 

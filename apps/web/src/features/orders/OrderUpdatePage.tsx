@@ -1,10 +1,10 @@
 import { App, Button, Card, Col, Empty, Input, Row } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, formErrors } from '@/components/form.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorText, invalidateCall, t, useI18n, useRecordForm } from '@/lib';
 import { orders } from '@console/contract';
 import { updateOrder, useOrderDetail } from './api/orders.ts';
-import { formErrors, withConfirmations } from './components/confirm.ts';
+import { withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
 import { useTabDirty } from '@/components/useTabDirty.ts';
 import { useTabRecord } from '@/components/useTabRecord.ts';

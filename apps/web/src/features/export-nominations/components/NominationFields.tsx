@@ -1,7 +1,7 @@
 import { corporateNumberCheckDigit, corporateNumberProblem, exportNominations } from '@console/contract';
 import { Col, Input, Row } from 'antd';
 import { Form } from '@/components/form.tsx';
-import { ApiError, t } from '@/lib';
+import { t } from '@/lib';
 
 /**
  * What is wrong with a corporate number as it is typed, by the contract's rule (the server
@@ -112,10 +112,4 @@ export function toFields(v: Record<string, string | undefined>): Required<Fields
     idMark: s('idMark'),
     receiveEmail: s('receiveEmail'),
   };
-}
-
-/** 422 field errors → antd Form fields. */
-export function formErrors(e: unknown): { name: string[]; errors: string[] }[] | null {
-  if (!(e instanceof ApiError) || e.code !== 422) return null;
-  return Object.entries(e.fieldErrors).map(([k, errors]) => ({ name: k.split('.'), errors }));
 }

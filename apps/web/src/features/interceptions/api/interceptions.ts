@@ -1,5 +1,5 @@
 import { type CallRequest, interceptions } from '@console/contract';
-import { ApiError, call } from '@/lib';
+import { call } from '@/lib';
 
 /** The interception calls; the list pages with `usePagedQuery`. */
 export const interceptionsCall = interceptions.interceptionList;
@@ -9,9 +9,3 @@ export const createInterception = (body: CallRequest<typeof interceptions.create
   call(interceptions.createInterception, body, { silent: true });
 export const cancelInterception = (id: number, cancelReason: string) =>
   call(interceptions.cancelInterception, { id, cancelReason }, { silent: true });
-
-/** 422 field errors → antd Form fields. */
-export function formErrors(e: unknown): { name: string[]; errors: string[] }[] | null {
-  if (!(e instanceof ApiError) || e.code !== 422) return null;
-  return Object.entries(e.fieldErrors).map(([k, errors]) => ({ name: k.split('.'), errors }));
-}

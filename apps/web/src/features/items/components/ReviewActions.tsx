@@ -1,6 +1,6 @@
 import type { items } from '@console/contract';
 import { App, Button, Input, Modal, Popconfirm, Space } from 'antd';
-import { Form } from '@/components/form.tsx';
+import { Form, formErrors } from '@/components/form.tsx';
 import { useState } from 'react';
 import { attempt } from '@/components/mutation.ts';
 import { errorText, t } from '@/lib';
@@ -8,7 +8,6 @@ import { adjustItem } from '../api/adjustItem.ts';
 import { approveItem } from '../api/approveItem.ts';
 import { failItem } from '../api/failItem.ts';
 import { fromItem, ItemFields, toItemInput } from './ItemForm.tsx';
-import { formErrors } from './shared.tsx';
 
 /**
  * Operators' review of one item: approve, fail with a reason, or adjust its clearance data

@@ -1,6 +1,6 @@
 import type { items } from '@console/contract';
 import { Image, Tag } from 'antd';
-import { ApiError, t } from '@/lib';
+import { t } from '@/lib';
 import { useItemImage } from '../api/useItemImage.ts';
 
 const STATUS_COLOR: Record<items.ItemStatus, string> = { pending: 'gold', approved: 'green', failed: 'red' };
@@ -28,15 +28,6 @@ export function ItemThumb({ imageId, size = 40 }: { imageId: number | null; size
       data-testid="item-thumb"
     />
   );
-}
-
-/** 422 field errors → antd Form fields (dotted paths → name arrays). */
-export function formErrors(e: unknown): { name: (string | number)[]; errors: string[] }[] | null {
-  if (!(e instanceof ApiError) || e.code !== 422) return null;
-  return Object.entries(e.fieldErrors).map(([k, errors]) => ({
-    name: k.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
-    errors,
-  }));
 }
 
 /** An adjusted field's label: the form's label for it ("Clearance price"), else its name. */

@@ -1,7 +1,7 @@
 import type { jdAuthorize } from '@console/contract';
 import { Col, Input, Row } from 'antd';
 import { Form } from '@/components/form.tsx';
-import { ApiError, t } from '@/lib';
+import { t } from '@/lib';
 
 const required = (key: string) => ({
   required: true,
@@ -80,10 +80,4 @@ export function toFields(v: Record<string, string | undefined>): Required<jdAuth
     platformId: s('platformId'),
     platformName: s('platformName'),
   };
-}
-
-/** A 422 from the server as the form's field errors; null for any other failure. */
-export function formErrors(e: unknown): { name: string[]; errors: string[] }[] | null {
-  if (!(e instanceof ApiError) || e.code !== 422) return null;
-  return Object.entries(e.fieldErrors).map(([k, errors]) => ({ name: k.split('.'), errors }));
 }

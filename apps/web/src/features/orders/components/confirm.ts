@@ -49,12 +49,3 @@ export async function withConfirmations<T>(
   }
   return null;
 }
-
-/** 422 field errors → antd Form fields (dotted paths → name arrays). */
-export function formErrors(e: unknown): { name: (string | number)[]; errors: string[] }[] | null {
-  if (!(e instanceof ApiError) || e.code !== 422) return null;
-  return Object.entries(e.fieldErrors).map(([k, errors]) => ({
-    name: k.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
-    errors,
-  }));
-}
