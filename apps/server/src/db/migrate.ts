@@ -49,6 +49,7 @@ import * as pickupUpdateRoute from './migrations/2026-11-27T0480-pages-pickup-up
 import * as orderListSortIndexes from './migrations/2026-11-27T0915-orders-list-sort-indexes.ts';
 import * as orderListCoveringIndexes from './migrations/2026-11-27T0930-orders-list-covering-indexes.ts';
 import * as ordersRecipientNameCover from './migrations/2026-11-28T0030-orders-recipient-name-cover.ts';
+import * as listIndexes from './migrations/2026-11-28T0100-list-indexes.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -104,6 +105,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0915-orders-list-sort-indexes': orderListSortIndexes,
   '2026-11-27T0930-orders-list-covering-indexes': orderListCoveringIndexes,
   '2026-11-28T0030-orders-recipient-name-cover': ordersRecipientNameCover,
+  '2026-11-28T0100-list-indexes': listIndexes,
 };
 
 class ListedMigrations implements MigrationProvider {

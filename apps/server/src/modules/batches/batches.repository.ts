@@ -2,6 +2,7 @@ import type { Paging } from '@console/contract';
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { ilike } from '../../db/dialect.ts';
+import { rowsInOrder } from '../../db/rows-in-order.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
@@ -133,7 +134,10 @@ export function createBatchesRepository(db: Database) {
         to?: string;
       },
     ) {
-      let q = listQuery(scope);
+      // Filtered, counted and cut on `batches` alone (its covering indexes, migration
+      // 2026-11-28T0100), then only the page's rows joined: an operator's first page at 200,000
+      // batches took 170 ms sorting the joined rows (bench:lists).
+      let q = inScope(db.selectFrom('batches as b'), 'b.customer_id', scope);
       if (p.batchNo) q = q.where('b.batch_no', ilike(db), `%${p.batchNo}%`);
       if (p.channel) q = q.where('b.channel_code', '=', p.channel);
       if (p.status) q = q.where('b.status', '=', p.status);
@@ -146,13 +150,17 @@ export function createBatchesRepository(db: Database) {
           '<',
           new Date(new Date(`${p.to}T00:00:00+08:00`).getTime() + 86_400_000).toISOString(),
         );
-      const [{ n }, list] = await Promise.all([
+      const [{ n }, ids] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
         q
-          .clearSelect()
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-        q.orderBy('b.created_at', p.order).orderBy('b.id', p.order).offset(p.offset).limit(p.limit).execute(),
+          .select('b.id')
+          .orderBy('b.created_at', p.order)
+          .orderBy('b.id', p.order)
+          .offset(p.offset)
+          .limit(p.limit)
+          .execute(),
       ]);
+      const list = await rowsInOrder(ids, (page) => listQuery(scope).where('b.id', 'in', page).execute());
       return { total: Number(n), list };
     },
     async search(scope: Scope, p: Paging & { keyword: string }) {

@@ -99,14 +99,28 @@ export function createInterceptionsRepository(db: Database) {
     },
 
     async page(scope: Scope, f: C.InterceptionListRequest) {
-      let q = inScope(
-        db.selectFrom('order_interceptions as i').leftJoin('orders as o', 'o.id', 'i.order_id'),
-        'i.customer_id',
-        scope,
-      );
+      // On the interceptions alone (covering indexes, migration 2026-11-28T0100); the page's rows
+      // are joined after. A join to orders here kept SQLite off those indexes: 100-150 ms for an
+      // agent's page at 200,000, 0.5 ms without (bench:lists).
+      let q = inScope(db.selectFrom('order_interceptions as i'), 'i.customer_id', scope);
       if (f.number) {
         const n = [f.number, f.number.toUpperCase()];
-        q = q.where((eb) => eb.or([eb('i.number', 'in', n), eb('i.order_no', 'in', n), eb('o.waybill_no', 'in', n)]));
+        // Each kind of number on its own index, then the union: one OR across the three columns
+        // (one of them the joined order's) read every interception, 100-160 ms at 200,000 (bench:lists).
+        q = q.where('i.id', 'in', (eb) =>
+          eb
+            .selectFrom('order_interceptions')
+            .select('id')
+            .where('number', 'in', n)
+            .union(eb.selectFrom('order_interceptions').select('id').where('order_no', 'in', n))
+            .union(
+              eb
+                .selectFrom('order_interceptions as n')
+                .innerJoin('orders as no', 'no.id', 'n.order_id')
+                .select('n.id')
+                .where('no.waybill_no', 'in', n),
+            ),
+        );
       }
       if (f.status === 'active') q = q.where('i.cancelled_at', 'is', null);
       if (f.status === 'cancelled') q = q.where('i.cancelled_at', 'is not', null);
