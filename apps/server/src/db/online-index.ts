@@ -18,6 +18,8 @@ export interface OnlineIndex {
   columns: string[];
   /** A partial index's condition, as SQL. */
   where?: string;
+  /** PostgreSQL's index method (`gin`); B-tree when absent. SQLite has only B-trees. */
+  using?: 'gin';
   /**
    * Columns carried for reading, not ordering: PostgreSQL's `include (…)` keeps them out of the
    * inner pages; SQLite has no INCLUDE, so there they follow the key columns (same lookups).
@@ -30,7 +32,7 @@ export async function createIndexOnline(db: Kysely<any>, index: OnlineIndex): Pr
   const include = index.include ?? [];
   const columns = postgres ? index.columns : [...index.columns, ...include];
   const body = sql.raw(
-    `${quote(index.name)} on ${quote(index.table)} (${columns.join(', ')})` +
+    `${quote(index.name)} on ${quote(index.table)}${postgres && index.using ? ` using ${index.using}` : ''} (${columns.join(', ')})` +
       (postgres && include.length ? ` include (${include.join(', ')})` : '') +
       (index.where ? ` where ${index.where}` : ''),
   );

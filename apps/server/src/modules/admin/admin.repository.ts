@@ -2,6 +2,7 @@ import type { admin as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { ilike } from '../../db/dialect.ts';
+import { pageTotal } from '../../db/page-total.ts';
 import { createUsersRepository } from '../users/index.ts';
 
 /** A user's text inside LIKE: its wildcards are matched literally. */
@@ -263,16 +264,19 @@ export function createAdminRepository(db: Database) {
         if (f.dateTo) out = out.where('at', '<', chinaDayStart(f.dateTo, 1));
         return out as Q;
       };
-      const { n } = await filter(
-        db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')),
-      ).executeTakeFirstOrThrow();
       const list = await filter(db.selectFrom('audit_log').selectAll())
         .orderBy('at', f.order)
         .orderBy('id', f.order)
         .limit(f.limit)
         .offset(f.offset)
         .execute();
-      return { total: Number(n), list };
+      const total = await pageTotal(f.offset, f.limit, list.length, async () => {
+        const { n } = await filter(
+          db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')),
+        ).executeTakeFirstOrThrow();
+        return Number(n);
+      });
+      return { total, list };
     },
   };
 }

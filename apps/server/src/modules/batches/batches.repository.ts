@@ -1,7 +1,7 @@
 import type { Paging } from '@console/contract';
-import type { Insertable, Transaction, Updateable } from 'kysely';
+import { type Insertable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { pageTotal } from '../../db/page-total.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
@@ -138,7 +138,14 @@ export function createBatchesRepository(db: Database) {
       // 2026-11-28T0100), then only the page's rows joined: an operator's first page at 200,000
       // batches took 170 ms sorting the joined rows (bench:lists).
       let q = inScope(db.selectFrom('batches as b'), 'b.customer_id', scope);
-      if (p.batchNo) q = q.where('b.batch_no', ilike(db), `%${p.batchNo}%`);
+      // Batch numbers are `B` and digits (lib/document-numbers.ts): the text upper-cased under a
+      // plain LIKE finds what ILIKE found, at a fraction of PostgreSQL's ILIKE cost per row (each
+      // row folded to lower case): 150-215 ms for a search at 200,000 batches (bench:lists).
+      // The user's `%` and `_` are matched as typed.
+      if (p.batchNo)
+        q = q.where(
+          sql<boolean>`b.batch_no like ${`%${p.batchNo.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`,
+        );
       if (p.channel) q = q.where('b.channel_code', '=', p.channel);
       if (p.status) q = q.where('b.status', '=', p.status);
       if (p.customerId) q = q.where('b.customer_id', '=', p.customerId);
@@ -150,18 +157,18 @@ export function createBatchesRepository(db: Database) {
           '<',
           new Date(new Date(`${p.to}T00:00:00+08:00`).getTime() + 86_400_000).toISOString(),
         );
-      const [{ n }, ids] = await Promise.all([
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-        q
-          .select('b.id')
-          .orderBy('b.created_at', p.order)
-          .orderBy('b.id', p.order)
-          .offset(p.offset)
-          .limit(p.limit)
-          .execute(),
-      ]);
+      const ids = await q
+        .select('b.id')
+        .orderBy('b.created_at', p.order)
+        .orderBy('b.id', p.order)
+        .offset(p.offset)
+        .limit(p.limit)
+        .execute();
+      const total = await pageTotal(p.offset, p.limit, ids.length, async () =>
+        Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+      );
       const list = await rowsInOrder(ids, (page) => listQuery(scope).where('b.id', 'in', page).execute());
-      return { total: Number(n), list };
+      return { total, list };
     },
     async search(scope: Scope, p: Paging & { keyword: string }) {
       const kw = p.keyword;
