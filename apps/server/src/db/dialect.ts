@@ -31,6 +31,13 @@ export function ilike(db: Kysely<any>) {
   return dialectOf(db) === 'postgres' ? ('ilike' as const) : ('like' as const);
 }
 
+/** A user's text inside a LIKE pattern: its backslash, `%` and `_` match themselves (see `likeSql`). */
+export const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `column <op> pattern`, with the backslash as the escape `likeEscaped` writes. */
+export const likeSql = (column: string, op: 'like' | 'ilike', pattern: string) =>
+  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
+
 /**
  * Serialises transactions that take the same key until they end: a check-then-insert that must
  * not interleave (two overlapping number segments). PostgreSQL takes a transaction-scoped

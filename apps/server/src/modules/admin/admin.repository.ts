@@ -1,14 +1,12 @@
 import type { admin as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
 import { pageTotal } from '../../db/page-total.ts';
 import { createUsersRepository } from '../users/index.ts';
 
-/** A user's text inside LIKE: its wildcards are matched literally. */
-const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const likeSql = (column: string, op: string, pattern: string) =>
-  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
+/** A user's text as a "contains" pattern: its wildcards are matched literally. */
+const likeText = (s: string) => `%${likeEscaped(s)}%`;
 
 type CustomerFilters = Omit<C.CustomerListRequest, 'offset' | 'limit'>;
 type UserFilters = Omit<C.UserListRequest, 'offset' | 'limit'>;
@@ -258,7 +256,7 @@ export function createAdminRepository(db: Database) {
       const filter = <Q>(q: Q): Q => {
         let out = q as any;
         if (f.userName) out = out.where('user_name', '=', f.userName);
-        if (f.action) out = out.where(likeSql('action', like, `${f.action.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+        if (f.action) out = out.where(likeSql('action', like, `${likeEscaped(f.action)}%`));
         if (f.target) out = out.where(likeSql('target', like, likeText(f.target)));
         if (f.dateFrom) out = out.where('at', '>=', chinaDayStart(f.dateFrom));
         if (f.dateTo) out = out.where('at', '<', chinaDayStart(f.dateTo, 1));
