@@ -1,13 +1,8 @@
 import type { jdAuthorize as C } from '@console/contract';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
 import type { JdAuthorizationsTable } from '../../db/schema-jd.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-
-const likeText = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const likeSql = (column: string, op: string, pattern: string) =>
-  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
 
 const SORT = {
   createdAt: 'j.created_at',
@@ -64,7 +59,7 @@ export function createJdAuthorizeRepository(db: Database) {
     let q = inScope(base(), 'j.customer_id', scope);
     if (f.customerId) q = q.where('j.customer_id', '=', f.customerId);
     if (f.keyword) {
-      const p = `%${likeText(f.keyword)}%`;
+      const p = `%${likeEscaped(f.keyword)}%`;
       q = q.where((eb) =>
         eb.or([
           likeSql('j.app_key', like, p),

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
 
 export function createNotificationsRepository(db: Database) {
   const base = (userId: number) =>
@@ -17,10 +16,10 @@ export function createNotificationsRepository(db: Database) {
       let q = base(userId);
       if (p.unread) q = q.where('r.read_at', 'is', null);
       if (p.keyword) {
-        const like = `%${p.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = `%${likeEscaped(p.keyword)}%`;
         const op = ilike(db);
         const cols = ['n.title_zh', 'n.title_en', 'n.content_zh', 'n.content_en'];
-        q = q.where((eb) => eb.or(cols.map((c) => sql<boolean>`${sql.ref(c)} ${sql.raw(op)} ${like} escape '\\'`)));
+        q = q.where((eb) => eb.or(cols.map((c) => likeSql(c, op, like))));
       }
       const { total } = await q
         .clearSelect()

@@ -1,13 +1,8 @@
 import type { recipients as C } from '@console/contract';
-import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike } from '../../db/dialect.ts';
+import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
 import type { RecipientsTable } from '../../db/schema-meituan.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-
-const likeText = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const likeSql = (column: string, op: string, pattern: string) =>
-  sql<boolean>`${sql.ref(column)} ${sql.raw(op)} ${pattern} escape '\\'`;
 
 export type RecipientValues = Omit<RecipientsTable, 'id' | 'customer_id' | 'created_at' | 'updated_at'>;
 
@@ -43,7 +38,7 @@ export function createRecipientsRepository(db: Database) {
       let q = base(scope);
       if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
       if (f.keyword) {
-        const p = `%${likeText(f.keyword)}%`;
+        const p = `%${likeEscaped(f.keyword)}%`;
         q = q.where((eb) =>
           eb.or([likeSql('r.name', like, p), likeSql('r.phone', 'like', p), likeSql('r.address', like, p)]),
         );
