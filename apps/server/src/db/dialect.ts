@@ -32,7 +32,11 @@ export function ilike(db: Kysely<any>) {
 }
 
 /** A user's text inside a LIKE pattern: its backslash, `%` and `_` match themselves (see `likeSql`). */
-export const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A "contains" pattern of a user's text, and a "starts with" one: its wildcards match themselves. */
+export const likeContaining = (s: string) => `%${likeEscaped(s)}%`;
+export const likeStartingWith = (s: string) => `${likeEscaped(s)}%`;
 
 /** `column <op> pattern`, with the backslash as the escape `likeEscaped` writes. */
 export const likeSql = (column: string, op: 'like' | 'ilike', pattern: string) =>

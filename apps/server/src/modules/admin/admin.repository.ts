@@ -1,12 +1,9 @@
 import type { admin as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { ilike, likeContaining, likeSql, likeStartingWith } from '../../db/dialect.ts';
 import { pageTotal } from '../../db/page-total.ts';
 import { createUsersRepository } from '../users/index.ts';
-
-/** A user's text as a "contains" pattern: its wildcards are matched literally. */
-const likeText = (s: string) => `%${likeEscaped(s)}%`;
 
 type CustomerFilters = Omit<C.CustomerListRequest, 'offset' | 'limit'>;
 type UserFilters = Omit<C.UserListRequest, 'offset' | 'limit'>;
@@ -45,7 +42,7 @@ export function createAdminRepository(db: Database) {
   const customerFilter = <Q extends ReturnType<typeof customers>>(q: Q, f: CustomerFilters): Q => {
     let out = q as ReturnType<typeof customers>;
     if (f.keyword) {
-      const p = likeText(f.keyword);
+      const p = likeContaining(f.keyword);
       out = out.where((eb) => eb.or([likeSql('c.code', like, p), likeSql('c.name', like, p)]));
     }
     if (f.agentUserId) out = out.where('c.agent_user_id', '=', f.agentUserId);
@@ -203,7 +200,7 @@ export function createAdminRepository(db: Database) {
       const filter = <Q>(q: Q): Q => {
         let out = q as any;
         if (f.keyword) {
-          const p = likeText(f.keyword);
+          const p = likeContaining(f.keyword);
           out = out.where((eb: any) => eb.or([likeSql('u.name', like, p), likeSql('u.display_name', like, p)]));
         }
         if (f.role) out = out.where('u.role', '=', f.role);
@@ -256,8 +253,8 @@ export function createAdminRepository(db: Database) {
       const filter = <Q>(q: Q): Q => {
         let out = q as any;
         if (f.userName) out = out.where('user_name', '=', f.userName);
-        if (f.action) out = out.where(likeSql('action', like, `${likeEscaped(f.action)}%`));
-        if (f.target) out = out.where(likeSql('target', like, likeText(f.target)));
+        if (f.action) out = out.where(likeSql('action', like, likeStartingWith(f.action)));
+        if (f.target) out = out.where(likeSql('target', like, likeContaining(f.target)));
         if (f.dateFrom) out = out.where('at', '>=', chinaDayStart(f.dateFrom));
         if (f.dateTo) out = out.where('at', '<', chinaDayStart(f.dateTo, 1));
         return out as Q;

@@ -1,7 +1,7 @@
 import type { auth as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 import { reusable } from '../../db/reusable.ts';
 import { createUsersRepository } from '../users/index.ts';
 
@@ -59,7 +59,7 @@ export function createAuthRepository(db: Database) {
   const sessionFilter = <Q extends ReturnType<typeof liveSessions>>(q: Q, f: SessionFilters): Q => {
     if (!f.keyword) return q;
     // The user's text inside LIKE: its wildcards are matched literally.
-    const p = `%${likeEscaped(f.keyword)}%`;
+    const p = likeContaining(f.keyword);
     const op = ilike(db);
     const like = (col: string) => likeSql(col, op, p);
     return q.where((eb) => eb.or([like('u.name'), like('u.display_name'), like('c.code')])) as Q;

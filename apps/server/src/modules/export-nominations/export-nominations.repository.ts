@@ -2,7 +2,7 @@ import type { exportNominations as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { dialectOf, ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { dialectOf, ilike, likeContaining, likeSql, likeStartingWith } from '../../db/dialect.ts';
 import type { DB, ExportNominationsTable } from '../../db/schema.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
@@ -55,9 +55,9 @@ export function createExportNominationsRepository(db: Database) {
   const filtered = (scope: Scope, f: Filters) => {
     let q = inScope(live(), 'n.customer_id', scope);
     if (f.customerId) q = q.where('n.customer_id', '=', f.customerId);
-    if (f.corporateNumber) q = q.where(likeSql('n.corporate_number', 'like', `${likeEscaped(f.corporateNumber)}%`));
+    if (f.corporateNumber) q = q.where(likeSql('n.corporate_number', 'like', likeStartingWith(f.corporateNumber)));
     if (f.name) {
-      const p = `%${likeEscaped(f.name)}%`;
+      const p = likeContaining(f.name);
       q = q.where((eb) => eb.or([likeSql('n.name_ja', like, p), likeSql('n.name_en', like, p)]));
     }
     return q;

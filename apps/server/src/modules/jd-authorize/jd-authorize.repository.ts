@@ -1,6 +1,6 @@
 import type { jdAuthorize as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 import type { JdAuthorizationsTable } from '../../db/schema-jd.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
@@ -59,7 +59,7 @@ export function createJdAuthorizeRepository(db: Database) {
     let q = inScope(base(), 'j.customer_id', scope);
     if (f.customerId) q = q.where('j.customer_id', '=', f.customerId);
     if (f.keyword) {
-      const p = `%${likeEscaped(f.keyword)}%`;
+      const p = likeContaining(f.keyword);
       q = q.where((eb) =>
         eb.or([
           likeSql('j.app_key', like, p),

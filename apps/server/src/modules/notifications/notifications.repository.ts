@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 
 export function createNotificationsRepository(db: Database) {
   const base = (userId: number) =>
@@ -16,7 +16,7 @@ export function createNotificationsRepository(db: Database) {
       let q = base(userId);
       if (p.unread) q = q.where('r.read_at', 'is', null);
       if (p.keyword) {
-        const like = `%${likeEscaped(p.keyword)}%`;
+        const like = likeContaining(p.keyword);
         const op = ilike(db);
         const cols = ['n.title_zh', 'n.title_en', 'n.content_zh', 'n.content_en'];
         q = q.where((eb) => eb.or(cols.map((c) => likeSql(c, op, like))));

@@ -1,6 +1,6 @@
 import type { recipients as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { ilike, likeEscaped, likeSql } from '../../db/dialect.ts';
+import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 import type { RecipientsTable } from '../../db/schema-meituan.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
@@ -38,7 +38,7 @@ export function createRecipientsRepository(db: Database) {
       let q = base(scope);
       if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
       if (f.keyword) {
-        const p = `%${likeEscaped(f.keyword)}%`;
+        const p = likeContaining(f.keyword);
         q = q.where((eb) =>
           eb.or([likeSql('r.name', like, p), likeSql('r.phone', 'like', p), likeSql('r.address', like, p)]),
         );
