@@ -1,5 +1,7 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { ErrorCode } from '@console/contract/envelope';
 import type { Database } from '../db/database.ts';
+import { AppError } from './errors.ts';
 import {
   deleteOwnedFileRows,
   filesDueForExpiry,
@@ -9,7 +11,7 @@ import {
   referencedStorageKeys,
   rekindFileRow,
 } from './files.repository.ts';
-import type { Storage } from './storage.ts';
+import { isStorageFull, type Storage, StoredFileMissing } from './storage.ts';
 
 /**
  * The files module (issue 27): the one owner of the `files` rows and of the bytes in the store
@@ -24,6 +26,10 @@ import type { Storage } from './storage.ts';
  * - work bytes no user downloads (a parsed batch awaiting its confirm, an import's valid rows):
  *   `write`, `read`, `discard` by key, the key kept by the record that needs them;
  * - retention: `sweep` removes the bytes of temporary files wherever the store keeps them.
+ *
+ * A store that fails is answered for, whichever store it is (issue 36, item 7): every write and
+ * read of bytes rejects with `storeFailure`'s classes, never the store's own error, so each call
+ * that reaches the store answers 503 `fileStoreUnavailable` or 507 `storageFull` instead of 500.
  */
 export interface Files {
   /**
@@ -92,14 +98,52 @@ export const TEMPORARY_KINDS = ['batchErrors', 'itemImportErrors'] as const;
  */
 export const ORPHAN_GRACE_HOURS = 24;
 
+/**
+ * A store's failure as the answer its caller gets: a key that holds nothing stays
+ * `StoredFileMissing` (each caller says what is gone, in its words); a full disk (the folder's,
+ * the database's) is the 507 `storageFull`; anything else the store threw — S3 unreachable or
+ * refusing, the folder unwritable, the database store's table out of reach — is the 503
+ * `fileStoreUnavailable`, the state `/api/ready` reports as `fileStoreUnwritable`. The store's own
+ * error stays the logged cause; its text (a path, an endpoint) never reaches the user.
+ */
+export function storeFailure(e: unknown): Error {
+  if (e instanceof StoredFileMissing || e instanceof AppError) return e;
+  if (isStorageFull(e)) return AppError.storageFull(e);
+  return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'fileStoreUnavailable', null, undefined, undefined, e);
+}
+
+/**
+ * The store failure a job wrote down as its error's text, as its answer: a render runs on another
+ * instance or thread, and only its error's message comes back (`render failed: workbook job
+ * failed: ENOSPC: …`, or the key of a `storeFailure`). Null when the text names none.
+ */
+export function storeFailureNamed(text: string | null | undefined): AppError | null {
+  if (!text) return null;
+  const cause = new Error(text);
+  if (/\bfileStoreUnavailable\b/.test(text))
+    return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'fileStoreUnavailable', null, undefined, undefined, cause);
+  if (/\bstorageFull\b/.test(text) || isStorageFull(cause)) return AppError.storageFull(cause);
+  return null;
+}
+
+/** Runs a store call; its failure rejects as `storeFailure`. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw storeFailure(e);
+  }
+}
+
 export function createFiles(db: Database, store: Storage): Files {
   const discard = (key: string) => store.remove(key).catch(() => {});
+  const put: Storage['put'] = (data, hint, sha256) => guarded(() => store.put(data, hint, sha256));
   const files: Files = {
-    write: (data, hint, sha256) => store.put(data, hint, sha256),
+    write: put,
     record: (stored, row, on = db) =>
       insertFileRow(on, { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key }),
     async save({ data, sha256, hint, ...row }, on = db) {
-      const stored = await store.put(data, hint ?? row.name, sha256);
+      const stored = await put(data, hint ?? row.name, sha256);
       try {
         return await files.record(stored, row, on);
       } catch (e) {
@@ -115,8 +159,17 @@ export function createFiles(db: Database, store: Storage): Files {
         throw e;
       }
     },
-    read: (key) => store.get(key),
-    open: (key) => store.stream(key),
+    read: (key) => guarded(() => store.get(key)),
+    async open(key) {
+      const { body, size } = await guarded(() => store.stream(key));
+      // A store that fails while its bytes flow (S3 gone mid-download) fails the stream with the
+      // same classes; a reader that stops (a client gone) stops the store's read too.
+      const out = new PassThrough();
+      body.once('error', (e) => out.destroy(storeFailure(e)));
+      out.once('close', () => body.destroy());
+      body.pipe(out);
+      return { body: out, size };
+    },
     discard,
     claim: (opts, on = db) => rekindFileRow(on, { ...opts, newKind: `${opts.kind}Applied` }),
     async removeOwned(opts) {
