@@ -25,18 +25,19 @@ const enospc = () =>
 const econnrefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 
 /** The folder store, whose writes fail as `fail` says (all, or all but a render's input). */
-function failingFolder(root: string) {
+type Failing = Storage & { fail: null | { error: () => Error; sparing?: string } };
+function failingFolder(root: string): Failing {
   const real = localStorage(root);
-  const s = {
-    fail: null as null | { error: () => Error; sparing?: string },
-    put: (data: Buffer, hint: string, sha256?: string) =>
+  const s: Failing = {
+    fail: null,
+    put: (data, hint, sha256) =>
       s.fail && hint !== s.fail.sparing ? Promise.reject(s.fail.error()) : real.put(data, hint, sha256),
     get: (key: string) => real.get(key),
     stream: (key: string) => real.stream(key),
     remove: (key: string) => real.remove(key),
     check: () => real.check(),
     listOlderThan: (before: Date) => real.listOlderThan(before),
-  } satisfies Storage & Record<string, unknown>;
+  };
   return s;
 }
 
@@ -57,7 +58,7 @@ describe('what a render sends back as text names its store failure', () => {
 describe('the folder store on a full disk', () => {
   let h: Harness;
   let demo: string;
-  let store: ReturnType<typeof failingFolder>;
+  let store: Failing;
   beforeAll(async () => {
     store = failingFolder(fs.mkdtempSync(path.join(os.tmpdir(), 'full-folder-')));
     h = await createHarness({ storage: store });
