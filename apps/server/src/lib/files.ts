@@ -10,7 +10,10 @@ import {
   type NewFileRow,
   referencedStorageKeys,
   rekindFileRow,
+  storedBytesByCustomer,
 } from './files.repository.ts';
+import { assertRoom, insertWithinQuota, underQuota } from './files.quota.ts';
+import { expireKeptUpload, KEPT_UPLOADS, keptUploadsDue } from './files.retention.ts';
 import { isStorageFull, type Storage, StoredFileMissing } from './storage.ts';
 
 /**
@@ -38,7 +41,11 @@ export interface Files {
    * write), and no row can name it.
    */
   write(data: Buffer, hint: string, sha256?: string): Promise<StoredBytes>;
-  /** Records bytes written by `write` as a `files` row, in the caller's transaction when given; its id. */
+  /**
+   * Records bytes written by `write` as a `files` row, in the caller's transaction when given; its
+   * id. A customer's upload that does not fit in its quota is refused (507 `storageQuotaExceeded`,
+   * files.quota.ts): the caller's transaction fails and the caller discards the bytes.
+   */
   record(stored: StoredBytes, row: FileMeta, db?: Database): Promise<number>;
   /**
    * Runs `work`, the transaction that records bytes written by `write`; should it fail, the bytes
@@ -72,9 +79,13 @@ export interface Files {
    * the new one is stored, so its id is the highest and no removed id comes back).
    */
   removeOwned(opts: { kinds: readonly string[]; ownerUserId: number; keepId: number }): Promise<number>;
+  /** The bytes each of these customers keeps in the store (its files not expired): the admin's figure. */
+  storedBytes(customerIds: readonly number[], db?: Database): Promise<Map<number, number>>;
+  /** CUSTOMER_FILE_QUOTA_BYTES: what each customer may keep; 0, no quota. */
+  readonly quotaBytes: number;
   /**
-   * Retention: expires temporary files older than `days` and removes their bytes; how many. Then
-   * removes orphans: objects in the store older than ORPHAN_GRACE_HOURS that no record names
+   * Retention: expires temporary files older than `days` and uploads no longer needed by the
+   * rules of files.retention.ts, and removes their bytes; how many. Then removes orphans: objects in the store older than ORPHAN_GRACE_HOURS that no record names
    * (bytes whose recording failed on a path that did not discard them, or a process killed between).
    */
   sweep(now: Date, days: number): Promise<number>;
@@ -135,14 +146,20 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createFiles(db: Database, store: Storage): Files {
+/** `quotaBytes`: CUSTOMER_FILE_QUOTA_BYTES (none when absent or 0). */
+export function createFiles(db: Database, store: Storage, opts: { quotaBytes?: number } = {}): Files {
+  const quotaBytes = opts.quotaBytes ?? 0;
   const discard = (key: string) => store.remove(key).catch(() => {});
   const put: Storage['put'] = (data, hint, sha256) => guarded(() => store.put(data, hint, sha256));
   const files: Files = {
     write: put,
-    record: (stored, row, on = db) =>
-      insertFileRow(on, { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key }),
+    record(stored, row, on = db) {
+      const full = { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key };
+      return underQuota(full, quotaBytes) ? insertWithinQuota(on, full, quotaBytes) : insertFileRow(on, full);
+    },
     async save({ data, sha256, hint, ...row }, on = db) {
+      // Refused before a byte is written when it cannot fit; `record` decides, under the lock.
+      if (underQuota(row, quotaBytes)) await assertRoom(on, row.customer_id!, data.length, quotaBytes);
       const stored = await put(data, hint ?? row.name, sha256);
       try {
         return await files.record(stored, row, on);
@@ -195,6 +212,19 @@ export function createFiles(db: Database, store: Storage): Files {
           expired += 1;
         }
       }
+      // Uploads, by their kind's rule; in id order, so uploads still needed are looked at once.
+      for (const rule of KEPT_UPLOADS) {
+        for (let after = 0; ;) {
+          const due = await keptUploadsDue(db, rule, before, after, 500);
+          if (!due.length) break;
+          after = due.at(-1)!.id;
+          for (const f of due) {
+            if (!(await expireKeptUpload(db, rule, f.id, before, at))) continue;
+            await discard(f.storage_key);
+            expired += 1;
+          }
+        }
+      }
       // Orphans: listed by age in the store, kept if any record names them.
       for await (const keys of store.listOlderThan(new Date(now.getTime() - ORPHAN_GRACE_HOURS * 3_600_000))) {
         const named = await referencedStorageKeys(db, keys);
@@ -203,6 +233,8 @@ export function createFiles(db: Database, store: Storage): Files {
       return expired;
     },
     check: () => store.check(),
+    storedBytes: (customerIds, on = db) => storedBytesByCustomer(on, customerIds),
+    quotaBytes,
   };
   return files;
 }
