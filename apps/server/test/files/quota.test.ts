@@ -24,7 +24,7 @@ let customerId: number;
 let demoUser: number;
 
 beforeAll(async () => {
-  h = await createHarness({ env: { CUSTOMER_FILE_QUOTA_BYTES: String(QUOTA) } });
+  h = await createHarness({ env: { CUSTOMER_FILE_QUOTA_BYTES: String(QUOTA), JOB_POLL_SECONDS: '0.5' } });
   [demo, admin] = await Promise.all([h.login('demo'), h.login('admin')]);
   const u = await h.db
     .selectFrom('users')
@@ -163,6 +163,7 @@ describe('a quota on each customer’s stored bytes', () => {
         );
       }
     },
+    60_000,
   );
 
   it('an order-review upload past the quota: 507 in both languages, no review, no row, no bytes; under it, kept', async () => {
@@ -209,7 +210,7 @@ describe('a quota on each customer’s stored bytes', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(openResponse(demo, ok.body)).toMatchObject({ parseState: expect.any(String) });
     expect(await used()).toBe(QUOTA);
-  });
+  }, 60_000);
 
   it('files the server makes for the customer and staff’s permits count, but are never refused', async () => {
     await useUpTo(QUOTA);

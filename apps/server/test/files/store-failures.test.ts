@@ -44,7 +44,7 @@ describe.each(['local', 'database', 's3'] as const)('the %s file store out of re
 
   beforeAll(async () => {
     s3 = store === 's3' ? await s3Server() : undefined;
-    h = await createHarness({ env: s3?.env ?? { FILE_STORE: store } });
+    h = await createHarness({ env: { JOB_POLL_SECONDS: '0.5', ...(s3?.env ?? { FILE_STORE: store }) } });
     demo = await h.login('demo');
     const tpl = await template(h, demo, 'download/importOrder');
     sheet = await fill(tpl, [baseRow(1, { orderNo: `SF-${store}-1` })]);
@@ -124,5 +124,6 @@ describe.each(['local', 'database', 's3'] as const)('the %s file store out of re
     const exported = await download(h, 'order/downloadOrderExcel', demo, { sort: 'createdAt', order: 'desc' });
     expect(exported.status).toBe(200);
     expect((await download(h, 'order/batch/download/errors', demo, { id: errorsBatch })).status).toBe(200);
-  });
+    // A dozen calls and three renders, on two shared cores.
+  }, 120_000);
 });

@@ -80,7 +80,7 @@ describe('the folder store on a full disk', () => {
     } finally {
       store.fail = null;
     }
-  });
+  }, 60_000);
 
   it('an export whose render fails to store its file (on the worker) answers 507, or 503 when the store is gone', async () => {
     // The input goes in; the worker's write of the finished workbook fails, and only the text of
@@ -98,7 +98,7 @@ describe('the folder store on a full disk', () => {
       }
     }
     expect((await exportOrders(h, demo)).status).toBe(200);
-  });
+  }, 60_000);
 });
 
 describe('the database store on a full database', () => {
@@ -157,5 +157,5 @@ describe('the database store on a full database', () => {
       (await upload(h, 'order/batch/createImport', demo, { channel: 'JP' }, { name: 'o.xlsx', data })).status,
     ).toBe(200);
     expect((await exportOrders(h, demo)).status).toBe(200);
-  });
+  }, 60_000);
 });
