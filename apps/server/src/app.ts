@@ -130,7 +130,7 @@ export async function buildApp({
     requestIdHeader: 'x-request-id',
   });
   // The files module owns the rows and the bytes (issue 27): services get it, never the store.
-  const files = createFiles(db, storage ?? createStorage(config, db));
+  const files = createFiles(db, storage ?? createStorage(config, db), { quotaBytes: config.CUSTOMER_FILE_QUOTA_BYTES });
   // Files being built and sent live in DATA_DIR/tmp; what a killed run left there goes now.
   const temp = useTempFolder(path.join(config.DATA_DIR, 'tmp'));
   if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
@@ -200,7 +200,7 @@ export async function buildApp({
   });
 
   authRoutes(registrar, auth);
-  adminRoutes(registrar, createAdminService({ db, clock }));
+  adminRoutes(registrar, createAdminService({ db, clock, files }));
   referenceRoutes(registrar, db);
   // One parse pool per instance (order import and order review): PARSE_WORKERS bounds the machine.
   const parsePool = createParsePool({

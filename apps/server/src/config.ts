@@ -113,6 +113,17 @@ const schema = z.object({
   /** How often the retention cleanup runs (minutes). */
   FILE_SWEEP_MINUTES: z.coerce.number().positive().default(60),
   /**
+   * The bytes one customer's files may take in the file store (its uploads, ID card and item
+   * images, files made for it); an upload past it is refused with a 507 giving the figures. 0: no
+   * quota. Generous by default: a shared store (FILE_STORE=database fills PostgreSQL's disk) is
+   * not one tenant's to fill (lib/files.quota.ts).
+   */
+  CUSTOMER_FILE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 1024 * 1024 * 1024),
+  /**
    * How often storage of parcels still in the warehouse is charged for the closed months (hours;
    * the job also runs once at start). 0: never (the tests run it themselves). At most 24 days:
    * a timer cannot wait longer.

@@ -46,6 +46,13 @@ export const customerRow = z.object({
   users: z.number().int(),
   /** The channels this customer may use; empty: every channel. */
   channels: z.array(z.string()),
+  /**
+   * Bytes of this customer's files in the file store (uploads, ID card and item images, files made
+   * for it, until the retention removes them), and what it may keep (CUSTOMER_FILE_QUOTA_BYTES;
+   * 0: no quota). An upload past the quota is refused with 507 `storageQuotaExceeded`.
+   */
+  storedBytes: z.number().int(),
+  storedBytesQuota: z.number().int(),
   createdAt: isoTime,
 });
 export type CustomerRow = z.infer<typeof customerRow>;

@@ -32,6 +32,8 @@ export const ErrorCode = {
   TOO_MANY_REQUESTS: 429,
   SESSION_ENDED: 430,
   INTERNAL: 500,
+  /** A part the call needs (the file store) cannot be reached now: nothing was saved; try again. */
+  SERVICE_UNAVAILABLE: 503,
   /** The server's disk (files or database) is full: nothing was saved; try later. */
   INSUFFICIENT_STORAGE: 507,
 } as const;

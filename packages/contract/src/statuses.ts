@@ -6,7 +6,9 @@ import { ErrorCode } from './envelope.ts';
  * What every call can answer whatever its handler does, because the server's one wrapper
  * (register-call.ts and the error handler) answers it: an unreadable body or a value the database
  * refuses (400), a body past the limit (413), a body that is not JSON or multipart (415), a request
- * the schema refuses (422), a concurrent write or a stale version (409), our bug (500), a full disk (507).
+ * the schema refuses (422), a concurrent write or a stale version (409), our bug (500), the file
+ * store out of reach (503: every call may read or write it, if only through a job it waits on), a
+ * full disk (507).
  */
 const EVERY_CALL: readonly ErrorCode[] = [
   ErrorCode.BAD_REQUEST,
@@ -15,6 +17,7 @@ const EVERY_CALL: readonly ErrorCode[] = [
   ErrorCode.UNSUPPORTED_MEDIA_TYPE,
   ErrorCode.VALIDATION,
   ErrorCode.INTERNAL,
+  ErrorCode.SERVICE_UNAVAILABLE,
   ErrorCode.INSUFFICIENT_STORAGE,
 ];
 

@@ -50,6 +50,7 @@ import * as orderListSortIndexes from './migrations/2026-11-27T0915-orders-list-
 import * as orderListCoveringIndexes from './migrations/2026-11-27T0930-orders-list-covering-indexes.ts';
 import * as ordersRecipientNameCover from './migrations/2026-11-28T0030-orders-recipient-name-cover.ts';
 import * as listIndexes from './migrations/2026-11-28T0100-list-indexes.ts';
+import * as filesQuotaRetention from './migrations/2026-12-06T0600-files-quota-retention.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27T0930-orders-list-covering-indexes': orderListCoveringIndexes,
   '2026-11-28T0030-orders-recipient-name-cover': ordersRecipientNameCover,
   '2026-11-28T0100-list-indexes': listIndexes,
+  '2026-12-06T0600-files-quota-retention': filesQuotaRetention,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -106,7 +106,6 @@ export function installErrorHandler(app: FastifyInstance) {
       FST_ERR_CTP_INVALID_MEDIA_TYPE: [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType'],
       FST_ERR_CTP_BODY_TOO_LARGE: [ErrorCode.PAYLOAD_TOO_LARGE, 'payloadTooLarge'],
       FST_REQ_FILE_TOO_LARGE: [ErrorCode.PAYLOAD_TOO_LARGE, 'payloadTooLarge'],
-      FST_FILES_LIMIT: [ErrorCode.VALIDATION, 'onlyOneFile'],
       FST_ERR_CTP_EMPTY_JSON_BODY: [ErrorCode.BAD_REQUEST, 'badJson'],
       FST_ERR_CTP_INVALID_JSON_BODY: [ErrorCode.BAD_REQUEST, 'badJson'],
       FST_INVALID_MULTIPART_CONTENT_TYPE: [ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'unsupportedMediaType'],

@@ -159,6 +159,22 @@ export function createRegistrar(
   };
 }
 
+/**
+ * The form's file part: named `file` in the contract. A part is taken for a file when it has a file
+ * name, is sent as bytes (busboy's own rule: `application/octet-stream`) or is named `file`, so a
+ * `file` part that lost its file name is refused as one rather than read as a text field and left
+ * to each call to find its file missing in words of its own.
+ */
+const isPartAFile = (field: string | undefined, contentType: string | undefined, filename: string | undefined) =>
+  filename !== undefined || contentType === 'application/octet-stream' || field === 'file';
+
+/**
+ * The fields and the one file of an upload. Every malformed upload gets the same answer on every
+ * upload call, in the declared 422 shape (`data`: field → messages) where it is the file's: a second
+ * file part `{ file: [onlyOneFile] }`, a file part without a file name `{ file: [fileWithoutName] }`,
+ * a file past the limit `{ file: [fileTooLarge] }`; a body that is not multipart 415; a truncated
+ * body 400 `badMultipart`.
+ */
 async function readMultipart(
   request: FastifyRequest,
   uploadLimitBytes: number,
@@ -167,9 +183,11 @@ async function readMultipart(
   const fields: Record<string, unknown> = {};
   const files: UploadedFile[] = [];
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts({ isPartAFile })) {
       if (part.type === 'file') {
+        // Read whole (within the limit) before any refusal, so the parser is never left mid-part.
         const data = await part.toBuffer();
+        if (!part.filename) throw AppError.field('file', 'fileWithoutName');
         files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
         if (files.length > 1) throw AppError.field('file', 'onlyOneFile');
       } else {
@@ -180,8 +198,11 @@ async function readMultipart(
     // Limits and our own refusals have codes the error handler knows; busboy's errors for a
     // truncated body or a missing boundary have none, and are the client's, not a 500.
     // A file past the limit is the user's to fix: say which field and the limit, in their language.
-    if ((e as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') throw AppError.fileTooLarge(uploadLimitBytes);
-    if (e instanceof AppError || (e as { code?: unknown }).code !== undefined) throw e;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw AppError.fileTooLarge(uploadLimitBytes);
+    // busboy stops at the second file part (the limit of one): the same answer as our own check.
+    if (code === 'FST_FILES_LIMIT') throw AppError.field('file', 'onlyOneFile');
+    if (e instanceof AppError || code !== undefined) throw e;
     throw AppError.badRequest('badMultipart');
   }
   return { fields, files };

@@ -122,3 +122,23 @@ export async function referencedStorageKeys(db: Database, keys: readonly string[
   }
   return found;
 }
+
+/**
+ * The bytes kept for each of these customers: the sizes of its files whose bytes are still stored
+ * (not expired by the retention), uploads and files made for it alike. A customer with none is absent.
+ * Read from `files_customer_kept` (migration 2026-12-06T0600), a partial index that holds the sizes.
+ */
+export async function storedBytesByCustomer(
+  db: Database,
+  customerIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (!customerIds.length) return new Map();
+  const rows = await db
+    .selectFrom('files')
+    .select((eb) => ['customer_id', eb.fn.sum<string | number>('size').as('bytes')])
+    .where('customer_id', 'in', [...customerIds])
+    .where('expired_at', 'is', null)
+    .groupBy('customer_id')
+    .execute();
+  return new Map(rows.map((r) => [r.customer_id!, Number(r.bytes)]));
+}

@@ -1,5 +1,7 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
+import { ErrorCode } from '@console/contract/envelope';
 import type { Database } from '../db/database.ts';
+import { AppError } from './errors.ts';
 import {
   deleteOwnedFileRows,
   filesDueForExpiry,
@@ -8,8 +10,11 @@ import {
   type NewFileRow,
   referencedStorageKeys,
   rekindFileRow,
+  storedBytesByCustomer,
 } from './files.repository.ts';
-import type { Storage } from './storage.ts';
+import { assertRoom, insertWithinQuota, underQuota } from './files.quota.ts';
+import { expireKeptUpload, KEPT_UPLOADS, keptUploadsDue } from './files.retention.ts';
+import { isStorageFull, type Storage, StoredFileMissing } from './storage.ts';
 
 /**
  * The files module (issue 27): the one owner of the `files` rows and of the bytes in the store
@@ -24,6 +29,10 @@ import type { Storage } from './storage.ts';
  * - work bytes no user downloads (a parsed batch awaiting its confirm, an import's valid rows):
  *   `write`, `read`, `discard` by key, the key kept by the record that needs them;
  * - retention: `sweep` removes the bytes of temporary files wherever the store keeps them.
+ *
+ * A store that fails is answered for, whichever store it is (issue 36, item 7): every write and
+ * read of bytes rejects with `storeFailure`'s classes, never the store's own error, so each call
+ * that reaches the store answers 503 `fileStoreUnavailable` or 507 `storageFull` instead of 500.
  */
 export interface Files {
   /**
@@ -32,7 +41,11 @@ export interface Files {
    * write), and no row can name it.
    */
   write(data: Buffer, hint: string, sha256?: string): Promise<StoredBytes>;
-  /** Records bytes written by `write` as a `files` row, in the caller's transaction when given; its id. */
+  /**
+   * Records bytes written by `write` as a `files` row, in the caller's transaction when given; its
+   * id. A customer's upload that does not fit in its quota is refused (507 `storageQuotaExceeded`,
+   * files.quota.ts): the caller's transaction fails and the caller discards the bytes.
+   */
   record(stored: StoredBytes, row: FileMeta, db?: Database): Promise<number>;
   /**
    * Runs `work`, the transaction that records bytes written by `write`; should it fail, the bytes
@@ -66,9 +79,13 @@ export interface Files {
    * the new one is stored, so its id is the highest and no removed id comes back).
    */
   removeOwned(opts: { kinds: readonly string[]; ownerUserId: number; keepId: number }): Promise<number>;
+  /** The bytes each of these customers keeps in the store (its files not expired): the admin's figure. */
+  storedBytes(customerIds: readonly number[], db?: Database): Promise<Map<number, number>>;
+  /** CUSTOMER_FILE_QUOTA_BYTES: what each customer may keep; 0, no quota. */
+  readonly quotaBytes: number;
   /**
-   * Retention: expires temporary files older than `days` and removes their bytes; how many. Then
-   * removes orphans: objects in the store older than ORPHAN_GRACE_HOURS that no record names
+   * Retention: expires temporary files older than `days` and uploads no longer needed by the
+   * rules of files.retention.ts, and removes their bytes; how many. Then removes orphans: objects in the store older than ORPHAN_GRACE_HOURS that no record names
    * (bytes whose recording failed on a path that did not discard them, or a process killed between).
    */
   sweep(now: Date, days: number): Promise<number>;
@@ -92,14 +109,58 @@ export const TEMPORARY_KINDS = ['batchErrors', 'itemImportErrors'] as const;
  */
 export const ORPHAN_GRACE_HOURS = 24;
 
-export function createFiles(db: Database, store: Storage): Files {
+/**
+ * A store's failure as the answer its caller gets: a key that holds nothing stays
+ * `StoredFileMissing` (each caller says what is gone, in its words); a full disk (the folder's,
+ * the database's) is the 507 `storageFull`; anything else the store threw — S3 unreachable or
+ * refusing, the folder unwritable, the database store's table out of reach — is the 503
+ * `fileStoreUnavailable`, the state `/api/ready` reports as `fileStoreUnwritable`. The store's own
+ * error stays the logged cause; its text (a path, an endpoint) never reaches the user.
+ */
+export function storeFailure(e: unknown): Error {
+  if (e instanceof StoredFileMissing || e instanceof AppError) return e;
+  if (isStorageFull(e)) return AppError.storageFull(e);
+  return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'fileStoreUnavailable', null, undefined, undefined, e);
+}
+
+/**
+ * The store failure a job wrote down as its error's text, as its answer: a render runs on another
+ * instance or thread, and only its error's message comes back (`render failed: workbook job
+ * failed: ENOSPC: …`, or the key of a `storeFailure`). Null when the text names none.
+ */
+export function storeFailureNamed(text: string | null | undefined): AppError | null {
+  if (!text) return null;
+  const cause = new Error(text);
+  if (/\bfileStoreUnavailable\b/.test(text))
+    return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'fileStoreUnavailable', null, undefined, undefined, cause);
+  if (/\bstorageFull\b/.test(text) || isStorageFull(cause)) return AppError.storageFull(cause);
+  return null;
+}
+
+/** Runs a store call; its failure rejects as `storeFailure`. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw storeFailure(e);
+  }
+}
+
+/** `quotaBytes`: CUSTOMER_FILE_QUOTA_BYTES (none when absent or 0). */
+export function createFiles(db: Database, store: Storage, opts: { quotaBytes?: number } = {}): Files {
+  const quotaBytes = opts.quotaBytes ?? 0;
   const discard = (key: string) => store.remove(key).catch(() => {});
+  const put: Storage['put'] = (data, hint, sha256) => guarded(() => store.put(data, hint, sha256));
   const files: Files = {
-    write: (data, hint, sha256) => store.put(data, hint, sha256),
-    record: (stored, row, on = db) =>
-      insertFileRow(on, { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key }),
+    write: put,
+    record(stored, row, on = db) {
+      const full = { ...row, size: stored.size, sha256: stored.sha256, storage_key: stored.key };
+      return underQuota(full, quotaBytes) ? insertWithinQuota(on, full, quotaBytes) : insertFileRow(on, full);
+    },
     async save({ data, sha256, hint, ...row }, on = db) {
-      const stored = await store.put(data, hint ?? row.name, sha256);
+      // Refused before a byte is written when it cannot fit; `record` decides, under the lock.
+      if (underQuota(row, quotaBytes)) await assertRoom(on, row.customer_id!, data.length, quotaBytes);
+      const stored = await put(data, hint ?? row.name, sha256);
       try {
         return await files.record(stored, row, on);
       } catch (e) {
@@ -115,8 +176,17 @@ export function createFiles(db: Database, store: Storage): Files {
         throw e;
       }
     },
-    read: (key) => store.get(key),
-    open: (key) => store.stream(key),
+    read: (key) => guarded(() => store.get(key)),
+    async open(key) {
+      const { body, size } = await guarded(() => store.stream(key));
+      // A store that fails while its bytes flow (S3 gone mid-download) fails the stream with the
+      // same classes; a reader that stops (a client gone) stops the store's read too.
+      const out = new PassThrough();
+      body.once('error', (e) => out.destroy(storeFailure(e)));
+      out.once('close', () => body.destroy());
+      body.pipe(out);
+      return { body: out, size };
+    },
     discard,
     claim: (opts, on = db) => rekindFileRow(on, { ...opts, newKind: `${opts.kind}Applied` }),
     async removeOwned(opts) {
@@ -142,6 +212,19 @@ export function createFiles(db: Database, store: Storage): Files {
           expired += 1;
         }
       }
+      // Uploads, by their kind's rule; in id order, so uploads still needed are looked at once.
+      for (const rule of KEPT_UPLOADS) {
+        for (let after = 0; ;) {
+          const due = await keptUploadsDue(db, rule, before, after, 500);
+          if (!due.length) break;
+          after = due.at(-1)!.id;
+          for (const f of due) {
+            if (!(await expireKeptUpload(db, rule, f.id, before, at))) continue;
+            await discard(f.storage_key);
+            expired += 1;
+          }
+        }
+      }
       // Orphans: listed by age in the store, kept if any record names them.
       for await (const keys of store.listOlderThan(new Date(now.getTime() - ORPHAN_GRACE_HOURS * 3_600_000))) {
         const named = await referencedStorageKeys(db, keys);
@@ -150,6 +233,8 @@ export function createFiles(db: Database, store: Storage): Files {
       return expired;
     },
     check: () => store.check(),
+    storedBytes: (customerIds, on = db) => storedBytesByCustomer(on, customerIds),
+    quotaBytes,
   };
   return files;
 }

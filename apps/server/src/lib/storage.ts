@@ -139,7 +139,9 @@ export function localStorage(root: string): Storage {
 /**
  * The disk behind the files or the database is full: ENOSPC/EDQUOT from the file system,
  * SQLITE_FULL (13) from SQLite, disk_full (53100) from PostgreSQL. Answered as a 507
- * (`AppError.storageFull`) instead of a 500, with this error kept as the logged cause.
+ * (`AppError.storageFull`) instead of a 500, with this error kept as the logged cause. An error that
+ * crossed a thread or a job (a workbook worker's, a render's) keeps only its text: the same codes
+ * named in it count too.
  */
 export function isStorageFull(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
@@ -147,5 +149,6 @@ export function isStorageFull(e: unknown): boolean {
   if (x.code === 'ENOSPC' || x.code === 'EDQUOT' || x.code === '53100') return true;
   // node:sqlite: code ERR_SQLITE_ERROR, errcode the primary result code (extended codes keep it in the low byte).
   if (typeof x.errcode === 'number' && (x.errcode & 0xff) === 13) return true;
+  if (typeof x.message === 'string' && /\b(ENOSPC|EDQUOT)\b|database or disk is full/.test(x.message)) return true;
   return x.cause !== undefined && x.cause !== e && isStorageFull(x.cause);
 }

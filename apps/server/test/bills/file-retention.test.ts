@@ -41,17 +41,21 @@ describe('file retention', () => {
     const now = new Date();
     const old = await saved(new Date(now.getTime() - 4 * DAY));
     const fresh = await saved(new Date(now.getTime() - 2 * DAY));
-    // An uploaded file (not temporary) as old as the expired one stays.
-    const stored = await storage().put(Buffer.from('upload'), 'u.xlsx');
+    // An upload a record still names (an ID card's side), older than the expired one, stays
+    // (uploads have rules of their own: test/files/retention.test.ts).
+    const stored = await storage().put(Buffer.from('upload'), 'u.jpg');
+    const customerId = (
+      await h.db.selectFrom('users').select('customer_id').where('id', '=', demoUser).executeTakeFirstOrThrow()
+    ).customer_id!;
     const upload = (
       await h.db
         .insertInto('files')
         .values({
-          customer_id: null,
+          customer_id: customerId,
           owner_user_id: demoUser,
-          kind: 'batchUpload',
-          name: 'u.xlsx',
-          mime: 'application/octet-stream',
+          kind: 'idCard',
+          name: 'u.jpg',
+          mime: 'image/jpeg',
           size: stored.size,
           sha256: stored.sha256,
           storage_key: stored.key,
@@ -60,6 +64,20 @@ describe('file retention', () => {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
+    await h.db
+      .insertInto('id_cards')
+      .values({
+        customer_id: customerId,
+        order_id: null,
+        name: 'Kept',
+        id_card: '110105199001017771',
+        front_file_id: upload,
+        back_file_id: null,
+        created_by: demoUser,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .execute();
     // A refused-upload workbook written by an import module itself (kind only, no flag).
     const refused = await storage().put(Buffer.from('errors'), 'e.xlsx');
     const errors = (

@@ -151,7 +151,12 @@ describe.each(Object.keys(stores))('files in the %s store', (name) => {
     expect(await rows()).toBe(before);
 
     const failing = createFiles(h.db, { ...real, put: () => Promise.reject(new Error('disk full')) });
-    await expect(failing.save({ ...row(), data: Buffer.from('never') })).rejects.toThrow('disk full');
+    // The store's own error is the cause; the caller gets the class a user is answered with.
+    await expect(failing.save({ ...row(), data: Buffer.from('never') })).rejects.toMatchObject({
+      code: 503,
+      key: 'fileStoreUnavailable',
+      cause: { message: 'disk full' },
+    });
     expect(await rows()).toBe(before);
   });
 });

@@ -23,15 +23,20 @@ interface S3rverStore {
  */
 export async function s3Server() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-s3-'));
-  const server = new S3rver({
-    port: 0,
-    address: '127.0.0.1',
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: 'console-files', configs: [] }],
-  });
-  answerPutAfterTheWrite((server as unknown as { store: S3rverStore }).store);
-  const { port } = (await server.run()) as unknown as { port: number };
+  const serve = async (port: number) => {
+    const server = new S3rver({
+      port,
+      address: '127.0.0.1',
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: 'console-files', configs: [] }],
+    });
+    answerPutAfterTheWrite((server as unknown as { store: S3rverStore }).store);
+    const address = (await server.run()) as unknown as { port: number };
+    return { server, port: address.port };
+  };
+  let running: Awaited<ReturnType<typeof serve>> | null = await serve(0);
+  const port = running.port;
   return {
     env: {
       FILE_STORE: 's3',
@@ -43,8 +48,18 @@ export async function s3Server() {
       S3_SECRET_ACCESS_KEY: 'S3RVER',
     },
     dir,
+    /** The bucket out of reach: nothing listens on its port (a connection is refused). */
+    async stop() {
+      await running?.server.close();
+      running = null;
+    },
+    /** Back on the same port, with the objects it held. */
+    async start() {
+      running ??= await serve(port);
+    },
     close: async () => {
-      await server.close();
+      await running?.server.close();
+      running = null;
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -13,6 +13,8 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 const MODULE = new Set([
   'lib/files.ts',
   'lib/files.repository.ts',
+  'lib/files.quota.ts',
+  'lib/files.retention.ts',
   'lib/generated-files.ts',
   'lib/storage.ts',
   'lib/storage-config.ts',

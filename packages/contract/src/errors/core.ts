@@ -66,6 +66,10 @@ export const coreMessages = {
   customerOutOfScope: { en: 'You cannot act for this customer.', 'zh-CN': '您不能代此客户操作。' },
   onlyOneFile: { en: 'Upload one file at a time.', 'zh-CN': '一次只能上传一个文件。' },
   fileRequired: { en: 'Choose a file to upload.', 'zh-CN': '请选择要上传的文件。' },
+  fileWithoutName: {
+    en: 'The uploaded file has no file name. Choose the file again and retry.',
+    'zh-CN': '上传的文件没有文件名，请重新选择文件后重试。',
+  },
   badMultipart: {
     en: 'The upload is incomplete or malformed. Choose the file again and retry.',
     'zh-CN': '上传内容不完整或格式错误，请重新选择文件后重试。',

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import type { Database } from '../../db/database.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { Files } from '../../lib/files.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { createAdminRepository } from './admin.repository.ts';
@@ -15,6 +16,8 @@ export type { Caller };
 export interface AdminDeps {
   db: Database;
   clock: () => Date;
+  /** The files module: each customer's stored bytes and the quota on them (issue 36, item 5). */
+  files: Pick<Files, 'storedBytes' | 'quotaBytes'>;
 }
 
 /** Who outranks whom: no one creates or acts on an account of a higher role (as in auth). */
@@ -45,7 +48,11 @@ export function oneTimePassword(userName: string): string {
 type CustomerRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRepository>['customerById']>>>;
 type UserRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createAdminRepository>['userById']>>>;
 
-const presentCustomer = (r: CustomerRecord, channels: string[]): C.CustomerRow => ({
+const presentCustomer = (
+  r: CustomerRecord,
+  channels: string[],
+  stored: { bytes: number; quota: number },
+): C.CustomerRow => ({
   id: r.id,
   version: r.version,
   code: r.code,
@@ -57,6 +64,8 @@ const presentCustomer = (r: CustomerRecord, channels: string[]): C.CustomerRow =
   agentName: r.agent_name,
   users: Number(r.users ?? 0),
   channels,
+  storedBytes: stored.bytes,
+  storedBytesQuota: stored.quota,
   createdAt: r.created_at,
 });
 const presentUser = (r: UserRecord): C.UserRow => ({
@@ -78,7 +87,7 @@ const presentUser = (r: UserRecord): C.UserRow => ({
  * ranks, an agent being an agent, a customer user having a customer. Every change writes its
  * audit row in the change's own transaction.
  */
-export function createAdminService({ db, clock }: AdminDeps) {
+export function createAdminService({ db, clock, files }: AdminDeps) {
   const repo = createAdminRepository(db);
   const now = () => clock().toISOString();
   const log = adminLog(clock);
@@ -89,10 +98,16 @@ export function createAdminService({ db, clock }: AdminDeps) {
     if (!u || u.role !== 'agent') throw AppError.field('agentUserId', 'agentNotAgent');
   }
 
-  async function customerRow(id: number, r = repo) {
+  /** Each customer's stored bytes, read where its row is (the caller's transaction). */
+  const storedOf = async (ids: number[], on: Database) => {
+    const bytes = await files.storedBytes(ids, on);
+    return (id: number) => ({ bytes: bytes.get(id) ?? 0, quota: files.quotaBytes });
+  };
+
+  async function customerRow(id: number, r = repo, on: Database = db) {
     const row = await r.customerById(id);
     if (!row) throw AppError.field('id', 'customerNotFound');
-    return presentCustomer(row, (await r.channelsOf([id])).get(id) ?? []);
+    return presentCustomer(row, (await r.channelsOf([id])).get(id) ?? [], (await storedOf([id], on))(id));
   }
 
   /** Known codes, each once, in the order given; 422 on `channels` otherwise. */
@@ -126,8 +141,9 @@ export function createAdminService({ db, clock }: AdminDeps) {
     // ---- customers -----------------------------------------------------
     async customerPage(input: C.CustomerListRequest) {
       const { total, list } = await repo.customerPage(input);
-      const channels = await repo.channelsOf(list.map((r) => r.id));
-      return { total, list: list.map((r) => presentCustomer(r, channels.get(r.id) ?? [])) };
+      const ids = list.map((r) => r.id);
+      const [channels, stored] = await Promise.all([repo.channelsOf(ids), storedOf(ids, db)]);
+      return { total, list: list.map((r) => presentCustomer(r, channels.get(r.id) ?? [], stored(r.id))) };
     },
 
     async createCustomer(c: Caller, input: C.CreateCustomerRequest) {
@@ -151,7 +167,7 @@ export function createAdminService({ db, clock }: AdminDeps) {
           agentUserId: input.agentUserId,
           channels,
         });
-        return customerRow(id, r);
+        return customerRow(id, r, trx);
       });
     },
 
@@ -164,7 +180,7 @@ export function createAdminService({ db, clock }: AdminDeps) {
     async writeCustomer(c: Caller, input: C.UpdateCustomerRequest) {
       return db.transaction().execute(async (trx) => {
         const r = createAdminRepository(trx);
-        const before = await customerRow(input.id, r);
+        const before = await customerRow(input.id, r, trx);
         if (input.version !== undefined && input.version !== before.version) throw new StaleVersion();
         await assertAgent(r, input.agentUserId);
         const channels = await checkedChannels(r, input.channels);
@@ -182,7 +198,7 @@ export function createAdminService({ db, clock }: AdminDeps) {
         // Read before the write, changed since by a save from the same version (PostgreSQL runs them at once).
         if (!saved) throw new StaleVersion();
         await r.setChannels(input.id, channels);
-        const after = await customerRow(input.id, r);
+        const after = await customerRow(input.id, r, trx);
         const changed: Record<string, unknown> = Object.fromEntries(
           (['name', 'contactName', 'contactPhone', 'contactEmail', 'agentUserId'] as const)
             .filter((k) => before[k] !== after[k])

@@ -10,7 +10,7 @@ import type { Database } from '../../db/database.ts';
 import type { ExportProgressStore } from '../../lib/export-progress.ts';
 import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
-import type { Files } from '../../lib/files.ts';
+import { type Files, storeFailureNamed } from '../../lib/files.ts';
 import { tempFile } from '../../lib/temp-files.ts';
 import { renderHere, type RenderJobData, type RenderRunner, type WorkbookJobData } from '../../lib/workbook-job.ts';
 import { createExportRendersRepository } from './export-renders.repository.ts';
@@ -141,7 +141,8 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
           customerId: queueKeyOf(turn.tenant),
         });
         const row = await waitFor(id);
-        if (row.state === 'failed') throw new Error(`render failed: ${row.error ?? ''}`);
+        if (row.state === 'failed')
+          throw storeFailureNamed(row.error) ?? new Error(`render failed: ${row.error ?? ''}`);
         // Streamed to the asker's file: a big PD or workbook is never held whole here.
         await pipeline((await files.open(row.file_key!)).body, createWriteStream(data.out));
         // The count the worker made goes into this tracker too, whose "done" is written last.

@@ -305,12 +305,14 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
         .where('jan', '=', jan)
         .executeTakeFirst();
     },
+    /** An image still stored: one the retention removed (never used by an item, lib/files.retention.ts) is none. */
     image(id: number) {
       return db
         .selectFrom('files')
         .select(['id', 'customer_id', 'mime', 'storage_key', 'name'])
         .where('id', '=', id)
         .where('kind', '=', 'itemImage')
+        .where('expired_at', 'is', null)
         .executeTakeFirst();
     },
 

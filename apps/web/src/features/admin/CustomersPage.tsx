@@ -6,6 +6,7 @@ import { PagedTable, useFilterForm, usePagedQuery } from '@/components/paged-tab
 import { ApiError, errorText, formatTime, localized, t, useCall, useI18n } from '@/lib';
 import { createCustomer, customersCall, updateCustomer } from './api/admin.ts';
 import { CustomerSegments } from './CustomerSegments.tsx';
+import { formatBytes, quotaTone } from './bytes.ts';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
 
@@ -107,6 +108,11 @@ export default function CustomersPage() {
     },
     { title: t('admin.users'), dataIndex: 'users' },
     {
+      title: t('admin.storedFiles'),
+      dataIndex: 'storedBytes',
+      render: (_, r) => <StoredFiles row={r} />,
+    },
+    {
       title: t('admin.createdAt'),
       dataIndex: 'createdAt',
       key: 'createdAt',
@@ -193,6 +199,11 @@ export default function CustomersPage() {
           {/* Enter in a field saves. */}
           <button type="submit" hidden />
         </Form>
+        {editing && editing !== 'new' && (
+          <Typography.Paragraph>
+            {t('admin.storedFiles')}: <StoredFiles row={editing} />
+          </Typography.Paragraph>
+        )}
         <Divider />
         {editing && editing !== 'new' ? (
           <CustomerSegments customerId={editing.id} />
@@ -201,5 +212,21 @@ export default function CustomersPage() {
         )}
       </Modal>
     </Space>
+  );
+}
+
+/**
+ * What a customer keeps in the file store against its quota (issue 36, item 5): `1.2 MB / 10 GB`,
+ * in the warning colour from 90 % and the danger colour once reached, when uploads are refused.
+ */
+function StoredFiles({ row }: { row: Row }) {
+  const quota = row.storedBytesQuota ? formatBytes(row.storedBytesQuota) : t('admin.noQuota');
+  return (
+    <Typography.Text
+      type={quotaTone(row.storedBytes, row.storedBytesQuota)}
+      data-testid={`customer-stored-${row.code}`}
+    >
+      {formatBytes(row.storedBytes)} / {quota}
+    </Typography.Text>
   );
 }
