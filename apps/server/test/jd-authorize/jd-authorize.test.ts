@@ -125,6 +125,10 @@ describe('saving a JD app', () => {
     expect(none.status).toBe(422);
     const outOfScope = await plain(h, 'jdAuthorize/create', { ...fields, customerId: other.customerId }, agent);
     expect(outOfScope.status).toBe(422);
+    // Issue 36 #11: an operator sees every customer, so a made-up id reached the database (400 dbInvalidInput).
+    const unknown = await plain(h, 'jdAuthorize/create', { ...fields, customerId: 987_654 }, operator);
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(422);
+    expect(unknown.body.data).toEqual({ customerId: [expect.stringMatching(/客户不存在|not found/)] });
     const byAgent = await create(agent, {
       customerId: ids.demo2,
       appKey: 'APPKEY-DEMO2',

@@ -125,6 +125,9 @@ export function createJdAuthorizeRepository(db: Database) {
         .select(['id', 'app_key', 'app_secret_enc', 'refresh_token_enc', 'updated_at'])
         .executeTakeFirst(),
 
+    customerExists: async (id: number) =>
+      !!(await db.selectFrom('customers').select('id').where('id', '=', id).executeTakeFirst()),
+
     insert: (row: Omit<JdAuthorizationsTable, 'id'>) =>
       db.insertInto('jd_authorizations').values(row).returning('id').executeTakeFirstOrThrow(),
 
