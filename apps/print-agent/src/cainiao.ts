@@ -1,6 +1,6 @@
 import { CupsError } from './cups.ts';
 import { fetchPdf, fromBase64 } from './documents.ts';
-import { PrintError, type PrintCore } from './printing.ts';
+import { firstPageSizeMm, pdfProblem, PrintError, type PrintCore } from './printing.ts';
 import { INTERNAL_ERROR, type Sender } from './qz.ts';
 
 /**
@@ -88,16 +88,24 @@ async function print(core: PrintCore, head: Out, task: unknown, origin: string |
 
   // Documents print in order; a failed one does not stop the next (each is one waybill).
   const printStatus: Out[] = [];
-  for (const d of t.documents as { documentID?: unknown; contents?: unknown }[]) {
+  for (const [n, d] of (t.documents as { documentID?: unknown; contents?: unknown }[]).entries()) {
     const documentID = d?.documentID ?? null;
     try {
       if (!Array.isArray(d?.contents) || d.contents.length === 0) throw new PrintError('No contents');
       const pdfs: Buffer[] = [];
       for (const c of d.contents as Content[]) pdfs.push(await pdfOf(c ?? {}, origin));
+      // Named by its place in the task (and its contents' place when it has several), not by its
+      // place in the one-document job the core sees, which is always 1 (issue 36 #12).
+      pdfs.forEach((pdf, k) => {
+        const problem = pdfProblem(pdf);
+        const content = pdfs.length > 1 ? `, content ${k + 1},` : '';
+        if (problem) throw new PrintError(`Document ${n + 1}${content} is not a PDF: ${problem}`);
+      });
       await core.print({
         printer,
         documents: pdfs,
         copies: 1,
+        size: firstPageSizeMm(pdfs[0]) ?? undefined,
         jobName: `cainiao-${String(taskID)}-${String(documentID)}`,
       });
       printStatus.push({ documentID, status: 'success', msg: '', detail: '' });

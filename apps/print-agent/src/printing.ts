@@ -63,6 +63,23 @@ export function pdfProblem(b: Buffer): string | null {
   return 'no cross-reference table where its startxref points';
 }
 
+/**
+ * The first page's size in millimetres from its /MediaBox, or null when the page dictionary is
+ * not readable as text (inside a compressed object stream). Cainiao's protocol carries no paper
+ * size (the real component takes it from its template); without one CUPS fits the label to the
+ * queue's default paper, A4 (issue 36 #12). The console's labels are written by pdfkit, whose
+ * page dictionaries are plain text.
+ */
+export function firstPageSizeMm(pdf: Buffer): { width: number; height: number } | null {
+  const m = /\/MediaBox\s*\[\s*(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s*\]/.exec(pdf.toString('latin1'));
+  if (!m) return null;
+  const [x0, y0, x1, y1] = m.slice(1).map(Number);
+  const mm = (pt: number) => Math.round((Math.abs(pt) / 72) * 25.4 * 100) / 100;
+  const width = mm(x1 - x0);
+  const height = mm(y1 - y0);
+  return width > 0 && height > 0 && Number.isFinite(width + height) ? { width, height } : null;
+}
+
 const num = (n: number) => String(Math.round(n * 100) / 100);
 const points = (mm: number) => String(Math.max(0, Math.round((mm / 25.4) * 72)));
 

@@ -409,6 +409,40 @@ describe('Cainiao print component protocol', () => {
     c.ws.close();
   });
 
+  it('prints each document on its own page size, and names a failing document by its place in the task (issue 36 #12)', async () => {
+    const c = await raw(agent.ports.cainiao!);
+    const taskID = title('cnsize');
+    const label = makePdf(1); // 100 × 150 mm
+    const doc = (id: string, data: string) => ({ documentID: id, contents: [{ contentType: 'pdf', data }] });
+    c.send({
+      cmd: 'print',
+      requestID: 's1',
+      version: '1.0',
+      task: {
+        taskID,
+        printer: QUEUE,
+        documents: [
+          doc('w1', label.toString('base64')),
+          doc('w2', A4.toString('base64')),
+          doc('w3', Buffer.from('not a pdf at all').toString('base64')),
+        ],
+      },
+    });
+    const reply = await c.next();
+    expect(reply).toMatchObject({ requestID: 's1', status: 'failed' });
+    expect(reply.msg).toMatch(/^Document 3 is not a PDF/);
+    const notice = await c.next();
+    expect(notice.printStatus.map((p: { documentID: string; status: string }) => [p.documentID, p.status])).toEqual([
+      ['w1', 'success'],
+      ['w2', 'success'],
+      ['w3', 'failed'],
+    ]);
+    // Without a size CUPS fitted the label to the queue's A4 (595 × 842 pt).
+    expect((await pdfInfo(await printed(`cainiao-${taskID}-w1`))).size).toMatch(/^283(\.\d+)? x 425(\.\d+)? pts/);
+    expect((await pdfInfo(await printed(`cainiao-${taskID}-w2`))).size).toMatch(/^595(\.\d+)? x 842(\.\d+)? pts/);
+    c.ws.close();
+  });
+
   it('answers bad messages, unknown commands and unknown printers with status failed', async () => {
     const c = await raw(agent.ports.cainiao!);
     c.send('nope');
