@@ -103,8 +103,29 @@ describe('order list', () => {
     expect(await hit({ noType: 'waybillNo', numbers: [o.waybill_no!] })).toEqual([o.id]);
     expect(await hit({ noType: 'systemNo', numbers: o.system_no })).toEqual([o.id]);
     expect(await hit({ noType: 'userRefNo', numbers: o.user_ref_no! })).toEqual([o.id]);
-    expect(await hit({ recipientPhone: o.recipient_phone })).toContain(o.id);
-    expect(await hit({ recipientName: o.recipient_name })).toContain(o.id);
+    // Issue 36 #15: exactly the orders with that recipient, and fewer than all (a filter that
+    // filtered nothing passed `toContain`). The list masks names and phones, so the database says which.
+    const withRecipient = async (column: 'recipient_phone' | 'recipient_name', value: string) =>
+      (
+        await h.db
+          .selectFrom('orders')
+          .select('id')
+          .where('customer_id', '=', ids.demo)
+          .where(column, '=', value)
+          .execute()
+      )
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
+    const ascending = (list: number[]) => [...list].sort((a, b) => a - b);
+    const demoTotal = (await h.post('order/orderList', { limit: 1 }, demo)).body.data.total;
+    const phoneIds = await withRecipient('recipient_phone', o.recipient_phone);
+    expect(phoneIds).toContain(o.id);
+    expect(phoneIds.length).toBeLessThan(demoTotal);
+    expect(ascending(await hit({ recipientPhone: o.recipient_phone }))).toEqual(phoneIds);
+    const nameIds = await withRecipient('recipient_name', o.recipient_name);
+    expect(nameIds).toContain(o.id);
+    expect(nameIds.length).toBeLessThan(demoTotal);
+    expect(ascending(await hit({ recipientName: o.recipient_name }))).toEqual(nameIds);
     const byStatus = (await h.post('order/orderList', { status: 'shipped', limit: 100 }, demo)).body.data.list;
     expect(byStatus.length).toBeGreaterThan(0);
     expect(byStatus.every((x: any) => x.status === 'shipped')).toBe(true);
@@ -138,6 +159,10 @@ describe('order list', () => {
     expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateFrom: day, dateTo: day })).toEqual([o.id]);
     const next = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
     expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateFrom: next })).toEqual([]);
+    // …and `dateTo` the day before leaves it out (issue 36 #15: dateTo was never shown to drop a day).
+    const before = new Date(Date.parse(day) - 86_400_000).toISOString().slice(0, 10);
+    expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateTo: before })).toEqual([]);
+    expect(await hit({ noType: 'orderNo', numbers: o.order_no, dateTo: day })).toEqual([o.id]);
   });
   it('sorts on the server', async () => {
     const r = await h.post('order/orderList', { sort: 'orderNo', order: 'asc', limit: 20 }, demo);
