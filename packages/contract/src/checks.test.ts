@@ -31,6 +31,13 @@ describe('resident ID (GB 11643)', () => {
     expect(checkIdCard(make('99999919900101123'), today)).toEqual({ ok: true, birth: '1990-01-01' });
     expect(checkIdCard('12345', today)).toEqual({ ok: false, problem: 'format' });
   });
+  it('refuses a wrong check digit, whichever digit it is (issue 36 #17: only the check char was tested)', () => {
+    const first17 = '11010519491231002';
+    const right = idCardCheckChar(first17);
+    expect(checkIdCard(first17 + right, today)).toEqual({ ok: true, birth: '1949-12-31' });
+    for (const wrong of '0123456789X'.split('').filter((c) => c !== right))
+      expect(checkIdCard(first17 + wrong, today), wrong).toEqual({ ok: false, problem: 'checkDigit' });
+  });
   it('is a minor until the 18th birthday in Asia/Shanghai', () => {
     expect(isMinor('2008-11-21', today)).toBe(false);
     expect(isMinor('2008-11-22', today)).toBe(true);
