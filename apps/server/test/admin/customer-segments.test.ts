@@ -149,6 +149,10 @@ describe('a customer segment', () => {
     expect(mine.body.data.firstSeq).toEqual([
       'This range meets segment DEMO-USA-1 (1000–1999) of the same prefix and suffix: a number would be handed out twice.',
     ]);
+    // The other bound (issue 36 #17: only the first was tested): ending on its first number meets it too.
+    const below = await create(segment({ customerId: demo2Id, channelCode: 'JP', firstSeq: 500, lastSeq: 1000 }));
+    expect(below.status).toBe(422);
+    expect(Object.keys(below.body.data)).toEqual(['firstSeq']);
     // The shared JP segment is CBL1, 1 … 9,999,999,999 (its first_seq is 1 from the migration).
     const shared = await create(segment({ prefix: 'CBL1', firstSeq: 2_000_000_000, lastSeq: 2_000_000_010 }));
     expect(shared.status).toBe(422);
