@@ -31,7 +31,25 @@ function CountBadge({
   const open = useOpenRoute();
   const { data } = useCall(def, onePage, { enabled: allowed, refetchInterval: REFRESH_MS, silent: true });
   if (!allowed) return null;
-  const total = data?.total ?? 0;
+  return (
+    <CountBadgeView total={data?.total ?? 0} label={label} icon={icon} testId={testId} onClick={() => open(route)} />
+  );
+}
+
+/** The badge as shown, apart from loading it: what the spec's display cap is tested on. */
+export function CountBadgeView({
+  total,
+  label,
+  icon,
+  testId,
+  onClick,
+}: {
+  total: number;
+  label: string;
+  icon: React.ReactNode;
+  testId: string;
+  onClick: () => void;
+}) {
   return (
     <Tooltip title={label}>
       <Badge
@@ -42,7 +60,7 @@ function CountBadge({
         data-testid={testId}
         data-count={total}
       >
-        <Button type="text" icon={icon} aria-label={label} onClick={() => open(route)} className="header-action" />
+        <Button type="text" icon={icon} aria-label={label} onClick={onClick} className="header-action" />
       </Badge>
     </Tooltip>
   );
