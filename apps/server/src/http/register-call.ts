@@ -11,12 +11,14 @@ import {
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { audit } from '../lib/audit.ts';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
 import { asTenant } from '../lib/fair-turns.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import type { ExportProgressStore } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
+import { staffWriteEntry } from '../lib/staff-writes.ts';
 import type { Database } from '../db/database.ts';
 import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -120,6 +122,9 @@ export function createRegistrar(
         // customer's (lib/fair-turns.ts); staff and agents wait as themselves.
         const tenant = !def.auth ? '' : actor.customerId != null ? `c${actor.customerId}` : `u${actor.userId}`;
         const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
+        // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts), once it succeeded.
+        const staffWrite = def.auth ? staffWriteEntry(def.path, parsed.data, actor) : null;
+        if (staffWrite) await audit(db, { actor, ip: request.ip }, staffWrite);
 
         if (result instanceof Download) {
           return reply

@@ -94,9 +94,12 @@ const readNames = new Set([
 const SCOPE = 'not money, accounts, global rules or capacity';
 const TRACKED =
   "an order's status change: order-life writes its tracking event (who, when, why) in the same transaction, the order's own audit";
-const ORDER_CONTENT = `an order's own content (recipient, items, numbers, flags, documents) kept for its customer; ${SCOPE}`;
+/** Issue 36 #6: made by staff or an agent, these write a `staff.write` row (lib/staff-writes.ts, staff-writes-audit.test.ts). */
+const STAFF =
+  "made by staff or an agent it is recorded as staff.write by the router; a customer's own write is its own data";
+const ORDER_CONTENT = `an order's own content (recipient, items, numbers, flags, documents) kept for its customer; ${STAFF}`;
 const OWN = "the caller's own data or session, not an administrative change";
-const CUSTOMER_DATA = `one customer's own business data; ${SCOPE}`;
+const CUSTOMER_DATA = `one customer's own business data; ${STAFF}`;
 const PREVIEW = 'a preview: nothing changes until its apply, which is classified itself';
 
 /** Writes that deliberately write no audit row, each with its reason. */
@@ -162,7 +165,7 @@ const exceptions: Record<string, string> = {
   'export/delete': CUSTOMER_DATA,
   'item/create': CUSTOMER_DATA,
   'item/update': CUSTOMER_DATA,
-  'item/approve': `an operator's review of one customer's item; ${SCOPE}`,
+  'item/approve': `an operator's review of one customer's item; ${STAFF}`,
   'item/fail': `an operator's review of one customer's item, its reason shown to the customer; ${SCOPE}`,
   'item/adjust':
     "an operator's proposed change of an item: the adjustment is its own record (before, after, who, when)",

@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { OrderInput } from '../../domain/order-input.ts';
 import { itemRow } from '../../domain/order-writer.ts';
+import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
@@ -64,7 +65,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       });
       return { id: o.id, version: w.version, warnings: w.warnings, taxEstimate: w.taxEstimate };
     },
-    async remove(scope: Scope, requested: number[]) {
+    async remove(who: AuditWho, scope: Scope, requested: number[]) {
       const ids = [...new Set(requested)];
       const rows = await repo.idsInScope(scope, ids);
       const missing = ids.filter((id) => !rows.some((r) => r.id === id));
@@ -79,6 +80,28 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       const deleted = await db.transaction().execute(async (trx) => {
         const claimed = await repo.claim(trx, ids, guard, now());
         if (claimed.length !== ids.length) await refuse(ids, claimed, guard);
+        // A tombstone per order, whoever deletes it: a deleted order's events go with it, so this
+        // row is what says it existed, whose it was and who removed it.
+        const at = now();
+        for (const t of await repo.tombstones(trx, claimed))
+          await audit(
+            trx,
+            who,
+            {
+              action: 'order.delete',
+              target: `order:${t.order_no}`,
+              detail: {
+                customerId: t.customer_id,
+                orderNo: t.order_no,
+                waybillNo: t.waybill_no,
+                systemNo: t.system_no,
+                status: t.status,
+                channel: t.channel_code,
+                createdAt: t.created_at,
+              },
+            },
+            new Date(at),
+          );
         return repo.deleteClaimed(trx, claimed);
       });
       return { deleted };

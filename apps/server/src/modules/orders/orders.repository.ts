@@ -75,6 +75,15 @@ export function createOrdersRepository(db: Database) {
       const r = await trx.selectFrom('orders').select('version').where('id', '=', id).executeTakeFirstOrThrow();
       return r.version;
     },
+    /** What stays of deleted orders in the audit log (issue 36 #6): their numbers, owner and state. */
+    tombstones(trx: Transaction<DB>, ids: readonly number[]) {
+      return trx
+        .selectFrom('orders')
+        .select(['id', 'customer_id', 'order_no', 'waybill_no', 'system_no', 'status', 'channel_code', 'created_at'])
+        .where('id', 'in', [...ids])
+        .orderBy('id')
+        .execute();
+    },
     /** Deletes claimed orders with their items and events; their ID cards stay, unlinked. */
     async deleteClaimed(trx: Transaction<DB>, ids: readonly number[]) {
       const list = [...ids];

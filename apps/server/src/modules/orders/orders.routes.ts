@@ -51,7 +51,9 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.order, async (input, ctx) => service.detail(await ctx.scope(), ctx.lang, input.id));
   r.call(orders.items, async (input, ctx) => service.items(await ctx.scope(), input.orderId));
   r.call(orders.orderUpdate, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), ctx.lang, input));
-  r.call(orders.orderDelete, async (input, ctx) => service.remove(await ctx.scope(), input.ids));
+  r.call(orders.orderDelete, async (input, ctx) =>
+    service.remove({ actor: ctx.actor, ip: ctx.ip }, await ctx.scope(), input.ids),
+  );
   r.call(
     orders.itemCreate,
     async ({ orderId, confirm, orderVersion, ...item }, ctx) =>
