@@ -24,6 +24,10 @@ export const ordersMessages = {
     en: 'Order {orderNo} is intercepted and can no longer be changed or deleted.',
     'zh-CN': '订单 {orderNo} 已被拦截，不能再修改或删除。',
   },
+  orderCharged: {
+    en: 'Order {orderNo} has charges on a bill and cannot be deleted.',
+    'zh-CN': '订单 {orderNo} 已产生账单费用，不能删除。',
+  },
   orderLockedCancelled: {
     en: 'Order {orderNo} is cancelled and can no longer be changed.',
     'zh-CN': '订单 {orderNo} 已取消，不能再修改。',

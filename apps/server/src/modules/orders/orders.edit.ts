@@ -74,6 +74,13 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
         const key = lockKey(r);
         if (key && key !== 'orderLockedCancelled') throw AppError.conflict(key, { orderNo: r.order_no });
       }
+      // A bill's charge and a shipment's line name the order: refused in words, where the database's
+      // foreign key answered "a value … cannot be stored".
+      const kept = await repo.kept(ids);
+      for (const r of rows) {
+        if (kept.charged.has(r.id)) throw AppError.conflict('orderCharged', { orderNo: r.order_no });
+        if (kept.shipped.has(r.id)) throw AppError.conflict('orderLockedShipped', { orderNo: r.order_no });
+      }
       // The checks above give the reason early; the claim is what makes it safe: a parcel scanned
       // (or an order deleted by another call) meanwhile is not claimed, and nothing is deleted.
       const guard: Guard = { statuses: DELETABLE_STATUSES };

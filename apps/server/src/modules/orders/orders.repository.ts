@@ -84,9 +84,23 @@ export function createOrdersRepository(db: Database) {
         .orderBy('id')
         .execute();
     },
-    /** Deletes claimed orders with their items and events; their ID cards stay, unlinked. */
+    /** Orders of these that a bill charges or a shipment carries: records that must outlive them. */
+    async kept(ids: readonly number[]) {
+      const list = [...ids];
+      const [charged, shipped] = await Promise.all([
+        db.selectFrom('charges').select('order_id').where('order_id', 'in', list).execute(),
+        db.selectFrom('shipment_orders').select('order_id').where('order_id', 'in', list).execute(),
+      ]);
+      return { charged: new Set(charged.map((r) => r.order_id)), shipped: new Set(shipped.map((r) => r.order_id)) };
+    },
+    /**
+     * Deletes claimed orders with their items, events and export declaration; their ID cards stay,
+     * unlinked, and an address batch's rows keep their text without the order.
+     */
     async deleteClaimed(trx: Transaction<DB>, ids: readonly number[]) {
       const list = [...ids];
+      await trx.deleteFrom('export_declarations').where('order_id', 'in', list).execute();
+      await trx.updateTable('label_b_rows').set({ order_id: null }).where('order_id', 'in', list).execute();
       await trx.deleteFrom('order_items').where('order_id', 'in', list).execute();
       await trx.deleteFrom('tracking_events').where('order_id', 'in', list).execute();
       await trx.updateTable('id_cards').set({ order_id: null }).where('order_id', 'in', list).execute();
