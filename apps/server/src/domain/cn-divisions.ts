@@ -76,4 +76,18 @@ export const cnDivisions = {
   findProvince: (name: string) => findProvince('', name),
   findCity: (provinceCode: string, name: string) => findCity(provinceCode.slice(0, 2), name),
   findArea: (cityCode: string, name: string) => findArea(cityCode.slice(0, 4), name),
+  /**
+   * The city a recipient's city names in a province. A municipality (Beijing, Shanghai, Tianjin:
+   * one city of its own name) is also written with 市辖区 or with the district in the city's place;
+   * any other name is not one of its cities (issue 36 #21: "北京市 广州市 朝阳区" was taken for Beijing).
+   */
+  cityOf: (provinceCode: string, name: string): Division | undefined => {
+    const found = findCity(provinceCode.slice(0, 2), name);
+    if (found) return found;
+    const only = citiesByProvince.get(provinceCode.slice(0, 2)) ?? [];
+    if (only.length !== 1) return undefined;
+    const city = only[0];
+    const n = name.trim();
+    return n === '市辖区' || findArea(city.code.slice(0, 4), n) ? city : undefined;
+  },
 };

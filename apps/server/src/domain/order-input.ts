@@ -254,9 +254,7 @@ export function resolveDivision(
   | { ok: false; field: 'province' | 'city' | 'district'; messageKey: string; params: { value: string } } {
   const p = cnDivisions.findProvince(province);
   if (!p) return { ok: false, field: 'province', messageKey: 'provinceUnknown', params: { value: province } };
-  const c =
-    cnDivisions.findCity(p.code, city) ??
-    (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
+  const c = cnDivisions.cityOf(p.code, city);
   if (!c) return { ok: false, field: 'city', messageKey: 'cityUnknown', params: { value: city } };
   const a = cnDivisions.findArea(c.code, district);
   if (!a) return { ok: false, field: 'district', messageKey: 'districtUnknown', params: { value: district } };
@@ -313,10 +311,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     const p = cnDivisions.findProvince(r.province);
     if (!p) err('recipient.province', 'provinceUnknown', { value: r.province });
     else if (hasCity) {
-      // Municipalities list their districts under a city of the same name; accept either form.
-      const c =
-        cnDivisions.findCity(p.code, r.city) ??
-        (cnDivisions.cities(p.code).length === 1 ? cnDivisions.cities(p.code)[0] : undefined);
+      // Municipalities list their districts under a city of the same name (cnDivisions.cityOf).
+      const c = cnDivisions.cityOf(p.code, r.city);
       if (!c) err('recipient.city', 'cityUnknown', { value: r.city });
       else if (hasDistrict && !cnDivisions.findArea(c.code, r.district)) {
         err('recipient.district', 'districtUnknown', { value: r.district });
