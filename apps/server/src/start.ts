@@ -23,6 +23,13 @@ export async function prepareDatabase(
   opts: { now?: Date; /** Tests: fewer demo orders. */ orders?: number } = {},
 ): Promise<{ seeded: boolean }> {
   const now = opts.now ?? new Date();
+  // Issue 38 row 9: a `web` instance on SQLite waited for a worker that could never share its
+  // queue (the embedded database belongs to one process), and every import and download waited.
+  if (config.database.dialect === 'sqlite' && config.SERVER_ROLE !== 'all')
+    throw new StartError(
+      `SERVER_ROLE=${config.SERVER_ROLE} needs PostgreSQL (DATABASE_URL=postgres://…): the embedded SQLite database ` +
+        'belongs to one process, which serves the console and runs the jobs. Leave SERVER_ROLE unset (all) on SQLite.',
+    );
   if (config.MIGRATE_ON_START) await migrateToLatest(db);
   else {
     const pending = await pendingMigrations(db);

@@ -109,3 +109,29 @@ describe('two cold starts', () => {
     }
   });
 });
+
+describe('roles on one process', () => {
+  it.each(['web', 'worker'])(
+    'SERVER_ROLE=%s is refused at start on SQLite, and starts on PostgreSQL (issue 38 row 9)',
+    async (role) => {
+      const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'console-role-db-'));
+      dirs.push(shared);
+      const empty = await emptyDatabase(shared);
+      const a = instance(empty.url, { SERVER_ROLE: role });
+      try {
+        const result = await prepareDatabase(a.config, a.db, { orders: 5 }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        if (pg) expect(result).toBeNull();
+        else {
+          expect(result).toBeInstanceOf(StartError);
+          expect((result as Error).message).toMatch(new RegExp(`SERVER_ROLE=${role} needs PostgreSQL`));
+        }
+      } finally {
+        for (const db of dbs.splice(0)) await db.destroy();
+        await empty.drop?.();
+      }
+    },
+  );
+});
