@@ -385,6 +385,14 @@ describe('outbound', () => {
     expect(r.status).toBe(200);
     // Spec §5: an order entered twice ships on its last line (issue 28 #18).
     expect(r.data.lines.map((l: any) => l.outcome)).toEqual(['duplicate', 'shipped', 'refused', 'shipped', 'notFound']);
+    // The selected order's line names its waybill, not its internal id (issue 36 #22).
+    expect(r.data.lines.map((l: any) => l.code)).toEqual([
+      a!.waybill_no,
+      b!.waybill_no,
+      c!.waybill_no,
+      a!.waybill_no,
+      'NOSUCH0004',
+    ]);
     expect(r.data.shipment).toMatchObject({ method: 'batch', orderCount: 2 });
     const list = await aes(h, 'storageOrder/shipments', { shipmentNo: r.data.shipment.shipmentNo }, operator);
     expect(list.data.list.map((s: any) => s.id)).toEqual([r.data.shipment.id]);

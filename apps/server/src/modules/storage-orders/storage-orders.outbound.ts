@@ -86,8 +86,10 @@ export function createOutbound(deps: { db: Database; clock: () => Date; files: F
       (k) => k,
     );
     const plan = entries.map((e, i) => {
-      const label = e.code ?? String(e.id);
       const o = orderOf[i];
+      // A selected order is named by its waybill (or order number) as a scanned one is, never by
+      // its internal id (issue 36 #22); an id that finds nothing has nothing else to show.
+      const label = e.code ?? o?.waybill_no ?? o?.order_no ?? String(e.id);
       if (!o) return { code: label, order: null, outcome: 'notFound' as C.ShipLine['outcome'], key: 'shipNotFound' };
       if (lastOf.get(`order ${o.id}`) !== i)
         return { code: label, order: o, outcome: 'duplicate' as const, key: 'shipRepeatedBelow' };
