@@ -18,6 +18,7 @@ import {
   setTabLabel,
   tabKey,
 } from '../src/app/layout/tabs/store.ts';
+import { readUserSetting } from '../src/app/userSettings.ts';
 
 const paths = () => getTabs().paths;
 
@@ -147,5 +148,17 @@ describe('issue 28: tabs keep unsaved edits; one tab per page', () => {
     expect(openTab('/new')).toBe('/p2');
     expect(paths()).toContain('/p1');
     expect(paths()).toHaveLength(OPEN_TABS_MAX);
+  });
+});
+
+describe('issue 36 #22: restored tabs keep the names of their records', () => {
+  it('a record’s name is saved with the user’s settings, and a restore from the server shows it, not the id', () => {
+    loadTabsFor('demo', ['/order/info?id=368']);
+    setTabLabel('/order/info?id=368', 'ORD-1');
+    expect(readUserSetting('demo', 'tabLabels', {})).toEqual({ '/order/info?id=368': 'ORD-1' });
+    // Another browser (nothing saved locally): the server's copy names it; other saved values are dropped.
+    localStorage.clear();
+    loadTabsFor('demo', ['/order/info?id=368'], { '/order/info?id=368': 'ORD-1', '/closed': 'x', '/odd': 3 });
+    expect(getTabs().labels).toEqual({ '/order/info?id=368': 'ORD-1' });
   });
 });

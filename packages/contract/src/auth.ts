@@ -155,7 +155,15 @@ export const setUserDisabled = defineCall({
  * Console settings that follow the user across browsers (tabs, appearance; `print`: the print
  * settings of issue 14, spec §9, shaped and checked by apps/web's printing feature).
  */
-export const settingKey = z.enum(['tabs', 'appearance', 'orderColumns', 'itemColumns', 'orderReviewColumns', 'print']);
+export const settingKey = z.enum([
+  'tabs',
+  'tabLabels',
+  'appearance',
+  'orderColumns',
+  'itemColumns',
+  'orderReviewColumns',
+  'print',
+]);
 export const userSettings = defineCall({
   path: 'user/settings',
   summary: 'The saved console settings of the current user.',

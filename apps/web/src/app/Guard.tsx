@@ -42,7 +42,11 @@ export function bootstrapSession(path?: string): Promise<void> {
       prefetchCalls(path, user);
       const [me, server] = await Promise.all([user, fetchServerSettings()]);
       loadAppearanceFor(me.name, pickUserSetting(me.name, 'appearance', server.appearance));
-      loadTabsFor(me.name, pickUserSetting(me.name, 'tabs', server.tabs));
+      loadTabsFor(
+        me.name,
+        pickUserSetting(me.name, 'tabs', server.tabs),
+        pickUserSetting(me.name, 'tabLabels', server.tabLabels),
+      );
     } finally {
       loading = null;
     }

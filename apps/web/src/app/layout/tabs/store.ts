@@ -7,7 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { queryClient } from '@/lib/query.ts';
-import { readLocal, writeLocal } from '@/lib/storage.ts';
+import { writeLocal } from '@/lib/storage.ts';
 import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.ts';
 
 export const HOME_PATH = '/index';
@@ -56,7 +56,6 @@ export function tabKey(path: string): string {
   const id = new URLSearchParams(query ?? '').get('id');
   return id ? `${pathname}?id=${id}` : pathname!;
 }
-const labelsKey = (user: string) => `tab-labels:${user}`;
 const listeners = new Set<() => void>();
 
 function set(next: Partial<TabsState>, persist = true) {
@@ -69,7 +68,7 @@ function set(next: Partial<TabsState>, persist = true) {
   }
   if (Object.keys(state.labels).some((p) => !state.paths.includes(p))) {
     state.labels = Object.fromEntries(Object.entries(state.labels).filter(([p]) => state.paths.includes(p)));
-    if (state.user) writeLocal(labelsKey(state.user), state.labels);
+    if (state.user && persist) saveUserSetting(state.user, 'tabLabels', state.labels);
   }
   if (persist && state.user) saveUserSetting(state.user, 'tabs', state.paths);
   listeners.forEach((l) => l());
@@ -87,10 +86,21 @@ function sanitize(v: unknown): string[] {
   return [...byKey.values()].slice(0, OPEN_TABS_MAX);
 }
 
-export function loadTabsFor(user: string, serverValue?: unknown) {
+/** Saved record names: strings by tab path, nothing else. */
+function sanitizeLabels(v: unknown): Record<string, string> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter(([p, l]) => p.startsWith('/') && typeof l === 'string'));
+}
+
+/**
+ * A user's tabs and the names of the records they show, saved with the user's settings on the
+ * server as the tabs are (issue 36 #22: restored in another browser or after a new login, a tab
+ * not opened yet was titled with its internal id, "订单详情 #368").
+ */
+export function loadTabsFor(user: string, serverValue?: unknown, serverLabels?: unknown) {
   const paths = sanitize(serverValue ?? readUserSetting(user, 'tabs', [HOME_PATH]));
-  const labels = readLocal<Record<string, string>>(labelsKey(user), {});
-  state = { ...empty(user), paths: [], labels: typeof labels === 'object' && labels ? labels : {} };
+  const labels = sanitizeLabels(serverLabels ?? readUserSetting(user, 'tabLabels', {}));
+  state = { ...empty(user), paths: [], labels };
   set({ paths }, false);
   writeLocal(localKey(user, 'tabs'), state.paths);
 }
@@ -221,7 +231,7 @@ export function refreshTab(path: string) {
 export function setTabLabel(path: string, label: string) {
   if (!state.paths.includes(path) || state.labels[path] === label) return;
   set({ labels: { ...state.labels, [path]: label } }, false);
-  if (state.user) writeLocal(labelsKey(state.user), state.labels);
+  if (state.user) saveUserSetting(state.user, 'tabLabels', state.labels);
 }
 
 /** Marks a tab as holding unsaved edits or not (see `dirty`); ignored once the tab is closed. */
