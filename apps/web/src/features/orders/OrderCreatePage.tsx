@@ -10,6 +10,7 @@ import { AddressPaste, cleanOrder, ItemsFields, RecipientFields, SenderFields } 
 import { RecipientPick } from './components/RecipientPick.tsx';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** Create importer order alone: customer (agents and operators choose), channel, recipient from a pasted address, items. */
 export default function OrderCreatePage() {
@@ -65,7 +66,7 @@ export default function OrderCreatePage() {
     form.setFieldsValue({ exportNominationId: undefined, numberSegmentId: undefined, orderNo: undefined });
     void fillDefaults(id);
   };
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     const body = cleanOrder(v);
     try {
       const r = await withConfirmations(modal, (confirm) =>
@@ -89,7 +90,7 @@ export default function OrderCreatePage() {
       if (fields) form.setFields(fields);
       message.error(t('orders.createFailed', { reason: fields ? t('feedback.formInvalid') : errorText(e) }));
     }
-  };
+  });
   return (
     <Card title={t('orders.create')}>
       <Form
@@ -208,7 +209,13 @@ export default function OrderCreatePage() {
         </Space>
         <SenderFields />
         <ItemsFields customerId={isCustomer ? undefined : customerId} />
-        <Button type="primary" htmlType="submit" style={{ marginTop: 12 }} data-testid="create-submit">
+        <Button
+          type="primary"
+          htmlType="submit"
+          loading={submitting}
+          style={{ marginTop: 12 }}
+          data-testid="create-submit"
+        >
           {t('orders.create')}
         </Button>
       </Form>
