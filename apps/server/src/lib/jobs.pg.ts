@@ -29,6 +29,8 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
   // A pool of our own (not Kysely's), so `abandon` can cut this instance off like a crash would.
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: `console-jobs-${config.SERVER_ROLE}` });
   pool.on('error', (err) => log.warn({ err }, 'job queue connection lost'));
+  // pg-pool drops its idle listener from a lent-out client: one of our own on each (issue 38 row 0).
+  pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'job queue connection lost')));
   let cut = false;
   const boss = new PgBoss({
     db: {
