@@ -40,6 +40,15 @@ async function settleOn(app: FastifyInstance, id: number) {
   throw new Error('batch did not settle');
 }
 
+/** Whether the store's object goes within a bounded wait. */
+async function removedSoon(key: string) {
+  for (let i = 0; i < 400; i++) {
+    if (!(await h.stored(key))) return true;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  return false;
+}
+
 let serial = 0;
 /** Uploads `n` clean rows with fresh order numbers (and `extra` cells) and waits for the preview. */
 async function preview(n: number, extra: Parameters<typeof baseRow>[1] = {}) {
@@ -96,9 +105,10 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       .orderBy('order_no')
       .execute();
     expect(written.map((o) => o.order_no)).toEqual(orderNos);
-    // Committed: the stored parse is gone.
+    // Committed: the stored parse is gone, removed just after COMMIT (never inside it: issue 36
+    // item 4), so looked for a bounded while.
     expect((await batchRow(id)).parsed_key).toBeNull();
-    expect(await h.stored(b.parsed_key!)).toBe(false);
+    expect(await removedSoon(b.parsed_key!)).toBe(true);
   });
 
   it('expires an unconfirmed preview after PREVIEW_TTL_MINUTES: a clear 409, its file removed', async () => {

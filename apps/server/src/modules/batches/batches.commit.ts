@@ -133,9 +133,14 @@ export function createBatchCommits({
         updated_at: now(),
         heartbeat_at: now(),
       };
-      // Removed before the batch shows done, so a done batch never leaves its file behind.
+      // The batch done and its reserved ranges settled, in the caller's transaction. Its stored
+      // preview is removed once that has committed (below), never inside it: the file store may be
+      // the database (FILE_STORE=database), whose removal through the root connection waited on
+      // SQLite's one writer, held by this very transaction (issue 36 item 4: the commit stayed at
+      // 99 % and every later write hung), and a removal before COMMIT lost the preview of a commit
+      // that rolled back (issue 38 row 1). Should the process die in between, the object is named
+      // by no record and the store's orphan sweep takes it (ORPHAN_GRACE_HOURS).
       const publish = async (q: Database | Transaction<DB>) => {
-        await removeFile(batch.parsed_key);
         if (!(await repo.updateFrom(batchId, 'committing', { ...done, updated_at: now() }, q))) {
           throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
         }
@@ -187,6 +192,7 @@ export function createBatchCommits({
         await db.transaction().execute((trx) => publish(trx));
         setBatchHidden(db, batchId, false);
       }
+      await removeFile(batch.parsed_key);
     } catch (e) {
       // A unique index refused a row: an order number taken between the chunk's check and its
       // insert (PostgreSQL, another connection) is named as such; anything else is the raw cause.
