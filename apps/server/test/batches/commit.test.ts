@@ -454,3 +454,38 @@ describe('18. Two confirms of one batch commit it once', () => {
     expect(await ordersOf(id)).toBe(40);
   });
 });
+
+describe('issue 38 rows 1 and 2: a transient database error mid-commit', () => {
+  it('PostgreSQL runs the commit again (one transaction, rolled back) and it lands once; SQLite fails it cleanly', async () => {
+    const { id, orderNos } = await preview(600);
+    let thrown = 0;
+    // What a restart or a failover does to the commit's connection after its first chunk (57P01).
+    const app = await workers.next({
+      afterStagedChunk: async (batchId) => {
+        if (batchId !== id || thrown++) return;
+        throw Object.assign(new Error('terminating connection due to administrator command'), {
+          code: '57P01',
+          severity: 'FATAL',
+        });
+      },
+    });
+    expect((await call(app, 'order/batch/confirm', { id, confirmations: [] }, demo)).status).toBe(200);
+    const done = await settleOn(app, id);
+    expect(thrown).toBeGreaterThan(0);
+    const reservations = await h.db
+      .selectFrom('waybill_reservations')
+      .select('id')
+      .where('batch_id', '=', id)
+      .execute();
+    expect(reservations).toEqual([]);
+    if (pg) {
+      expect(done).toMatchObject({ status: 'done', orderCount: 600 });
+      const written = await h.db.selectFrom('orders').select('order_no').where('batch_id', '=', id).execute();
+      expect(written.map((o) => o.order_no).sort()).toEqual([...orderNos].sort());
+    } else {
+      // The staged commit is not run again (docs/decisions): failed, nothing of it kept.
+      expect(done.status).toBe('failed');
+      expect(await ordersOf(id)).toBe(0);
+    }
+  });
+});
