@@ -2,6 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
+import pgDriver from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf } from '../src/db/dialect.ts';
 import { appErrorOfDatabase, installErrorHandler } from '../src/http/error-handler.ts';
@@ -42,7 +43,7 @@ async function answerTo(error: unknown, lang = 'en') {
   });
   const r = await app.inject({ method: 'POST', url: '/x', headers: { 'accept-language': lang }, payload: {} });
   await app.close();
-  return { status: r.statusCode, body: r.json() };
+  return { status: r.statusCode, body: r.json(), headers: r.headers };
 }
 
 /** The same order number again for the same customer: every other unique column fresh. */
@@ -135,6 +136,37 @@ describe('finding 17: ids are bounded and database errors are answered by class'
     const r = await answerTo(e, 'en');
     expect(r).toMatchObject({ status: 409, body: { code: 409 } });
     expect(r.body.message).toMatch(/try again/);
+  });
+
+  it('a lost or unreachable database is a 503 databaseUnavailable with Retry-After, never a 500 (issue 38)', async () => {
+    // Real errors of the driver: on PostgreSQL the test's own transaction is ended by the server
+    // (57P01, what a restart or a failover does); on both, a connection refused (ECONNREFUSED, the
+    // address of a database that is down).
+    const errors: unknown[] = [];
+    if (pg) {
+      errors.push(
+        await failure(() =>
+          h.db.transaction().execute(async (trx) => {
+            const { pid } = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!;
+            await sql`select pg_terminate_backend(${pid})`.execute(h.db);
+            await sql`select pg_sleep(5)`.execute(trx);
+          }),
+        ),
+      );
+    }
+    const down = new pgDriver.Client({ host: '127.0.0.1', port: 1, user: 'secret-user', password: 'secret-pass' });
+    errors.push(await failure(() => down.connect()));
+    for (const e of errors) {
+      expect(appErrorOfDatabase(e)?.key).toBe('databaseUnavailable');
+      const r = await answerTo(e, 'en');
+      expect(r).toMatchObject({ status: 503, body: { code: 503, key: 'databaseUnavailable', data: null } });
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+      expect(r.body.message).toMatch(/database cannot be reached/);
+      // Nothing of the driver's own text: no address, no user, no SQLSTATE.
+      expect(JSON.stringify(r.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|secret|terminat|57P01/i);
+      const zh = await answerTo(e, 'zh-CN');
+      expect(zh.body.message).toMatch(/数据库暂时无法访问/);
+    }
   });
 
   it('anything else stays a 500 with an errorId', async () => {

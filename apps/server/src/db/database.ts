@@ -19,7 +19,13 @@ export function createDatabase(db: Config['database']): Database {
       // as an 'error' event on the pool, which ends the process when nobody listens (it ended a PostgreSQL
       // test run once, 57P01). The pool has already dropped that client and the next query opens
       // another; a query that was running fails with its own error.
-      p?.on('error', (err) => process.emitWarning(`database connection lost: ${err.message}`));
+      p?.on('error', connectionLost);
+      // A checked-out connection is not covered by that: pg-pool removes its idle listener while
+      // the client is lent out, so PostgreSQL ending it mid-transaction (57P01 on a restart or a
+      // failover) was an unheard 'error' event on the client and ended the process (issue 38
+      // row 0). Each client gets its own listener once, when the pool opens it; the query or
+      // transaction in flight fails with its own error, and the pool discards the client on release.
+      p?.on('connect', (client) => client.on('error', connectionLost));
     }
     // Kysely ends the pool it was given on destroy() (once it has run a query: a server's
     // migrations run first): the read pool ends with it.
@@ -43,6 +49,11 @@ export function createDatabase(db: Config['database']): Database {
   sqliteDialects.set(kysely, dialect);
   connections.set(kysely, db);
   return kysely;
+}
+
+/** The message only: pg's errors name no password, but the connection string must never reach a log. */
+function connectionLost(err: Error): void {
+  process.emitWarning(`database connection lost: ${err.message}`);
 }
 
 const connections = new WeakMap<Kysely<any>, Config['database']>();

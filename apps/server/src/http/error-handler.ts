@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, ErrorCode } from '@console/contract';
 import { databaseMessages } from '@console/contract/errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isTransientDatabaseError } from '../db/transient-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import { isStorageFull } from '../lib/storage.ts';
@@ -47,6 +48,22 @@ export function classifyDatabaseError(error: unknown): { kind: DatabaseErrorClas
   return null;
 }
 
+/**
+ * Seconds a client is told to wait after a 503 `databaseUnavailable`: a restart or a failover
+ * gives connections back within seconds, and the pool reconnects by itself (issue 38).
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database went away mid-request or cannot be reached (a restart, a failover, a full
+ * connection table: `isTransientDatabaseError`): the same request may succeed a little later,
+ * so a 503 with a reason key and Retry-After, never a 500 (issue 38, build item 3). A
+ * serialization failure or a busy SQLite stays the 409 above: another request's write, not an outage.
+ */
+function databaseUnavailable(cause: unknown): AppError {
+  return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'databaseUnavailable', null, undefined, undefined, cause);
+}
+
 const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
@@ -56,7 +73,7 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => 
  */
 export function appErrorOfDatabase(error: unknown): AppError | null {
   const c = classifyDatabaseError(error);
-  if (!c) return null;
+  if (!c) return isTransientDatabaseError(error) ? databaseUnavailable(error) : null;
   if (c.kind === 'invalid') return AppError.badRequest('dbInvalidInput');
   if (c.kind === 'conflict') return AppError.conflict('dbConflict');
   const columns = c.columns.filter((col) => col && col !== 'customer_id');
@@ -97,6 +114,7 @@ export function installErrorHandler(app: FastifyInstance) {
           )
         : error.data;
       if (error.code >= 500) request.log.error({ err: error }, 'app error');
+      if (error.key === 'databaseUnavailable') reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       return reply
         .status(error.code)
         .send({ code: error.code, message: translate(lang, error.key, error.params), key: error.key, data });

@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
-import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
+import {
+  KIND_NAME,
+  retriesAfter,
+  retryDelayMs,
+  retryDelaySecondsOf,
+  runsJobs,
+  scheduleTicks,
+  slotOf,
+} from './jobs.shared.ts';
 
 /** Jobs run at once in the process (the work itself is in worker threads where it is heavy). */
 const CONCURRENCY = 2;
@@ -106,7 +114,11 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     const kind = kinds.get(job.kind)!;
     try {
       await runAsJob(kind.name, () =>
-        kind.run(JSON.parse(job.payload), { attempt: job.attempts, signal: stopping.signal }),
+        kind.run(JSON.parse(job.payload), {
+          attempt: job.attempts,
+          signal: stopping.signal,
+          runsAgainAfter: (err) => retriesAfter(kind, err, job.attempts),
+        }),
       );
       await db
         .updateTable('job_queue')
@@ -114,7 +126,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
         .where('id', '=', job.id)
         .execute();
     } catch (err) {
-      const retry = kind.retry && job.attempts <= kind.retry.limit;
+      const retry = retriesAfter(kind, err, job.attempts);
       if (!retry) log.error({ err, kind: job.kind }, 'job failed');
       await db
         .updateTable('job_queue')
@@ -122,7 +134,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
           retry
             ? {
                 state: 'queued',
-                run_after: new Date(Date.now() + retryDelayMs(kind.retry!.delaySeconds, job.attempts)).toISOString(),
+                run_after: new Date(Date.now() + retryDelayMs(retryDelaySecondsOf(kind), job.attempts)).toISOString(),
                 last_error: String((err as Error)?.message ?? err).slice(0, 500),
               }
             : {

@@ -3,7 +3,15 @@ import pg from 'pg';
 import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
-import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
+import {
+  KIND_NAME,
+  retriesAfter,
+  retryDelaySecondsOf,
+  runsJobs,
+  scheduleTicks,
+  slotOf,
+  TRANSIENT_RETRIES,
+} from './jobs.shared.ts';
 
 /** pg-boss's own schema in the product's database. */
 const SCHEMA = 'pgboss';
@@ -13,6 +21,8 @@ const SCHEMA = 'pgboss';
  * errors still gets these (its errors end the job instead, see `handler`).
  */
 const ORPHAN_RETRIES = 3;
+/** A transient database error's retries (jobs.shared.ts) come out of the same budget as orphans'. */
+const SPARE_RETRIES = Math.max(ORPHAN_RETRIES, TRANSIENT_RETRIES);
 /** A job's hard limit, lease or not: past it the job is failed (and retried if it may). */
 const EXPIRE_SECONDS = 4 * 3600;
 
@@ -29,6 +39,8 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
   // A pool of our own (not Kysely's), so `abandon` can cut this instance off like a crash would.
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: `console-jobs-${config.SERVER_ROLE}` });
   pool.on('error', (err) => log.warn({ err }, 'job queue connection lost'));
+  // pg-pool drops its idle listener from a lent-out client: one of our own on each (issue 38 row 0).
+  pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'job queue connection lost')));
   let cut = false;
   const boss = new PgBoss({
     db: {
@@ -54,26 +66,33 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
   let started: Promise<void> | null = null;
   let stopped = false;
 
+  // Also given with each job: a queue created by an earlier version keeps its own settings.
+  const retryOptions = (kind: JobKind<any>) => ({
+    retryLimit: (kind.retry?.limit ?? 0) + SPARE_RETRIES,
+    retryDelay: retryDelaySecondsOf(kind),
+    retryBackoff: true,
+  });
   const queueOf = (kind: JobKind<any>) =>
     boss.createQueue(kind.name, {
       // A periodic kind never runs twice at once, on any instance.
       policy: periodic.has(kind.name) ? 'singleton' : kind.exclusive ? 'exclusive' : 'standard',
       heartbeatSeconds: lease,
       expireInSeconds: EXPIRE_SECONDS,
-      retryLimit: (kind.retry?.limit ?? 0) + ORPHAN_RETRIES,
-      retryDelay: kind.retry?.delaySeconds ?? 0,
-      retryBackoff: kind.retry !== undefined,
+      ...retryOptions(kind),
     });
 
   const handler =
     (kind: JobKind<any>) => async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
       for (const job of jobs) {
         try {
-          await runAsJob(kind.name, () => kind.run(job.data, { attempt: job.retryCount + 1, signal: job.signal }));
+          const attempt = job.retryCount + 1;
+          const runsAgainAfter = (err: unknown) => retriesAfter(kind, err, attempt);
+          await runAsJob(kind.name, () => kind.run(job.data, { attempt, signal: job.signal, runsAgainAfter }));
         } catch (err) {
-          // A retryable kind fails the job for pg-boss to retry, up to its limit; past it, or for
-          // another kind, an error ends the job (pg-boss's remaining retries are kept for orphans).
-          if (kind.retry && job.retryCount < kind.retry.limit) throw err;
+          // A retryable kind, or any kind after a transient database error, fails the job for
+          // pg-boss to retry, up to its limit; past it, or for another error, an error ends the job
+          // (pg-boss's remaining retries are kept for orphans).
+          if (retriesAfter(kind, err, job.retryCount + 1)) throw err;
           log.error({ err, kind: kind.name }, 'job failed');
         }
       }
@@ -117,7 +136,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
     const opts = periodic.get(name);
     if (!opts) throw new Error(`${name} is not periodic`);
     await started;
-    await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)) });
+    await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)), ...retryOptions(kinds.get(name)!) });
   };
 
   return {
@@ -127,6 +146,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       if (!kinds.has(name)) throw new Error(`unknown job kind ${name}`);
       await started;
       await boss.send(name, (payload ?? {}) as object, {
+        ...retryOptions(kinds.get(name)!),
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
         // Only heavy jobs are grouped by customer: small ones are not held back.

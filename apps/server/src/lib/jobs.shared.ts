@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { isTransientDatabaseError } from '../db/transient-errors.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -18,6 +19,12 @@ export interface JobContext {
   attempt: number;
   /** Aborted when the queue stops or the job's lease is lost: a long job should stop. */
   signal: AbortSignal;
+  /**
+   * Whether the queue runs this job again if the run ends with `err` (rethrown): a handler that
+   * records its own failure (a batch, a print job) rethrows instead while this is true, so a
+   * transient database error (a restart, a failover) does not fail its work for good (issue 38 row 2).
+   */
+  runsAgainAfter(err: unknown): boolean;
 }
 
 export interface JobKind<P = unknown> {
@@ -174,6 +181,27 @@ export function scheduleClock(opts: { everyMs: number; run: () => Promise<unknow
 export function retryDelayMs(delaySeconds: number, attempt: number): number {
   const base = Math.max(delaySeconds, 0) * 2 ** Math.min(16, attempt - 1) * 1000;
   return base + base * Math.random();
+}
+
+/**
+ * Runs any kind gets after a transient database error (`isTransientDatabaseError`: a connection
+ * lost to a restart or a failover, a serialization failure, a busy SQLite) besides its own retry
+ * policy, waiting TRANSIENT_DELAY_SECONDS doubled at each (with jitter): 1–2, 2–4, 4–8 s. Bounded:
+ * past them the error is final like any other (issue 38 row 2).
+ */
+export const TRANSIENT_RETRIES = 3;
+export const TRANSIENT_DELAY_SECONDS = 1;
+
+/** Whether a run `attempt` (1-based) of `kind` that failed with `err` is run again: one rule for both runners. */
+export function retriesAfter(kind: JobKind<any>, err: unknown, attempt: number): boolean {
+  const own = kind.retry?.limit ?? 0;
+  if (attempt <= own) return true;
+  return isTransientDatabaseError(err) && attempt <= own + TRANSIENT_RETRIES;
+}
+
+/** The wait before the retry of run `attempt`: the kind's own curve, or the transient one's. */
+export function retryDelaySecondsOf(kind: JobKind<any>): number {
+  return kind.retry?.delaySeconds ?? TRANSIENT_DELAY_SECONDS;
 }
 
 export const KIND_NAME = /^[A-Za-z0-9_-]+$/;

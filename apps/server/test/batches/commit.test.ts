@@ -40,6 +40,15 @@ async function settleOn(app: FastifyInstance, id: number) {
   throw new Error('batch did not settle');
 }
 
+/** Whether the store's object goes within a bounded wait. */
+async function removedSoon(key: string) {
+  for (let i = 0; i < 400; i++) {
+    if (!(await h.stored(key))) return true;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  return false;
+}
+
 let serial = 0;
 /** Uploads `n` clean rows with fresh order numbers (and `extra` cells) and waits for the preview. */
 async function preview(n: number, extra: Parameters<typeof baseRow>[1] = {}) {
@@ -96,9 +105,10 @@ describe('5. Unconfirmed previews stay in memory forever', () => {
       .orderBy('order_no')
       .execute();
     expect(written.map((o) => o.order_no)).toEqual(orderNos);
-    // Committed: the stored parse is gone.
+    // Committed: the stored parse is gone, removed just after COMMIT (never inside it: issue 36
+    // item 4), so looked for a bounded while.
     expect((await batchRow(id)).parsed_key).toBeNull();
-    expect(await h.stored(b.parsed_key!)).toBe(false);
+    expect(await removedSoon(b.parsed_key!)).toBe(true);
   });
 
   it('expires an unconfirmed preview after PREVIEW_TTL_MINUTES: a clear 409, its file removed', async () => {
@@ -442,5 +452,40 @@ describe('18. Two confirms of one batch commit it once', () => {
     expect(answers.filter((s) => s === 409)).toHaveLength(7);
     expect(await settleOn(app, id)).toMatchObject({ status: 'done', orderCount: 40 });
     expect(await ordersOf(id)).toBe(40);
+  });
+});
+
+describe('issue 38 rows 1 and 2: a transient database error mid-commit', () => {
+  it('PostgreSQL runs the commit again (one transaction, rolled back) and it lands once; SQLite fails it cleanly', async () => {
+    const { id, orderNos } = await preview(600);
+    let thrown = 0;
+    // What a restart or a failover does to the commit's connection after its first chunk (57P01).
+    const app = await workers.next({
+      afterStagedChunk: async (batchId) => {
+        if (batchId !== id || thrown++) return;
+        throw Object.assign(new Error('terminating connection due to administrator command'), {
+          code: '57P01',
+          severity: 'FATAL',
+        });
+      },
+    });
+    expect((await call(app, 'order/batch/confirm', { id, confirmations: [] }, demo)).status).toBe(200);
+    const done = await settleOn(app, id);
+    expect(thrown).toBeGreaterThan(0);
+    const reservations = await h.db
+      .selectFrom('waybill_reservations')
+      .select('id')
+      .where('batch_id', '=', id)
+      .execute();
+    expect(reservations).toEqual([]);
+    if (pg) {
+      expect(done).toMatchObject({ status: 'done', orderCount: 600 });
+      const written = await h.db.selectFrom('orders').select('order_no').where('batch_id', '=', id).execute();
+      expect(written.map((o) => o.order_no).sort()).toEqual([...orderNos].sort());
+    } else {
+      // The staged commit is not run again (docs/decisions): failed, nothing of it kept.
+      expect(done.status).toBe('failed');
+      expect(await ordersOf(id)).toBe(0);
+    }
   });
 });

@@ -19,4 +19,8 @@ export const databaseMessages = {
     en: 'Someone changed the same data at the same moment. Please try again.',
     'zh-CN': '其他人同时修改了相同的数据，请重试。',
   },
+  databaseUnavailable: {
+    en: 'The database cannot be reached right now (it may be restarting); nothing was changed. Please try again in a moment.',
+    'zh-CN': '数据库暂时无法访问（可能正在重启），未做任何更改。请稍后重试。',
+  },
 } as const satisfies Catalogue;

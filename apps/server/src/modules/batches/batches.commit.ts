@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiLanguage, ErrorCode } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
+import { isTransientDatabaseError } from '../../db/transient-errors.ts';
 import type { DB } from '../../db/schema.ts';
 import { unpackOrder } from '../../domain/order-input.ts';
 import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { recordReservation, returnWaybills, settleReservation } from '../../domain/waybills.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { JobContext } from '../../lib/jobs.ts';
+import { type JobContext, retryDelayMs, TRANSIENT_DELAY_SECONDS, TRANSIENT_RETRIES } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../lib/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
@@ -60,7 +62,12 @@ export function createBatchCommits({
   parsedOrders: (batch: BatchRow, lang: ApiLanguage) => Promise<ReturnType<typeof decodeParsedOrders>>;
   removeFile: (key: string | null) => Promise<void>;
 }) {
-  async function commitJob(batchId: number, userId: number, lang: ApiLanguage) {
+  /**
+   * One run of the commit. `again`: a transient database error on PostgreSQL may end it with
+   * 'again' instead of failing the batch — the one transaction was rolled back with it, so nothing
+   * is staged, and the waybill ranges it reserved are given back for the next run (issue 38 rows 1, 2).
+   */
+  async function commitJob(batchId: number, userId: number, lang: ApiLanguage, again = false): Promise<'again' | void> {
     live.set(batchId, { progress: 0 });
     const batch = (await repo.findAny(batchId))!;
     const pg = dialectOf(db) === 'postgres';
@@ -133,9 +140,14 @@ export function createBatchCommits({
         updated_at: now(),
         heartbeat_at: now(),
       };
-      // Removed before the batch shows done, so a done batch never leaves its file behind.
+      // The batch done and its reserved ranges settled, in the caller's transaction. Its stored
+      // preview is removed once that has committed (below), never inside it: the file store may be
+      // the database (FILE_STORE=database), whose removal through the root connection waited on
+      // SQLite's one writer, held by this very transaction (issue 36 item 4: the commit stayed at
+      // 99 % and every later write hung), and a removal before COMMIT lost the preview of a commit
+      // that rolled back (issue 38 row 1). Should the process die in between, the object is named
+      // by no record and the store's orphan sweep takes it (ORPHAN_GRACE_HOURS).
       const publish = async (q: Database | Transaction<DB>) => {
-        await removeFile(batch.parsed_key);
         if (!(await repo.updateFrom(batchId, 'committing', { ...done, updated_at: now() }, q))) {
           throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
         }
@@ -187,7 +199,17 @@ export function createBatchCommits({
         await db.transaction().execute((trx) => publish(trx));
         setBatchHidden(db, batchId, false);
       }
+      await removeFile(batch.parsed_key);
     } catch (e) {
+      if (again && pg && isTransientDatabaseError(e)) {
+        // Should this fail too (the database still away), the ranges stay recorded with the batch:
+        // settled with the next run's (numbers skipped, never issued twice) or given back by its failure.
+        await db
+          .transaction()
+          .execute((trx) => returnWaybills(trx, batchId))
+          .catch(() => {});
+        return 'again';
+      }
       // A unique index refused a row: an order number taken between the chunk's check and its
       // insert (PostgreSQL, another connection) is named as such; anything else is the raw cause.
       const taken =
@@ -274,7 +296,15 @@ export function createBatchCommits({
       await failCommit(b.id, b.parsed_key, interruptedMessage());
       return;
     }
-    await commitJob(b.id, p.userId, p.lang);
+    // PostgreSQL: a transient database error (a restart, a failover) rolls the commit's one
+    // transaction back, and it runs again, with backoff, inside this job's lease; SQLite's staged
+    // commit keeps its own rule (a failure fails the batch, its staged orders removed).
+    for (let run = 1; ; run++) {
+      if ((await commitJob(b.id, p.userId, p.lang, run <= TRANSIENT_RETRIES)) !== 'again') return;
+      await sleep(retryDelayMs(TRANSIENT_DELAY_SECONDS, run), undefined, { signal: ctx.signal }).catch(() => {});
+      // Stopping: the batch stays committing, and the next run of the job fails it as interrupted.
+      if (ctx.signal.aborted) return;
+    }
   }
 
   return { commitRun };

@@ -6,7 +6,7 @@ import { isRecipientPhone, resolveDivision } from '../../domain/order-input.ts';
 import { addressRefusal, changeAddress } from '../../domain/order-life.ts';
 import { Download, type UploadedFile } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { JobQueue } from '../../lib/jobs.ts';
+import type { JobContext, JobQueue } from '../../lib/jobs.ts';
 import { XLSX_MIME } from '../../lib/generated-files.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
@@ -142,8 +142,12 @@ export function createLabelBService(deps: LabelBDeps) {
     return { batch: presentBatch(lang, b), rows: (await repo.rows(id)).map((r) => presentRow(lang, r)) };
   }
 
-  /** The job: every accepted row or none, in one transaction. */
-  async function apply(batchId: number) {
+  /**
+   * The job: every accepted row or none, in one transaction, so it may run again: a transient
+   * database error (a restart, a failover) rolls it back and the queue runs it again instead of
+   * the batch failing for good (issue 38 row 2).
+   */
+  async function apply(batchId: number, ctx: JobContext) {
     const at = now();
     try {
       await db.transaction().execute(async (trx) => {
@@ -176,6 +180,7 @@ export function createLabelBService(deps: LabelBDeps) {
           await deps.onLabelB(trx, { batchId, customerId: b.customer_id, orderIds: res.labelB, at, by: b.created_by });
       });
     } catch (err) {
+      if (ctx.runsAgainAfter(err)) throw err;
       const refusal = err instanceof Refusal ? err : null;
       if (!refusal) deps.logError?.(err, batchId);
       await repo.finish(
@@ -191,7 +196,7 @@ export function createLabelBService(deps: LabelBDeps) {
     }
   }
 
-  deps.jobs.define<{ batchId: number }>({ name: APPLY_JOB, exclusive: true, run: (p) => apply(p.batchId) });
+  deps.jobs.define<{ batchId: number }>({ name: APPLY_JOB, exclusive: true, run: (p, ctx) => apply(p.batchId, ctx) });
   const enqueueApply = (batchId: number, customerId: number | null, trx?: Transaction<DB>) =>
     deps.jobs.enqueue(APPLY_JOB, { batchId }, { trx, customerId, size: 'heavy', singletonKey: String(batchId) });
 
