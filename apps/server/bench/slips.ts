@@ -92,16 +92,7 @@ async function measure(name: string, run: (i: number) => Promise<string>) {
 console.log(`${slips} slips of ${markers} markers at once`);
 // Warm both paths once (fonts, modules, a worker started) so neither pays the first load.
 await renderSlip(slip(0), path.join(dir, 'warm.pdf'));
-fs.rmSync(
-  await renderFile(
-    {
-      module: new URL('../src/modules/pickups/pickups.slip.ts', import.meta.url).href,
-      name: 'renderSlip',
-      arg: slip(0),
-    },
-    { ext: 'pdf', total: 1 },
-  ),
-);
+fs.rmSync(await renderFile({ kind: 'pickup-slip', arg: slip(0) }, { ext: 'pdf', total: 1 }));
 
 const onLoop = await measure('on the event loop (before)', async (i) => {
   const out = path.join(dir, `loop-${i}.pdf`);
@@ -109,14 +100,7 @@ const onLoop = await measure('on the event loop (before)', async (i) => {
   return out;
 });
 const workers = await measure('file workers (now)', (i) =>
-  renderFile(
-    {
-      module: new URL('../src/modules/pickups/pickups.slip.ts', import.meta.url).href,
-      name: 'renderSlip',
-      arg: slip(i),
-    },
-    { ext: 'pdf', total: markers },
-  ),
+  renderFile({ kind: 'pickup-slip', arg: slip(i) }, { ext: 'pdf', total: markers }),
 );
 console.log(
   `longest event-loop stall: ${onLoop.maxStallMs} ms before, ${workers.maxStallMs} ms now (${(onLoop.maxStallMs / Math.max(1, workers.maxStallMs)).toFixed(0)}× shorter)`,

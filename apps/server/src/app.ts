@@ -38,6 +38,7 @@ import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { createExportProgress } from './modules/export-jobs/export-jobs.service.ts';
 import { createParsePool } from './modules/batches/parse-pool.ts';
 import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
+import { renderInputKey } from './modules/export-jobs/render-inputs.ts';
 import { useRenderRunner } from './lib/workbook-job.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
 import { createMeituanService } from './modules/meituan/meituan.service.ts';
@@ -182,11 +183,14 @@ export async function buildApp({
     app.log.warn({ err: e }, 'export progress not written'),
   );
   // Every file a download builds is a render job, run by a worker instance (issue 27).
+  // The server's secret key: JD secrets at rest, and (a key derived from it) render inputs' MACs.
+  const secretKey = loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR);
   const stopRenders = useRenderRunner(
     createExportRenders({
       db,
       jobs,
       files,
+      inputKey: renderInputKey(secretKey),
       progress: exportProgress,
       webOnly: !runsJobs(config),
       log: app.log,
@@ -348,7 +352,7 @@ export async function buildApp({
   const jdAuthorize = createJdAuthorizeService({
     db,
     clock,
-    box: secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)),
+    box: secretBox(secretKey),
     jd: createJdClient(config.JD_OAUTH_BASE_URL),
     redirectUri: jdRedirectUri,
   });

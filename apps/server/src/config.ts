@@ -163,7 +163,8 @@ const schema = z.object({
   /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
   /**
-   * Key that encrypts JD app secrets and tokens at rest (modules/jd-authorize): 32 bytes as 64 hex
+   * Key that encrypts JD app secrets and tokens at rest (modules/jd-authorize), and from which the
+   * MAC key of render inputs is derived (modules/export-jobs/render-inputs.ts): 32 bytes as 64 hex
    * characters or base64. Never stored in the database. Required with PostgreSQL: instances do
    * not share DATA_DIR, and one that generated a key of its own could read no JD secret the others
    * wrote. SQLite, unset: a random key is generated once into DATA_DIR/jd-secret.key.

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { asTenant } from '../src/lib/fair-turns.ts';
 import { useTempFolder } from '../src/lib/temp-files.ts';
 import { renderFile } from '../src/lib/workbook-job.ts';
+import { TEST_RENDERS } from './support/test-renders.ts';
 
 /**
  * The shared file pool (lib/workbook-job.ts) gives turns by customer (issue 27): with one
@@ -12,7 +13,7 @@ import { renderFile } from '../src/lib/workbook-job.ts';
  * (a one-page file) never waits behind heavy ones. Real worker threads; each render holds its
  * worker for a while, so the order of completion is the order of turns.
  */
-const SLEEP = { module: new URL('./support/sleep-render.ts', import.meta.url).href, name: 'sleepRender' };
+const SLEEP = { kind: TEST_RENDERS.sleep };
 /** A heavy render holds its worker this long, a small one a tenth of it. */
 const HOLD_MS = 1500;
 

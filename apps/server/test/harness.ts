@@ -53,7 +53,14 @@ export interface Harness {
 }
 
 export async function createHarness(
-  opts: { seed?: boolean; env?: Record<string, string>; now?: Date; storage?: Storage } = {},
+  opts: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    now?: Date;
+    storage?: Storage;
+    /** Wraps the store the settings name (a test that watches or rewrites what is stored). */
+    wrapStorage?: (store: Storage) => Storage;
+  } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-'));
   const { url: databaseUrl, drop: dropPg } = await emptyDatabase(dataDir, opts.seed !== false ? seededTemplate() : '');
@@ -67,7 +74,7 @@ export async function createHarness(
   await migrateToLatest(db);
   if (opts.seed !== false) await seedDemo(db, { orders: 60 });
   const clock = { now: opts.now ?? new Date() };
-  const storage = opts.storage ?? createStorage(config, db);
+  const storage = opts.storage ?? (opts.wrapStorage ?? ((x: Storage) => x))(createStorage(config, db));
   const app = await buildApp({ config, db, clock: () => clock.now, storage });
   await app.ready();
 

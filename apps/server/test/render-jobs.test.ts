@@ -8,6 +8,7 @@ import { RENDERER_ID } from '../src/modules/export-jobs/export-jobs.renders.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { waitFor } from './support/jobs.ts';
 import { renderStates, smallBesideHeavy } from './support/render-jobs.ts';
+import { TEST_RENDERS } from './support/test-renders.ts';
 
 /**
  * Issue 27: every file a download builds is a render job on the queue (lib/jobs.ts) — pg-boss on
@@ -74,7 +75,7 @@ describe('renders on the job queue', () => {
 
   it('a render that fails answers the asker with the failure, and leaves no row or stored object', async () => {
     const objects = await storedObjects();
-    const failing = { module: new URL('./support/gate-render.ts', import.meta.url).href, name: 'failingRender' };
+    const failing = { kind: TEST_RENDERS.failing };
     await expect(asTenant('c1', () => renderFile({ ...failing, arg: {} }, { ext: 'pdf', total: 1 }))).rejects.toThrow(
       /render failed/,
     );
@@ -85,7 +86,7 @@ describe('renders on the job queue', () => {
   it("a file built inside a queue job is built there, in the job's turn, not queued behind it", async () => {
     // A print job is a customer's heavy job that draws a PDF: queued again as that customer's
     // heavy render, it would wait for the job that waits for it.
-    const SLEEP = { module: new URL('./support/sleep-render.ts', import.meta.url).href, name: 'sleepRender' };
+    const SLEEP = { kind: TEST_RENDERS.sleep };
     const done: string[] = [];
     h.app.jobs.define<{ n: number }>({
       name: 'test-render-inside-job',

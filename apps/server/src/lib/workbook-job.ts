@@ -8,6 +8,7 @@ import type { ProgressTracker } from './export-progress.ts';
 import { currentTenant, FairTurns, type Turn } from './fair-turns.ts';
 import { insideJob } from './job-scope.ts';
 import { tempFile } from './temp-files.ts';
+import { type FunctionRef, type MapperKind, mapperOfKind, type RenderKind, renderOfKind } from './render-kinds.ts';
 import type { WorkbookRow, WorkbookSheet } from './workbook-writer.ts';
 
 /**
@@ -35,10 +36,10 @@ export interface WorkbookJob {
   rows?: WorkbookRow[];
   query?: CompiledQuery;
   /**
-   * A function of a module, run in the worker on each database row: `(row, arg) => cells`.
-   * Functions cannot cross threads, so it is named by its module's URL and export name.
+   * A row function run in the worker on each database row: `(row, arg) => cells`. Functions
+   * cannot cross threads, so it is named by its kind (lib/render-kinds.ts), never by a module.
    */
-  mapper?: { module: string; name: string; arg?: unknown };
+  mapper?: { kind: MapperKind; arg?: unknown };
   /**
    * The most rows a `query` can give, when the caller counted them (up to SMALL_JOB_ROWS + 1):
    * a query known small gets a small job's turn. Unset: the job waits as a heavy one.
@@ -46,26 +47,66 @@ export interface WorkbookJob {
   rowsAtMost?: number;
 }
 
-/** What the worker is given (structured-cloned). */
+/**
+ * A workbook job as plain data: kinds, cells and records, and a query's SQL. What may cross
+ * the file store is this without the SQL (modules/export-jobs/export-jobs.renders.ts); the
+ * database's settings are never in it: the process that runs the job adds its own.
+ */
 export interface WorkbookJobData {
   sheet: WorkbookSheet;
-  source:
-    | { rows: WorkbookRow[] }
-    | { records: Record<string, unknown>[] }
-    | { query: { sql: string; parameters: readonly unknown[] }; database: Config['database'] };
+  source: { rows: WorkbookRow[] } | { records: Record<string, unknown>[] } | { query: QueryText };
   mapper?: WorkbookJob['mapper'];
   out: string;
   /** Count the query's rows first and report them (a progress bar is watching). */
   count?: boolean;
 }
+export interface QueryText {
+  sql: string;
+  parameters: readonly unknown[];
+}
 /**
- * Any other file the server builds (label PDFs): a function of a module, run in the same pool
- * of workers as `(arg, outFile, onProgress) => Promise<void>`, named by its module's URL and
- * export name since functions cannot cross threads.
+ * Any other file the server builds (label PDFs): a render function run in the same pool of
+ * workers as `(arg, outFile, onProgress) => Promise<void>`, named by its kind
+ * (lib/render-kinds.ts) since functions cannot cross threads.
  */
 export interface RenderJobData {
-  render: { module: string; name: string; arg: unknown };
+  render: { kind: RenderKind | (string & {}); arg: unknown };
   out: string;
+}
+/**
+ * What the worker thread is given (structured-cloned, in this process only): the kinds looked
+ * up, and this process's own database settings beside a query.
+ */
+export type WorkerJob =
+  | (Omit<WorkbookJobData, 'source' | 'mapper'> & {
+      source:
+        | { rows: WorkbookRow[] }
+        | { records: Record<string, unknown>[] }
+        | { query: QueryText; database: Config['database'] };
+      mapper?: FunctionRef & { arg?: unknown };
+    })
+  | { render: FunctionRef & { arg: unknown }; out: string };
+
+/** A job naming a kind this process does not know, or a query with no database to read: nothing runs. */
+export class UnknownRenderError extends Error {}
+
+/** The worker's job of `data`: its kinds looked up, and `database` (this process's own) beside a query. */
+function workerJob(data: WorkbookJobData | RenderJobData, database: Config['database'] | undefined): WorkerJob {
+  if ('render' in data) {
+    const ref = renderOfKind(data.render.kind);
+    if (!ref) throw new UnknownRenderError(`unknown render kind ${String(data.render.kind).slice(0, 40)}`);
+    return { render: { ...ref, arg: data.render.arg }, out: data.out };
+  }
+  let mapper: (FunctionRef & { arg?: unknown }) | undefined;
+  if (data.mapper) {
+    const ref = mapperOfKind(data.mapper.kind);
+    if (!ref) throw new UnknownRenderError(`unknown row kind ${String(data.mapper.kind).slice(0, 40)}`);
+    mapper = { ...ref, arg: data.mapper.arg };
+  }
+  const { source } = data;
+  if (!('query' in source)) return { ...data, source, mapper };
+  if (!database) throw new UnknownRenderError('a query with no database to read it from');
+  return { ...data, source: { query: source.query, database }, mapper };
 }
 export type RenderFn = (arg: never, out: string, onProgress: (done: number) => void) => Promise<void>;
 export type WorkbookJobReply =
@@ -157,12 +198,17 @@ export function useRenderRunner(r: RenderRunner): () => void {
   };
 }
 
-/** Runs one job on a worker of the pool when its turn comes (CONCURRENT_JOBS, plus SMALL_JOB_SLOTS for small ones). */
+/**
+ * Runs one job on a worker of the pool when its turn comes (CONCURRENT_JOBS, plus SMALL_JOB_SLOTS
+ * for small ones). `database`: this process's own (`connectionOf`), where a query's rows are read.
+ */
 export async function renderHere(
   data: WorkbookJobData | RenderJobData,
   turn: Turn,
   progress?: ProgressTracker,
+  database?: Config['database'],
 ): Promise<void> {
+  const job = workerJob(data, database);
   const release = await turns.take(turn);
   const worker = takeWorker();
   worker.ref(); // a job in progress keeps the process up
@@ -189,7 +235,7 @@ export async function renderHere(
       };
       worker.on('message', onMessage);
       worker.once('exit', onExit);
-      worker.postMessage(data);
+      worker.postMessage(job);
     });
     keepWorker(worker);
   } catch (e) {
@@ -220,18 +266,20 @@ async function workbookFile(
   const rows = job.query ? job.rowsAtMost : (job.rows?.length ?? 0);
   const turn: Turn = { tenant, small: rows !== undefined && rows <= SMALL_JOB_ROWS };
   let source: WorkbookJobData['source'];
+  const database = connectionOf(db);
   if (job.query) {
-    const database = connectionOf(db);
     // An in-memory SQLite database cannot be opened from another thread: its rows are read
     // here and handed over (test and experiment setups only).
     if (!database || (database.dialect === 'sqlite' && database.file === ':memory:'))
       source = { records: (await db.executeQuery<Record<string, unknown>>(job.query)).rows };
-    else source = { query: { sql: job.query.sql, parameters: job.query.parameters }, database };
+    else source = { query: { sql: job.query.sql, parameters: job.query.parameters } };
   } else source = { rows: job.rows ?? [] };
   const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };
   try {
-    await (queued && runner && !insideJob() ? runner.render(data, turn, progress) : renderHere(data, turn, progress));
+    await (queued && runner && !insideJob()
+      ? runner.render(data, turn, progress)
+      : renderHere(data, turn, progress, database));
     progress?.done();
     return out;
   } catch (e) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
-import type { RenderFn, RenderJobData, WorkbookJobData, WorkbookJobReply } from './workbook-job.ts';
+import type { RenderFn, WorkbookJobReply, WorkerJob } from './workbook-job.ts';
 import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
 
 /**
@@ -14,6 +14,32 @@ import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
 const PAGE = 1000;
 
 type Row = Record<string, unknown>;
+type WorkbookWork = Exclude<WorkerJob, { render: unknown }>;
+type RenderWork = Extract<WorkerJob, { render: unknown }>;
+
+/**
+ * A connection of this thread's own to PostgreSQL. Its 'error' is listened to: a connection the
+ * database ends (a restart, a failover: 57P01) is reported there, and unheard it ended the
+ * thread's work without a reason (issue 38 row 0); heard, the query in flight, or the next one,
+ * fails and the render fails with it.
+ */
+async function pgClient(url: string) {
+  // Loaded only for PostgreSQL, with the type parsers the main thread uses (rows look the same).
+  const { pg } = await import('../db/pg-types.ts');
+  const client = new pg.Client({ connectionString: url });
+  let lost: Error | null = null;
+  client.on('error', (err) => {
+    lost = err;
+  });
+  await client.connect();
+  return {
+    query: async (sql: string, parameters?: unknown[]) => {
+      if (lost) throw new Error(`database connection lost: ${(lost as Error).message}`);
+      return client.query(sql, parameters);
+    },
+    end: () => client.end().catch(() => {}),
+  };
+}
 
 const toParam = (v: unknown): SQLInputValue => {
   if (typeof v === 'boolean') return v ? 1 : 0;
@@ -43,10 +69,7 @@ function* sqlitePages(file: string, sql: string, parameters: readonly unknown[])
 
 /** PostgreSQL: a cursor in a read-only transaction, fetched a page at a time. */
 async function* pgPages(url: string, sql: string, parameters: readonly unknown[]): AsyncGenerator<Row[]> {
-  // Loaded only for PostgreSQL, with the type parsers the main thread uses (rows look the same).
-  const { pg } = await import('../db/pg-types.ts');
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await pgClient(url);
   try {
     await client.query('begin transaction read only');
     await client.query(`declare workbook_rows no scroll cursor for ${sql}`, parameters as unknown[]);
@@ -65,7 +88,7 @@ async function* pgPages(url: string, sql: string, parameters: readonly unknown[]
  * The rows the query will give, for the progress bar: counted here, on this thread's own
  * connection, so a count over 100,000 rows does not hold the server's event loop.
  */
-async function countRows(job: WorkbookJobData): Promise<number> {
+async function countRows(job: WorkbookWork): Promise<number> {
   const { source } = job;
   if (!('query' in source)) return 'records' in source ? source.records.length : source.rows.length;
   const sql = `select count(*) as n from (${source.query.sql}) as export_rows`;
@@ -78,9 +101,7 @@ async function countRows(job: WorkbookJobData): Promise<number> {
       db.close();
     }
   }
-  const { pg } = await import('../db/pg-types.ts');
-  const client = new pg.Client({ connectionString: source.database.url });
-  await client.connect();
+  const client = await pgClient(source.database.url);
   try {
     return Number((await client.query(sql, source.query.parameters as unknown[])).rows[0].n);
   } finally {
@@ -88,7 +109,7 @@ async function countRows(job: WorkbookJobData): Promise<number> {
   }
 }
 
-async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
+async function* pages(job: WorkbookWork): AsyncGenerator<WorkbookRow[]> {
   const { source, mapper, sheet } = job;
   if (job.count) parentPort!.postMessage({ type: 'total', rows: await countRows(job) } satisfies WorkbookJobReply);
   if ('rows' in source) {
@@ -117,7 +138,7 @@ async function* pages(job: WorkbookJobData): AsyncGenerator<WorkbookRow[]> {
   }
 }
 
-async function run(job: WorkbookJobData) {
+async function run(job: WorkbookWork) {
   const out = fs.createWriteStream(job.out);
   try {
     await writeWorkbook(job.sheet, pages(job), out);
@@ -129,8 +150,12 @@ async function run(job: WorkbookJobData) {
   parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
 }
 
-/** A render job: the module's function writes the file and reports its units done. */
-async function render(job: RenderJobData) {
+/**
+ * A render job: the kind's function writes the file and reports its units done. The module was
+ * looked up by kind in the process that posted the job (lib/render-kinds.ts), never read from a
+ * render's input.
+ */
+async function render(job: RenderWork) {
   const fn = ((await import(job.render.module)) as Record<string, RenderFn>)[job.render.name];
   if (!fn) throw new Error(`no render function ${job.render.name} in ${job.render.module}`);
   await fn(job.render.arg as never, job.out, (done) =>
@@ -140,7 +165,7 @@ async function render(job: RenderJobData) {
   parentPort!.postMessage({ type: 'done', size } satisfies WorkbookJobReply);
 }
 
-parentPort!.on('message', (job: WorkbookJobData | RenderJobData) => {
+parentPort!.on('message', (job: WorkerJob) => {
   ('render' in job ? render(job) : run(job)).catch((e: unknown) => {
     parentPort!.postMessage({
       type: 'failed',

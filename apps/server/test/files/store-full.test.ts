@@ -89,7 +89,7 @@ describe('the folder store on a full disk', () => {
       [enospc, { status: 507, key: 'storageFull' }],
       [econnrefused, { status: 503, key: 'fileStoreUnavailable' }],
     ] as const) {
-      store.fail = { error, sparing: 'render-input.bin.gz' };
+      store.fail = { error, sparing: 'render-input.bin' };
       try {
         const r = await exportOrders(h, demo);
         expect({ status: r.status, key: r.body.key }).toEqual(expected);

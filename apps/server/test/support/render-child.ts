@@ -4,6 +4,7 @@ import { testConfig } from '../../src/config.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import { asTenant } from '../../src/lib/fair-turns.ts';
 import { renderFile } from '../../src/lib/workbook-job.ts';
+import { TEST_RENDERS } from './test-renders.ts';
 
 /**
  * A server process of its own on the embedded default (SQLite, in-process runner) that asks for
@@ -16,7 +17,7 @@ const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WEB_DI
 const db = createDatabase(config.database);
 const app = await buildApp({ config, db });
 await app.ready();
-const GATE = { module: new URL('./gate-render.ts', import.meta.url).href, name: 'gateRender' };
+const GATE = { kind: TEST_RENDERS.gate };
 for (const text of ['one', 'two'])
   void asTenant('c1', () => renderFile({ ...GATE, arg: { gate, text } }, { ext: 'pdf', total: 6000 })).catch(() => {});
 for (;;) {

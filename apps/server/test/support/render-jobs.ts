@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
+import { TEST_RENDERS } from './test-renders.ts';
 
 /** What the render queue's tests need of one instance's module graph (lib/fair-turns.ts, lib/workbook-job.ts). */
 export interface RenderSide {
@@ -10,7 +11,7 @@ export interface RenderSide {
   renderFile: typeof import('../../src/lib/workbook-job.ts').renderFile;
 }
 
-const GATE = { module: new URL('./gate-render.ts', import.meta.url).href, name: 'gateRender' };
+const GATE = { kind: TEST_RENDERS.gate };
 
 /** The renders' rows by state. */
 export async function renderStates(db: Database) {

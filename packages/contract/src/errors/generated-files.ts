@@ -11,6 +11,11 @@ export const generatedFilesMessages = {
     en: 'The file store cannot be reached right now; nothing was changed. Please try again in a moment, or tell the administrator if it goes on.',
     'zh-CN': '文件存储暂时无法访问，未做任何更改。请稍后重试；如持续出现，请联系管理员。',
   },
+  renderInputRefused: {
+    en: "This file could not be made: its work order failed the server's integrity check (it was changed or damaged in the file store), so nothing was run. Please try again, and tell the administrator if it happens again.",
+    'zh-CN':
+      '无法生成此文件：其生成任务未通过服务器的完整性校验（在文件存储中被改动或损坏），因此未执行任何操作。请重试；如再次出现，请联系管理员。',
+  },
   fileExpired: {
     en: 'This file has expired: files made for download are kept for {days} day(s). Make it again.',
     'zh-CN': '该文件已过期：生成的下载文件只保留 {days} 天，请重新生成。',

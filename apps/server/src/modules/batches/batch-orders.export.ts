@@ -108,6 +108,6 @@ export function batchOrdersJob(query: WorkbookJob['query'], arg: BatchOrderExpor
       columns: COLUMNS.map(([z, e, width]) => ({ header: zh ? z : e, width })),
     },
     query,
-    mapper: { module: import.meta.url, name: batchOrderExportRow.name, arg },
+    mapper: { kind: 'batch-orders', arg },
   };
 }

@@ -71,6 +71,6 @@ export function statementJob(
       columns: COLUMNS.map(([z, e, width]) => ({ header: zh ? z : e, width })),
     },
     query,
-    mapper: { module: import.meta.url, name: statementRow.name, arg: { ...arg, zh } },
+    mapper: { kind: 'bills', arg: { ...arg, zh } },
   };
 }

@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { pipeline } from 'node:stream/promises';
-import v8 from 'node:v8';
-import zlib from 'node:zlib';
-import type { Database } from '../../db/database.ts';
+import { connectionOf, type Database } from '../../db/database.ts';
+import { ErrorCode } from '@console/contract/envelope';
+import { AppError } from '../../lib/errors.ts';
 import type { ExportProgressStore } from '../../lib/export-progress.ts';
 import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { type Files, storeFailureNamed } from '../../lib/files.ts';
 import { tempFile } from '../../lib/temp-files.ts';
-import { renderHere, type RenderJobData, type RenderRunner, type WorkbookJobData } from '../../lib/workbook-job.ts';
+import { renderHere, type RenderRunner, UnknownRenderError } from '../../lib/workbook-job.ts';
 import { createExportRendersRepository } from './export-renders.repository.ts';
+import { INPUT_REFUSED, openInput, RenderInputRefused, sealInput } from './render-inputs.ts';
 
 /** Small renders (a template, a one-page export) have a kind of their own, so they never wait behind heavy ones. */
 export const RENDER_SMALL = 'render-small';
@@ -24,13 +24,8 @@ const WAIT_POLL_MS = 100;
 const SMALL_POLL_SECONDS = 0.5;
 /** The queue's hard limit on a job (jobs.pg.ts): past it nothing will come, so the asker stops waiting. */
 const WAIT_LIMIT_MS = 4 * 3600_000;
-/**
- * Inputs are gzipped (in libuv's threads, off the event loop) before they go to the store: a PD
- * render's input is thousands of orders, and on the database store every byte is also encoded
- * and decoded on the event loop of the instances that put and get it.
- */
-const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
+/** A stored input's file extension: letters and digits only, since it names a temporary file here. */
+const safeExt = (ext: string) => (/^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin');
 /** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
 export const RENDERER_ID = randomUUID();
 
@@ -39,6 +34,8 @@ interface RenderPayload {
   tenant: string;
   small: boolean;
   progress?: { userId: number; id: string };
+  /** A workbook's query (render-inputs.ts): with the job, never in the store. */
+  query?: string | null;
 }
 
 export interface ExportRendersDeps {
@@ -46,6 +43,8 @@ export interface ExportRendersDeps {
   jobs: JobQueue;
   /** The files module (lib/files.ts): inputs and outputs are work bytes, written and read by key, never rows. */
   files: Files;
+  /** The MAC key of render inputs (render-inputs.ts `renderInputKey`): the same on every instance. */
+  inputKey: Buffer;
   progress: ExportProgressStore;
   /** SERVER_ROLE=web: renders nothing itself, not even small workbooks kept in memory. */
   webOnly: boolean;
@@ -70,26 +69,35 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   const run = async (p: RenderPayload) => {
     const row = await repo.take(p.id, RENDERER_ID, stamp());
     if (!row) return; // the asker gave up and removed it
-    let out: string | null = null;
+    // Set once the input is open: a temporary file of ours (the closure's assignment is not seen by narrowing).
+    const made: { out: string | null } = { out: null };
     // From here every end is written to the row: the asker waits on it.
     try {
-      const data = v8.deserialize(await gunzip(await files.read(row.input_key))) as WorkbookJobData | RenderJobData;
-      // The asker's path means nothing here: the file is written to one of ours.
-      out = tempFile(path.extname(data.out).slice(1) || 'bin');
+      // Checked before anything in it is read; the file is written to a temporary file of ours.
+      const data = await openInput(deps.inputKey, p.id, await files.read(row.input_key), p.query, (ext) => {
+        made.out = tempFile(safeExt(ext));
+        return made.out;
+      });
       const progress = p.progress ? deps.progress.resume(p.progress.userId, p.progress.id) : undefined;
-      await renderHere({ ...data, out }, { tenant: p.tenant, small: p.small }, progress);
+      // This instance's own database settings, never the asker's.
+      await renderHere(data, { tenant: p.tenant, small: p.small }, progress, connectionOf(db));
       await progress?.flushed();
-      const { key } = await files.write(await fs.readFile(out), path.basename(out));
+      const { key } = await files.write(await fs.readFile(data.out), path.basename(data.out));
       if (!(await repo.finish(p.id, { state: 'done', fileKey: key }, stamp()))) await files.discard(key);
     } catch (err) {
       log.error({ err, render: p.id }, 'render failed');
+      const refused = err instanceof RenderInputRefused || err instanceof UnknownRenderError;
+      const text = String((err as Error)?.message ?? err);
       await repo.finish(
         p.id,
-        { state: 'failed', error: String((err as Error)?.message ?? err).slice(0, 500) },
+        {
+          state: 'failed',
+          error: (refused && !text.startsWith(INPUT_REFUSED) ? `${INPUT_REFUSED}: ${text}` : text).slice(0, 500),
+        },
         stamp(),
       );
     } finally {
-      if (out) await fs.rm(out, { force: true });
+      if (made.out) await fs.rm(made.out, { force: true });
     }
   };
   // The embedded runner is one process by design, its store a folder of its own: a render is
@@ -127,9 +135,16 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     buffersToo: deps.webOnly,
     async render(data, turn: Turn, progress) {
       const id = randomUUID();
-      const input = await files.write(await gzip(v8.serialize(data), { level: 1 }), 'render-input.bin.gz');
+      const sealed = await sealInput(deps.inputKey, id, data);
+      const input = await files.write(sealed.bytes, 'render-input.bin');
       try {
-        const payload: RenderPayload = { id, tenant: turn.tenant, small: turn.small, progress: progress?.ref };
+        const payload: RenderPayload = {
+          id,
+          tenant: turn.tenant,
+          small: turn.small,
+          progress: progress?.ref,
+          query: sealed.query,
+        };
         // The row, then its job, not one transaction: the job only needs the row to be there, a
         // failed enqueue is cleaned up below, and the in-process runner starts a job enqueued
         // outside a transaction at once instead of at its next poll (up to 250 ms for a template).
@@ -141,8 +156,7 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
           customerId: queueKeyOf(turn.tenant),
         });
         const row = await waitFor(id);
-        if (row.state === 'failed')
-          throw storeFailureNamed(row.error) ?? new Error(`render failed: ${row.error ?? ''}`);
+        if (row.state === 'failed') throw renderFailure(row.error);
         // Streamed to the asker's file: a big PD or workbook is never held whole here.
         await pipeline((await files.open(row.file_key!)).body, createWriteStream(data.out));
         // The count the worker made goes into this tracker too, whose "done" is written last.
@@ -159,4 +173,16 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
       }
     },
   };
+}
+
+/**
+ * A failed render as the asker's error: the store's failures and a refused input by their keys
+ * (the reason stays in the log), anything else a 500 whose cause is logged.
+ */
+function renderFailure(text: string | null): Error {
+  const named = storeFailureNamed(text);
+  if (named) return named;
+  if (text?.startsWith(INPUT_REFUSED))
+    return new AppError(ErrorCode.INTERNAL, INPUT_REFUSED, null, undefined, undefined, new Error(text));
+  return new Error(`render failed: ${text ?? ''}`);
 }

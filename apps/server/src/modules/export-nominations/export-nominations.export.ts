@@ -61,6 +61,6 @@ export function nominationsJob(query: WorkbookJob['query'], lang: ApiLanguage): 
       columns: COLUMNS.map(([z, e, width]) => ({ header: zh ? z : e, width })),
     },
     query,
-    mapper: { module: import.meta.url, name: nominationExportRow.name },
+    mapper: { kind: 'export-nominations' },
   };
 }

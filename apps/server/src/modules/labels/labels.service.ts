@@ -14,7 +14,7 @@ import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
 import { createLabelsRepository } from './labels.repository.ts';
 
-const RENDER = { module: new URL('./labels.render.ts', import.meta.url).href, name: 'renderLabels' };
+const RENDER = { kind: 'labels' } as const;
 
 type Rows = Awaited<ReturnType<ReturnType<typeof createLabelsRepository>['orders']>>;
 

@@ -9,7 +9,7 @@ import type { PdDocument, PdRender } from './mda.render.ts';
 import { createMdaRepository, type MdaSelection } from './mda.repository.ts';
 import { mdaWorkbook, type MdaLayout } from './mda.workbooks.ts';
 
-const RENDER = { module: new URL('./mda.render.ts', import.meta.url).href, name: 'renderPd' };
+const RENDER = { kind: 'mda-pd' } as const;
 
 /** The calendar day in UTC+8 (spec: displayed times add 8 hours). */
 const chinaDay = (d: Date) => new Date(d.getTime() + 8 * 3_600_000).toISOString().slice(0, 10);

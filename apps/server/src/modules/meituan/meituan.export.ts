@@ -84,6 +84,6 @@ export function meituanJob(query: WorkbookJob['query'], lang: ApiLanguage): Work
       columns: meituanColumns(lang),
     },
     query,
-    mapper: { module: import.meta.url, name: meituanExportRow.name, arg: lang },
+    mapper: { kind: 'meituan', arg: lang },
   };
 }

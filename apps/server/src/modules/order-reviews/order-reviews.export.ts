@@ -95,6 +95,6 @@ export function reviewItemsJob(query: WorkbookJob['query'], arg: ReviewExportArg
       columns: COLUMNS.map(([z, e, width]) => ({ header: zh ? z : e, width })),
     },
     query,
-    mapper: { module: import.meta.url, name: reviewExportRow.name, arg },
+    mapper: { kind: 'order-reviews', arg },
   };
 }

@@ -69,6 +69,6 @@ export function orderExportJob(query: WorkbookJob['query'], lang: ApiLanguage): 
   return {
     sheet: sheet(lang),
     query,
-    mapper: { module: import.meta.url, name: orderExportRow.name, arg: lang },
+    mapper: { kind: 'orders', arg: lang },
   };
 }

@@ -17,7 +17,7 @@ import type { SlipRender } from './pickups.slip.ts';
 const { PICKUP_CUTOFF_HOUR, PICKUP_MAX_DAYS_AHEAD, PICKUP_SLOTS } = C;
 const isoOf = (t: string | Date) => new Date(t).toISOString();
 /** The slip is drawn in the file workers (lib/workbook-job.ts), named since functions cannot cross threads. */
-const SLIP = { module: new URL('./pickups.slip.ts', import.meta.url).href, name: 'renderSlip' };
+const SLIP = { kind: 'pickup-slip' } as const;
 
 type Fields = Omit<C.BookPickup, 'customerId'>;
 
