@@ -158,8 +158,15 @@ test.describe('orders workspace', () => {
     await page.getByTestId('create-orderNo').fill(orderNo);
     await page.getByTestId('item-name-0').fill('洗面奶');
     await page.getByTestId('item-price-0').fill('1200');
-    await page.getByTestId('create-submit').click();
+    // A double click sends one create (issue 36 #22: two were sent, and a red toast showed beside the success).
+    const creates: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/order/createImport')) creates.push(r.url());
+    });
+    await page.getByTestId('create-submit').dblclick();
     await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+    expect(creates).toHaveLength(1);
+    await expect(page.locator('.ant-message-error')).toHaveCount(0);
 
     const [row] = await listOrders(request, token, { noType: 'orderNo', numbers: orderNo });
     expect(row).toMatchObject({ orderNo, status: 'created', customerCode: 'DEMO', recipientProvince: '广东省' });
@@ -190,8 +197,15 @@ test.describe('orders workspace', () => {
     await page.getByTestId('create-orderNo').fill(orderNo);
     await page.getByTestId('item-name-0').fill('维生素');
     await page.getByTestId('item-price-0').fill('800');
-    await page.getByTestId('create-submit').click();
+    // A double click sends one create (issue 36 #22: two were sent, and a red toast showed beside the success).
+    const creates: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/order/createImport')) creates.push(r.url());
+    });
+    await page.getByTestId('create-submit').dblclick();
     await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+    expect(creates).toHaveLength(1);
+    await expect(page.locator('.ant-message-error')).toHaveCount(0);
 
     const [row] = await listOrders(request, token, { noType: 'orderNo', numbers: orderNo });
     expect(row).toMatchObject({ orderNo, customerCode: 'DEMO2' });
