@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
-import { KIND_NAME, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
+import { KIND_NAME, NO_TENANT, retryDelayMs, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
 
 /** Jobs run at once in the process (the work itself is in worker threads where it is heavy). */
 const CONCURRENCY = 2;
@@ -62,7 +62,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
 
   const nowIso = () => new Date().toISOString();
 
-  /** The next job due, oldest first, skipping heavy jobs of customers that already have one running (and all heavy ones unless `heavyToo`). */
+  /** The next job due, oldest first, skipping heavy jobs of tenants that already have one running (and all heavy ones unless `heavyToo`). */
   const claim = async (heavyToo: boolean) => {
     const names = [...kinds.keys()];
     if (!names.length) return null;
@@ -76,7 +76,6 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .where((eb) =>
         eb.or([
           eb('j.size', '!=', 'heavy'),
-          eb('j.customer_id', 'is', null),
           eb.not(
             eb.exists(
               eb
@@ -169,7 +168,8 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .values({
         kind: name,
         payload: JSON.stringify(payload ?? {}),
-        customer_id: opts.customerId ?? null,
+        // Keyless heavy jobs share one key: none passes the gate above (issue 36 #2).
+        customer_id: opts.customerId ?? (opts.size === 'heavy' ? NO_TENANT : null),
         size: opts.size ?? 'small',
         singleton_key: opts.singletonKey ?? null,
         state: 'queued',

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
-import { KIND_NAME, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
+import { KIND_NAME, NO_TENANT, runsJobs, scheduleTicks, slotOf } from './jobs.shared.ts';
 
 /** pg-boss's own schema in the product's database. */
 const SCHEMA = 'pgboss';
@@ -129,8 +129,9 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       await boss.send(name, (payload ?? {}) as object, {
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
-        // Only heavy jobs are grouped by customer: small ones are not held back.
-        group: opts.customerId != null && opts.size === 'heavy' ? { id: String(opts.customerId) } : undefined,
+        // Only heavy jobs are grouped by tenant: small ones are not held back. Keyless heavy jobs
+        // share one group, so none escapes the limit (issue 36 #2).
+        group: opts.size === 'heavy' ? { id: String(opts.customerId ?? NO_TENANT) } : undefined,
       });
     },
     wake(name) {

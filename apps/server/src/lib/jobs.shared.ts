@@ -44,7 +44,12 @@ export interface JobKind<P = unknown> {
 export interface EnqueueOptions {
   /** The transaction of the change that asks for the job: a rollback enqueues nothing. */
   trx?: Kysely<DB>;
-  /** Fairness key: a customer's heavy jobs run one at a time, whatever their number. */
+  /**
+   * Fairness key (lib/fair-turns.ts `queueKeyOf`): a customer's id, or for an agent's or staff's
+   * own work the negative of their user id. A tenant's heavy jobs run one at a time, whatever
+   * their number. Heavy jobs without one share a single key (issue 36 #2: keyless heavy jobs
+   * once passed every gate), so a job a user starts must carry the user's.
+   */
   customerId?: number | null;
   size?: JobSize;
   /** With an `exclusive` kind: the key of "one at a time". */
@@ -177,3 +182,6 @@ export function retryDelayMs(delaySeconds: number, attempt: number): number {
 }
 
 export const KIND_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The fairness key heavy jobs enqueued without one share: never a customer's or a user's (ids start at 1). */
+export const NO_TENANT = 0;
