@@ -39,6 +39,7 @@ import { createExportProgress } from './modules/export-jobs/export-jobs.service.
 import { createParsePool } from './modules/batches/parse-pool.ts';
 import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
 import { useRenderRunner } from './lib/workbook-job.ts';
+import { boundedRunner, RenderBound } from './lib/render-bound.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
 import { createMeituanService } from './modules/meituan/meituan.service.ts';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
@@ -181,16 +182,20 @@ export async function buildApp({
   const exportProgress = createExportProgress(db, clock, (e) =>
     app.log.warn({ err: e }, 'export progress not written'),
   );
-  // Every file a download builds is a render job, run by a worker instance (issue 27).
+  // Every file a download builds is a render job, run by a worker instance (issue 27); a tenant's
+  // renders asked at once are bounded (issue 36 #3).
   const stopRenders = useRenderRunner(
-    createExportRenders({
-      db,
-      jobs,
-      files,
-      progress: exportProgress,
-      webOnly: !runsJobs(config),
-      log: app.log,
-    }),
+    boundedRunner(
+      createExportRenders({
+        db,
+        jobs,
+        files,
+        progress: exportProgress,
+        webOnly: !runsJobs(config),
+        log: app.log,
+      }),
+      new RenderBound(config.RENDERS_QUEUED_PER_TENANT),
+    ),
   );
   app.addHook('onClose', async () => stopRenders());
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
