@@ -40,6 +40,7 @@ import { createParsePool } from './modules/batches/parse-pool.ts';
 import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
 import { renderInputKey } from './modules/export-jobs/render-inputs.ts';
 import { useRenderRunner } from './lib/workbook-job.ts';
+import { boundedRunner, RenderBound } from './lib/render-bound.ts';
 import { meituanRoutes } from './modules/meituan/meituan.routes.ts';
 import { createMeituanService } from './modules/meituan/meituan.service.ts';
 import { recipientsRoutes } from './modules/recipients/recipients.routes.ts';
@@ -182,19 +183,23 @@ export async function buildApp({
   const exportProgress = createExportProgress(db, clock, (e) =>
     app.log.warn({ err: e }, 'export progress not written'),
   );
-  // Every file a download builds is a render job, run by a worker instance (issue 27).
+  // Every file a download builds is a render job, run by a worker instance (issue 27); a tenant's
+  // renders asked at once are bounded (issue 36 #3).
   // The server's secret key: JD secrets at rest, and (a key derived from it) render inputs' MACs.
   const secretKey = loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR);
   const stopRenders = useRenderRunner(
-    createExportRenders({
-      db,
-      jobs,
-      files,
-      inputKey: renderInputKey(secretKey),
-      progress: exportProgress,
-      webOnly: !runsJobs(config),
-      log: app.log,
-    }),
+    boundedRunner(
+      createExportRenders({
+        db,
+        jobs,
+        files,
+        inputKey: renderInputKey(secretKey),
+        progress: exportProgress,
+        webOnly: !runsJobs(config),
+        log: app.log,
+      }),
+      new RenderBound(config.RENDERS_QUEUED_PER_TENANT),
+    ),
   );
   app.addHook('onClose', async () => stopRenders());
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {

@@ -124,6 +124,12 @@ const schema = z.object({
     .min(0)
     .default(10 * 1024 * 1024 * 1024),
   /**
+   * Renders (downloads, exports, PDFs) one tenant may have asked and not yet been answered, per
+   * instance; past it a call answers 429 `rendersQueuedTooMany` (lib/render-bound.ts). A person
+   * waits on one or two at a time; a script asking for thirty at once held every other tenant's.
+   */
+  RENDERS_QUEUED_PER_TENANT: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
    * How often storage of parcels still in the warehouse is charged for the closed months (hours;
    * the job also runs once at start). 0: never (the tests run it themselves). At most 24 days:
    * a timer cannot wait longer.

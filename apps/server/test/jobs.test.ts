@@ -113,6 +113,32 @@ describe('running', () => {
     release.get(second)!();
   });
 
+  it('heavy jobs enqueued without a key share one: two of them never hold both slots (issue 36 #2)', async () => {
+    const started: string[] = [];
+    const release = new Map<string, () => void>();
+    jobs.define<{ id: string }>({
+      name: 'test-heavy-keyless',
+      run: (p) => {
+        started.push(p.id);
+        return new Promise<void>((r) => release.set(p.id, r));
+      },
+    });
+    await h.db.transaction().execute(async (trx) => {
+      await jobs.enqueue('test-heavy-keyless', { id: 'none-a' }, { size: 'heavy', trx });
+      await jobs.enqueue('test-heavy-keyless', { id: 'none-b' }, { size: 'heavy', trx });
+      await jobs.enqueue('test-heavy-keyless', { id: 'c2-a' }, { customerId: 2, size: 'heavy', trx });
+    });
+    await waitFor('two heavy jobs running', () => started.length >= 2);
+    // Claimed beside one keyless job: customer 2's (before, both keyless ones took the two slots).
+    expect(started).toContain('c2-a');
+    const first = started.find((id) => id !== 'c2-a')!;
+    release.get(first)!();
+    const second = first === 'none-a' ? 'none-b' : 'none-a';
+    await waitFor('the second keyless job, once the first ended', () => started.includes(second));
+    release.get('c2-a')!();
+    release.get(second)!();
+  });
+
   it('a customer’s heavy job of another kind: held on the embedded runner (shared slots), beside it on pg-boss (slots per kind)', async () => {
     // docs/decisions/2026-11-27-heavy-jobs-one-slot-per-customer.md
     const started: string[] = [];

@@ -23,13 +23,16 @@ const EVERY_CALL: readonly ErrorCode[] = [
 
 /**
  * Every status a call can answer: what every call answers, what its definition implies (a signed-in
- * call 401 and 430; 403 when it needs a permission, or when an account that must change its
+ * call 401, 430 and 429 past its tenant's bound on renders; 403 when it needs a permission, or when an account that must change its
  * password may not make it) and what its own rules answer (`answers`). The OpenAPI document
  * declares exactly these and the server's tests refuse any other (test/harness.ts).
  */
 export function declaredStatuses(call: CallDef): number[] {
   const out = new Set<number>([ErrorCode.OK, ...EVERY_CALL, ...call.answers]);
   if (call.auth) {
+    // A signed-in call may build a file, directly or through a job it waits on: past the
+    // tenant's bound on renders asked at once it is refused (RENDERS_QUEUED_PER_TENANT).
+    out.add(ErrorCode.TOO_MANY_REQUESTS);
     out.add(ErrorCode.UNAUTHORIZED);
     out.add(ErrorCode.SESSION_ENDED);
     if (call.permission || !callsBeforePasswordChange.includes(call.path)) out.add(ErrorCode.FORBIDDEN);

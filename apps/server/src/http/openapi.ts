@@ -24,7 +24,7 @@ const MEANINGS: Record<number, string> = {
   415: 'The body is neither JSON nor (for uploads) multipart/form-data.',
   422: '`data` is `{ field: [messages] }`.',
   428: 'Unread or unagreed notices block ordering; `data.notices` lists them.',
-  429: 'Too many attempts: wait and try again.',
+  429: 'Too many attempts, or too many downloads of this customer being prepared: wait and try again.',
   430: 'The session was ended elsewhere; the message says why.',
   500: '`data.errorId` is also in the server log.',
   503: 'The file store (`fileStoreUnavailable`) or the database (`databaseUnavailable`, with `Retry-After`) cannot be reached now: nothing was changed; try again shortly.',

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { audit } from '../lib/audit.ts';
 import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
-import { asTenant } from '../lib/fair-turns.ts';
+import { asTenant, tenantOf } from '../lib/fair-turns.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import type { ExportProgressStore } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
@@ -120,7 +120,7 @@ export function createRegistrar(
         };
         // The files this call builds and the sheets it reads wait in the shared pools as its
         // customer's (lib/fair-turns.ts); staff and agents wait as themselves.
-        const tenant = !def.auth ? '' : actor.customerId != null ? `c${actor.customerId}` : `u${actor.userId}`;
+        const tenant = def.auth ? tenantOf(actor) : '';
         const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
         // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts), once it succeeded.
         const staffWrite = def.auth ? staffWriteEntry(def.path, parsed.data, actor) : null;

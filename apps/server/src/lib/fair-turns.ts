@@ -11,6 +11,15 @@ export const asTenant = <T>(tenant: string, fn: () => T): T => tenantOfCall.run(
 export const currentTenant = (): string => tenantOfCall.getStore() ?? '';
 
 /**
+ * The tenant a signed-in user's work waits as: a customer's users as their customer, staff and
+ * agents (no customer of their own) as themselves, so that an agent printing for all its
+ * customers is one tenant among them, never a free pass (issue 36 #2).
+ */
+export function tenantOf(actor: { userId: number; customerId: number | null }): string {
+  return actor.customerId != null ? `c${actor.customerId}` : `u${actor.userId}`;
+}
+
+/**
  * The queue's fairness key of a tenant (lib/jobs.ts `customerId`): a customer's id; staff and
  * agents, who wait as themselves, a negative one of their user id so they never share a
  * customer's; none outside a call.
@@ -20,6 +29,10 @@ export function queueKeyOf(tenant: string): number | null {
   if (!m) return null;
   return m[1] === 'c' ? Number(m[2]) : -Number(m[2]);
 }
+
+/** The fairness key of a job a user starts (a print run, a declaration run): never null. */
+export const queueKeyOfActor = (actor: { userId: number; customerId: number | null }): number =>
+  queueKeyOf(tenantOf(actor))!;
 
 /** A job asking for a turn: whose it is, and whether its size is known to be small. */
 export interface Turn {

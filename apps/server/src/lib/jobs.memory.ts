@@ -3,6 +3,7 @@ import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
 import {
   KIND_NAME,
+  NO_TENANT,
   retriesAfter,
   retryDelayMs,
   retryDelaySecondsOf,
@@ -70,13 +71,22 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
 
   const nowIso = () => new Date().toISOString();
 
-  /** The next job due, oldest first, skipping heavy jobs of customers that already have one running (and all heavy ones unless `heavyToo`). */
+  /** Tenants' turns: when each fairness key (`customer_id`) last had a job claimed. */
+  const servedAt = new Map<number | null, number>();
+  let served = 0;
+
+  /**
+   * The next job due: the oldest of the tenant served longest ago, skipping heavy jobs of tenants
+   * that already have one running (and all heavy ones unless `heavyToo`). Tenants take turns, small
+   * jobs too (issue 36 #3): first come, first served let one tenant's thirty small renders hold
+   * another's one-page export behind all of them.
+   */
   const claim = async (heavyToo: boolean) => {
     const names = [...kinds.keys()];
     if (!names.length) return null;
-    const next = await db
+    const heads = await db
       .selectFrom('job_queue as j')
-      .selectAll()
+      .select((eb) => ['j.customer_id', eb.fn.min<number>('j.id').as('id')])
       .where('j.state', '=', 'queued')
       .$if(!heavyToo, (q) => q.where('j.size', '!=', 'heavy'))
       .where('j.run_after', '<=', nowIso())
@@ -84,7 +94,6 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .where((eb) =>
         eb.or([
           eb('j.size', '!=', 'heavy'),
-          eb('j.customer_id', 'is', null),
           eb.not(
             eb.exists(
               eb
@@ -97,9 +106,16 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
           ),
         ]),
       )
-      .orderBy('j.id')
-      .limit(1)
-      .executeTakeFirst();
+      .groupBy('j.customer_id')
+      .execute();
+    const turnOf = (key: number | null) => servedAt.get(key) ?? 0;
+    let head: (typeof heads)[number] | undefined;
+    for (const h of heads) {
+      if (!head || turnOf(h.customer_id) < turnOf(head.customer_id)) head = h;
+      else if (turnOf(h.customer_id) === turnOf(head.customer_id) && h.id < head.id) head = h;
+    }
+    if (!head) return null;
+    const next = await db.selectFrom('job_queue').selectAll().where('id', '=', head.id).executeTakeFirst();
     if (!next) return null;
     const took = await db
       .updateTable('job_queue')
@@ -107,7 +123,9 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .where('id', '=', next.id)
       .where('state', '=', 'queued')
       .executeTakeFirst();
-    return took.numUpdatedRows ? { ...next, attempts: next.attempts + 1 } : null;
+    if (!took.numUpdatedRows) return null;
+    servedAt.set(next.customer_id, ++served);
+    return { ...next, attempts: next.attempts + 1 };
   };
 
   const execute = async (job: NonNullable<Awaited<ReturnType<typeof claim>>>) => {
@@ -181,7 +199,8 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .values({
         kind: name,
         payload: JSON.stringify(payload ?? {}),
-        customer_id: opts.customerId ?? null,
+        // Keyless heavy jobs share one key: none passes the gate above (issue 36 #2).
+        customer_id: opts.customerId ?? (opts.size === 'heavy' ? NO_TENANT : null),
         size: opts.size ?? 'small',
         singleton_key: opts.singletonKey ?? null,
         state: 'queued',

@@ -5,6 +5,7 @@ import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
 import {
   KIND_NAME,
+  NO_TENANT,
   retriesAfter,
   retryDelaySecondsOf,
   runsJobs,
@@ -149,8 +150,9 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
         ...retryOptions(kinds.get(name)!),
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
-        // Only heavy jobs are grouped by customer: small ones are not held back.
-        group: opts.customerId != null && opts.size === 'heavy' ? { id: String(opts.customerId) } : undefined,
+        // Only heavy jobs are grouped by tenant: small ones are not held back. Keyless heavy jobs
+        // share one group, so none escapes the limit (issue 36 #2).
+        group: opts.size === 'heavy' ? { id: String(opts.customerId ?? NO_TENANT) } : undefined,
       });
     },
     wake(name) {

@@ -51,7 +51,12 @@ export interface JobKind<P = unknown> {
 export interface EnqueueOptions {
   /** The transaction of the change that asks for the job: a rollback enqueues nothing. */
   trx?: Kysely<DB>;
-  /** Fairness key: a customer's heavy jobs run one at a time, whatever their number. */
+  /**
+   * Fairness key (lib/fair-turns.ts `queueKeyOf`): a customer's id, or for an agent's or staff's
+   * own work the negative of their user id. A tenant's heavy jobs run one at a time, whatever
+   * their number. Heavy jobs without one share a single key (issue 36 #2: keyless heavy jobs
+   * once passed every gate), so a job a user starts must carry the user's.
+   */
   customerId?: number | null;
   size?: JobSize;
   /** With an `exclusive` kind: the key of "one at a time". */
@@ -205,3 +210,6 @@ export function retryDelaySecondsOf(kind: JobKind<any>): number {
 }
 
 export const KIND_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The fairness key heavy jobs enqueued without one share: never a customer's or a user's (ids start at 1). */
+export const NO_TENANT = 0;

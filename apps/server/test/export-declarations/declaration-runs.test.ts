@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { EnqueueOptions } from '../../src/lib/jobs.ts';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
 
@@ -84,5 +85,46 @@ describe('batch commit on the job queue', () => {
     }
     expect(await declOf((await orderOf('DMX100002')).id)).toBeUndefined();
     expect(await declOf((await orderOf('DMX100001')).id)).toMatchObject({ amount_jpy: 294000 });
+  });
+});
+
+describe('fairness key of a run (issue 36 #2)', () => {
+  it("an agent's run is queued under the agent's own key, a customer's under its customer's", async () => {
+    const agent = await h.login('agent');
+    const seen: { who: string; opts: EnqueueOptions | undefined }[] = [];
+    const jobs = h.app.jobs;
+    const realEnqueue = jobs.enqueue;
+    let who = '';
+    jobs.enqueue = (name, payload, opts) => {
+      if (name === 'export-declaration-batch') seen.push({ who, opts });
+      return realEnqueue.call(jobs, name, payload, opts);
+    };
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('x');
+    ws.addRow(['Order No', 'Product name', 'Amount (JPY)']);
+    ws.addRow(['DMX100001', 'Watch', 296000]);
+    const data = Buffer.from(await wb.xlsx.writeBuffer());
+    try {
+      for (const [name, token] of [
+        ['agent', agent],
+        ['demo', demo],
+      ] as const) {
+        who = name;
+        const done = await upload('exportDeclaration/updatebatch', token, { commit: 'true' }, { name: 'x.xlsx', data });
+        expect(done.status).toBe(200);
+        await runEnded(done.body.data.runId, token);
+      }
+    } finally {
+      jobs.enqueue = realEnqueue;
+    }
+    const users = await h.db.selectFrom('users').select(['name', 'id', 'customer_id']).execute();
+    const agentId = users.find((u) => u.name === 'agent')!.id;
+    const demoCustomer = users.find((u) => u.name === 'demo')!.customer_id;
+    // Without a key the agent's runs passed the one-heavy-job-per-tenant gate (lib/jobs.memory.ts)
+    // and had no pg-boss group: see labels/print-jobs-fairness.test.ts for what that cost others.
+    expect(seen).toEqual([
+      { who: 'agent', opts: expect.objectContaining({ customerId: -agentId, size: 'heavy' }) },
+      { who: 'demo', opts: expect.objectContaining({ customerId: demoCustomer, size: 'heavy' }) },
+    ]);
   });
 });

@@ -75,6 +75,10 @@ export const coreMessages = {
     'zh-CN': '上传内容不完整或格式错误，请重新选择文件后重试。',
   },
   tooManyRequests: { en: 'Too many requests. Please slow down.', 'zh-CN': '请求过于频繁，请稍后再试。' },
+  rendersQueuedTooMany: {
+    en: 'You already have {max} downloads or exports being prepared; nothing more was started. Try again when one of them is done.',
+    'zh-CN': '您已有 {max} 个下载或导出正在生成，本次未开始。请等其中一个完成后再试。',
+  },
   // The contract's text rule, shared by request fields and uploaded cells.
   ...textProblemMessages,
   ...passwordMessages,

@@ -3,6 +3,7 @@ import { exportDeclarations as C, ErrorCode } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import type { UploadedFile } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { queueKeyOfActor } from '../../lib/fair-turns.ts';
 import { saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
@@ -91,7 +92,8 @@ export function createDeclarationBatches(deps: {
         await deps.jobs.enqueue<RunPayload>(
           RUN_JOB,
           { runId: id },
-          { trx, customerId: actor.customerId, size: 'heavy', singletonKey: String(id) },
+          // Fair by the starter's key: an agent's or staff's runs are theirs, not everyone's (issue 36 #2).
+          { trx, customerId: queueKeyOfActor(actor), size: 'heavy', singletonKey: String(id) },
         );
         return id;
       });

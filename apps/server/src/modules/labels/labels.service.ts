@@ -3,6 +3,7 @@ import { refusal, transition } from '../../domain/order-life.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ProgressTracker } from '../../lib/export-progress.ts';
+import { queueKeyOfActor } from '../../lib/fair-turns.ts';
 import { maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
@@ -282,7 +283,8 @@ export function createLabelsService(deps: {
           updated_at: at,
         });
         const payload: PrintPayload = { jobId: id, userId: actor.userId, scope, lang, ids, printer: p.printer ?? null };
-        await deps.jobs.enqueue(PRINT_JOB, payload, { trx, customerId: actor.customerId, size: 'heavy' });
+        // Fair by the starter's key: an agent's or staff's runs are theirs, not everyone's (issue 36 #2).
+        await deps.jobs.enqueue(PRINT_JOB, payload, { trx, customerId: queueKeyOfActor(actor), size: 'heavy' });
         return id;
       });
       return { jobId: id };
