@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
 
 /**
@@ -22,20 +23,26 @@ async function search(data: Buffer) {
   return { status: res.statusCode, body: res.json() };
 }
 
-/** The longest a 5 ms timer waited past its time while `f` ran (the event loop's stall). */
-async function worstLag(f: () => Promise<unknown>) {
-  let worst = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const t = performance.now();
-    worst = Math.max(worst, t - last - 5);
-    last = t;
-  }, 5);
+/**
+ * The byte lengths of the files handed to worker threads while `f` ran: recorded as each message
+ * is posted (the buffer is transferred, so it is empty on this side afterwards).
+ */
+async function filesSentToWorkers(f: () => Promise<unknown>) {
+  const sizes: number[] = [];
+  const post = Worker.prototype.postMessage;
+  const spy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
+    this: Worker,
+    message: unknown,
+    transfer?: readonly Transferable[],
+  ) {
+    const file = (message as { file?: Uint8Array } | null)?.file;
+    if (file instanceof Uint8Array) sizes.push(file.byteLength);
+    return post.call(this, message, transfer as Transferable[]);
+  });
   try {
-    const result = await f();
-    return { result, lagMs: worst };
+    return { result: await f(), sizes };
   } finally {
-    clearInterval(timer);
+    spy.mockRestore();
   }
 }
 
@@ -66,22 +73,24 @@ beforeAll(async () => {
 });
 
 describe('finding 26.4: batch search reads .xlsx off the event loop', () => {
-  it('a large workbook keeps the event loop about as free as a one-row one, and finds the same orders', async () => {
+  it('a large workbook is read in a worker thread, and finds the same orders as a small one', async () => {
     const small = await numbersWorkbook(waybills, 0);
     const missing = Array.from({ length: 4000 }, (_, i) => `MISSING-${i}`);
     const large = await numbersWorkbook([...waybills, ...missing], 40);
     expect(large.length).toBeGreaterThan(1.5 * 1024 * 1024);
 
-    const base = await worstLag(() => search(small));
-    const big = await worstLag(() => search(large));
+    const base = await filesSentToWorkers(() => search(small));
+    const big = await filesSentToWorkers(() => search(large));
     const [a, b] = [base.result, big.result] as { status: number; body: any }[];
     expect(a!.status).toBe(200);
     expect(a!.body.data.total).toBe(3);
     expect(b!.status).toBe(200);
     expect(b!.body.data.total).toBe(3);
     expect(b!.body.data.notFound).toHaveLength(4000);
-    // Before: ExcelJS held the loop for seconds on this file. Now the worker reads it; what is
-    // left on the loop (the upload, the lookup of 4,003 numbers) is a fraction of that.
-    expect(big.lagMs).toBeLessThan(base.lagMs + 400);
+    // Before: ExcelJS read this file on the event loop, holding it for seconds. Now the file
+    // itself goes to a worker thread; what that saves in time belongs in a benchmark, not in a
+    // unit test's verdict on a loaded machine (issue 37).
+    expect(big.sizes).toContain(large.length);
+    expect(base.sizes).toContain(small.length);
   }, 300_000);
 });
