@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
-import { Worker } from 'node:worker_threads';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { postedToWorkers } from './support/worker-posts.ts';
 
 /**
  * Issue 26, finding 4: batch search loaded .xlsx files with ExcelJS's whole-workbook reader on
@@ -21,29 +21,6 @@ async function search(data: Buffer) {
     payload: m.payload,
   });
   return { status: res.statusCode, body: res.json() };
-}
-
-/**
- * The byte lengths of the files handed to worker threads while `f` ran: recorded as each message
- * is posted (the buffer is transferred, so it is empty on this side afterwards).
- */
-async function filesSentToWorkers(f: () => Promise<unknown>) {
-  const sizes: number[] = [];
-  const post = Worker.prototype.postMessage;
-  const spy = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (
-    this: Worker,
-    message: unknown,
-    transfer?: readonly Transferable[],
-  ) {
-    const file = (message as { file?: Uint8Array } | null)?.file;
-    if (file instanceof Uint8Array) sizes.push(file.byteLength);
-    return post.call(this, message, transfer as Transferable[]);
-  });
-  try {
-    return { result: await f(), sizes };
-  } finally {
-    spy.mockRestore();
-  }
 }
 
 async function numbersWorkbook(numbers: string[], extraColumns: number) {
@@ -79,8 +56,8 @@ describe('finding 26.4: batch search reads .xlsx off the event loop', () => {
     const large = await numbersWorkbook([...waybills, ...missing], 40);
     expect(large.length).toBeGreaterThan(1.5 * 1024 * 1024);
 
-    const base = await filesSentToWorkers(() => search(small));
-    const big = await filesSentToWorkers(() => search(large));
+    const base = await postedToWorkers(() => search(small));
+    const big = await postedToWorkers(() => search(large));
     const [a, b] = [base.result, big.result] as { status: number; body: any }[];
     expect(a!.status).toBe(200);
     expect(a!.body.data.total).toBe(3);
@@ -90,7 +67,7 @@ describe('finding 26.4: batch search reads .xlsx off the event loop', () => {
     // Before: ExcelJS read this file on the event loop, holding it for seconds. Now the file
     // itself goes to a worker thread; what that saves in time belongs in a benchmark, not in a
     // unit test's verdict on a loaded machine (issue 37).
-    expect(big.sizes).toContain(large.length);
-    expect(base.sizes).toContain(small.length);
+    expect(big.posted.map((p) => p.fileBytes)).toContain(large.length);
+    expect(base.posted.map((p) => p.fileBytes)).toContain(small.length);
   }, 300_000);
 });
