@@ -38,6 +38,7 @@ function render(tenant: string, label: string, pages: number, started: string[])
     rows: () => {},
     done: () => {},
     failed: () => {},
+    flushed: async () => {},
   };
   const done = asTenant(tenant, () =>
     renderFile({ ...GATED, arg: { gate } }, { ext: 'pdf', total: pages }, progress).then((file) =>

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { type Transferable, Worker } from 'node:worker_threads';
 import { vi } from 'vitest';
 
 /**
