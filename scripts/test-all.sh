@@ -27,10 +27,21 @@ fi
 
 [ -x node_modules/.bin/node ] || npm install --no-audit --no-fund
 
+# Each part says when it starts and how long the run has taken so far, so CI's log shows where the
+# time goes (issue 37); .ci/run's steps do the same one level up.
+start=$(date +%s)
+part() { echo; echo "--- $(date -u +%H:%M:%S) (+$(( $(date +%s) - start ))s) $*"; }
+
+part "Contract"
 npm run test -w packages/contract
+part "Server (SQLite)"
 npm run test -w apps/server
+part "Print agent"
 npm run test -w apps/print-agent
+part "Web units"
 npm run test -w apps/web
 # The browser tests' config builds the console before it starts the server (a run of one spec gets
 # the current web too), so it is not built here a second time.
+part "Browser tests (builds the console first)"
 npm run test -w e2e
+part "Done"

@@ -16,20 +16,23 @@ test.describe.configure({ timeout: 180_000 });
 type Progress = { phase: string; rows: number; total: number | null };
 
 /**
- * Holds the finished file back for a moment so the progress the console polled from the
- * server is on screen before the download ends (a small export is built in a blink).
+ * Holds the finished file back until the test has seen the progress the console polled from the
+ * server (a small export is built in a blink): `release` lets it through. A gate rather than a
+ * fixed delay (issue 37): a loaded machine gets as long as it needs, a quiet one no longer.
  */
 async function holdDownload(page: Page, path: string) {
   const answers: Progress[] = [];
   page.on('response', async (r) => {
     if (r.url().endsWith('/api/export/progress') && r.ok()) answers.push(((await r.json()) as { data: Progress }).data);
   });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
   await page.route(`**/api/${path}`, async (route: Route) => {
     const response = await route.fetch();
-    await new Promise((r) => setTimeout(r, 2500));
+    await gate;
     await route.fulfill({ response });
   });
-  return answers;
+  return { answers, release };
 }
 
 test('Order List export: the bar counts the rows the server writes, then the file comes', async ({
@@ -40,7 +43,7 @@ test('Order List export: the bar counts the rows the server writes, then the fil
   const token = await loginByCookie(context, request, 'operator');
   const { total } = await listOrders(request, token, { limit: 1 });
   expect(total).toBeGreaterThan(100);
-  const answers = await holdDownload(page, 'order/downloadOrderExcel');
+  const { answers, release } = await holdDownload(page, 'order/downloadOrderExcel');
 
   await page.goto(`${MAIN}/home/order/list`);
   await expect(page.getByTestId('order-table').locator('tbody tr.ant-table-row').first()).toBeVisible();
@@ -53,6 +56,7 @@ test('Order List export: the bar counts the rows the server writes, then the fil
   await expect(bar).toContainText(`（${total.toLocaleString('en')} 行）`);
   await expect(bar.locator('.ant-progress')).toHaveAttribute('aria-valuenow', '100');
   expect(answers.some((a) => a.phase === 'done' && a.rows === total && a.total === total)).toBe(true);
+  release();
   const file = await downloaded;
   expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
   await expect(bar).toHaveAttribute('data-phase', 'done');
@@ -84,7 +88,7 @@ test("Batch List: a batch's order workbook shows progress and the screen's words
     }
   }
   expect(batch).toBeTruthy();
-  const answers = await holdDownload(page, 'order/batch/download/excel');
+  const { answers, release } = await holdDownload(page, 'order/batch/download/excel');
 
   await page.goto(`${MAIN}/home/order/batchList`);
   const button = page.getByTestId(`batch-excel-${batch!.batchNo}`);
@@ -94,6 +98,7 @@ test("Batch List: a batch's order workbook shows progress and the screen's words
   await button.click();
   await expect(bar).toBeVisible();
   await expect(bar).toContainText(/Excel 已生成（[\d,]+ 行）/);
+  release();
   const file = await downloaded;
   const done = answers.find((a) => a.phase === 'done');
   expect(done).toBeTruthy();
@@ -122,11 +127,12 @@ test("Batch List: a batch's order workbook shows progress and the screen's words
   // The by-period download, in English: the same bar, in English words.
   await page.evaluate(() => localStorage.setItem('1.21.2-locale', '"en"'));
   await page.reload();
-  await holdDownload(page, 'order/batch/download/excelByTime');
+  const byTimeHeld = await holdDownload(page, 'order/batch/download/excelByTime');
   await page.getByTestId('batch-by-time').hover();
   const byTime = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: 'Last three months' }).click();
   await expect(bar).toContainText(/Workbook built \([\d,]+ rows\), downloading/);
+  byTimeHeld.release();
   const periodFile = await byTime;
   const pwb = new ExcelJS.Workbook();
   await pwb.xlsx.readFile(await periodFile.path());

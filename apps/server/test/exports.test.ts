@@ -7,6 +7,7 @@ import { readZipDirectory } from '../src/lib/xlsx-guard.ts';
 import { orderListQuery } from '../src/modules/orders/orders.list.repository.ts';
 import { baseRow, download, fill, settle, template, upload } from './batches/helpers.ts';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { postedToWorkers } from './support/worker-posts.ts';
 
 /** Workbooks the server builds (issue 10, findings 4 and 16): off the event loop, rows as the data, values only. */
 let h: Harness;
@@ -119,20 +120,23 @@ describe('finding 4: large exports run off the event loop', () => {
       }
     })();
     const started = performance.now();
-    const res = await post('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' });
+    const { result: res, posted } = await postedToWorkers(() =>
+      post('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' }),
+    );
     const ended = performance.now();
     exporting = false;
     await health;
     expect(res.statusCode).toBe(200);
     expect([...statuses]).toEqual([200]);
 
-    // The event loop stayed free: health answers came all through the export, never
-    // stopping for a large part of it (a relative bound: no wall-clock limit).
-    const during = answeredAt.filter((t) => t > started && t < ended);
-    expect(during.length).toBeGreaterThan(0);
-    const stamps = [started, ...during, ended];
-    const longestWait = Math.max(...stamps.slice(1).map((t, i) => t - stamps[i]!));
-    expect(longestWait).toBeLessThan((ended - started) / 2);
+    // Off the event loop: the workbook was written by a worker thread, which ran the list's query
+    // itself (the rows never passed through this thread), and health answered while it did. How
+    // long the loop went without an answer is left to benchmarks: on a loaded machine that is the
+    // scheduler's verdict, not the code's (issue 37).
+    const job = posted.find((p) => 'sheet' in p.message);
+    expect(job, 'a workbook job posted to a worker thread').toBeTruthy();
+    expect(Object.keys(job!.message.source as object)).toEqual(['query', 'database']);
+    expect(answeredAt.filter((t) => t > started && t < ended).length).toBeGreaterThan(0);
 
     const ws = await sheetOf(res.rawPayload);
     expect(ws.name).toBe('Orders');

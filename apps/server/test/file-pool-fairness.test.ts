@@ -2,72 +2,103 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProgressTracker } from '../src/lib/export-progress.ts';
 import { asTenant } from '../src/lib/fair-turns.ts';
 import { useTempFolder } from '../src/lib/temp-files.ts';
 import { renderFile } from '../src/lib/workbook-job.ts';
+import { waitFor } from './support/jobs.ts';
 import { TEST_RENDERS } from './support/test-renders.ts';
 
 /**
  * The shared file pool (lib/workbook-job.ts) gives turns by customer (issue 27): with one
  * customer's heavy renders waiting, another customer's first job goes next, and a small job
  * (a one-page file) never waits behind heavy ones. Real worker threads; each render holds its
- * worker for a while, so the order of completion is the order of turns.
+ * worker until the test opens its gate, and the pool says when a job gets a worker (the
+ * progress tracker's `writing`), so the order of turns is read, not timed (issue 37).
  */
-const SLEEP = { kind: TEST_RENDERS.sleep };
-/** A heavy render holds its worker this long, a small one a tenth of it. */
-const HOLD_MS = 1500;
+const GATED = { kind: TEST_RENDERS.gated };
+let dir: string;
+let gates = 0;
 
 beforeAll(async () => {
-  useTempFolder(fs.mkdtempSync(path.join(os.tmpdir(), 'fair-pool-')));
-  // Three workers started and kept idle, so no job's turn is measured with a worker's start
-  // (0.2–1 s, more on a loaded machine) in it.
-  await Promise.all([1, 2, 3].map((k) => render('warm', `warm${k}`, 1, [])));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fair-pool-'));
+  useTempFolder(dir);
+  // Three workers started and kept idle, so each test's jobs find them up.
+  const warm = ['warm1', 'warm2', 'warm3'].map((k) => render('warm', k, 1, []));
+  for (const w of warm) w.open();
+  await Promise.all(warm.map((w) => w.done));
 });
 
-/** Starts a render as `tenant`'s (`pages`: its size); resolves with its label when it is done. */
-function render(
-  tenant: string,
-  label: string,
-  pages: number,
-  finished: string[],
-  ms = pages > 1 ? HOLD_MS : HOLD_MS / 10,
-) {
-  return asTenant(tenant, () =>
-    renderFile({ ...SLEEP, arg: { ms } }, { ext: 'pdf', total: pages }).then((file) => {
-      fs.rmSync(file, { force: true });
-      finished.push(label);
-    }),
+/** Starts a render as `tenant`'s (`pages`: its size), held until `open()`; `started` gets its label when a worker takes it. */
+function render(tenant: string, label: string, pages: number, started: string[]) {
+  // Labels repeat across tests; gates must not (an open one stays open).
+  const gate = path.join(dir, `gate-${++gates}-${label}`);
+  const progress: ProgressTracker = {
+    writing: () => started.push(label),
+    total: () => {},
+    rows: () => {},
+    done: () => {},
+    failed: () => {},
+    flushed: async () => {},
+  };
+  const done = asTenant(tenant, () =>
+    renderFile({ ...GATED, arg: { gate } }, { ext: 'pdf', total: pages }, progress).then((file) =>
+      fs.rmSync(file, { force: true }),
+    ),
   );
+  return { done, open: () => fs.writeFileSync(gate, '') };
 }
+
+const startedCount = (started: string[], n: number) => waitFor(`${n} jobs on a worker`, () => started.length >= n);
 
 describe('file pool turns', () => {
   it("a customer's later heavy jobs wait behind another customer's first one", async () => {
-    const finished: string[] = [];
-    // A's first two take the two workers; A3 and B1 wait, in that order of arrival. A2 holds its
-    // worker twice as long, so the next turn (A1's worker) and the one after start a whole hold
-    // apart and their order of completion is their order of turns, whatever the machine's load.
-    await Promise.all([
-      render('A', 'A1', 6000, finished),
-      render('A', 'A2', 6000, finished, 2 * HOLD_MS),
-      render('A', 'A3', 6000, finished),
-      render('A', 'A4', 6000, finished),
-      render('B', 'B1', 6000, finished),
-    ]);
-    expect(finished.indexOf('B1')).toBeLessThan(finished.indexOf('A3'));
-    expect(finished.indexOf('B1')).toBeLessThan(finished.indexOf('A4'));
+    const started: string[] = [];
+    // A's first two take the two workers (nobody else waits yet); A3, A4 and B1 wait, in that order of arrival.
+    const jobs = Object.fromEntries(
+      [
+        ['A', 'A1'],
+        ['A', 'A2'],
+        ['A', 'A3'],
+        ['A', 'A4'],
+        ['B', 'B1'],
+      ].map(([tenant, label]) => [label!, render(tenant!, label!, 6000, started)]),
+    );
+    await startedCount(started, 2);
+    expect([...started].sort()).toEqual(['A1', 'A2']);
+    // The next worker free goes to B's first job, though A3 and A4 came before it.
+    jobs.A1!.open();
+    await startedCount(started, 3);
+    expect(started[2]).toBe('B1');
+    for (const j of Object.values(jobs)) j.open();
+    await Promise.all(Object.values(jobs).map((j) => j.done));
+    expect(started).toHaveLength(5);
   });
 
   it('a small job runs before waiting heavy ones, even of the same customer', async () => {
-    const finished: string[] = [];
-    await Promise.all([
-      render('A', 'A1', 6000, finished),
-      render('A', 'A2', 6000, finished),
-      render('A', 'A3', 6000, finished),
-      render('A', 'A4', 6000, finished),
-      render('A', 'small-A', 1, finished),
-      render('B', 'small-B', 1, finished),
-    ]);
-    // Both small ones are done before any heavy one that had to wait (A3, A4), and before the running ones end.
-    expect(finished.slice(0, 2).sort()).toEqual(['small-A', 'small-B']);
+    const started: string[] = [];
+    const jobs = Object.fromEntries(
+      [
+        ['A', 'A1', 6000],
+        ['A', 'A2', 6000],
+        ['A', 'A3', 6000],
+        ['A', 'A4', 6000],
+        ['A', 'small-A', 1],
+        ['B', 'small-B', 1],
+      ].map(([tenant, label, pages]) => [
+        label as string,
+        render(tenant as string, label as string, pages as number, started),
+      ]),
+    );
+    // A1 and A2 hold both heavy workers; small-A takes the small slot at once.
+    await startedCount(started, 3);
+    expect([...started].sort()).toEqual(['A1', 'A2', 'small-A']);
+    // With both heavy ones still running, the small slot goes to small-B, not to A3 or A4.
+    jobs['small-A']!.open();
+    await startedCount(started, 4);
+    expect(started[3]).toBe('small-B');
+    for (const j of Object.values(jobs)) j.open();
+    await Promise.all(Object.values(jobs).map((j) => j.done));
+    expect(started.slice(4).sort()).toEqual(['A3', 'A4']);
   });
 });

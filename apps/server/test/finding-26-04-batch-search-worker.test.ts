@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, multipart } from './harness.ts';
+import { postedToWorkers } from './support/worker-posts.ts';
 
 /**
  * Issue 26, finding 4: batch search loaded .xlsx files with ExcelJS's whole-workbook reader on
@@ -20,23 +21,6 @@ async function search(data: Buffer) {
     payload: m.payload,
   });
   return { status: res.statusCode, body: res.json() };
-}
-
-/** The longest a 5 ms timer waited past its time while `f` ran (the event loop's stall). */
-async function worstLag(f: () => Promise<unknown>) {
-  let worst = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const t = performance.now();
-    worst = Math.max(worst, t - last - 5);
-    last = t;
-  }, 5);
-  try {
-    const result = await f();
-    return { result, lagMs: worst };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 async function numbersWorkbook(numbers: string[], extraColumns: number) {
@@ -66,22 +50,24 @@ beforeAll(async () => {
 });
 
 describe('finding 26.4: batch search reads .xlsx off the event loop', () => {
-  it('a large workbook keeps the event loop about as free as a one-row one, and finds the same orders', async () => {
+  it('a large workbook is read in a worker thread, and finds the same orders as a small one', async () => {
     const small = await numbersWorkbook(waybills, 0);
     const missing = Array.from({ length: 4000 }, (_, i) => `MISSING-${i}`);
     const large = await numbersWorkbook([...waybills, ...missing], 40);
     expect(large.length).toBeGreaterThan(1.5 * 1024 * 1024);
 
-    const base = await worstLag(() => search(small));
-    const big = await worstLag(() => search(large));
+    const base = await postedToWorkers(() => search(small));
+    const big = await postedToWorkers(() => search(large));
     const [a, b] = [base.result, big.result] as { status: number; body: any }[];
     expect(a!.status).toBe(200);
     expect(a!.body.data.total).toBe(3);
     expect(b!.status).toBe(200);
     expect(b!.body.data.total).toBe(3);
     expect(b!.body.data.notFound).toHaveLength(4000);
-    // Before: ExcelJS held the loop for seconds on this file. Now the worker reads it; what is
-    // left on the loop (the upload, the lookup of 4,003 numbers) is a fraction of that.
-    expect(big.lagMs).toBeLessThan(base.lagMs + 400);
+    // Before: ExcelJS read this file on the event loop, holding it for seconds. Now the file
+    // itself goes to a worker thread; what that saves in time belongs in a benchmark, not in a
+    // unit test's verdict on a loaded machine (issue 37).
+    expect(big.posted.map((p) => p.fileBytes)).toContain(large.length);
+    expect(base.posted.map((p) => p.fileBytes)).toContain(small.length);
   }, 300_000);
 });

@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { JobQueue } from '../src/lib/jobs.ts';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { retryDelayMs, type JobQueue } from '../src/lib/jobs.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { periodicRecorder, recorder, sleep, waitFor } from './support/jobs.ts';
+import { jobRows, periodicRecorder, recorder, settled, waitFor } from './support/jobs.ts';
 
 /**
  * The job queue (lib/jobs.ts, issue 27) on the database the suite runs on: pg-boss on
@@ -32,8 +32,10 @@ describe('enqueue in a transaction', () => {
     await h.db.transaction().execute(async (trx) => {
       await jobs.enqueue('test-tx', { n: 2 }, { trx });
     });
-    await waitFor('the committed job', () => runs.length > 0);
-    await sleep(1500); // the rolled-back one would have run by now
+    // The queue's own rows, not a wait for a run that does not come: the rolled-back job left no
+    // row, so nothing is left that could still run it.
+    expect((await settled(h.db, 'test-tx', 1)).map((r) => r.state)).toEqual(['done']);
+    expect(await jobRows(h.db, 'test-tx')).toHaveLength(1);
     expect(runs.map((r) => r.n)).toEqual([2]);
   });
 });
@@ -44,8 +46,8 @@ describe('running', () => {
     jobs.define(kind);
     const ns = Array.from({ length: 20 }, (_, i) => i);
     await Promise.all(ns.map((n) => jobs.enqueue('test-once', { n })));
-    await waitFor('20 runs', () => runs.length >= 20);
-    await sleep(1000);
+    // Every row done: no run of them is still to come, so the list of runs is final.
+    expect(await settled(h.db, 'test-once', 20)).toHaveLength(20);
     expect(runs.map((r) => r.n).sort((a, b) => a - b)).toEqual(ns);
     expect(runs.every((r) => r.attempt === 1)).toBe(true);
   });
@@ -68,29 +70,21 @@ describe('running', () => {
     }
     for (const r of [flaky, spent, once]) jobs.define(r.kind);
     await Promise.all([flaky, spent, once].map((r) => jobs.enqueue(r.kind.name, { n: 7 })));
-    await waitFor('the third attempt', () => flaky.runs.length >= 3);
-    expect(flaky.runs.map((r) => r.attempt)).toEqual([1, 2, 3]);
+    // Each job settled (done, or failed for good): the runs recorded are all there will be.
+    for (const r of [flaky, spent, once]) await settled(h.db, r.kind.name, 1);
+    expect(flaky.runs.map((r) => r.attempt)).toEqual([1, 2, 3]); // it succeeded: not run again
     const [a, b, c] = flaky.runs.map((r) => r.at);
-    // Backoff: the first retry after 1–2 s, the second after 2–4 s (plus a poll).
+    // Each retry waits at least its delay (1 s, then 2 s). Only lower bounds: a loaded machine
+    // makes the gaps longer, never shorter; the curve itself is checked without a clock below.
     expect(b! - a!).toBeGreaterThanOrEqual(950);
     expect(c! - b!).toBeGreaterThanOrEqual(1950);
-    expect(c! - b!).toBeGreaterThan(0.9 * (b! - a!));
-    await sleep(3000);
-    expect(flaky.runs).toHaveLength(3); // it succeeded: not run again
     expect(spent.runs.map((r) => r.attempt)).toEqual([1, 2]); // limit 1: one retry
     expect(once.runs.map((r) => r.attempt)).toEqual([1]);
   });
 
   it('a customer’s second heavy job waits behind another customer’s first', async () => {
-    const started: string[] = [];
-    const release = new Map<string, () => void>();
-    jobs.define<{ id: string }>({
-      name: 'test-heavy',
-      run: (p) => {
-        started.push(p.id);
-        return new Promise<void>((r) => release.set(p.id, r));
-      },
-    });
+    const { started, release, log, run } = heavyRecorder();
+    jobs.define<{ id: string }>({ name: 'test-heavy', run });
     // All three at once (one transaction): a worker polling between separate enqueues would see
     // customer 1 alone, and running its second job while nobody else waits is right.
     await h.db.transaction().execute(async (trx) => {
@@ -99,18 +93,22 @@ describe('running', () => {
       await jobs.enqueue('test-heavy', { id: 'c2-a' }, { customerId: 2, size: 'heavy', trx });
     });
     await waitFor('two heavy jobs running', () => started.length >= 2);
-    await sleep(1500);
-    // Customer 2's first runs beside one of customer 1's, never customer 1's two together. (In
-    // one transaction both of customer 1's have the same enqueue time, so which goes first is open.)
-    expect(started).toHaveLength(2);
-    expect(started).toContain('c2-a');
+    // Customer 1's first job ends only when released here, so a second of theirs started beside it
+    // at any time would be in the log before that end: the log is checked once all three ended,
+    // rather than watching for a second while nothing happens.
     const first = started.find((id) => id !== 'c2-a')!;
     expect(['c1-a', 'c1-b']).toContain(first);
+    await waitFor("customer 2's job", () => started.includes('c2-a'));
     release.get(first)!();
     const second = first === 'c1-a' ? 'c1-b' : 'c1-a';
     await waitFor("customer 1's second job", () => started.includes(second));
     release.get('c2-a')!();
     release.get(second)!();
+    await settled(h.db, 'test-heavy', 3);
+    // Customer 2's first ran beside one of customer 1's, never customer 1's two together. (In
+    // one transaction both of customer 1's have the same enqueue time, so which goes first is open.)
+    expect(log.indexOf('start c2-a')).toBeLessThan(log.indexOf(`end ${first}`));
+    expect(log.indexOf(`start ${second}`)).toBeGreaterThan(log.indexOf(`end ${first}`));
   });
 
   it('heavy jobs enqueued without a key share one: two of them never hold both slots (issue 36 #2)', async () => {
@@ -141,12 +139,7 @@ describe('running', () => {
 
   it('a customer’s heavy job of another kind: held on the embedded runner (shared slots), beside it on pg-boss (slots per kind)', async () => {
     // docs/decisions/2026-11-27-heavy-jobs-one-slot-per-customer.md
-    const started: string[] = [];
-    const release = new Map<string, () => void>();
-    const run = (p: { id: string }) => {
-      started.push(p.id);
-      return new Promise<void>((r) => release.set(p.id, r));
-    };
+    const { started, release, log, run } = heavyRecorder();
     jobs.define<{ id: string }>({ name: 'test-heavy-x', run });
     jobs.define<{ id: string }>({ name: 'test-heavy-y', run });
     await jobs.enqueue('test-heavy-x', { id: 'c1-x' }, { customerId: 1, size: 'heavy' });
@@ -154,15 +147,18 @@ describe('running', () => {
     await jobs.enqueue('test-heavy-y', { id: 'c1-y' }, { customerId: 1, size: 'heavy' });
     await jobs.enqueue('test-heavy-y', { id: 'c2-y' }, { customerId: 2, size: 'heavy' });
     await waitFor("customer 2's job", () => started.includes('c2-y'));
-    if (pg) await waitFor("customer 1's job of the other kind", () => started.includes('c1-y'));
-    else {
-      // Polled for a second more: customer 1's second heavy job does not start while their first runs.
-      await sleep(1000);
-      expect(started).toEqual(['c1-x', 'c2-y']);
+    if (pg) {
+      await waitFor("customer 1's job of the other kind", () => started.includes('c1-y'));
+      expect(log).not.toContain('end c1-x'); // it started beside customer 1's first, still running
+    } else {
+      // c1-y was enqueued before c2-y and the runner takes jobs oldest first: had it been free to
+      // start beside c1-x, it would have started by now. The log, read once all ended, says whether it did.
       release.get('c1-x')!();
       await waitFor("customer 1's second job, once their first ended", () => started.includes('c1-y'));
+      expect(log.indexOf('start c1-y')).toBeGreaterThan(log.indexOf('end c1-x'));
     }
     for (const r of release.values()) r();
+    await settled(h.db, 'test-heavy-y', 2);
   });
 
   it('a period’s job runs once however often its period is ticked, and once in each period', async () => {
@@ -176,7 +172,39 @@ describe('running', () => {
       ]);
       await waitFor(`period ${k}`, () => runs.length >= k + 1);
     }
-    await sleep(1500);
+    // One row per period, each done: no second run of a period is waiting to happen.
+    expect(await settled(h.db, 'test-period-one', 3)).toHaveLength(3);
     expect(runs).toHaveLength(3);
   });
 });
+
+describe('retry backoff', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('doubles at each retry, with up to as much again of jitter', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(1, n))).toEqual([1000, 2000, 4000, 8000]);
+    vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    expect(retryDelayMs(1, 2)).toBeGreaterThan(3990);
+    expect(retryDelayMs(1, 2)).toBeLessThan(4000);
+    expect(retryDelayMs(0, 3)).toBe(0);
+  });
+});
+
+/** A heavy kind's run that waits until released, logging each start and end in order. */
+function heavyRecorder() {
+  const started: string[] = [];
+  const log: string[] = [];
+  const release = new Map<string, () => void>();
+  const run = (p: { id: string }) => {
+    started.push(p.id);
+    log.push(`start ${p.id}`);
+    return new Promise<void>((r) =>
+      release.set(p.id, () => {
+        log.push(`end ${p.id}`);
+        r();
+      }),
+    );
+  };
+  return { started, release, log, run };
+}

@@ -60,7 +60,9 @@ describe('reader threads (SQLite)', () => {
     const turnsInline = await turnsDuring(b);
     expect((await b)[0]!.n).toBe(3_000_000);
     expect(turnsInline).toBe(0);
-    expect(turnsThreaded).toBeGreaterThan(10);
+    // At least one turn while the threaded read was out: what tells the two apart. How many is the
+    // machine's speed (a loaded one gives fewer), so no count is asked for (issue 37).
+    expect(turnsThreaded).toBeGreaterThan(0);
     await threaded.destroy();
     await inline.destroy();
   });

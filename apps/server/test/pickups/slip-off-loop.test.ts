@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SLIP_LAYOUT } from '../../src/modules/pickups/pickups.slip.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { postedToWorkers } from '../support/worker-posts.ts';
 import { plain, plainBlob } from '../plain-client.ts';
 import { decodeBox, pdfPages, pdfText, renderPage } from '../support/pdf-read.ts';
 
@@ -54,20 +55,21 @@ describe('finding 3: the slip PDF is drawn off the event loop', () => {
       }
     })();
     const started = performance.now();
-    const res = await plainBlob(h, 'subscribe/take/pdf', { id: booked.data.id }, demo, 'en');
+    const { result: res, posted } = await postedToWorkers(() =>
+      plainBlob(h, 'subscribe/take/pdf', { id: booked.data.id }, demo, 'en'),
+    );
     const ended = performance.now();
     rendering = false;
     await health;
     expect(res.status, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('application/pdf');
 
-    // The loop stayed free: answers came all through the render, never stopping for a large
-    // part of it (a bound relative to the render itself, no wall-clock limit).
-    const during = answeredAt.filter((t) => t > started && t < ended);
-    expect(during.length).toBeGreaterThan(0);
-    const stamps = [started, ...during, ended];
-    const longestWait = Math.max(...stamps.slice(1).map((t, i) => t - stamps[i]!));
-    expect(longestWait).toBeLessThan((ended - started) / 2);
+    // Off the loop: the slip was drawn by a worker thread (its render posted to one), and health
+    // answered while it was. How long the loop went without an answer is left to benchmarks: on a
+    // loaded machine that is the scheduler's verdict, not the code's (issue 37).
+    const render = posted.map((p) => p.message.render as { module: string } | undefined).find(Boolean);
+    expect(render?.module, 'the slip rendered in a worker thread').toMatch(/pickups/);
+    expect(answeredAt.filter((t) => t > started && t < ended).length).toBeGreaterThan(0);
 
     // The same slip: the booking page, then ten markers a page, the last one BIG-1000.
     const file = path.join(h.dataDir, 'big-slip.pdf');

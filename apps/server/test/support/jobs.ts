@@ -1,3 +1,5 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema.ts';
 import type { JobKind, JobQueue } from '../../src/lib/jobs.ts';
 
 /** Helpers of the job queue's tests (jobs.test.ts, the tests of several instances: support/two-instances.ts). */
@@ -23,4 +25,39 @@ export function periodicRecorder(queue: JobQueue, name: string) {
   const runs: number[] = [];
   queue.every({ name, run: async () => void runs.push(Date.now()) }, { everyMs: 3_600_000, atStart: false });
   return { runs };
+}
+
+/** A job's recorded state, the same words on both backends. */
+export type JobState = 'waiting' | 'active' | 'done' | 'failed';
+const PG_STATE: Record<string, JobState> = {
+  created: 'waiting',
+  retry: 'waiting',
+  active: 'active',
+  completed: 'done',
+  failed: 'failed',
+  cancelled: 'failed',
+};
+
+/**
+ * The queue's own rows of `kind` (the embedded runner's job_queue, pg-boss's pgboss.job): what a
+ * test asserts on instead of sleeping and seeing nothing more run. Once every row of a kind is
+ * done or failed, no run of it is still to come, so its run list is final.
+ */
+export async function jobRows(db: Kysely<DB>, kind: string): Promise<{ state: JobState }[]> {
+  if (process.env.TEST_DATABASE_URL) {
+    const { rows } = await sql<{ state: string }>`select state from pgboss.job where name = ${kind}`.execute(db);
+    return rows.map((r) => ({ state: PG_STATE[r.state] ?? 'waiting' }));
+  }
+  const rows = await db.selectFrom('job_queue').select('state').where('kind', '=', kind).execute();
+  return rows.map((r) => ({ state: r.state === 'queued' ? 'waiting' : (r.state as JobState) }));
+}
+
+/** Waits until `kind` has `count` rows, none of them waiting or running, and returns them. */
+export async function settled(db: Kysely<DB>, kind: string, count: number) {
+  let rows: { state: JobState }[] = [];
+  await waitFor(`${count} settled jobs of ${kind}`, async () => {
+    rows = await jobRows(db, kind);
+    return rows.length >= count && rows.every((r) => r.state === 'done' || r.state === 'failed');
+  });
+  return rows;
 }

@@ -9,11 +9,13 @@ const here = (file: string, name: string) => ({ module: new URL(file, import.met
 export const TEST_RENDERS = {
   gate: 'test.gate',
   sleep: 'test.sleep',
+  gated: 'test.gated',
   failing: 'test.failing',
 } as const;
 export function registerTestRenders(register: typeof registerRenderKind = registerRenderKind) {
   register(TEST_RENDERS.gate, here('./gate-render.ts', 'gateRender'));
   register(TEST_RENDERS.sleep, here('./sleep-render.ts', 'sleepRender'));
+  register(TEST_RENDERS.gated, here('./sleep-render.ts', 'gatedRender'));
   register(TEST_RENDERS.failing, here('./gate-render.ts', 'failingRender'));
 }
 registerTestRenders();
