@@ -151,8 +151,7 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
     async create(actor: Actor, scope: Scope, input: Fields & { appSecret: string; customerId?: number }) {
       const customerId = customerFor(actor, scope, input.customerId);
       // Staff see every customer: a made-up id is the field's error, not the database's (issue 36 #11).
-      if (scope.all && !(await repo.customerExists(customerId)))
-        throw AppError.field('customerId', 'customerNotFound');
+      if (scope.all && !(await repo.customerExists(customerId))) throw AppError.field('customerId', 'customerNotFound');
       const at = now();
       const { id } = await repo.insert({
         ...values(input),
