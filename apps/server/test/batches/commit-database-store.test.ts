@@ -2,7 +2,7 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../harness.ts';
-import { baseRow, fill, settle, template, upload } from './helpers.ts';
+import { baseRow, uploadPreview } from './helpers.ts';
 
 /**
  * Issue 36 item 4 (and issue 38 row 1's "preview deleted before COMMIT"): with FILE_STORE=database
@@ -61,18 +61,8 @@ function within<T>(what: string, p: Promise<T>, ms = 10_000): Promise<T> {
 
 describe('FILE_STORE=database: a batch commit', () => {
   it('completes, removes its stored preview after COMMIT, and a later write (a login) works', async () => {
-    const tpl = await template(h, demo, 'download/importOrder');
     const rows = Array.from({ length: 5 }, (_, i) => baseRow(i + 1, { orderNo: `DBSTORE-${i}` }));
-    const up = await upload(
-      h,
-      'order/batch/createImport',
-      demo,
-      { channel: 'JP' },
-      { name: 'o.xlsx', data: await fill(tpl, rows) },
-    );
-    expect(up.status, JSON.stringify(up.body)).toBe(200);
-    const p = await settle(h, demo, up.body.data.id);
-    expect(p).toMatchObject({ status: 'preview', invalidRows: 0, orderCount: 5 });
+    const p = await uploadPreview(h, demo, rows);
     const parsedKey = (await h.db.selectFrom('batches').select('parsed_key').where('id', '=', p.id).executeTakeFirst())
       ?.parsed_key;
     expect(parsedKey).toBeTruthy();

@@ -1,5 +1,6 @@
 import { eanCheckDigit, idCardCheckChar } from '@console/contract';
 import ExcelJS from 'exceljs';
+import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { columnLetter } from '../../src/lib/workbook-writer.ts';
 import { type Harness, multipart as sharedMultipart } from '../harness.ts';
@@ -58,6 +59,25 @@ export async function download(h: Harness, path: string, token: string, body: un
     payload: JSON.stringify(body),
   });
   return { status: res.statusCode, data: res.rawPayload, headers: res.headers };
+}
+
+/**
+ * Uploads `rows` as a JP batch on the import template and waits for its clean preview (every row
+ * valid): what a commit test starts from.
+ */
+export async function uploadPreview(h: Harness, token: string, rows: RowValues[]) {
+  const tpl = await template(h, token, 'download/importOrder');
+  const up = await upload(
+    h,
+    'order/batch/createImport',
+    token,
+    { channel: 'JP' },
+    { name: 'o.xlsx', data: await fill(tpl, rows) },
+  );
+  expect(up.status, JSON.stringify(up.body)).toBe(200);
+  const p = await settle(h, token, up.body.data.id);
+  expect(p).toMatchObject({ status: 'preview', invalidRows: 0, orderCount: rows.length });
+  return p;
 }
 
 /** Polls progress until the batch leaves parsing/committing. */
