@@ -160,10 +160,12 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
         // Streamed to the asker's file: a big PD or workbook is never held whole here.
         await pipeline((await files.open(row.file_key!)).body, createWriteStream(data.out));
         // The count the worker made goes into this tracker too, whose "done" is written last.
+        // Rows first: every write carries this tracker's whole state, and a total written while
+        // it still held its own rows (0) set the bar back for a poll between the two writes.
         if (progress?.ref) {
           const seen = await deps.progress.read(progress.ref.userId, progress.ref.id);
-          if (seen.total !== null) progress.total(seen.total);
           progress.rows(seen.rows);
+          if (seen.total !== null) progress.total(seen.total);
         }
       } finally {
         const row = await repo.remove(id).catch(() => null);
