@@ -60,7 +60,9 @@ describe.skipIf(!pg)('PostgreSQL: a transaction that hands out numbers commits s
   });
 
   it('a batch commit’s reservation and a create’s (reserveWaybills): on', async () => {
-    const orders: WaybillKey[] = [{ channel: ch, customerId: null as never, numberSegmentId: null }];
+    const orders: WaybillKey[] = [
+      { channel: ch as WaybillKey['channel'], customerId: null as never, numberSegmentId: null },
+    ];
     expect(await afterWork((trx) => reserveWaybills(trx, orders, new Date().toISOString()))).toBe('on');
   });
 
