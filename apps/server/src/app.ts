@@ -343,6 +343,7 @@ export async function buildApp({
       files,
       uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
       mailer: smtpMailer(config.SMTP_URL, config.SMTP_FROM),
+      mailRetry: { limit: config.SMTP_RETRIES, delaySeconds: config.SMTP_RETRY_SECONDS },
       jobs,
       logError: (err, context) => app.log.error({ err, ...context }, 'export declarations failed'),
     }),

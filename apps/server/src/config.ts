@@ -224,6 +224,14 @@ const schema = z.object({
     .refine((v) => v === '' || /^smtps?:\/\/[^\s]+$/.test(v), 'want smtp://… or smtps://…'),
   SMTP_FROM: z.string().default('console@localhost'),
   /**
+   * A permit e-mail that meets a transient SMTP failure (a 4xx reply such as greylisting, a
+   * connection refused, reset or timed out) is sent again up to SMTP_RETRIES times, the first after
+   * SMTP_RETRY_SECONDS, each wait doubled (with jitter): by default 30 s, 1, 2, 4 and 8 min, past
+   * a greylisting's usual 5 minutes. 0: the first failure is final. A 5xx reply is final at once.
+   */
+  SMTP_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
+  SMTP_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
    * Where files' bytes live (lib/storage*.ts): `local` (DATA_DIR/files), `database` (the
    * file_blobs table) or `s3`. Unset: local on SQLite, database on PostgreSQL, so several
    * instances on one PostgreSQL share their files with no extra setting.

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { withDatabaseLock } from './db/dialect.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
+import { standbys, syncStandbyWarning } from './db/replication.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
 import { seedDemo } from './seed/demo.ts';
 import { seedDemoDeclarations } from './seed/export-declarations.ts';
@@ -20,7 +21,11 @@ export class StartError extends Error {}
 export async function prepareDatabase(
   config: Config,
   db: Database,
-  opts: { now?: Date; /** Tests: fewer demo orders. */ orders?: number } = {},
+  opts: {
+    now?: Date;
+    /** Tests: fewer demo orders. */ orders?: number;
+    /** Where a start warning goes (before the app's logger exists): stderr. */ warn?: (message: string) => void;
+  } = {},
 ): Promise<{ seeded: boolean }> {
   const now = opts.now ?? new Date();
   // Issue 38 row 9: a `web` instance on SQLite waited for a worker that could never share its
@@ -37,6 +42,12 @@ export async function prepareDatabase(
       throw new StartError(
         `MIGRATE_ON_START is false and ${pending.length} migration(s) have not run (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}): run \`npm run migrate\` first.`,
       );
+  }
+  if (config.database.dialect === 'postgres') {
+    // Issue 38 item 5: standbys, none synchronous: waybill numbers are not safe across a failover.
+    // A role that may not read pg_stat_replication leaves it unsaid: a warning is no reason to stop.
+    const warning = await standbys(db).then(syncStandbyWarning, () => null);
+    if (warning) (opts.warn ?? ((m) => console.warn(`warning: ${m}`)))(warning);
   }
   if (!config.demoSeed) return { seeded: false };
   return withDatabaseLock(db, 'console:demo-seed', async () => {

@@ -74,3 +74,28 @@ export async function withDatabaseLock<T>(db: Kysely<any>, key: string, fn: () =
     }
   });
 }
+
+/**
+ * The value `commitWaitsForStandby` gives `synchronous_commit`. `on`, not `remote_apply`: `on`
+ * waits until a synchronous standby has flushed the commit record to its disk, which is what a
+ * promoted standby replays before it serves, so a number committed here cannot be handed out
+ * again after a failover. `remote_apply` waits further, until the standby has replayed it for its
+ * own readers: a longer wait that buys nothing for a failover. `remote_write` would lose it when
+ * the standby's OS crashes with the primary.
+ */
+export const NUMBER_COMMIT_SYNC = 'on';
+
+/**
+ * Makes the commit of the transaction `trx` wait for the synchronous standby, whatever the
+ * deployment lowered `synchronous_commit` to for speed (globally or for its role): the
+ * transactions that hand out waybill and document numbers call it, so a number acknowledged by
+ * the old primary is on the new one after a failover and never issued twice (issue 38 item 5).
+ * `SET LOCAL` ends with the transaction and is read at COMMIT, so calling it anywhere before
+ * COMMIT is enough. It waits only when `synchronous_standby_names` names a standby: without one,
+ * nothing waits (the start warns, replication.ts). SQLite: nothing (no replication).
+ */
+export async function commitWaitsForStandby(trx: Kysely<any>): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  if (!trx.isTransaction) throw new Error('commitWaitsForStandby: only inside a transaction (SET LOCAL)');
+  await sql`set local synchronous_commit = ${sql.lit(NUMBER_COMMIT_SYNC)}`.execute(trx);
+}

@@ -1,5 +1,6 @@
 import { s10Number } from '@console/contract';
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { commitWaitsForStandby, dialectOf } from '../db/dialect.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 
@@ -33,6 +34,11 @@ export function formatWaybill(seg: Pick<Segment, 'prefix' | 'suffix' | 'scheme'>
  * exhausted chosen segment is a 422 too rather than a silent switch to another
  * prefix, because the user picked the prefix on purpose. The usability test is in
  * the same guarded UPDATE, so a segment taken away meanwhile is never used.
+ *
+ * On PostgreSQL the transaction's commit waits for the synchronous standby (db/dialect.ts
+ * commitWaitsForStandby): with asynchronous replication a failover lost the counter's last
+ * moves, and the new primary handed out numbers already on parcels (issue 38 row 7). Called
+ * without a transaction, the allocation runs in one of its own, so the wait has one to apply to.
  */
 export async function allocateWaybills(
   trx: Transaction<DB> | Kysely<DB>,
@@ -42,6 +48,11 @@ export async function allocateWaybills(
   segmentId?: number | null,
 ): Promise<AllocatedWaybills> {
   if (count <= 0) return { segmentId: 0, seqs: [], numbers: [] };
+  if (dialectOf(trx) === 'postgres') {
+    if (!trx.isTransaction)
+      return trx.transaction().execute((t) => allocateWaybills(t, channelCode, count, customerId, segmentId));
+    await commitWaitsForStandby(trx);
+  }
   if (segmentId) return allocateFromChosen(trx, channelCode, count, customerId ?? null, segmentId);
   const candidates = await trx
     .selectFrom('number_segments')

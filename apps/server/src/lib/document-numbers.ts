@@ -1,6 +1,6 @@
 import { chinaDate } from '@console/contract';
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from '../db/dialect.ts';
+import { commitWaitsForStandby, dialectOf } from '../db/dialect.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -14,9 +14,16 @@ import type { DB } from '../db/schema.ts';
  *
  * Pass the open transaction when there is one: on SQLite a lone write waits for the writer the
  * transaction holds.
+ *
+ * On PostgreSQL the drawing transaction's commit waits for the synchronous standby
+ * (commitWaitsForStandby): a `nextval` that moved the sequence's logged value makes its
+ * transaction wait at COMMIT, so the new primary of a failover never draws a number the old one
+ * handed out (issue 38 item 5). Without a transaction, the draw runs in one of its own.
  */
 export async function nextSerial(db: Kysely<DB>): Promise<number> {
   if (dialectOf(db) === 'postgres') {
+    if (!db.isTransaction) return db.transaction().execute((trx) => nextSerial(trx));
+    await commitWaitsForStandby(db);
     const { rows } = await sql<{ n: string }>`select nextval('document_number_seq') as n`.execute(db);
     return Number(rows[0]!.n);
   }

@@ -44,7 +44,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  smtpEnv = { ...INSTANCES_ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' };
+  // SMTP_RETRY_SECONDS: pg-boss retries a job whose lease lapsed after the kind's retry delay,
+  // which for the mail is SMTP's (30 s by default, issue 38 row 6): the takeover below waits 1–2 s.
+  smtpEnv = {
+    ...INSTANCES_ENV,
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_FROM: 'permits@example.com',
+    SMTP_RETRY_SECONDS: '1',
+  };
   h = await createHarness({ env: smtpEnv, storage: held.storage });
   held.attach(h);
   await seedDemoDeclarations(h.db, new Date());

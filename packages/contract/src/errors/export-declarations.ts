@@ -56,6 +56,10 @@ export const exportDeclarationsMessages = {
     en: 'The permit could not be e-mailed (reference {errorId}).',
     'zh-CN': '许可证邮件发送失败（编号 {errorId}）。',
   },
+  declMailRefused: {
+    en: 'The mail server refused the permit e-mail; it is not sent again. Check the receiving address (reference {errorId}).',
+    'zh-CN': '邮件服务器拒收了许可证邮件，不会再次发送。请检查收件地址（编号 {errorId}）。',
+  },
   declMailSubject: { en: 'Export permit {orderNo}', 'zh-CN': '出口许可 {orderNo}' },
   declMailBody: {
     en: 'Attached is the export permit of order {orderNo} (waybill {waybillNo}).',

@@ -23,3 +23,33 @@ export function smtpMailer(url: string, from: string): PermitMailer | null {
     },
   };
 }
+
+/**
+ * Whether a failed send may succeed if tried again later (issue 38 row 6: an SMTP hiccup was
+ * final). An SMTP reply says it in its class (RFC 5321): 4xx is transient (greylisting, a full
+ * queue, 421 "closing"), 5xx permanent (no such mailbox, refused content: the same mail gets the
+ * same answer). Without a reply, a failure of the connection (refused, reset, timed out, a name
+ * that did not resolve) is transient; anything else (credentials, TLS, a malformed message or
+ * address) is a setting or the data, and trying again changes nothing.
+ */
+export function smtpFailure(err: unknown): 'transient' | 'permanent' {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { responseCode?: unknown; code?: unknown };
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400) {
+    return e.responseCode < 500 ? 'transient' : 'permanent';
+  }
+  return typeof e.code === 'string' && CONNECTION_FAILURES.has(e.code) ? 'transient' : 'permanent';
+}
+
+/** nodemailer's codes of a connection that failed or broke (and the socket's own, should one pass unwrapped). */
+const CONNECTION_FAILURES = new Set([
+  'ECONNECTION',
+  'ESOCKET',
+  'ETIMEDOUT',
+  'EDNS',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiLanguage } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import type { JobQueue } from '../../lib/jobs.ts';
+import type { JobContext, JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
-import type { PermitMailer } from './export-declarations.mailer.ts';
+import { type PermitMailer, smtpFailure } from './export-declarations.mailer.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
 
 /** The queue's kind of a permit's e-mail (lib/jobs.ts). */
@@ -15,9 +15,18 @@ type MailPayload = { orderId: number; fileId: number; lang: ApiLanguage };
  * The permit's e-mail on the job queue (issue 27): a slow or unreachable mail server held the
  * upload's call. Enqueued in the transaction that links the permit; a worker sends it and writes
  * the result, guarded by the permit it was for (a permit replaced meanwhile is the new job's to
- * send). A failure stores the message key `declMailFailed` and an id to quote (the server's text
- * goes to the log only), translated when read. Mail is not transactional: an instance dying
- * between the send and the write makes the taken-over run send again (at least once).
+ * send). A failure stores a message key and an id to quote (the server's text goes to the log
+ * only), translated when read.
+ *
+ * A transient SMTP failure (a 4xx reply such as greylisting, a refused, reset or timed-out
+ * connection: mailer.ts smtpFailure) is tried again by the queue, with backoff (`mailRetry`:
+ * SMTP_RETRIES after SMTP_RETRY_SECONDS, doubled each time), and the permit shows no error
+ * meanwhile; once the tries are used up it is `declMailFailed` (issue 38 row 6: one hiccup was
+ * final). A 5xx reply is final at once, `declMailRefused`: the same mail would be refused again.
+ *
+ * At least once, not exactly once: mail is not transactional. An instance dying between the send
+ * and the write makes the taken-over run send again, and so does a retry after a connection lost
+ * or timed out once the server had the whole message (its reply to it never came).
  */
 export function createPermitMails(deps: {
   db: Database;
@@ -25,13 +34,14 @@ export function createPermitMails(deps: {
   files: Files;
   jobs: JobQueue;
   mailer: PermitMailer | null;
+  mailRetry?: { limit: number; delaySeconds: number };
   repo: DeclarationsRepository;
   logError?: (err: unknown, context: { orderId: number; errorId: string }) => void;
 }) {
   const { files, mailer, repo } = deps;
   const now = () => deps.clock().toISOString();
 
-  async function mailJob({ orderId, fileId, lang }: MailPayload) {
+  async function mailJob({ orderId, fileId, lang }: MailPayload, ctx: JobContext) {
     const r = await repo.findAny(orderId);
     // Cleared, replaced by a newer permit, or sent by an earlier run.
     if (!mailer || !r || r.permit_file_id !== fileId || r.permit_emailed_at || !r.receive_email) return;
@@ -47,12 +57,17 @@ export function createPermitMails(deps: {
       });
       await repo.setMailResult(orderId, fileId, now(), null);
     } catch (e) {
+      const kind = smtpFailure(e);
+      // Thrown back to the queue, which runs the job again after its backoff.
+      if (kind === 'transient' && ctx.runsAgainAfter(e)) throw e;
       const errorId = randomUUID();
       deps.logError?.(e, { orderId, errorId });
-      await repo.setMailResult(orderId, fileId, null, { key: 'declMailFailed', errorId });
+      const key = kind === 'permanent' ? 'declMailRefused' : 'declMailFailed';
+      await repo.setMailResult(orderId, fileId, null, { key, errorId });
     }
   }
-  deps.jobs.define<MailPayload>({ name: MAIL_JOB, exclusive: true, run: (p) => mailJob(p) });
+  const retry = deps.mailRetry?.limit ? deps.mailRetry : undefined;
+  deps.jobs.define<MailPayload>({ name: MAIL_JOB, exclusive: true, retry, run: (p, ctx) => mailJob(p, ctx) });
 
   return {
     /** In the permit's transaction: the mail is sent by a worker once the permit is committed. */

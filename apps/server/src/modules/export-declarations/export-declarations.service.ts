@@ -50,8 +50,8 @@ export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclar
             emailedAt: iso(r.permit_emailed_at),
             // A key since the mail is a job; text stored before it is shown as it was.
             emailError:
-              r.permit_email_error === 'declMailFailed'
-                ? translate(lang, 'declMailFailed', { errorId: r.permit_email_error_id ?? '-' })
+              r.permit_email_error === 'declMailFailed' || r.permit_email_error === 'declMailRefused'
+                ? translate(lang, r.permit_email_error, { errorId: r.permit_email_error_id ?? '-' })
                 : r.permit_email_error,
           },
     orderCreatedAt: iso(r.order_created_at)!,
@@ -70,6 +70,8 @@ export function createExportDeclarationsService(deps: {
   files: Files;
   uploadLimitBytes: number;
   mailer: PermitMailer | null;
+  /** How often and how soon a mail is tried again after a transient SMTP failure (SMTP_RETRIES, SMTP_RETRY_SECONDS). */
+  mailRetry?: { limit: number; delaySeconds: number };
   jobs: JobQueue;
   /** Where a failed mail's cause goes (the app's logger), with the id the user is shown. */
   logError?: (err: unknown, context: { orderId?: number; runId?: number; errorId?: string }) => void;
