@@ -21,12 +21,41 @@ describe('config', () => {
     expect(c.database).toEqual({
       dialect: 'postgres',
       url: 'postgres://u@db:5432/console',
+      directUrl: 'postgres://u@db:5432/console',
       poolSize: 10,
       readPoolSize: 4,
+      poolWaitMs: 10_000,
+      statementTimeoutMs: 300_000,
+      idleInTransactionMs: 60_000,
     });
     expect(c.demoSeed).toBe(false);
     expect(parseConfig({ DATABASE_URL: 'postgresql://x/y', DEMO_SEED: 'true', JD_SECRET_KEY: KEY }).demoSeed).toBe(
       true,
+    );
+  });
+  // Issue 38 row 3: migrations and start-up locks take session locks, which a transaction pooler
+  // (DATABASE_URL at PgBouncer) leaks: they have an address of their own.
+  it('takes DATABASE_DIRECT_URL for migrations and start-up locks (default DATABASE_URL), PostgreSQL only', () => {
+    const pooled = 'postgres://u@pgbouncer:6432/console';
+    const direct = 'postgres://u@db:5432/console';
+    const c = parseConfig({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: ` ${direct} `, JD_SECRET_KEY: KEY });
+    expect(c.database).toMatchObject({ url: pooled, directUrl: direct });
+    const timeouts = parseConfig({
+      DATABASE_URL: pooled,
+      JD_SECRET_KEY: KEY,
+      DATABASE_POOL_WAIT_SECONDS: '0.5',
+      DATABASE_STATEMENT_TIMEOUT_SECONDS: '0',
+      DATABASE_IDLE_IN_TRANSACTION_SECONDS: '30',
+    });
+    expect(timeouts.database).toMatchObject({ poolWaitMs: 500, statementTimeoutMs: 0, idleInTransactionMs: 30_000 });
+    for (const env of [
+      { DATABASE_DIRECT_URL: direct },
+      { DATABASE_URL: 'data/console.sqlite', DATABASE_DIRECT_URL: direct },
+      { DATABASE_URL: pooled, DATABASE_DIRECT_URL: 'db:5432/console', JD_SECRET_KEY: KEY },
+    ])
+      expect(() => parseConfig(env)).toThrow(/DATABASE_DIRECT_URL: a postgres:\/\/… address/);
+    expect(() => parseConfig({ DATABASE_URL: pooled, JD_SECRET_KEY: KEY, DATABASE_POOL_WAIT_SECONDS: '0' })).toThrow(
+      /DATABASE_POOL_WAIT_SECONDS/,
     );
   });
   // Issue 27, finding 7: an instance started without the key generated one of its own into its

@@ -16,6 +16,14 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://…` switches to PostgreSQL; otherwise a SQLite file path (or `:memory:`). */
   DATABASE_URL: z.string().optional(),
+  /**
+   * PostgreSQL: a connection straight to the server (never through a transaction pooler) for
+   * what holds a session-level lock: migrations and the demo seed's lock at start. Unset:
+   * DATABASE_URL. With it, DATABASE_URL may point at PgBouncer in transaction pooling mode, where
+   * a session lock taken on one statement's server connection is released on another's — or never
+   * (issue 38 row 3: a restart hung, two instances starting together deadlocked).
+   */
+  DATABASE_DIRECT_URL: z.string().optional(),
   /** Files and the default SQLite database: `data/` at the repository root, wherever the server is started from. */
   DATA_DIR: z.string().default(path.resolve(import.meta.dirname, '../../../data')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -166,6 +174,22 @@ const schema = z.object({
    * 29); 0 sends those reads to the one pool.
    */
   DATABASE_READ_POOL_SIZE: z.coerce.number().int().min(0).max(100).default(4),
+  /**
+   * PostgreSQL: how long a query waits for one of the pool's connections (or for a new one to
+   * open) before it fails: a call then answers 503 `databaseUnavailable` with Retry-After and a
+   * job runs again with backoff, instead of both waiting forever behind a full pool.
+   */
+  DATABASE_POOL_WAIT_SECONDS: z.coerce.number().min(0.1).max(600).default(10),
+  /**
+   * PostgreSQL: the server's `statement_timeout` and `idle_in_transaction_session_timeout` on the
+   * pools' connections (seconds; 0: not sent, the server's or the role's own apply). Sent as
+   * startup parameters, the only per-connection way a transaction pooler cannot leak to another
+   * client: behind PgBouncer list them in `ignore_startup_parameters` and set them on its server
+   * connections (README, "Several instances"). Migrations' direct connection has neither (an
+   * online index build may take long).
+   */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  DATABASE_IDLE_IN_TRANSACTION_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Noto Sans CJK (`NotoSansCJK-Regular.ttc`) for label PDFs: Debian's fonts-noto-cjk. */
   LABEL_FONT_DIR: z.string().default('/usr/share/fonts/opentype/noto'),
   /**
@@ -301,10 +325,27 @@ type S3Keys =
   | 'S3_ACCESS_KEY_ID'
   | 'S3_SECRET_ACCESS_KEY';
 
-export type Config = Omit<z.output<typeof schema>, 'DATABASE_URL' | 'DEMO_SEED' | 'FILE_STORE' | S3Keys> & {
-  database:
-    | { dialect: 'sqlite'; file: string; readerThreads?: number }
-    | { dialect: 'postgres'; url: string; poolSize?: number; readPoolSize?: number };
+/** Where PostgreSQL is and how an instance's connections to it behave (db/database.ts). */
+export interface PostgresConnection {
+  dialect: 'postgres';
+  /** Every pool's connections: the server, or a pooler in front of it. */
+  url: string;
+  /** Migrations' and start-up locks' connection: the server itself (DATABASE_DIRECT_URL). */
+  directUrl?: string;
+  poolSize?: number;
+  readPoolSize?: number;
+  /** Milliseconds; unset: pg's default (wait forever). */
+  poolWaitMs?: number;
+  /** Milliseconds, sent as startup parameters; 0 or unset: not sent. */
+  statementTimeoutMs?: number;
+  idleInTransactionMs?: number;
+}
+
+export type Config = Omit<
+  z.output<typeof schema>,
+  'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DEMO_SEED' | 'FILE_STORE' | S3Keys
+> & {
+  database: { dialect: 'sqlite'; file: string; readerThreads?: number } | PostgresConnection;
   demoSeed: boolean;
   fileStore: 'local' | 'database' | 's3';
   /** FILE_STORE=s3 only. */
@@ -328,6 +369,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const {
     DATABASE_URL,
+    DATABASE_DIRECT_URL,
     DEMO_SEED,
     FILE_STORE,
     S3_BUCKET,
@@ -347,12 +389,23 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         'every instance must share one key (32 bytes: 64 hex characters or 44 base64 characters, e.g. `openssl rand -hex 32`)',
     );
   }
+  const directUrl = DATABASE_DIRECT_URL?.trim() || undefined;
+  if (directUrl && !(postgres && /^postgres(ql)?:\/\//.test(directUrl))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_DIRECT_URL: a postgres://… address of the same database, and only with ' +
+        'PostgreSQL (DATABASE_URL=postgres://…)',
+    );
+  }
   const database = postgres
     ? ({
         dialect: 'postgres',
         url,
+        directUrl: directUrl ?? url,
         poolSize: rest.DATABASE_POOL_SIZE,
         readPoolSize: rest.DATABASE_READ_POOL_SIZE,
+        poolWaitMs: Math.round(rest.DATABASE_POOL_WAIT_SECONDS * 1000),
+        statementTimeoutMs: rest.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+        idleInTransactionMs: rest.DATABASE_IDLE_IN_TRANSACTION_SECONDS * 1000,
       } as const)
     : ({
         dialect: 'sqlite',

@@ -1,5 +1,5 @@
 import type { Config } from './config.ts';
-import type { Database } from './db/database.ts';
+import { type Database, startDatabase } from './db/database.ts';
 import { withDatabaseLock } from './db/dialect.ts';
 import { migrateToLatest, pendingMigrations } from './db/migrate.ts';
 import { standbys, syncStandbyWarning } from './db/replication.ts';
@@ -35,6 +35,16 @@ export async function prepareDatabase(
       `SERVER_ROLE=${config.SERVER_ROLE} needs PostgreSQL (DATABASE_URL=postgres://…): the embedded SQLite database ` +
         'belongs to one process, which serves the console and runs the jobs. Leave SERVER_ROLE unset (all) on SQLite.',
     );
+  // Issue 38 row 3: migrations and the seed's lock hold session locks, on DATABASE_DIRECT_URL.
+  const direct = startDatabase(config.database, db);
+  try {
+    return await prepareOn(config, direct, now, opts.orders);
+  } finally {
+    if (direct !== db) await direct.destroy();
+  }
+}
+
+async function prepareOn(config: Config, db: Database, now: Date, orders?: number): Promise<{ seeded: boolean }> {
   if (config.MIGRATE_ON_START) await migrateToLatest(db);
   else {
     const pending = await pendingMigrations(db);
@@ -51,7 +61,7 @@ export async function prepareDatabase(
   }
   if (!config.demoSeed) return { seeded: false };
   return withDatabaseLock(db, 'console:demo-seed', async () => {
-    const seeded = await seedDemo(db, { orders: opts.orders });
+    const seeded = await seedDemo(db, { orders });
     // The demo JD apps need the secrets key, which the rest of the seed does not.
     if (seeded) await seedDemoJdAuthorize(db, secretBox(loadSecretKey(config.JD_SECRET_KEY, config.DATA_DIR)), now);
     if (seeded) await seedDemoDeclarations(db, now);

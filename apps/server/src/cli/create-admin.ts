@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { passwordMessages, passwordProblems } from '@console/contract';
 import { isCommonPassword } from '@console/contract/common-passwords';
 import { parseConfig } from '../config.ts';
-import { createDatabase } from '../db/database.ts';
+import { createDatabase, startDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { createUsersRepository } from '../modules/users/index.ts';
@@ -32,7 +32,10 @@ if (config.database.dialect === 'sqlite' && !process.env.DATABASE_URL) {
   console.log('(DATABASE_URL is not set: this is the embedded default. Set DATABASE_URL=postgres://… for PostgreSQL.)');
 }
 const db = createDatabase(config.database);
-await migrateToLatest(db);
+// Migrations hold a session lock: on DATABASE_DIRECT_URL (db/database.ts startDatabase).
+const direct = startDatabase(config.database, db);
+await migrateToLatest(direct);
+if (direct !== db) await direct.destroy();
 const now = new Date().toISOString();
 const users = createUsersRepository(db);
 if (await users.idAndRoleByName(values.name)) {

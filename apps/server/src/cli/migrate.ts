@@ -1,5 +1,5 @@
 import { ConfigError, parseConfig } from '../config.ts';
-import { createDatabase } from '../db/database.ts';
+import { createDatabase, startDatabase } from '../db/database.ts';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.ts';
 
 /**
@@ -14,11 +14,14 @@ try {
   console.error(e.message);
   process.exit(2);
 }
-const db = createDatabase(config.database);
+// On DATABASE_DIRECT_URL (db/database.ts startDatabase): the run holds a session lock.
+const pooled = createDatabase(config.database);
+const db = startDatabase(config.database, pooled);
 try {
   const pending = await pendingMigrations(db);
   await migrateToLatest(db);
   console.log(pending.length ? `Ran ${pending.length} migration(s): ${pending.join(', ')}` : 'No migration to run.');
 } finally {
-  await db.destroy();
+  if (db !== pooled) await db.destroy();
+  await pooled.destroy();
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
+import { pgClientOptions, pgDirectOptions } from './pg-connection.ts';
 import { pg } from './pg-types.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDialect } from './sqlite-dialect.ts';
@@ -10,35 +11,11 @@ export type Database = Kysely<DB>;
 
 export function createDatabase(db: Config['database']): Database {
   if (db.dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: db.url, max: db.poolSize ?? 10 });
+    const pool = listenedPool({ ...pgClientOptions(db), max: db.poolSize ?? 10 });
     // The heaviest reads' own connections (readOffLoop): a write never waits for a connection
     // behind them (issue 29: a scan waited 1.1 s at p99 behind 50 users' list pages).
-    const reads = db.readPoolSize ? new pg.Pool({ connectionString: db.url, max: db.readPoolSize }) : undefined;
-    for (const p of [pool, reads]) {
-      // An idle connection that PostgreSQL ends (a restart, a failover, an administrator) is reported
-      // as an 'error' event on the pool, which ends the process when nobody listens (it ended a PostgreSQL
-      // test run once, 57P01). The pool has already dropped that client and the next query opens
-      // another; a query that was running fails with its own error.
-      p?.on('error', connectionLost);
-      // A checked-out connection is not covered by that: pg-pool removes its idle listener while
-      // the client is lent out, so PostgreSQL ending it mid-transaction (57P01 on a restart or a
-      // failover) was an unheard 'error' event on the client and ended the process (issue 38
-      // row 0). Each client gets its own listener once, when the pool opens it; the query or
-      // transaction in flight fails with its own error, and the pool discards the client on release.
-      p?.on('connect', (client) => client.on('error', connectionLost));
-    }
-    // Kysely ends the pool it was given on destroy() (once it has run a query: a server's
-    // migrations run first): the read pool ends with it.
-    const both = {
-      // What Kysely reads to cancel a query from another connection (postgres-driver.js).
-      Client: pg.Client,
-      options: pool.options,
-      connect: () => pool.connect(),
-      end: async () => {
-        await Promise.all([pool.end(), reads?.end()]);
-      },
-    };
-    const kysely = new Kysely<DB>({ dialect: new PostgresDialect({ pool: both }) });
+    const reads = db.readPoolSize ? listenedPool({ ...pgClientOptions(db), max: db.readPoolSize }) : undefined;
+    const kysely = kyselyOn(pool, reads);
     connections.set(kysely, db);
     if (reads) readPools.set(kysely, reads);
     return kysely;
@@ -49,6 +26,52 @@ export function createDatabase(db: Config['database']): Database {
   sqliteDialects.set(kysely, dialect);
   connections.set(kysely, db);
   return kysely;
+}
+
+/**
+ * The database as the start sees it (migrations, the demo seed under its lock; start.ts): on
+ * PostgreSQL a small pool of its own on DATABASE_DIRECT_URL, never through a transaction pooler
+ * — a session advisory lock (withDatabaseLock) lives on one server connection, which a pooler
+ * in transaction mode lends to other clients between statements (issue 38 row 3). Two
+ * connections: one keeps the lock, the other does the work. SQLite: `db` itself. The caller
+ * destroys what it gets when it is not `db`.
+ */
+export function startDatabase(config: Config['database'], db: Database): Database {
+  if (config.dialect !== 'postgres') return db;
+  const kysely = kyselyOn(listenedPool({ ...pgDirectOptions(config), max: 2 }));
+  connections.set(kysely, { ...config, url: config.directUrl ?? config.url });
+  return kysely;
+}
+
+function listenedPool(options: pg.PoolConfig): pg.Pool {
+  const p = new pg.Pool(options);
+  // An idle connection that PostgreSQL ends (a restart, a failover, an administrator) is reported
+  // as an 'error' event on the pool, which ends the process when nobody listens (it ended a PostgreSQL
+  // test run once, 57P01). The pool has already dropped that client and the next query opens
+  // another; a query that was running fails with its own error.
+  p.on('error', connectionLost);
+  // A checked-out connection is not covered by that: pg-pool removes its idle listener while
+  // the client is lent out, so PostgreSQL ending it mid-transaction (57P01 on a restart or a
+  // failover) was an unheard 'error' event on the client and ended the process (issue 38
+  // row 0). Each client gets its own listener once, when the pool opens it; the query or
+  // transaction in flight fails with its own error, and the pool discards the client on release.
+  p.on('connect', (client) => client.on('error', connectionLost));
+  return p;
+}
+
+function kyselyOn(pool: pg.Pool, reads?: pg.Pool): Database {
+  // Kysely ends the pool it was given on destroy() (once it has run a query: a server's
+  // migrations run first): the read pool ends with it.
+  const both = {
+    // What Kysely reads to cancel a query from another connection (postgres-driver.js).
+    Client: pg.Client,
+    options: pool.options,
+    connect: () => pool.connect(),
+    end: async () => {
+      await Promise.all([pool.end(), reads?.end()]);
+    },
+  };
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: both }) });
 }
 
 /** The message only: pg's errors name no password, but the connection string must never reach a log. */

@@ -56,6 +56,9 @@ export async function lockForTransaction(db: Kysely<any>, key: string): Promise<
  * sees (a session advisory lock on a connection kept for it): start-up steps that check and then
  * write, such as the demo seed, run once when several instances start together. `fn` uses the
  * pool's other connections. SQLite runs `fn` as it is: its file is served by one instance.
+ * Only on a database that is the server itself (startDatabase, on DATABASE_DIRECT_URL): through a
+ * pooler in transaction mode the unlock may run on another server connection than the lock, and
+ * the lock stays on a connection lent to other clients (issue 38 row 3).
  */
 export async function withDatabaseLock<T>(db: Kysely<any>, key: string, fn: () => Promise<T>): Promise<T> {
   if (dialectOf(db) !== 'postgres') return fn();

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { PostgresConnection } from '../config.ts';
+import { pgClientOptions } from '../db/pg-connection.ts';
 import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
@@ -24,6 +26,8 @@ const SCHEMA = 'pgboss';
 const ORPHAN_RETRIES = 3;
 /** A transient database error's retries (jobs.shared.ts) come out of the same budget as orphans'. */
 const SPARE_RETRIES = Math.max(ORPHAN_RETRIES, TRANSIENT_RETRIES);
+/** The queue's own connections per instance (README, "Several instances": the connection count). */
+const POOL_SIZE = 4;
 /** A job's hard limit, lease or not: past it the job is failed (and retried if it may). */
 const EXPIRE_SECONDS = 4 * 3600;
 
@@ -34,11 +38,18 @@ const EXPIRE_SECONDS = 4 * 3600;
  * (JOB_LEASE_SECONDS); another instance's supervisor fails it for a retry only once the lease has
  * lapsed, so a job is retried elsewhere only when its owner is gone.
  */
-export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue {
+export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConnection): JobQueue {
   const lease = config.JOB_LEASE_SECONDS;
   const worker = runsJobs(config);
   // A pool of our own (not Kysely's), so `abandon` can cut this instance off like a crash would.
-  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: `console-jobs-${config.SERVER_ROLE}` });
+  // On DATABASE_URL (a transaction pooler is fine: pg-boss takes only transaction-scoped advisory
+  // locks, each inside the one multi-statement query that is its transaction, and without a
+  // `listen` here it polls rather than LISTENs), with the pools' wait and timeouts.
+  const pool = new pg.Pool({
+    ...pgClientOptions(database),
+    max: POOL_SIZE,
+    application_name: `console-jobs-${config.SERVER_ROLE}`,
+  });
   pool.on('error', (err) => log.warn({ err }, 'job queue connection lost'));
   // pg-pool drops its idle listener from a lent-out client: one of our own on each (issue 38 row 0).
   pool.on('connect', (client) => client.on('error', (err) => log.warn({ err }, 'job queue connection lost')));

@@ -12,7 +12,5 @@ import type { JobQueue, JobQueueDeps } from './jobs.shared.ts';
 export * from './jobs.shared.ts';
 
 export function createJobQueue(deps: JobQueueDeps): JobQueue {
-  return deps.config.database.dialect === 'postgres'
-    ? pgJobQueue(deps, deps.config.database.url)
-    : memoryJobQueue(deps);
+  return deps.config.database.dialect === 'postgres' ? pgJobQueue(deps, deps.config.database) : memoryJobQueue(deps);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { parentPort } from 'node:worker_threads';
+import type { PostgresConnection } from '../config.ts';
 import type { RenderFn, WorkbookJobReply, WorkerJob } from './workbook-job.ts';
 import { type WorkbookRow, writeWorkbook } from './workbook-writer.ts';
 
@@ -23,10 +24,12 @@ type RenderWork = Extract<WorkerJob, { render: unknown }>;
  * thread's work without a reason (issue 38 row 0); heard, the query in flight, or the next one,
  * fails and the render fails with it.
  */
-async function pgClient(url: string) {
-  // Loaded only for PostgreSQL, with the type parsers the main thread uses (rows look the same).
+async function pgClient(database: PostgresConnection) {
+  // Loaded only for PostgreSQL, with the type parsers the main thread uses (rows look the same),
+  // and the pools' connection settings (timeouts as startup parameters: db/pg-connection.ts).
   const { pg } = await import('../db/pg-types.ts');
-  const client = new pg.Client({ connectionString: url });
+  const { pgClientOptions } = await import('../db/pg-connection.ts');
+  const client = new pg.Client(pgClientOptions(database));
   let lost: Error | null = null;
   client.on('error', (err) => {
     lost = err;
@@ -68,8 +71,12 @@ function* sqlitePages(file: string, sql: string, parameters: readonly unknown[])
 }
 
 /** PostgreSQL: a cursor in a read-only transaction, fetched a page at a time. */
-async function* pgPages(url: string, sql: string, parameters: readonly unknown[]): AsyncGenerator<Row[]> {
-  const client = await pgClient(url);
+async function* pgPages(
+  database: PostgresConnection,
+  sql: string,
+  parameters: readonly unknown[],
+): AsyncGenerator<Row[]> {
+  const client = await pgClient(database);
   try {
     await client.query('begin transaction read only');
     await client.query(`declare workbook_rows no scroll cursor for ${sql}`, parameters as unknown[]);
@@ -101,7 +108,7 @@ async function countRows(job: WorkbookWork): Promise<number> {
       db.close();
     }
   }
-  const client = await pgClient(source.database.url);
+  const client = await pgClient(source.database);
   try {
     return Number((await client.query(sql, source.query.parameters as unknown[])).rows[0].n);
   } finally {
@@ -128,7 +135,7 @@ async function* pages(job: WorkbookWork): AsyncGenerator<WorkbookRow[]> {
         })()
       : source.database.dialect === 'sqlite'
         ? sqlitePages(source.database.file, source.query.sql, source.query.parameters)
-        : pgPages(source.database.url, source.query.sql, source.query.parameters);
+        : pgPages(source.database, source.query.sql, source.query.parameters);
   let rows = 0;
   for await (const page of read) {
     yield page.map(toRow);
