@@ -38,13 +38,19 @@ export async function prepareDatabase(
   // Issue 38 row 3: migrations and the seed's lock hold session locks, on DATABASE_DIRECT_URL.
   const direct = startDatabase(config.database, db);
   try {
-    return await prepareOn(config, direct, now, opts.orders);
+    return await prepareOn(config, direct, now, opts.orders, opts.warn ?? ((m) => console.warn(`warning: ${m}`)));
   } finally {
     if (direct !== db) await direct.destroy();
   }
 }
 
-async function prepareOn(config: Config, db: Database, now: Date, orders?: number): Promise<{ seeded: boolean }> {
+async function prepareOn(
+  config: Config,
+  db: Database,
+  now: Date,
+  orders: number | undefined,
+  warn: (message: string) => void,
+): Promise<{ seeded: boolean }> {
   if (config.MIGRATE_ON_START) await migrateToLatest(db);
   else {
     const pending = await pendingMigrations(db);
@@ -57,7 +63,7 @@ async function prepareOn(config: Config, db: Database, now: Date, orders?: numbe
     // Issue 38 item 5: standbys, none synchronous: waybill numbers are not safe across a failover.
     // A role that may not read pg_stat_replication leaves it unsaid: a warning is no reason to stop.
     const warning = await standbys(db).then(syncStandbyWarning, () => null);
-    if (warning) (opts.warn ?? ((m) => console.warn(`warning: ${m}`)))(warning);
+    if (warning) warn(warning);
   }
   if (!config.demoSeed) return { seeded: false };
   return withDatabaseLock(db, 'console:demo-seed', async () => {
