@@ -90,7 +90,11 @@ export function createBatchesService(deps: BatchesDeps) {
     exportNomination:
       b.export_nomination_id !== null ? { id: b.export_nomination_id, name: b.export_nomination_name ?? '' } : null,
     status: b.status as never,
-    progress: live.get(b.id)?.progress ?? b.progress,
+    // The in-memory count only while the row says the work runs: a commit publishes "done" (a parse
+    // its preview) before it clears its count, and a read between the two saw done at 99 % (a CI
+    // run on SQLite).
+    progress:
+      b.status === 'parsing' || b.status === 'committing' ? (live.get(b.id)?.progress ?? b.progress) : b.progress,
     totalRows: b.total_rows,
     validRows: b.valid_rows,
     invalidRows: b.invalid_rows,
