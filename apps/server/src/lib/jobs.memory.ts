@@ -323,7 +323,8 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       LIVE_OWNERS.add(owner);
     },
     async start() {
-      if (started) return;
+      // Stopped meanwhile (a signal between listen and here): nothing is started after a stop.
+      if (started || stopped) return;
       started = true;
       LIVE_OWNERS.add(owner);
       if (!worker) return;

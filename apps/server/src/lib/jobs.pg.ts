@@ -135,23 +135,21 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
     if (!worker || workIds.has(kind.name)) return;
     if (kind.gaveUp)
       await boss.work(gaveUpQueue(kind.name), { pollingIntervalSeconds: config.JOB_POLL_SECONDS }, gaveUpHandler(kind));
-    {
-      const id = await boss.work(
-        kind.name,
-        {
-          pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
-          localConcurrency: 2,
-          // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
-          // other customers' and never hold them. pg-boss's global group limit was not strict: it is
-          // checked in the claim without a lock, and this instance's fetch loops, polled at the same
-          // instant, both passed it. The local one is counted in process and gives the excess back
-          // without using a retry (docs/decisions.md).
-          localGroupConcurrency: 1,
-        },
-        handler(kind),
-      );
-      workIds.set(kind.name, id);
-    }
+    const id = await boss.work(
+      kind.name,
+      {
+        pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
+        localConcurrency: 2,
+        // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
+        // other customers' and never hold them. pg-boss's global group limit was not strict: it is
+        // checked in the claim without a lock, and this instance's fetch loops, polled at the same
+        // instant, both passed it. The local one is counted in process and gives the excess back
+        // without using a retry (docs/decisions.md).
+        localGroupConcurrency: 1,
+      },
+      handler(kind),
+    );
+    workIds.set(kind.name, id);
   };
 
   function define(kind: JobKind<any>) {
@@ -175,6 +173,14 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
     await opened;
     await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)), ...retryOptions(kinds.get(name)!) });
   };
+
+  async function open() {
+    opened ??= (async () => {
+      await boss.start();
+      for (const kind of kinds.values()) await queueOf(kind);
+    })();
+    await opened;
+  }
 
   return {
     backend: 'pg-boss',
@@ -201,16 +207,11 @@ export function pgJobQueue({ config, log }: JobQueueDeps, url: string): JobQueue
       if (opts.everyMs && working && worker) schedule(kind.name, opts);
     },
     tick,
-    async open() {
-      opened ??= (async () => {
-        await boss.start();
-        for (const kind of kinds.values()) await queueOf(kind);
-      })();
-      await opened;
-    },
+    open,
     async start() {
-      await this.open();
-      if (working) return;
+      await open();
+      // Stopped meanwhile (a signal between listen and here): nothing is started after a stop.
+      if (working || stopped) return;
       working = true;
       opened = opened!.then(async () => {
         for (const kind of kinds.values()) await work(kind);
