@@ -47,6 +47,8 @@ describe('jobs start after the server listens', () => {
       } else {
         await app.ready();
         await app.jobs.enqueue('test-after-listen', { n: 1 });
+        // A started worker would look for it now rather than at its next poll.
+        app.jobs.wake('test-after-listen');
       }
       await app.ready();
       // Recorded state at this moment: the job is where it was left, nothing has taken it.
