@@ -79,7 +79,7 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
-import { checkReadiness, databaseCheck, fileStoreCheck } from './lib/readiness.ts';
+import { checkReadiness, databaseCheck, fileStoreCheck, workerCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
 
@@ -140,10 +140,11 @@ export async function buildApp({
   // Long and periodic jobs, on one queue shared by every instance on PostgreSQL (lib/jobs.ts).
   const jobs = createJobQueue({ config, db, log: app.log });
   app.decorate('jobs', jobs);
-  // Started first, so modules can enqueue while they start (recoveries); kinds are set up as they
-  // are defined. Running jobs finish before the database closes (server.ts and the tests close the
-  // app first).
-  await jobs.start();
+  // Opened first, so modules can enqueue while they start (recoveries); kinds are set up as they
+  // are defined. Jobs run only once `jobs.start()` is called, after the server listens (server.ts;
+  // issue 38 row 8: a job due at start held the plugins' loading past its timeout). Running jobs
+  // finish before the database closes (server.ts and the tests close the app first).
+  await jobs.open();
   app.addHook('onClose', () => jobs.stop());
 
   installSecurityHeaders(app);
@@ -161,7 +162,12 @@ export async function buildApp({
   // Liveness: the process answers (no database), for restarts. Readiness: it can serve now (the
   // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
   app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
-  const readinessChecks = [databaseCheck(db), fileStoreCheck(files, config.DATA_DIR)];
+  // A web instance is ready only while some worker runs its jobs (SERVER_ROLE=web is PostgreSQL's).
+  const readinessChecks = [
+    databaseCheck(db),
+    fileStoreCheck(files, config.DATA_DIR),
+    ...(runsJobs(config) ? [] : [workerCheck(jobs)]),
+  ];
   app.get('/api/ready', async (req, reply) => {
     const r = await checkReadiness(readinessChecks, 3_000);
     if (r.ready) return { code: 200, message: 'ok', data: { status: 'ready', version: VERSION } };
