@@ -13,6 +13,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
 import { createV1Registrar } from './http/register-v1.ts';
+import { openApiV1Document, V1_OPENAPI_PATH } from './http/openapi-v1.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createApiKeyAuth } from './modules/api-keys/api-keys.auth.ts';
@@ -252,6 +253,9 @@ export async function buildApp({
     idempotency,
   });
   ordersV1Routes(v1, db, orders);
+  // The v1 document, built once: public, like the console's.
+  const v1Document = openApiV1Document(VERSION);
+  app.get(V1_OPENAPI_PATH, async () => v1Document);
   // Stored v1 answers are replayed for 24 h, then swept.
   jobs.every(
     { name: 'idempotency-sweep', run: async () => void (await idempotency.sweep()) },
