@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/lib/crypto.ts';
+import { createIdempotency } from '../../src/modules/api-keys/idempotency.ts';
 import { createHarness, type Harness, listening } from '../harness.ts';
 import { jpOrderBody } from '../support/orders.ts';
 import { makeKey, v1 } from './helpers.ts';
@@ -82,6 +84,37 @@ describe('Idempotency-Key', () => {
     expect(JSON.parse(other.text).data).toHaveProperty('orderNo');
     const bad = await post(key, 'has space', body);
     expect([bad.status, JSON.parse(bad.text).key]).toEqual([400, 'idempotencyKeyInvalid']);
+  });
+
+  it('answers 409 while the first runs, and runs anew once the first is taken for dead (2 min) or the key expired (24 h)', async () => {
+    const keyId = (
+      await h.db.selectFrom('api_keys').select('id').where('secret_hash', '=', sha256(key)).executeTakeFirstOrThrow()
+    ).id;
+    const body = jpOrderBody('IDEME');
+    const hash = createIdempotency({ db: h.db, clock: () => h.clock.now }).requestHash('POST', '/api/v1/orders', body);
+    const running = (idem: string, ageMs: number, requestHash = hash) =>
+      h.db
+        .insertInto('idempotency_keys')
+        .values({
+          api_key_id: keyId,
+          idem_key: idem,
+          request_hash: requestHash,
+          started_at: new Date(h.clock.now.getTime() - ageMs).toISOString(),
+        })
+        .execute();
+    // A first request still running (its row, no answer yet): a repeat hears so.
+    await running('busy-1', 5_000);
+    const busy = await post(key, 'busy-1', body);
+    expect([busy.status, JSON.parse(busy.text).key]).toEqual([409, 'requestInProgress']);
+    expect(await ordersNumbered(body.orderNo)).toBe(0);
+    // Its instance died (a kill -9): after two minutes a repeat runs it.
+    await running('dead-1', 121_000);
+    expect((await post(key, 'dead-1', body)).status).toBe(200);
+    expect(await ordersNumbered(body.orderNo)).toBe(1);
+    // A key past its 24 h is free again, whatever it was used for.
+    const other = jpOrderBody('IDEMF');
+    await running('old-1', 24 * 3_600_000 + 1, 'another request');
+    expect((await post(key, 'old-1', other)).status).toBe(200);
   });
 
   it('replays from the database: another instance gives the stored answer', async () => {
