@@ -12,6 +12,13 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
+import { createV1Registrar } from './http/register-v1.ts';
+import { openApiV1Document, V1_OPENAPI_PATH } from './http/openapi-v1.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { createApiKeyAuth } from './modules/api-keys/api-keys.auth.ts';
+import { createIdempotency } from './modules/api-keys/idempotency.ts';
+import { ordersV1Routes } from './modules/orders/orders.v1.routes.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
 import { createFiles } from './lib/files.ts';
@@ -244,6 +251,22 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  // The v1 API for customers' own systems (issue 39): keys made in the console, their own registrar.
+  apiKeysRoutes(registrar, createApiKeysService({ db, clock }));
+  const idempotency = createIdempotency({ db, clock });
+  const v1 = createV1Registrar(app, {
+    auth: createApiKeyAuth({ db, clock, perMinute: config.API_RATE_LIMIT_PER_MINUTE }),
+    idempotency,
+  });
+  ordersV1Routes(v1, db, orders);
+  // The v1 document, built once: public, like the console's.
+  const v1Document = openApiV1Document(VERSION);
+  app.get(V1_OPENAPI_PATH, async () => v1Document);
+  // Stored v1 answers are replayed for 24 h, then swept.
+  jobs.every(
+    { name: 'idempotency-sweep', run: async () => void (await idempotency.sweep()) },
+    { everyMs: 3_600_000, atStart: false },
+  );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, createInterceptionsService(db, clock));
   exportJobsRoutes(registrar, exportProgress);
