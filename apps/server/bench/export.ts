@@ -191,6 +191,7 @@ async function measure(backend: Backend, n: number, quiet = false) {
   const db = createDatabase(config.database);
   const app = await buildApp({ config, db });
   const http = await listening(app);
+  await app.jobs.start();
   const token = await http.login('demo');
   const probe = startProber(`${http.base}/health`);
   try {

@@ -367,6 +367,7 @@ async function startApp(env: Record<string, string>) {
   await seedDemo(db, { orders: 2000 });
   const app = await buildApp({ config, db });
   await app.ready();
+  await app.jobs.start();
   const login = async (name: string) => {
     const r = await app.inject({ method: 'POST', url: '/api/login', payload: { name, password: DEMO_PASSWORD } });
     return r.json().data.access_token as string;

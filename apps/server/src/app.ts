@@ -12,6 +12,13 @@ import { installErrorHandler } from './http/error-handler.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
+import { createV1Registrar } from './http/register-v1.ts';
+import { openApiV1Document, V1_OPENAPI_PATH } from './http/openapi-v1.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { createApiKeyAuth } from './modules/api-keys/api-keys.auth.ts';
+import { createIdempotency } from './modules/api-keys/idempotency.ts';
+import { ordersV1Routes } from './modules/orders/orders.v1.routes.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
 import { createFiles } from './lib/files.ts';
@@ -79,7 +86,7 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
-import { checkReadiness, databaseCheck, fileStoreCheck } from './lib/readiness.ts';
+import { checkReadiness, databaseCheck, fileStoreCheck, workerCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
 
@@ -140,10 +147,11 @@ export async function buildApp({
   // Long and periodic jobs, on one queue shared by every instance on PostgreSQL (lib/jobs.ts).
   const jobs = createJobQueue({ config, db, log: app.log });
   app.decorate('jobs', jobs);
-  // Started first, so modules can enqueue while they start (recoveries); kinds are set up as they
-  // are defined. Running jobs finish before the database closes (server.ts and the tests close the
-  // app first).
-  await jobs.start();
+  // Opened first, so modules can enqueue while they start (recoveries); kinds are set up as they
+  // are defined. Jobs run only once `jobs.start()` is called, after the server listens (server.ts;
+  // issue 38 row 8: a job due at start held the plugins' loading past its timeout). Running jobs
+  // finish before the database closes (server.ts and the tests close the app first).
+  await jobs.open();
   app.addHook('onClose', () => jobs.stop());
 
   installSecurityHeaders(app);
@@ -161,7 +169,12 @@ export async function buildApp({
   // Liveness: the process answers (no database), for restarts. Readiness: it can serve now (the
   // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
   app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
-  const readinessChecks = [databaseCheck(db), fileStoreCheck(files, config.DATA_DIR)];
+  // A web instance is ready only while some worker runs its jobs (SERVER_ROLE=web is PostgreSQL's).
+  const readinessChecks = [
+    databaseCheck(db),
+    fileStoreCheck(files, config.DATA_DIR),
+    ...(runsJobs(config) ? [] : [workerCheck(jobs)]),
+  ];
   app.get('/api/ready', async (req, reply) => {
     const r = await checkReadiness(readinessChecks, 3_000);
     if (r.ready) return { code: 200, message: 'ok', data: { status: 'ready', version: VERSION } };
@@ -238,6 +251,22 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  // The v1 API for customers' own systems (issue 39): keys made in the console, their own registrar.
+  apiKeysRoutes(registrar, createApiKeysService({ db, clock }));
+  const idempotency = createIdempotency({ db, clock });
+  const v1 = createV1Registrar(app, {
+    auth: createApiKeyAuth({ db, clock, perMinute: config.API_RATE_LIMIT_PER_MINUTE }),
+    idempotency,
+  });
+  ordersV1Routes(v1, db, orders);
+  // The v1 document, built once: public, like the console's.
+  const v1Document = openApiV1Document(VERSION);
+  app.get(V1_OPENAPI_PATH, async () => v1Document);
+  // Stored v1 answers are replayed for 24 h, then swept.
+  jobs.every(
+    { name: 'idempotency-sweep', run: async () => void (await idempotency.sweep()) },
+    { everyMs: 3_600_000, atStart: false },
+  );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, createInterceptionsService(db, clock));
   exportJobsRoutes(registrar, exportProgress);

@@ -121,6 +121,11 @@ const schema = z.object({
   /** How often the retention cleanup runs (minutes). */
   FILE_SWEEP_MINUTES: z.coerce.number().positive().default(60),
   /**
+   * Requests per minute one API key may make on the v1 API (issue 39), counted in the database so
+   * the budget holds however many instances serve; past it, 429 with Retry-After.
+   */
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /**
    * The bytes one customer's files may take in the file store (its uploads, ID card and item
    * images, files made for it); an upload past it is refused with a 507 giving the figures. 0: no
    * quota. Generous by default: a shared store (FILE_STORE=database fills PostgreSQL's disk) is

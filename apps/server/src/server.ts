@@ -47,6 +47,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Jobs run once the server listens: every plugin is loaded by then, so a job due at start (the
+  // storage accrual after a long stop) can no longer hold up their loading past its timeout and end
+  // the process (issue 38 row 8). Until it has started, the instance serves and enqueues.
+  await app.jobs.start();
   const where = config.database.dialect === 'sqlite' ? config.database.file : 'PostgreSQL';
   const lines = [
     '',

@@ -77,6 +77,8 @@ export async function createHarness(
   const storage = opts.storage ?? (opts.wrapStorage ?? ((x: Storage) => x))(createStorage(config, db));
   const app = await buildApp({ config, db, clock: () => clock.now, storage });
   await app.ready();
+  // What server.ts does once it listens: jobs start after the app is ready.
+  await app.jobs.start();
 
   const restartedApps: FastifyInstance[] = [];
   afterAll(async () => {
@@ -115,6 +117,7 @@ export async function createHarness(
     async restarted(extra = {}) {
       const again = await buildApp({ config, db, clock: () => clock.now, storage, ...extra });
       await again.ready();
+      await again.jobs.start();
       restartedApps.push(again);
       return again;
     },
@@ -245,6 +248,7 @@ export async function secondInstance(h: Harness, opts: { env?: Record<string, st
   const db = fresh.database.createDatabase(config.database);
   const app = await fresh.app.buildApp({ config, db, clock: () => h.clock.now });
   await app.ready();
+  await app.jobs.start();
   afterAll(async () => {
     await app.close();
     await db.destroy();

@@ -35,7 +35,8 @@ it(
         db
           .selectFrom('job_queue')
           .select(['state', 'last_error'])
-          .where('kind', 'like', 'render-%')
+          // The process's own render kinds (`<kind>@<pid>.<boot>`), not the periodic render sweep.
+          .where('kind', 'like', 'render-%@%')
           .orderBy('id')
           .execute();
       // The first runs; the second waits, in the queue or before it (its customer's turn).

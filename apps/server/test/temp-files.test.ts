@@ -77,6 +77,8 @@ describe('finding 10: temporary files live under DATA_DIR and are swept at start
     try {
       await next.ready();
       expect(fs.readdirSync(dataTmp)).toEqual([]);
+      // Its jobs start as the server's do once it listens: the download below is a render job.
+      await next.jobs.start();
       // And it builds its own downloads there.
       const names = await created(dataTmp, async () => {
         const res = await next.inject({

@@ -4,6 +4,7 @@
  * A module adds its file here and its calls to `calls`.
  */
 import * as admin from './admin.ts';
+import * as apiKeys from './api-keys.ts';
 import * as auth from './auth.ts';
 import * as batches from './batches.ts';
 import * as bills from './bills.ts';
@@ -42,8 +43,10 @@ export * from './routes.ts';
 export * from './schema-walk.ts';
 export * from './statuses.ts';
 export * from './versions.ts';
+export * as v1 from './v1.ts';
 export {
   admin,
+  apiKeys,
   auth,
   batches,
   bills,
@@ -71,6 +74,7 @@ export {
 
 export const calls = {
   admin,
+  apiKeys,
   auth,
   batches,
   bills,

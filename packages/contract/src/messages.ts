@@ -24,6 +24,11 @@ export const ruleMessages = {
     en: 'Enter a date from 2000-01-01 to 2099-12-31.',
     'zh-CN': '请填写 2000-01-01 至 2099-12-31 之间的日期。',
   },
+  instant: {
+    en: 'Enter a time as ISO 8601 with its offset, e.g. 2026-12-06T08:00:00Z.',
+    'zh-CN': '请按 ISO 8601 格式填写时间（含时区），例如 2026-12-06T08:00:00Z。',
+  },
+  cursor: { en: 'This cursor is not one this API gave.', 'zh-CN': '该游标不是本接口返回的。' },
   month: { en: 'Enter a month as YYYY-MM.', 'zh-CN': '请按 YYYY-MM 格式填写月份。' },
   divisionCode: {
     en: 'Choose a province, city or district from the list.',

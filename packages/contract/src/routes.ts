@@ -211,6 +211,12 @@ export const routeCatalogue = [
     parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],
   }),
+  // Issue 39: making and revoking API keys (customers, agents; the admin sees every key). A
+  // permission for now; the Developers pages come with the webhooks.
+  r('developer.apiKeys', '', 'API 密钥', 'API Keys', {
+    hidden: true,
+    roles: ['customer', 'agent', ADMIN_ROLE_NAME],
+  }),
   r('notice.manage', '/notice/manage', '发布公告', 'Publish Announcement', {
     parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],

@@ -51,6 +51,9 @@ import * as orderListCoveringIndexes from './migrations/2026-11-27T0930-orders-l
 import * as ordersRecipientNameCover from './migrations/2026-11-28T0030-orders-recipient-name-cover.ts';
 import * as listIndexes from './migrations/2026-11-28T0100-list-indexes.ts';
 import * as filesQuotaRetention from './migrations/2026-12-06T0600-files-quota-retention.ts';
+import * as apiKeys from './migrations/2026-12-06T2140-api-keys.ts';
+import * as ordersUpdatedIndex from './migrations/2026-12-06T2141-orders-updated-index.ts';
+import * as jobQueueInterruptions from './migrations/2026-12-06T2200-job-queue-interruptions.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -108,6 +111,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-28T0030-orders-recipient-name-cover': ordersRecipientNameCover,
   '2026-11-28T0100-list-indexes': listIndexes,
   '2026-12-06T0600-files-quota-retention': filesQuotaRetention,
+  '2026-12-06T2140-api-keys': apiKeys,
+  '2026-12-06T2141-orders-updated-index': ordersUpdatedIndex,
+  '2026-12-06T2200-job-queue-interruptions': jobQueueInterruptions,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -17,6 +17,8 @@ export interface JobQueueTable {
   created_at: string;
   finished_at: string | null;
   last_error: string | null;
+  /** Starts that found it running, left by a process that ended (migration 2026-12-06T2200): capped, jobs.shared.ts INTERRUPTED_RERUNS. */
+  interruptions: Generated<number>;
 }
 export interface JobTables {
   job_queue: JobQueueTable;

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { AccountTables } from './schema-accounts.ts';
+import type { ApiKeyTables } from './schema-api-keys.ts';
 import type { BillTables } from './schema-bills.ts';
 import type { FileTables } from './schema-files.ts';
 import type { ItemTables } from './schema-items.ts';
@@ -157,6 +158,7 @@ export interface DB
   extends
     AccountTables,
     AdminTables,
+    ApiKeyTables,
     BillTables,
     FileTables,
     ItemTables,

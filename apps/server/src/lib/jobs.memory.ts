@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
 import {
+  INTERRUPTED_RERUNS,
   KIND_NAME,
   NO_TENANT,
   retriesAfter,
@@ -248,6 +249,41 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     log.warn({ jobs: dead.length }, 'jobs of an ended process failed');
   };
 
+  /**
+   * Jobs left running by the last process (it ended mid-run) are run again, INTERRUPTED_RERUNS
+   * times at most: each such start counts one interruption, and a job past the cap is failed with
+   * its reason and its kind told (`gaveUp`), so a job that kills its process is not run at every
+   * start (issue 38 row 8). A kind this version no longer defines is re-queued as before.
+   */
+  const requeueInterrupted = async () => {
+    const left = await db
+      .selectFrom('job_queue')
+      .select(['id', 'kind', 'payload', 'interruptions'])
+      .where('state', '=', 'active')
+      .where('kind', 'not like', '%@%')
+      .execute();
+    for (const job of left) {
+      const interruptions = job.interruptions + 1;
+      const rerun = interruptions <= INTERRUPTED_RERUNS;
+      const moved = await db
+        .updateTable('job_queue')
+        .set(
+          rerun
+            ? { state: 'queued', interruptions }
+            : { state: 'failed', interruptions, finished_at: nowIso(), last_error: 'jobStoppedTooOften' },
+        )
+        .where('id', '=', job.id)
+        .where('state', '=', 'active')
+        .executeTakeFirst();
+      if (rerun || !moved.numUpdatedRows) continue;
+      log.warn({ kind: job.kind, jobId: job.id, interruptions }, 'job stopped too often: failed');
+      await kinds
+        .get(job.kind)
+        ?.gaveUp?.(JSON.parse(job.payload), 'jobStoppedTooOften')
+        .catch((err: unknown) => log.error({ err, kind: job.kind }, 'job given up, its record not updated'));
+    }
+  };
+
   const tick = async (name: string, at: Date) => {
     const opts = periodic.get(name);
     if (!opts) throw new Error(`${name} is not periodic`);
@@ -282,19 +318,19 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       if (started && worker) schedule(kind.name, opts);
     },
     tick,
+    async open() {
+      // Nothing to open: enqueues are rows, and this queue's process-bound kinds are its own from now.
+      LIVE_OWNERS.add(owner);
+    },
     async start() {
-      if (started) return;
+      // Stopped meanwhile (a signal between listen and here): nothing is started after a stop.
+      if (started || stopped) return;
       started = true;
       LIVE_OWNERS.add(owner);
       if (!worker) return;
       // One process: what was running when the last one stopped has no owner any more. A
       // process-bound job is its process's alone: failed if that process ended, else left to it.
-      await db
-        .updateTable('job_queue')
-        .set({ state: 'queued' })
-        .where('state', '=', 'active')
-        .where('kind', 'not like', '%@%')
-        .execute();
+      await requeueInterrupted();
       await failOrphans();
       const old = new Date(Date.now() - KEEP_DAYS * 86_400_000).toISOString();
       await db
@@ -321,5 +357,7 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
     async abandon() {
       throw new Error('one process: nothing to abandon on the embedded runner');
     },
+    // One process: when it runs, the worker is this process.
+    workerSeen: async () => true,
   };
 }

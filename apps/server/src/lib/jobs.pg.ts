@@ -6,6 +6,7 @@ import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
 import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
 import {
+  INTERRUPTED_RERUNS,
   KIND_NAME,
   NO_TENANT,
   retriesAfter,
@@ -23,13 +24,21 @@ const SCHEMA = 'pgboss';
  * instance: pg-boss hands an orphan over as a retry, so a kind that is not retryable on its own
  * errors still gets these (its errors end the job instead, see `handler`).
  */
-const ORPHAN_RETRIES = 3;
+const ORPHAN_RETRIES = INTERRUPTED_RERUNS;
 /** A transient database error's retries (jobs.shared.ts) come out of the same budget as orphans'. */
 const SPARE_RETRIES = Math.max(ORPHAN_RETRIES, TRANSIENT_RETRIES);
 /** The queue's own connections per instance (README, "Several instances": the connection count). */
 const POOL_SIZE = 4;
 /** A job's hard limit, lease or not: past it the job is failed (and retried if it may). */
 const EXPIRE_SECONDS = 4 * 3600;
+/**
+ * Where pg-boss puts a job of a kind with `gaveUp` once it has failed for good without its handler
+ * having recorded the end (dead letter queue): its runs were cut short (lease lapsed, time out) more
+ * than its retries allow. A worker takes it from there and tells the kind (issue 38 row 8).
+ */
+const gaveUpQueue = (name: string) => `${name}.gave-up`;
+/** This instance in pg-boss's registry of instances (`pgboss.instance`): its role, so a web instance can look for workers. */
+const instanceName = (role: string) => `console-${role}`;
 
 /**
  * The queue on PostgreSQL: pg-boss 12, shared by every instance (docs/decisions.md, "One job
@@ -69,13 +78,21 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
     // monitor, which also needs the supervisor's tick).
     superviseIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
     monitorIntervalSeconds: Math.max(1, Math.floor(lease / 2)),
+    // pg-boss's registry of instances, read by a web instance's readiness (`workerSeen`): a row
+    // reads live while heard from within three heartbeats, so three to a lease makes "seen within
+    // a lease" what `live` says.
+    instanceName: instanceName(config.SERVER_ROLE),
+    instanceHeartbeatSeconds: Math.max(1, Math.floor(lease / 3)),
   });
   boss.on('error', (err) => log.warn({ err }, 'job queue error'));
 
   const kinds = new Map<string, JobKind<any>>();
   const periodic = new Map<string, PeriodicOptions>();
   const timers: { stop(): Promise<void> }[] = [];
-  let started: Promise<void> | null = null;
+  /** Set by `open`: pg-boss started and every kind's queue made; each later step is chained on it. */
+  let opened: Promise<void> | null = null;
+  /** Set by `start`: this instance runs jobs (when a worker) and schedules periodic ones. */
+  let working = false;
   let stopped = false;
 
   // Also given with each job: a queue created by an earlier version keeps its own settings.
@@ -83,15 +100,28 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
     retryLimit: (kind.retry?.limit ?? 0) + SPARE_RETRIES,
     retryDelay: retryDelaySecondsOf(kind),
     retryBackoff: true,
+    // pg-boss refuses the key with no value.
+    ...(kind.gaveUp ? { deadLetter: gaveUpQueue(kind.name) } : {}),
   });
-  const queueOf = (kind: JobKind<any>) =>
-    boss.createQueue(kind.name, {
+  const queueOf = async (kind: JobKind<any>) => {
+    if (kind.gaveUp)
+      await boss.createQueue(gaveUpQueue(kind.name), { retryLimit: 3, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(kind.name, {
       // A periodic kind never runs twice at once, on any instance.
       policy: periodic.has(kind.name) ? 'singleton' : kind.exclusive ? 'exclusive' : 'standard',
       heartbeatSeconds: lease,
       expireInSeconds: EXPIRE_SECONDS,
       ...retryOptions(kind),
     });
+  };
+
+  /** A job pg-boss failed for good (see gaveUpQueue): the kind records it on the owner's record. */
+  const gaveUpHandler = (kind: JobKind<any>) => async (jobs: { data: unknown }[]) => {
+    for (const job of jobs) {
+      log.warn({ kind: kind.name }, 'job stopped too often: failed');
+      await kind.gaveUp!(job.data, 'jobStoppedTooOften');
+    }
+  };
 
   const handler =
     (kind: JobKind<any>) => async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
@@ -112,31 +142,35 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
 
   /** This instance's pg-boss worker of each kind (`wake` calls it before its next poll). */
   const workIds = new Map<string, string>();
-  const setUp = async (kind: JobKind<any>) => {
-    await queueOf(kind);
-    if (worker) {
-      const id = await boss.work(
-        kind.name,
-        {
-          pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
-          localConcurrency: 2,
-          // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
-          // other customers' and never hold them. pg-boss's global group limit was not strict: it is
-          // checked in the claim without a lock, and this instance's fetch loops, polled at the same
-          // instant, both passed it. The local one is counted in process and gives the excess back
-          // without using a retry (docs/decisions.md).
-          localGroupConcurrency: 1,
-        },
-        handler(kind),
-      );
-      workIds.set(kind.name, id);
-    }
+  const work = async (kind: JobKind<any>) => {
+    if (!worker || workIds.has(kind.name)) return;
+    if (kind.gaveUp)
+      await boss.work(gaveUpQueue(kind.name), { pollingIntervalSeconds: config.JOB_POLL_SECONDS }, gaveUpHandler(kind));
+    const id = await boss.work(
+      kind.name,
+      {
+        pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
+        localConcurrency: 2,
+        // Fairness: a customer's heavy jobs run one at a time per instance, so theirs wait behind
+        // other customers' and never hold them. pg-boss's global group limit was not strict: it is
+        // checked in the claim without a lock, and this instance's fetch loops, polled at the same
+        // instant, both passed it. The local one is counted in process and gives the excess back
+        // without using a retry (docs/decisions.md).
+        localGroupConcurrency: 1,
+      },
+      handler(kind),
+    );
+    workIds.set(kind.name, id);
   };
 
   function define(kind: JobKind<any>) {
     if (!KIND_NAME.test(kind.name)) throw new Error(`bad job kind ${kind.name}`);
     kinds.set(kind.name, kind);
-    if (started) started = started.then(() => setUp(kind));
+    if (opened)
+      opened = opened.then(async () => {
+        await queueOf(kind);
+        if (working) await work(kind);
+      });
   }
 
   const schedule = (name: string, opts: PeriodicOptions) => {
@@ -147,16 +181,24 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
   const tick = async (name: string, at: Date) => {
     const opts = periodic.get(name);
     if (!opts) throw new Error(`${name} is not periodic`);
-    await started;
+    await opened;
     await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)), ...retryOptions(kinds.get(name)!) });
   };
+
+  async function open() {
+    opened ??= (async () => {
+      await boss.start();
+      for (const kind of kinds.values()) await queueOf(kind);
+    })();
+    await opened;
+  }
 
   return {
     backend: 'pg-boss',
     define,
     async enqueue(name, payload, opts = {}) {
       if (!kinds.has(name)) throw new Error(`unknown job kind ${name}`);
-      await started;
+      await opened;
       await boss.send(name, (payload ?? {}) as object, {
         ...retryOptions(kinds.get(name)!),
         db: opts.trx ? fromKysely(opts.trx) : undefined,
@@ -173,22 +215,32 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
     every(kind, opts) {
       if (opts.everyMs) periodic.set(kind.name, opts);
       define(kind);
-      if (opts.everyMs && started && worker) schedule(kind.name, opts);
+      if (opts.everyMs && working && worker) schedule(kind.name, opts);
     },
     tick,
+    open,
     async start() {
-      started ??= (async () => {
-        await boss.start();
-        for (const kind of kinds.values()) await setUp(kind);
+      await open();
+      // Stopped meanwhile (a signal between listen and here): nothing is started after a stop.
+      if (working || stopped) return;
+      working = true;
+      opened = opened!.then(async () => {
+        for (const kind of kinds.values()) await work(kind);
         if (worker) for (const [name, opts] of periodic) schedule(name, opts);
-      })();
-      await started;
+      });
+      await opened;
+    },
+    async workerSeen() {
+      await opened;
+      // The registry keeps a bounded number of dead rows (pg-boss prunes them): one page holds it.
+      const all = await boss.getInstances({ limit: 100_000 });
+      return all.some((i) => i.live && i.name !== instanceName('web'));
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       await Promise.all(timers.map((t) => t.stop()));
-      if (started) await started.catch(() => {});
+      if (opened) await opened.catch(() => {});
       await boss.stop({ graceful: true, close: true, timeout: 30_000 });
       await pool.end();
     },

@@ -46,7 +46,25 @@ export interface JobKind<P = unknown> {
    * left queued. pg-boss runs it on any worker instance.
    */
   processBound?: boolean;
+  /**
+   * The queue gave up on a job of this kind: its runs kept being cut short (the process running it
+   * died, or its lease or time ran out) past INTERRUPTED_RERUNS, so it never ran to an end that the
+   * handler could record. The owner's record (a batch, a print job) is failed here with `reason`,
+   * a message key, rather than left running for good. Must leave a record already ended alone.
+   */
+  gaveUp?(payload: P, reason: GaveUpReason): Promise<void>;
 }
+
+/** Why the queue gave up on a job: a message key (contract's messages) the owner's record shows. */
+export type GaveUpReason = 'jobStoppedTooOften';
+
+/**
+ * A job that was running when its process ended (killed, crashed, out of memory, a deploy) is run
+ * again at most this many times; past it, it is failed with `jobStoppedTooOften` and its kind's
+ * `gaveUp` is told. Without a cap, a job that kills its process each time was re-queued at every
+ * start, and a supervisor restarting the instance made a crash loop of it (issue 38 row 8).
+ */
+export const INTERRUPTED_RERUNS = 3;
 
 export interface EnqueueOptions {
   /** The transaction of the change that asks for the job: a rollback enqueues nothing. */
@@ -93,7 +111,23 @@ export interface JobQueue {
    * schedule does at each period's start. Exposed so tests drive the schedule.
    */
   tick(kind: string, at: Date): Promise<void>;
+  /**
+   * Opens the queue: jobs can be enqueued (modules recover their work while the app is built), none
+   * runs. buildApp opens it.
+   */
+  open(): Promise<void>;
+  /**
+   * Starts running jobs (a worker: SERVER_ROLE `worker` or `all`) and the periodic schedules: called
+   * once the server listens (server.ts), so no job due at start can hold up the HTTP plugins'
+   * loading (issue 38 row 8: the storage accrual due at start made `@fastify/static` miss its
+   * plugin timeout and the process exit). Opens the queue first if it is not.
+   */
   start(): Promise<void>;
+  /**
+   * Whether an instance that runs jobs has been heard from within a lease (JOB_LEASE_SECONDS):
+   * what a `web` instance's readiness needs, since every import and download waits on one.
+   */
+  workerSeen(): Promise<boolean>;
   /** Stops taking jobs and waits for the ones running. */
   stop(): Promise<void>;
   /**

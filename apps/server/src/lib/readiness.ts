@@ -9,7 +9,7 @@ import type { Files } from './files.ts';
  * and the orchestrator. Each check has a plain reason key that is answered when it fails; what
  * went wrong inside (an exception's text, a path) is logged, never answered.
  */
-export type ReadinessReason = 'databaseUnreachable' | 'fileStoreUnwritable' | 'checkTimedOut';
+export type ReadinessReason = 'databaseUnreachable' | 'fileStoreUnwritable' | 'noWorker' | 'checkTimedOut';
 export interface ReadinessCheck {
   reason: ReadinessReason;
   /** Resolves when ready, throws otherwise. */
@@ -35,6 +35,20 @@ export function fileStoreCheck(store: Pick<Files, 'check'>, dataDir: string): Re
       const probe = path.join(dataDir, `.ready-${process.pid}-${randomBytes(4).toString('hex')}`);
       await fs.writeFile(probe, 'ok');
       await fs.rm(probe, { force: true });
+    },
+  };
+}
+
+/**
+ * A `web` instance runs no job: every import, print and download it takes waits on a worker
+ * instance. With none heard from within a lease (lib/jobs.ts `workerSeen`: pg-boss's registry of
+ * instances, which each refreshes), it is not ready: its work would only wait (issue 38 row 9).
+ */
+export function workerCheck(jobs: { workerSeen(): Promise<boolean> }): ReadinessCheck {
+  return {
+    reason: 'noWorker',
+    run: async () => {
+      if (!(await jobs.workerSeen())) throw new Error('no worker instance seen within a lease');
     },
   };
 }

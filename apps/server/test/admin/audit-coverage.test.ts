@@ -194,7 +194,7 @@ const exceptions: Record<string, string> = {
 };
 
 let h: Harness;
-let tokens: { admin: string; operator: string };
+let tokens: { admin: string; operator: string; demo: string };
 /** What earlier calls of the walk made, for the bodies of later ones. */
 const made: Record<string, number> = {};
 
@@ -208,7 +208,7 @@ const idOf = async (table: 'users' | 'customers', column: 'name' | 'code', value
   ).id;
 
 interface Audited {
-  who: 'admin' | 'operator';
+  who: 'admin' | 'operator' | 'demo';
   action: string;
   /** One call or several (disable and enable), each must leave its row. */
   bodies: () => Promise<unknown[]>;
@@ -252,6 +252,18 @@ const audited: Record<string, Audited> = {
     who: 'operator',
     action: 'segment.retire',
     bodies: async () => [{ id: made.segment }],
+  },
+  // API keys (issue 39): a customer makes one; the admin revokes it.
+  'apiKey/create': {
+    who: 'demo',
+    action: 'apiKey.create',
+    bodies: async () => [{ name: 'audit walk', scopes: ['orders:read'] }],
+    after: (d) => (made.apiKey = d.id),
+  },
+  'apiKey/revoke': {
+    who: 'admin',
+    action: 'apiKey.revoke',
+    bodies: async () => [{ id: made.apiKey }],
   },
   'admin/user/create': {
     who: 'operator',
@@ -386,7 +398,7 @@ const isRead = (c: CallDef) => c.kind === 'blob' || segmentsOf(c.path).some((s) 
 
 beforeAll(async () => {
   h = await createHarness();
-  tokens = { admin: await h.login('admin'), operator: await h.login('operator') };
+  tokens = { admin: await h.login('admin'), operator: await h.login('operator'), demo: await h.login('demo') };
 });
 
 describe('every write of the contract is audited or a listed exception (finding 5)', () => {

@@ -30,6 +30,7 @@ const app = await buildApp({
   },
 });
 await app.ready();
+await app.jobs.start();
 const r = await app.inject({
   method: 'POST',
   url: '/api/order/batch/confirm',

@@ -17,6 +17,7 @@ const config = testConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, WEB_DI
 const db = createDatabase(config.database);
 const app = await buildApp({ config, db });
 await app.ready();
+await app.jobs.start();
 const GATE = { kind: TEST_RENDERS.gate };
 for (const text of ['one', 'two'])
   void asTenant('c1', () => renderFile({ ...GATE, arg: { gate, text } }, { ext: 'pdf', total: 6000 })).catch(() => {});

@@ -10,6 +10,12 @@ export const coreMessages = {
   ok: { en: 'ok', 'zh-CN': '成功' },
   noData: { en: 'no data', 'zh-CN': 'no data' },
   badRequestGeneric: { en: 'Bad request.', 'zh-CN': '请求无效。' },
+  // A job the queue gave up on (lib/jobs.shared.ts INTERRUPTED_RERUNS): shown on its batch or print job.
+  jobStoppedTooOften: {
+    en: 'This job was stopped before it finished too many times (the server running it restarted each time), so it was not run again. Please start it again; if it fails the same way, split it into smaller parts.',
+    'zh-CN':
+      '该任务多次在完成前被中断（运行它的服务器每次都重启了），因此不再重试。请重新发起；如仍以同样方式失败，请拆分成较小的部分。',
+  },
   badJson: { en: 'The request body is not valid JSON.', 'zh-CN': '请求体不是有效的 JSON。' },
   unsupportedMediaType: { en: 'Unsupported content type.', 'zh-CN': '不支持的内容类型。' },
   payloadTooLarge: { en: 'The request is too large.', 'zh-CN': '请求内容过大。' },

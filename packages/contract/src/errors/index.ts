@@ -9,6 +9,7 @@
 import type { RuleName } from '../messages.ts';
 import type { Catalogue } from './catalogue.ts';
 import { adminMessages } from './admin.ts';
+import { apiKeysMessages } from './api-keys.ts';
 import { authMessages } from './auth.ts';
 import { batchesMessages } from './batches.ts';
 import { billsMessages } from './bills.ts';
@@ -43,6 +44,7 @@ export { databaseMessages };
 /** The parts, each a module's messages. */
 export const catalogueParts = {
   adminMessages,
+  apiKeysMessages,
   authMessages,
   batchesMessages,
   billsMessages,

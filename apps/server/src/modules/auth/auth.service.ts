@@ -16,6 +16,7 @@ import { DUMMY_HASH, hashPassword, newToken, sha256, verifyPassword } from '../.
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';
 import { versionedCache } from '../../db/versioned-cache.ts';
+import { KEY_START } from '../api-keys/index.ts';
 import { type AuthRepository, createAuthRepository } from './auth.repository.ts';
 
 export interface AuthDeps {
@@ -184,6 +185,8 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
     /** Resolves the caller of an authenticated call. */
     async authenticate(token: string | null): Promise<Actor> {
       if (!token) throw AppError.unauthorized();
+      // An API key opens the v1 API only (issue 39): said plainly rather than as an unknown session.
+      if (token.startsWith(KEY_START)) throw AppError.unauthorized('apiKeyNotForConsole');
       const hash = sha256(token);
       const row = await tokens(hash, () => repo.findToken(hash));
       if (!row) throw AppError.unauthorized();
@@ -224,6 +227,8 @@ export function createAuthService({ db, config, clock }: AuthDeps) {
     /** Rotation: the presented token dies; a second use of it is refused. */
     async refresh(token: string | null) {
       if (!token) throw AppError.unauthorized();
+      // An API key opens the v1 API only (issue 39): said plainly rather than as an unknown session.
+      if (token.startsWith(KEY_START)) throw AppError.unauthorized('apiKeyNotForConsole');
       const hash = sha256(token);
       const row = await repo.findToken(hash);
       if (!row) throw AppError.unauthorized();

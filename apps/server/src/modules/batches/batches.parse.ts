@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { defaultSenderOf } from '../../domain/default-sender.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { JobContext } from '../../lib/jobs.ts';
+import type { GaveUpReason, JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
@@ -259,6 +259,16 @@ export function createBatchParses({
     }
   }
 
+  /** A batch whose parse the queue gave up on (lib/jobs.ts `gaveUp`): failed with the reason, if still parsing. */
+  async function failStopped(batchId: number, reason: GaveUpReason) {
+    await repo.updateFrom(batchId, 'parsing', {
+      status: 'failed',
+      progress: 100,
+      error_message: `${translate('zh-CN', reason)} / ${translate('en', reason)}`,
+      updated_at: now(),
+    });
+  }
+
   /** The parsed orders of a batch: its stored preview, or (stored before there was one) a new parse. */
   async function parsedOrders(
     batch: NonNullable<Awaited<ReturnType<Repo['find']>>> | NonNullable<Awaited<ReturnType<Repo['findAny']>>>,
@@ -303,5 +313,5 @@ export function createBatchParses({
     await stopping;
   }
 
-  return { parseRun, parsedOrders, stored, close };
+  return { parseRun, failStopped, parsedOrders, stored, close };
 }

@@ -122,6 +122,8 @@ export function createBatchesService(deps: BatchesDeps) {
     exclusive: true,
     retry: { limit: 2, delaySeconds: 1 },
     run: parses.parseRun,
+    // A parse that kept stopping its process (a sheet that exhausts memory): the batch says so.
+    gaveUp: (p, reason) => parses.failStopped(p.batchId, reason),
   });
   deps.jobs.define<CommitPayload>({ name: COMMIT_JOB, exclusive: true, run: commitRun });
   // Heavy, by customer: one customer's big sheets wait behind each other, not before another's.

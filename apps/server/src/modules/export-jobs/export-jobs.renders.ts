@@ -24,6 +24,11 @@ const WAIT_POLL_MS = 100;
 const SMALL_POLL_SECONDS = 0.5;
 /** The queue's hard limit on a job (jobs.pg.ts): past it nothing will come, so the asker stops waiting. */
 const WAIT_LIMIT_MS = 4 * 3600_000;
+/** A render row (and its objects) older than this has no asker left: the sweep removes it. */
+export const RENDER_ROW_LIMIT_MS = 2 * WAIT_LIMIT_MS;
+/** The periodic job that removes them, and its period. */
+export const RENDER_SWEEP = 'render-sweep';
+const RENDER_SWEEP_MS = 3_600_000;
 /** A stored input's file extension: letters and digits only, since it names a temporary file here. */
 const safeExt = (ext: string) => (/^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin');
 /** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
@@ -124,12 +129,20 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
     if (keys.file_key) await files.discard(keys.file_key);
   };
 
-  // What an asker that stopped mid-wait left behind: old rows and their objects.
-  if (!deps.webOnly)
-    void repo
-      .removeOlderThan(new Date(Date.now() - 2 * WAIT_LIMIT_MS).toISOString())
-      .then((rows) => Promise.all(rows.map(removeKeys)))
-      .catch((err: unknown) => log.warn({ err }, 'old renders not removed'));
+  // What an asker that stopped mid-wait left behind (a web instance killed while it waited): rows
+  // older than twice the wait's limit, which no asker still reads, and their objects. A periodic
+  // job, run once per period by whichever instance runs jobs, at start too: once only a non-web
+  // instance's start swept, and a rolling deploy of web instances piled them up (issue 38 row 10).
+  jobs.every(
+    {
+      name: RENDER_SWEEP,
+      run: async () => {
+        const rows = await repo.removeOlderThan(new Date(Date.now() - RENDER_ROW_LIMIT_MS).toISOString());
+        await Promise.all(rows.map(removeKeys));
+      },
+    },
+    { everyMs: RENDER_SWEEP_MS, atStart: true },
+  );
 
   return {
     buffersToo: deps.webOnly,

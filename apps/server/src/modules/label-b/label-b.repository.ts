@@ -183,6 +183,16 @@ export function createLabelBRepository(db: Database) {
         .where('id', '=', id)
         .execute();
     },
+
+    /** Fails a batch still applying (the queue gave up on its job); one already ended is left as it is. */
+    failApplying(q: Db, id: number, errorKey: string, at: string) {
+      return q
+        .updateTable('label_b_batches')
+        .set({ status: 'failed', error_key: errorKey, progress: 100, updated_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 'applying')
+        .execute();
+    },
   };
 }
 export type LabelBRepository = ReturnType<typeof createLabelBRepository>;

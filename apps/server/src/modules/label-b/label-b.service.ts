@@ -196,7 +196,14 @@ export function createLabelBService(deps: LabelBDeps) {
     }
   }
 
-  deps.jobs.define<{ batchId: number }>({ name: APPLY_JOB, exclusive: true, run: (p, ctx) => apply(p.batchId, ctx) });
+  deps.jobs.define<{ batchId: number }>({
+    name: APPLY_JOB,
+    exclusive: true,
+    run: (p, ctx) => apply(p.batchId, ctx),
+    // An apply that kept stopping its process: the batch fails with the reason (nothing changed:
+    // each apply is one transaction).
+    gaveUp: async (p, reason) => void (await repo.failApplying(db, p.batchId, reason, now())),
+  });
   const enqueueApply = (batchId: number, customerId: number | null, trx?: Transaction<DB>) =>
     deps.jobs.enqueue(APPLY_JOB, { batchId }, { trx, customerId, size: 'heavy', singletonKey: String(batchId) });
 

@@ -223,7 +223,18 @@ export function createLabelsService(deps: {
     }
   }
 
-  deps.jobs.define<PrintPayload>({ name: PRINT_JOB, run: (p) => runPrint(p) });
+  deps.jobs.define<PrintPayload>({
+    name: PRINT_JOB,
+    run: (p) => runPrint(p),
+    // A print that kept stopping its process: the job says so (a key, translated when read),
+    // rather than running for good. The orders it counted stay counted, as after any failure.
+    gaveUp: async (p, reason) =>
+      void (await repo.updateRunningPrintJob(db, p.jobId, {
+        status: 'failed',
+        error: reason,
+        updated_at: clock().toISOString(),
+      })),
+  });
 
   return {
     /**

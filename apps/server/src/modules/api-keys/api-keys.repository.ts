@@ -1,0 +1,197 @@
+import { sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+
+/** Whose keys a list shows: a customer's, an agent's, or every key (the admin). */
+export type KeyOwner = { customerId: number } | { agentUserId: number } | 'all';
+
+/** The SQL of API keys (issue 39): their rows, the customers an agent's key is limited to, rate windows. */
+export function createApiKeysRepository(db: Database) {
+  return {
+    async insert(
+      trx: Database,
+      k: {
+        name: string;
+        prefix: string;
+        secretHash: string;
+        scopes: string[];
+        customerId: number | null;
+        agentUserId: number | null;
+        createdBy: number;
+        createdAt: string;
+        expiresAt: string | null;
+        customerIds: number[];
+      },
+    ): Promise<number> {
+      const { id } = await trx
+        .insertInto('api_keys')
+        .values({
+          name: k.name,
+          prefix: k.prefix,
+          secret_hash: k.secretHash,
+          scopes: JSON.stringify(k.scopes),
+          customer_id: k.customerId,
+          agent_user_id: k.agentUserId,
+          created_by: k.createdBy,
+          created_at: k.createdAt,
+          expires_at: k.expiresAt,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (k.customerIds.length) {
+        await trx
+          .insertInto('api_key_customers')
+          .values(k.customerIds.map((customer_id) => ({ api_key_id: id, customer_id })))
+          .execute();
+      }
+      return id;
+    },
+
+    async list(owner: KeyOwner, includeRevoked: boolean, id?: number) {
+      let q = db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.created_by')
+        .leftJoin('customers as c', 'c.id', 'k.customer_id')
+        .select([
+          'k.id',
+          'k.name',
+          'k.prefix',
+          'k.scopes',
+          'k.customer_id',
+          'c.code as customer_code',
+          'k.agent_user_id',
+          'u.name as created_by_name',
+          'k.created_at',
+          'k.expires_at',
+          'k.last_used_at',
+          'k.revoked_at',
+        ])
+        // Live keys first, newest first: what a developer looks for.
+        .orderBy(sql`case when k.revoked_at is null then 0 else 1 end`)
+        .orderBy('k.id', 'desc');
+      if (owner !== 'all' && 'customerId' in owner) q = q.where('k.customer_id', '=', owner.customerId);
+      if (owner !== 'all' && 'agentUserId' in owner) q = q.where('k.agent_user_id', '=', owner.agentUserId);
+      if (!includeRevoked) q = q.where('k.revoked_at', 'is', null);
+      if (id !== undefined) q = q.where('k.id', '=', id);
+      const rows = await q.limit(1000).execute();
+      const limited = rows.length
+        ? await db
+            .selectFrom('api_key_customers')
+            .select(['api_key_id', 'customer_id'])
+            .where(
+              'api_key_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .orderBy('customer_id')
+            .execute()
+        : [];
+      return rows.map((r) => ({
+        ...r,
+        customer_ids: limited.filter((l) => l.api_key_id === r.id).map((l) => l.customer_id),
+      }));
+    },
+
+    /** The key's owner, for the revoke's tenancy check. */
+    owner(id: number) {
+      return db
+        .selectFrom('api_keys')
+        .select(['id', 'prefix', 'customer_id', 'agent_user_id', 'revoked_at'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Revokes a live key; 0 when it was revoked already. */
+    async revoke(trx: Database, id: number, by: number, at: string): Promise<number> {
+      const r = await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: at, revoked_by: by })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+
+    /**
+     * The key a request presents, by the hash of the whole key, with what decides whether it is
+     * still good: revoked, expired, or its agent's account disabled. Read on every request (no
+     * cache), so a revocation is refused by every instance from the next request on.
+     */
+    byHash(secretHash: string) {
+      return db
+        .selectFrom('api_keys as k')
+        .innerJoin('users as u', 'u.id', 'k.created_by')
+        .leftJoin('users as a', 'a.id', 'k.agent_user_id')
+        .select([
+          'k.id',
+          'k.prefix',
+          'k.scopes',
+          'k.customer_id',
+          'k.agent_user_id',
+          'k.created_by',
+          'u.name as created_by_name',
+          'u.display_name as created_by_display',
+          'a.disabled as agent_disabled',
+          'k.expires_at',
+          'k.last_used_at',
+          'k.revoked_at',
+        ])
+        .where('k.secret_hash', '=', secretHash)
+        .executeTakeFirst();
+    },
+
+    /** The customers an agent's key is limited to, among those the agent still has. */
+    async agentKeyCustomers(keyId: number, agentUserId: number): Promise<number[]> {
+      const mine = await db
+        .selectFrom('customers')
+        .select('id')
+        .where('agent_user_id', '=', agentUserId)
+        .orderBy('id')
+        .execute();
+      const limited = await db
+        .selectFrom('api_key_customers')
+        .select('customer_id')
+        .where('api_key_id', '=', keyId)
+        .execute();
+      const only = new Set(limited.map((l) => l.customer_id));
+      return mine.map((m) => m.id).filter((id) => only.size === 0 || only.has(id));
+    },
+
+    /** Customers of an agent (to check a key's limit against). */
+    async agentCustomerIds(agentUserId: number): Promise<number[]> {
+      const rows = await db.selectFrom('customers').select('id').where('agent_user_id', '=', agentUserId).execute();
+      return rows.map((r) => r.id);
+    },
+
+    /**
+     * Last use, written at most once a minute per key: the condition makes a busy key's requests
+     * skip the write (and two instances at once write it once).
+     */
+    async touch(id: number, at: string, ifBefore: string): Promise<void> {
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', ifBefore)]))
+        .execute();
+    },
+
+    /**
+     * Counts one request in the key's fixed window and returns the count so far: one upsert in the
+     * database every instance shares (`rate_limits`, as the public tracking lookup's). The first
+     * request of a window clears windows older than an hour.
+     */
+    async hit(key: string, windowStart: number): Promise<number> {
+      const r = await db
+        .insertInto('rate_limits')
+        .values({ key, window_start: windowStart, hits: 1 })
+        .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet({ hits: sql`rate_limits.hits + 1` }))
+        .returning('hits')
+        .executeTakeFirstOrThrow();
+      if (r.hits === 1) {
+        await db.deleteFrom('rate_limits').where('key', '=', key).where('window_start', '<', windowStart).execute();
+      }
+      return r.hits;
+    },
+  };
+}
+export type ApiKeysRepository = ReturnType<typeof createApiKeysRepository>;

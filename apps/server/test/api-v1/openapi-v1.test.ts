@@ -1,0 +1,28 @@
+import { validate } from '@readme/openapi-parser';
+import { v1 } from '@console/contract';
+import { describe, expect, it } from 'vitest';
+import { createHarness } from '../harness.ts';
+
+/** The v1 API's own OpenAPI 3.1 document (issue 39): valid, every v1 call, the key's scheme, Idempotency-Key. */
+describe('v1 OpenAPI document', async () => {
+  const h = await createHarness({ seed: false });
+  const served = (await h.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+
+  it('is valid OpenAPI 3.1 and names every v1 call with its scope, the key scheme and Idempotency-Key on POSTs', async () => {
+    const result = await validate(structuredClone(served));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(served.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const call of v1.v1Calls) {
+      const op = served.paths[`/api/v1/${call.path}`][call.method.toLowerCase()];
+      expect(op['x-scope'], call.path).toBe(call.scope);
+      const idem = op.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key');
+      expect(idem, call.path).toBe(call.method === 'POST');
+    }
+    expect(served.paths['/api/v1/orders/{id}'].get.parameters[0]).toMatchObject({
+      name: 'id',
+      in: 'path',
+      required: true,
+    });
+    expect(served).toHaveProperty('webhooks');
+  });
+});
