@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Several instances on one database are PostgreSQL's (the embedded SQLite is one process):
     // `*.pg.test.ts` run in the PostgreSQL run only, rather than showing as skipped on SQLite.
-    exclude: process.env.TEST_DATABASE_URL ? [] : ['test/**/*.pg.test.ts'],
+    // `*.sqlite.test.ts` are the embedded runner's own (one process), in the SQLite run only.
+    exclude: process.env.TEST_DATABASE_URL ? ['test/**/*.sqlite.test.ts'] : ['test/**/*.pg.test.ts'],
     // Each file gets its own freshly migrated database; files run in parallel workers.
     pool: 'forks',
     // Two workers on both engines. On PostgreSQL a file's worker waits on the database much of the

@@ -10,7 +10,6 @@ import { baseRow, uploadPreview } from './helpers.ts';
  * languages instead of staying "parsing". The embedded runner (one process: the death is a
  * restart); pg-boss's side of `gaveUp` is in labels/print-job-stopped.test.ts.
  */
-const pg = Boolean(process.env.TEST_DATABASE_URL);
 
 let h: Harness;
 let demo: string;
@@ -19,7 +18,7 @@ beforeAll(async () => {
   demo = await h.login('demo');
 });
 
-it.skipIf(pg)('a parse stopped too often fails its batch with the reason at the next start', async () => {
+it('a parse stopped too often fails its batch with the reason at the next start', async () => {
   const p = await uploadPreview(h, demo, [baseRow(1, { orderNo: 'STOPPED-1' })]);
   // What the last of its deaths left: the batch parsing, its job running, its earlier deaths counted.
   await h.db.updateTable('batches').set({ status: 'parsing' }).where('id', '=', p.id).execute();
