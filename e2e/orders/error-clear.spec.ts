@@ -41,9 +41,18 @@ async function showOnly(page: Page, orderNo: string) {
   await page.goto(`${SHORT_TTL}/home/order/error`);
   const search = page.getByTestId('error-search').locator('input');
   await search.fill(orderNo);
+  // The row may already be on the first page before the search answers: a click on it then met
+  // the table's loading overlay of the search and was lost (no dialog, a CI run). Its answer first.
+  // (Tokens on this server live 5 s: a 401 is refreshed and the call replayed; the 200 is the answer.)
+  const searched = page.waitForResponse(
+    (r) =>
+      r.url().endsWith('/api/order/error') && r.status() === 200 && (r.request().postData() ?? '').includes(orderNo),
+  );
   await search.press('Enter');
+  await searched;
   const row = table(page).locator('.ant-table-row', { hasText: orderNo });
   await expect(row).toHaveCount(1);
+  await expect(table(page).locator('.ant-spin-spinning')).toHaveCount(0);
   return row;
 }
 
