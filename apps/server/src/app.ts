@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jdAuthorize as jdContract } from '@console/contract';
@@ -9,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { registerConsole } from './http/console-static.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
@@ -424,38 +423,3 @@ export function logRequest(req: {
   const url = req.url.startsWith(jdContract.JD_CALLBACK_PATH) ? jdContract.JD_CALLBACK_PATH : req.url;
   return { method: req.method, url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
-
-/**
- * The built console at /home/ (a single-page app: unknown paths get index.html).
- * The build writes `.br` and `.gz` beside each text asset; `preCompressed` sends the best one
- * the client accepts (with `Vary: Accept-Encoding`), so nothing is compressed per request.
- * Files under `assets/` carry a content hash in their name, so a name never changes meaning:
- * cached for a year without revalidation. Everything else (index.html, logo) revalidates, so a
- * deploy is seen on the next load.
- */
-function registerConsole(app: FastifyInstance, dist: string) {
-  app.get('/', (_req, reply) => reply.redirect('/home/'));
-  const index = path.join(dist, 'index.html');
-  if (!fs.existsSync(index)) {
-    app.get('/home/*', (_req, reply) =>
-      reply.type('text/plain').status(503).send('The console is not built: run `npm run build` first.'),
-    );
-    return;
-  }
-  const hashed = path.join(dist, 'assets') + path.sep;
-  app.register(fastifyStatic, {
-    root: dist,
-    prefix: '/home/',
-    wildcard: false,
-    index: ['index.html'],
-    preCompressed: true,
-    cacheControl: false,
-    setHeaders: (reply, file) => {
-      reply.header('cache-control', file.startsWith(hashed) ? IMMUTABLE : 'no-cache');
-    },
-  });
-  app.get('/home/*', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', dist));
-  app.get('/home', (_req, reply) => reply.redirect('/home/'));
-}
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';

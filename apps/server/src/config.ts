@@ -1,6 +1,6 @@
-import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isAddressOrCidr, PROXY_NAMES } from './config-proxy.ts';
 
 /**
  * The server's configuration, parsed once at start-up from the environment.
@@ -308,18 +308,6 @@ const schema = z.object({
       return out as ReadonlyMap<string, string>;
     }),
 });
-
-/** proxy-addr's names for address ranges (Fastify compiles TRUST_PROXY with it). */
-const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/** An IPv4 or IPv6 address, optionally with a prefix length (a CIDR). */
-function isAddressOrCidr(s: string): boolean {
-  const [addr = '', prefix, ...rest] = s.split('/');
-  const family = net.isIP(addr);
-  if (!family || rest.length) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
 
 type S3Keys =
   | 'S3_BUCKET'
