@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
+import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
 
 /**
  * Japanese export declarations (issue 15): the §5 pair rule and its messages in both languages,
@@ -17,36 +16,16 @@ let demo: string;
 let demo2: string;
 let agent: string;
 let operator: string;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
 const mails: { to: string[]; raw: string }[] = [];
 
-/** A small but real PDF (file-type recognises it by its header). */
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
-    'trailer<</Root 1 0 R>>\n%%EOF\n',
-);
-
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  h = await createHarness({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' } });
+  smtp = await smtpReceiver({ onMail: (to, raw) => mails.push({ to, raw }) });
+  h = await createHarness({ env: smtp.env });
   await seedDemoDeclarations(h.db, new Date());
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp?.close());
 
 const list = (token: string, body: Record<string, unknown> = {}, lang = 'en') =>
   h.post('exportDeclarations', { offset: 0, limit: 100, ...body }, token, { 'accept-language': lang });
@@ -185,7 +164,7 @@ describe('exportDeclaration/update (spec §5)', () => {
       'exportDeclaration/uploadPermit',
       demo,
       { orderId: String(o.id) },
-      { name: 'p.pdf', data: PDF },
+      { name: 'p.pdf', data: TINY_PDF },
     );
     expect(permit.status).toBe(403);
   });
@@ -345,7 +324,7 @@ describe('export permits', () => {
       'exportDeclaration/uploadPermit',
       operator,
       { orderId: String(undeclared.id) },
-      { name: 'p.pdf', data: PDF },
+      { name: 'p.pdf', data: TINY_PDF },
     );
     expect(r.status).toBe(409);
   });
@@ -367,7 +346,7 @@ describe('export permits', () => {
       'exportDeclaration/uploadPermit',
       operator,
       { orderId: String(o.id) },
-      { name: 'permit.pdf', data: PDF },
+      { name: 'permit.pdf', data: TINY_PDF },
     );
     expect(r.status).toBe(200);
     // The mail is a job on the queue (issue 27): the call answers once the permit is linked.
@@ -378,7 +357,7 @@ describe('export permits', () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual(['docs@demo.example']);
     expect(mails[0]!.raw).toMatch(/filename="?permit-DMX100001\.pdf/);
-    expect(mails[0]!.raw).toContain(PDF.toString('base64').slice(0, 40));
+    expect(mails[0]!.raw).toContain(TINY_PDF.toString('base64').slice(0, 40));
 
     for (const [token, status] of [
       [demo, 200],
@@ -390,7 +369,7 @@ describe('export permits', () => {
       expect(f.status).toBe(status);
       if (status === 200) {
         expect(f.type).toBe('application/pdf');
-        expect(Buffer.compare(f.bytes, PDF)).toBe(0);
+        expect(Buffer.compare(f.bytes, TINY_PDF)).toBe(0);
       }
     }
     // Each permit read is in the audit log (issue 17): the three allowed readers, not demo2's refusal.
@@ -419,7 +398,7 @@ describe('no SMTP configured', () => {
       .select('id')
       .where('order_no', '=', 'D2X100001')
       .executeTakeFirstOrThrow();
-    const m = multipart({ orderId: String(o.id) }, { name: 'p.pdf', data: PDF });
+    const m = multipart({ orderId: String(o.id) }, { name: 'p.pdf', data: TINY_PDF });
     const res = await h2.app.inject({
       method: 'POST',
       url: '/api/exportDeclaration/uploadPermit',
@@ -458,7 +437,7 @@ describe('a mail server that cannot be reached', () => {
       ['en', /^The permit could not be e-mailed \(reference [0-9a-f-]{36}\)\.$/],
       ['zh-CN', /^许可证邮件发送失败（编号 [0-9a-f-]{36}）。$/],
     ] as const) {
-      const m = multipart({ orderId: String(o.id) }, { name: 'p.pdf', data: PDF });
+      const m = multipart({ orderId: String(o.id) }, { name: 'p.pdf', data: TINY_PDF });
       const res = await h3.app.inject({
         method: 'POST',
         url: '/api/exportDeclaration/uploadPermit',

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpFailure } from '../../src/modules/export-declarations/export-declarations.mailer.ts';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
 import { waitFor } from '../support/jobs.ts';
+import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
 
 /**
  * Issue 38 row 6: an SMTP hiccup while sending a permit's e-mail was final ("could not be
@@ -17,20 +16,13 @@ import { waitFor } from '../support/jobs.ts';
 const pg = Boolean(process.env.TEST_DATABASE_URL);
 let h: Harness;
 let operator: string;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
 const accepted: string[] = [];
 /** What the server answers to RCPT TO for an address, each time, in turn; then it accepts. */
 const answers = new Map<string, number[]>();
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
-    'trailer<</Root 1 0 R>>\n%%EOF\n',
-);
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
+  smtp = await smtpReceiver({
     onRcptTo(address, _session, callback) {
       const code = answers.get(address.address)?.shift();
       if (!code) return callback();
@@ -40,20 +32,11 @@ beforeAll(async () => {
         }),
       );
     },
-    onData(stream, session, done) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        accepted.push(...session.envelope.rcptTo.map((r) => r.address));
-        done();
-      });
-    },
+    onMail: (to) => accepted.push(...to),
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
   h = await createHarness({
     env: {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      SMTP_FROM: 'permits@example.com',
+      ...smtp.env,
       // Retried after 1–2 s: the test's wait, not production's 30 s.
       SMTP_RETRIES: '3',
       SMTP_RETRY_SECONDS: '1',
@@ -63,7 +46,7 @@ beforeAll(async () => {
   await seedDemoDeclarations(h.db, new Date());
   operator = await h.login('operator');
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp?.close());
 
 /** Uploads a permit for the order, whose nomination receives at `to`; the order's id. */
 async function uploadPermit(orderNo: string, to: string) {
@@ -77,7 +60,7 @@ async function uploadPermit(orderNo: string, to: string) {
     .set({ receive_email: to })
     .where('id', '=', o.export_nomination_id!)
     .execute();
-  const m = multipart({ orderId: String(o.id) }, { name: 'permit.pdf', data: PDF });
+  const m = multipart({ orderId: String(o.id) }, { name: 'permit.pdf', data: TINY_PDF });
   const res = await h.app.inject({
     method: 'POST',
     url: '/api/exportDeclaration/uploadPermit',

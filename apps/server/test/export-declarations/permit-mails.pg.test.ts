@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
 import { sleep, waitFor } from '../support/jobs.ts';
+import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
@@ -22,34 +21,16 @@ const held = heldStore('get');
 
 let h: Harness;
 let operator: string;
-let smtp: SMTPServer;
+let smtp: Awaited<ReturnType<typeof smtpReceiver>>;
 let smtpEnv: Record<string, string>;
 const mails: { to: string[] }[] = [];
-const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n' +
-    'trailer<</Root 1 0 R>>\n%%EOF\n',
-);
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, done) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address) });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  smtp = await smtpReceiver({ onMail: (to) => mails.push({ to }) });
   // SMTP_RETRY_SECONDS: pg-boss retries a job whose lease lapsed after the kind's retry delay,
   // which for the mail is SMTP's (30 s by default, issue 38 row 6): the takeover below waits 1–2 s.
   smtpEnv = {
     ...INSTANCES_ENV,
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
-    SMTP_FROM: 'permits@example.com',
+    ...smtp.env,
     SMTP_RETRY_SECONDS: '1',
   };
   h = await createHarness({ env: smtpEnv, storage: held.storage });
@@ -58,14 +39,12 @@ beforeAll(async () => {
   operator = await h.login('operator');
   await h.db.updateTable('export_nominations').set({ receive_email: 'docs@demo.example' }).execute();
 });
-afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
+afterAll(() => smtp?.close());
 
 const orderId = async (orderNo: string) =>
   (await h.db.selectFrom('orders').select('id').where('order_no', '=', orderNo).executeTakeFirstOrThrow()).id;
 async function uploadPermit(app: FastifyInstance, id: number) {
-  const m = multipart({ orderId: String(id) }, { name: 'permit.pdf', data: PDF });
+  const m = multipart({ orderId: String(id) }, { name: 'permit.pdf', data: TINY_PDF });
   const res = await app.inject({
     method: 'POST',
     url: '/api/exportDeclaration/uploadPermit',
