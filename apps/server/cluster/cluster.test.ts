@@ -9,6 +9,7 @@ import {
   client,
   freshDatabase,
   pidOfLocalPort,
+  queueSettled,
   type ServerProcess,
   sleep,
   startHaproxy,
@@ -387,7 +388,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
         status = p.body.data.status;
       }
       expect(status).toBe('done');
-      await sleep(2_000); // a second apply, were there one, has ended
+      await queueSettled(sql, 'label-b-apply'); // no run of the apply is still to come
       const changed = await sql.query<{ order_id: number; n: string }>(
         `select order_id, count(*) as n from tracking_events where kind = 'addressChanged' and order_id = any($1) group by order_id`,
         [orders.map((o) => o.id)],
@@ -435,7 +436,7 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
         errorMessage:
           '创建失败：导入期间服务器重启，未写入任何订单，请重新上传。 / Creation Failed: the server restarted during the import; nothing was written. Upload the file again.',
       });
-      await sleep(2_000); // a second run, were there one, has ended
+      await queueSettled(sql, 'batch-commit'); // no run of the commit is still to come
       // One clear state, whichever instance answers; nothing of the killed commit is left.
       const again = [
         await api.post('order/batch/progress', { id: batchId }, demo),

@@ -217,6 +217,23 @@ export function client(base: string) {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Waits until every pg-boss job of `kind` is completed, failed or cancelled: no run of it is still
+ * to come, so what its runs wrote is final. What a test asserts on instead of sleeping and seeing
+ * nothing more happen (issue 37).
+ */
+export async function queueSettled(sql: pg.Client, kind: string, timeoutMs = 30_000) {
+  for (const end = Date.now() + timeoutMs; ; await sleep(100)) {
+    const { rows } = await sql.query<{ open: string; all: string }>(
+      `select count(*) filter (where state not in ('completed', 'failed', 'cancelled')) as open, count(*) as all
+       from pgboss.job where name = $1`,
+      [kind],
+    );
+    if (Number(rows[0]!.all) > 0 && Number(rows[0]!.open) === 0) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for the jobs of ${kind} to settle`);
+  }
+}
+
 /** The OS process holding a TCP connection from this local port (`ss`, as root or as its owner). */
 export function pidOfLocalPort(port: number): number | null {
   const out = execFileSync('ss', ['-tnpH', `sport = :${port}`]).toString();

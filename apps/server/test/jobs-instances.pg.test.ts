@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobKind, JobQueue } from '../src/lib/jobs.ts';
 import { createHarness, secondInstance, type Harness } from './harness.ts';
-import { sleep, waitFor } from './support/jobs.ts';
+import { settled, sleep, waitFor } from './support/jobs.ts';
 import { INSTANCES_ENV } from './support/two-instances.ts';
 
 /**
@@ -43,7 +43,7 @@ describe('two instances on one PostgreSQL', () => {
       ]);
       await waitFor(`period ${k}`, () => runs.length >= k + 1);
     }
-    await sleep(2000);
+    await settled(h.db, 'test-period-two', 3); // no run of it is still to come
     expect(runs).toHaveLength(3);
   });
 
@@ -56,7 +56,7 @@ describe('two instances on one PostgreSQL', () => {
     const ns = Array.from({ length: 40 }, (_, i) => i);
     await Promise.all(ns.map((n) => (n % 2 ? jobs : b.app.jobs).enqueue('test-once-two', { n })));
     await waitFor('40 runs', () => runs.length >= 40);
-    await sleep(1500);
+    await settled(h.db, 'test-once-two', 40); // no run of it is still to come
     expect(runs.sort((x, y) => x - y)).toEqual(ns);
   });
 
@@ -67,7 +67,7 @@ describe('two instances on one PostgreSQL', () => {
     web.app.jobs.define({ name: 'test-role', run: async () => void ran.push('web') });
     for (let i = 0; i < 4; i++) await web.app.jobs.enqueue('test-role', {});
     await waitFor('4 runs', () => ran.length >= 4);
-    await sleep(1000);
+    await settled(h.db, 'test-role', 4); // no run of it is still to come
     expect(ran).toEqual(['worker', 'worker', 'worker', 'worker']);
   });
 
@@ -95,7 +95,7 @@ describe('two instances on one PostgreSQL', () => {
     expect(ran).toEqual([{ who: 'owner', attempt: 1 }]);
     await owner.app.jobs.abandon();
     await waitFor('the other instance to take it over', () => ran.length > 1, 30_000);
-    await sleep(2000);
+    await settled(h.db, 'test-orphan', 1); // no run of it is still to come
     expect(ran).toEqual([
       { who: 'owner', attempt: 1 },
       { who: 'other', attempt: 2 },

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { settled, sleep, waitFor } from '../support/jobs.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
@@ -101,7 +101,7 @@ describe('declarations commits on the job queue, two instances on one PostgreSQL
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();
     await waitFor('the other instance to finish it', async () => ended(await run(other.app, id)), 40_000);
-    await sleep(1500); // a second run, were there one, has ended
+    await settled(other.db, 'export-declaration-batch', 1); // every row of the job's kind done or failed: no run of it is still to come
     expect(await run(other.app, id)).toEqual({ id, status: 'done', total: 1, error: null });
     expect(await declOf(other.db, 'DMX100002')).toMatchObject({ product_name: 'Lamp', amount_jpy: 180000 });
     // Its checked rows left the file store with the run's end.

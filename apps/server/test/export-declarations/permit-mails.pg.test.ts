@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { settled as settledJobs, sleep, waitFor } from '../support/jobs.ts';
 import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
@@ -95,7 +95,7 @@ describe('permit e-mails on the job queue, two instances on one PostgreSQL', () 
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();
     await waitFor('the other instance to send it', async () => settled(await permit(other.app, 'D2X100001')), 40_000);
-    await sleep(1500); // a second send, were there one, has ended
+    await settledJobs(other.db, 'export-permit-mail', 1); // every row of the job's kind done or failed: no run of it is still to come
     expect((await permit(other.app, 'D2X100001')).emailError).toBeNull();
     expect(mails).toHaveLength(1);
   }, 90_000);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createHarness, secondInstance, multipart } from '../harness.ts';
 import { plain } from '../plain-client.ts';
+import { settled } from '../support/jobs.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 
 /**
@@ -61,7 +62,7 @@ describe('an address batch with two instances on one database', () => {
       status = (await plain(h, 'updateLableB/progress', { id: batchId }, demo)).data.status;
     }
     expect(status).toBe('done');
-    await new Promise((r) => setTimeout(r, 2000)); // a second apply, were there one, has ended
+    await settled(h.db, 'label-b-apply', 1); // every row of the job's kind done or failed: no run of it is still to come
     const changed = await h.db
       .selectFrom('tracking_events')
       .select('order_id')

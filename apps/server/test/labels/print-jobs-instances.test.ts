@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { settled, sleep, waitFor } from '../support/jobs.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 import { pdfPages } from '../support/pdf-read.ts';
@@ -68,7 +68,7 @@ describe('print jobs with two instances on one database', () => {
 
     g.open();
     await waitFor('the job to finish', async () => (await result(jobId)).status !== 'running');
-    await sleep(1500); // a second run, were there one, has ended
+    await settled(h.db, 'label-print', 1); // every row of the job's kind done or failed: no run of it is still to come
     expect(await result(jobId)).toMatchObject({ status: 'done', printed: 3, drawn: 3, error: null });
     expect(await pdfsOf(jobId)).toHaveLength(1);
     expect(await printCounts(orders.map((o) => o.id))).toEqual([1, 1, 1]);
@@ -116,7 +116,7 @@ describe('print jobs with two instances on one database', () => {
       other = await secondInstance(h, { env: INSTANCES_ENV });
     }
     await waitFor('the other instance to finish it', async () => (await result(jobId)).status !== 'running', 40_000);
-    await sleep(1500);
+    await settled(h.db, 'label-print', 1); // every row of the job's kind done or failed: no run of it is still to come
     const job = await result(jobId);
     expect(job).toMatchObject({ status: 'done', printed: 3, drawn: 3, error: null });
     // Counted once, one PDF, drawn by the instance that finished it.

@@ -5,7 +5,7 @@ import { openResponse, sealRequest } from '../aes-client.ts';
 import { baseRow, fill } from '../batches/helpers.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
 import { aesBlob } from '../items/helpers.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { settled, sleep, waitFor } from '../support/jobs.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
 /**
@@ -112,7 +112,7 @@ describe('order reviews on the job queue, two instances on one PostgreSQL', () =
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();
     await waitFor('the other instance to finish it', async () => ended(await read(other.app, queued.reviewNo)), 40_000);
-    await sleep(1500); // a second run, were there one, has ended
+    await settled(other.db, 'order-review-parse', 1); // every row of the job's kind done or failed: no run of it is still to come
     expect(await read(other.app, queued.reviewNo)).toMatchObject({
       parseState: 'done',
       orderCount: 7,
