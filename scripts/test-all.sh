@@ -30,7 +30,17 @@ fi
 # Each part says when it starts and how long the run has taken so far, so CI's log shows where the
 # time goes (issue 37); .ci/run's steps do the same one level up.
 start=$(date +%s)
-part() { echo; echo "--- $(date -u +%H:%M:%S) (+$(( $(date +%s) - start ))s) $*"; }
+# And how busy the CPUs were during the part before (busy / all jiffies of /proc/stat): a part that
+# leaves them idle is waiting, and more workers would pay.
+cpu() { awk '/^cpu /{ print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/stat; }
+read -r busy0 all0 < <(cpu)
+part() {
+  local busy all
+  read -r busy all < <(cpu)
+  [ "$all" -gt "$all0" ] && echo "(CPU busy during the part before: $(( 100 * (busy - busy0) / (all - all0) ))%, load $(cut -d' ' -f1-3 /proc/loadavg))"
+  busy0=$busy all0=$all
+  echo; echo "--- $(date -u +%H:%M:%S) (+$(( $(date +%s) - start ))s) $*"
+}
 
 part "Contract"
 npm run test -w packages/contract
