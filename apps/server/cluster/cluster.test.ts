@@ -92,6 +92,9 @@ describe.each(variants)('two instances behind haproxy, files in the $store store
       FILE_SWEEP_MINUTES: String(SWEEP_SECONDS / 60),
       JOB_LEASE_SECONDS: '10',
       JOB_POLL_SECONDS: '0.5',
+      // haproxy checks every second and takes a server out after 2 failures: a stopping instance
+      // stays in rotation about 2 s after its readiness turns 503; 4 s covers a loaded machine.
+      SHUTDOWN_DRAIN_SECONDS: '4',
     };
     // Two cold starts at the same moment on the empty database: both migrate and seed under locks.
     servers.a = startServer('a', v.ports.a, envOf('a'));

@@ -85,7 +85,7 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
-import { checkReadiness, databaseCheck, fileStoreCheck, workerCheck } from './lib/readiness.ts';
+import { checkReadiness, databaseCheck, fileStoreCheck, stoppingCheck, workerCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
 
@@ -93,6 +93,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job queue (lib/jobs.ts): started with the app, stopped when it closes. */
     jobs: JobQueue;
+    /** SIGTERM's first step (server.ts): `/api/ready` answers 503 `shuttingDown` from now on. */
+    beginShutdown(): void;
   }
 }
 
@@ -169,7 +171,10 @@ export async function buildApp({
   // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
   app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
   // A web instance is ready only while some worker runs its jobs (SERVER_ROLE=web is PostgreSQL's).
+  let stopping = false;
+  app.decorate('beginShutdown', () => void (stopping = true));
   const readinessChecks = [
+    stoppingCheck(() => stopping),
     databaseCheck(db),
     fileStoreCheck(files, config.DATA_DIR),
     ...(runsJobs(config) ? [] : [workerCheck(jobs)]),

@@ -161,6 +161,13 @@ const schema = z.object({
    * runs the job again.
    */
   JOB_LEASE_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /**
+   * On SIGTERM, how long the instance keeps serving while `/api/ready` answers 503 `shuttingDown`,
+   * before it stops accepting: the load balancer's health check takes it out first, so no call is
+   * sent to it while it closes (Fastify answers those 503). Behind a balancer, set it to the
+   * check's interval × fall and a second (haproxy `inter 1s fall 2`: 3). 0: stop at once.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
   /** PostgreSQL: how often a worker looks for new jobs of each kind (seconds). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */

@@ -33,7 +33,10 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    // Stop accepting, let in-flight calls finish, then close the database.
+    // First out of the balancer's rotation (readiness 503), still serving what it sends meanwhile;
+    // then stop accepting, let in-flight calls finish, and close the database.
+    app.beginShutdown();
+    await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_SECONDS * 1000));
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
       await app.close();

@@ -9,11 +9,29 @@ import type { Files } from './files.ts';
  * and the orchestrator. Each check has a plain reason key that is answered when it fails; what
  * went wrong inside (an exception's text, a path) is logged, never answered.
  */
-export type ReadinessReason = 'databaseUnreachable' | 'fileStoreUnwritable' | 'noWorker' | 'checkTimedOut';
+export type ReadinessReason =
+  | 'shuttingDown'
+  | 'databaseUnreachable'
+  | 'fileStoreUnwritable'
+  | 'noWorker'
+  | 'checkTimedOut';
 export interface ReadinessCheck {
   reason: ReadinessReason;
   /** Resolves when ready, throws otherwise. */
   run(): Promise<void>;
+}
+
+/**
+ * The instance was told to stop (server.ts): it still serves what the balancer sends during its
+ * drain, but tells the balancer to send nothing more.
+ */
+export function stoppingCheck(stopping: () => boolean): ReadinessCheck {
+  return {
+    reason: 'shuttingDown',
+    run: async () => {
+      if (stopping()) throw new Error('shutting down');
+    },
+  };
 }
 
 /** The database answers a trivial query. */
