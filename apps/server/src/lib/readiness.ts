@@ -10,11 +10,7 @@ import type { Files } from './files.ts';
  * went wrong inside (an exception's text, a path) is logged, never answered.
  */
 export type ReadinessReason =
-  | 'shuttingDown'
-  | 'databaseUnreachable'
-  | 'fileStoreUnwritable'
-  | 'noWorker'
-  | 'checkTimedOut';
+  'shuttingDown' | 'databaseUnreachable' | 'fileStoreUnwritable' | 'noWorker' | 'checkTimedOut';
 export interface ReadinessCheck {
   reason: ReadinessReason;
   /** Resolves when ready, throws otherwise. */
