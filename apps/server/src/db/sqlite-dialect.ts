@@ -10,7 +10,7 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
-import { nextTurn } from '../lib/next-turn.ts';
+import { nextTurn } from './next-turn.ts';
 import { Checkpointer, ReaderThreads, toParam } from './sqlite-threads.ts';
 
 /**
