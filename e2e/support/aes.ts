@@ -1,5 +1,5 @@
 /**
- * AES calls from a spec (DESIGN "AES calls"): the body sealed with AES-256-GCM under a key
+ * AES calls from a spec (ARCHITECTURE.md "AES calls"): the body sealed with AES-256-GCM under a key
  * derived by HKDF-SHA256 from the caller's access token, the answer opened the same way. Item
  * and order-review calls refuse a plain body, so their fixtures go through here.
  */

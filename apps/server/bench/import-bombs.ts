@@ -10,9 +10,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { COLUMNS } from '../src/modules/batches/template-columns.ts';
-import { headerText } from '../src/modules/batches/template-headers.ts';
-import { TEMPLATES } from '../src/modules/batches/templates.ts';
+import { COLUMNS } from '../src/domain/order-templates/template-columns.ts';
+import { headerText } from '../src/domain/order-templates/template-headers.ts';
+import { TEMPLATES } from '../src/domain/order-templates/templates.ts';
 import { httpClient } from '../test/harness.ts';
 
 /** A stored or deflated zip of the given entries; `lie` writes 1 KiB as every entry's sizes. */

@@ -4,9 +4,9 @@ import { MAX_PENDING_CHARS, readFirstSheetRows, XlsxLimitError } from '../src/li
 import { readZipDirectory } from '../src/lib/zip.ts';
 import { settle, upload } from './batches/helpers.ts';
 import { createHarness, type Harness } from './harness.ts';
-import { COLUMNS } from '../src/modules/batches/template-columns.ts';
-import { headerText } from '../src/modules/batches/template-headers.ts';
-import { TEMPLATES } from '../src/modules/batches/templates.ts';
+import { COLUMNS } from '../src/domain/order-templates/template-columns.ts';
+import { headerText } from '../src/domain/order-templates/template-headers.ts';
+import { TEMPLATES } from '../src/domain/order-templates/templates.ts';
 import { sheetWorkbook } from './support/zip.ts';
 
 /**

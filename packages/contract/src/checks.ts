@@ -1,5 +1,5 @@
 /**
- * Check digits and identity rules of the domain (DESIGN "Domain facts"), shared by
+ * Check digits and identity rules of the domain (ARCHITECTURE.md "Domain facts"), shared by
  * the server's validation and the console's forms so they never disagree.
  */
 

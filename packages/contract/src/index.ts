@@ -1,5 +1,5 @@
 /**
- * The one definition of every API call (DESIGN "The API contract"). The server
+ * The one definition of every API call (ARCHITECTURE.md "The API contract"). The server
  * registers, validates and documents from it; the console is typed from it.
  * A module adds its file here and its calls to `calls`.
  */

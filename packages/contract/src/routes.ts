@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { i18nText } from './i18n.ts';
 
 /**
- * The console's routes, which are also the permission names (DESIGN: "Permission
+ * The console's routes, which are also the permission names (ARCHITECTURE.md "Who sees what": "Permission
  * names are route names"). The server hands each user the subset their role holds
  * as `accessedRoutes`; the console builds its menu and element permissions from it.
  * `path: ''` is a menu item not built yet ("temporary menu"); an `http…` path opens

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { MAX_ID, whole } from './fields.ts';
 
 /**
- * Record versions (issue 28 #3, DESIGN "Every edit form carries the version it was loaded
- * from"). Each record an edit form changes has a `version` the database bumps on every write;
+ * Record versions (issue 28 #3, ARCHITECTURE.md "Record versions": every edit form carries the version it was loaded
+ * from). Each record an edit form changes has a `version` the database bumps on every write;
  * the form sends the one it was loaded from and a stale save is refused with 409
  * `recordChanged`, `data` = `staleRecord` (the record as it stands now, in the shape its read
  * call answers), so the console can show what changed.

@@ -10,11 +10,11 @@ import {
   SqliteQueryCompiler,
   type Kysely,
 } from 'kysely';
-import { nextTurn } from '../lib/next-turn.ts';
+import { nextTurn } from './next-turn.ts';
 import { Checkpointer, ReaderThreads, toParam } from './sqlite-threads.ts';
 
 /**
- * Kysely dialect over Node's built-in `node:sqlite` (DESIGN: no native addons).
+ * Kysely dialect over Node's built-in `node:sqlite` (ARCHITECTURE.md "No native addons").
  * One writer connection serialises writes and transactions; a second connection
  * serves plain reads outside transactions, so in WAL mode a long import does not
  * make another user's list wait for it.

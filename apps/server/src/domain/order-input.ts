@@ -202,7 +202,7 @@ export interface ValidateContext {
   allowedChannels?: ReadonlySet<string> | null;
 }
 
-/** Cross-border e-commerce retail import limit per transaction (DESIGN "Domain facts"). */
+/** Cross-border e-commerce retail import limit per transaction (ARCHITECTURE.md "Domain facts"). */
 export const CNY_LIMIT_PER_ORDER_MINOR = 5_000_00;
 
 /**

@@ -18,7 +18,7 @@ export interface Actor {
 }
 
 /**
- * The one tenant rule (DESIGN "Who sees what"): customers see their own records,
+ * The one tenant rule (ARCHITECTURE.md "Who sees what"): customers see their own records,
  * agents their customers', operators and admin-none everything. Every repository
  * query of tenant data filters through `inScope`.
  */

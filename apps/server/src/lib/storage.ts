@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
- * File storage behind one interface (DESIGN "Files"), chosen by FILE_STORE: a local folder
+ * File storage behind one interface (ARCHITECTURE.md "Files"), chosen by FILE_STORE: a local folder
  * (the embedded default), the database (`storage-database.ts`, the default on PostgreSQL, so
  * several instances share their files with no extra setting), or an S3-compatible bucket
  * (`storage-s3.ts`).

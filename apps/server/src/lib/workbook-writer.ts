@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CellValue } from 'exceljs';
-import { nextTurn } from './next-turn.ts';
+import { nextTurn } from '../db/next-turn.ts';
 
 /**
  * One way every workbook the server makes is written: ExcelJS's streaming writer, rows

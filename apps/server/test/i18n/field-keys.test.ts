@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { allFieldMessageTemplates, calls, leavesOf } from '@console/contract';
 import { allMessages } from '../../src/lib/messages.ts';
-import { COLUMNS } from '../../src/modules/batches/template-columns.ts';
+import { COLUMNS } from '../../src/domain/order-templates/template-columns.ts';
 
 /** A key reads as code, not as a word: camelCase, snake_case (plain words such as "name" are words). */
 const looksLikeKey = (k: string) => /[a-z][A-Z]|_/.test(k) && k.length > 2;

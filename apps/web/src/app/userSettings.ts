@@ -1,5 +1,5 @@
 /**
- * Settings that follow the user (DESIGN: tabs and appearance saved per user locally and on
+ * Settings that follow the user (ARCHITECTURE.md "The console": tabs and appearance saved per user locally and on
  * the server). Local storage answers at once; the server copy is fetched after login and
  * wins, so a user's tabs and theme appear in another browser.
  */

@@ -1,5 +1,5 @@
 /**
- * AES calls (DESIGN "AES calls"): AES-256-GCM with a key derived by HKDF-SHA256 from the
+ * AES calls (ARCHITECTURE.md "AES calls"): AES-256-GCM with a key derived by HKDF-SHA256 from the
  * caller's access token (empty salt, info "console-aes-v1"), so no key ships in the bundle
  * and it rotates with the token. Wire: `{ data: base64(ciphertext ‖ tag), iv: base64(12 bytes) }`.
  * TLS remains the real protection; this only keeps bodies out of casual proxies and logs.

@@ -13,7 +13,7 @@ import { classifyDatabaseError, databaseErrorText } from '../../http/error-handl
 import { AppError } from '../../lib/errors.ts';
 import { type JobContext, retryDelayMs, TRANSIENT_DELAY_SECONDS, TRANSIENT_RETRIES } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
 import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/index.ts';
 import type { createBatchesRepository } from './batches.repository.ts';

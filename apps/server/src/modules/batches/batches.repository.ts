@@ -7,7 +7,7 @@ import { rowsInOrder } from '../../db/rows-in-order.ts';
 import type { DB } from '../../db/schema.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 import { liveExportNomination } from '../export-nominations/index.ts';
 
 /** The only place the batch import's SQL lives. */

@@ -22,8 +22,8 @@ import type { NotesSummary, OrderNote } from './parse.protocol.ts';
 import { type CatalogueEntries, presentTax } from '../orders/index.ts';
 import { fenText } from '../../domain/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
-import { COLUMNS } from './template-columns.ts';
-import { TEMPLATES, templateFor } from './templates.ts';
+import { COLUMNS } from '../../domain/order-templates/template-columns.ts';
+import { TEMPLATES, templateFor } from '../../domain/order-templates/templates.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { batchNumber } from '../../lib/document-numbers.ts';
 

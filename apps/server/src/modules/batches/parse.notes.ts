@@ -11,8 +11,8 @@ import {
 } from '../../domain/tax-estimate.ts';
 import type { Group } from './parse.orders.ts';
 import type { NotesSummary, OrderNote, ParseJob } from './parse.protocol.ts';
-import type { ColumnKey } from './template-columns.ts';
-import { TEMPLATES } from './templates.ts';
+import type { ColumnKey } from '../../domain/order-templates/template-columns.ts';
+import { TEMPLATES } from '../../domain/order-templates/templates.ts';
 
 /**
  * What the parse worker tells of the orders to be made (issue 12): their items against the

@@ -2,8 +2,8 @@ import { boxPriceConflicts } from '../../domain/box-prices.ts';
 import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import type { ConfirmOrder, Duplicate, Issue, ParseJob } from './parse.protocol.ts';
 import type { RowRec } from './parse.sheet.ts';
-import { COLUMNS, type ColumnDef, type ColumnKey } from './template-columns.ts';
-import { TEMPLATES } from './templates.ts';
+import { COLUMNS, type ColumnDef, type ColumnKey } from '../../domain/order-templates/template-columns.ts';
+import { TEMPLATES } from '../../domain/order-templates/templates.ts';
 
 /**
  * The sheet's records made orders in the parse worker: rows grouped by order number, cells

@@ -1,8 +1,8 @@
 import type { ApiLanguage } from '@console/contract';
 import type { DefaultSender } from '../../domain/default-sender.ts';
 import type { ChannelTax, TaxEstimate } from '../../domain/tax-estimate.ts';
-import type { ColumnKey } from './template-columns.ts';
-import type { TEMPLATES } from './templates.ts';
+import type { ColumnKey } from '../../domain/order-templates/template-columns.ts';
+import type { TEMPLATES } from '../../domain/order-templates/templates.ts';
 
 /**
  * What the parse pool (main thread) and a parse worker say to each other: the job, the

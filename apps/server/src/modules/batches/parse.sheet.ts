@@ -14,9 +14,15 @@ import { ZipBombError } from '../../lib/zip.ts';
 import { columnLetter as colLetter } from '../../lib/workbook-writer.ts';
 import { readZipDirectory } from '../../lib/xlsx-guard.ts';
 import type { Issue, ParseJob } from './parse.protocol.ts';
-import { COLUMNS, type ColumnDef, type ColumnKey } from './template-columns.ts';
-import { EXAMPLE_ORDER_NO, headerCurrency, headerText, matchHeader, templateMismatch } from './template-headers.ts';
-import { type TemplateDef, TEMPLATES } from './templates.ts';
+import { COLUMNS, type ColumnDef, type ColumnKey } from '../../domain/order-templates/template-columns.ts';
+import {
+  EXAMPLE_ORDER_NO,
+  headerCurrency,
+  headerText,
+  matchHeader,
+  templateMismatch,
+} from '../../domain/order-templates/template-headers.ts';
+import { type TemplateDef, TEMPLATES } from '../../domain/order-templates/templates.ts';
 
 /**
  * Reading an uploaded sheet in the parse worker: its header checked against the chosen template,

@@ -10,7 +10,7 @@ import type { Confirmation, ConfirmOrder, ParseJob, StopMessage, WorkerMessage }
 import { Fatal, readRecords, Stopped, streamRows } from './parse.sheet.ts';
 
 /**
- * Parses and validates an uploaded workbook off the event loop (DESIGN: parsing runs
+ * Parses and validates an uploaded workbook off the event loop (ARCHITECTURE.md "Jobs and workers": parsing runs
  * in worker threads). Streams the first sheet (parse.sheet.ts), groups rows into orders and
  * runs the domain rules (parse.orders.ts), asks the main thread which order numbers already
  * exist and what the catalogue knows (parse.notes.ts), writes the error workbook when needed

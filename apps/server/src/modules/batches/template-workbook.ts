@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
-import { COLUMNS, type ColumnDef, type ListName } from './template-columns.ts';
-import { EXAMPLE_ORDER_NO, headerText } from './template-headers.ts';
-import type { TemplateDef } from './templates.ts';
+import { COLUMNS, type ColumnDef, type ListName } from '../../domain/order-templates/template-columns.ts';
+import { EXAMPLE_ORDER_NO, headerText } from '../../domain/order-templates/template-headers.ts';
+import type { TemplateDef } from '../../domain/order-templates/templates.ts';
 
 /** Reference lists for the drop-downs (codes first, so the parser reads the code). */
 export type TemplateLists = Record<ListName, string[]>;

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 import { createCatalogueRepository } from './items.catalogue.repository.ts';
 
 /** JANs per query: far below SQLite's and PostgreSQL's bound-parameter limits. */

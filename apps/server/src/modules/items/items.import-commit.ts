@@ -9,7 +9,7 @@ import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import type { createItemImportRepository } from './items.import.repository.ts';

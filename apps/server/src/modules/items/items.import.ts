@@ -32,7 +32,7 @@ import {
 import { createItemImportCommits } from './items.import-commit.ts';
 import { createItemImportRepository, type ItemImportRecord } from './items.import.repository.ts';
 import type { ItemsService, NewItemValues } from './items.service.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Problems kept for the page; the error workbook holds every failed row. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 
 /**
  * The label PDFs (issue 14): label A, the 100 × 150 mm waybill label, and the product label

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { kg, type MdaOrder } from './mda.data.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 
 /**
  * The PD PDF (issue 15): a commercial invoice and a packing list in English and Japanese, one

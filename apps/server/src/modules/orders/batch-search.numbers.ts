@@ -3,7 +3,8 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
 import { isCfb, readXlsFirstSheet, XlsError } from '../../lib/xls.ts';
-import { EXAMPLE_ORDER_NO, matchHeader, TEMPLATES } from '../batches/index.ts';
+import { EXAMPLE_ORDER_NO, matchHeader } from '../../domain/order-templates/template-headers.ts';
+import { TEMPLATES } from '../../domain/order-templates/templates.ts';
 
 /** Batch search: distinct numbers per file. */
 export const MAX_SEARCH_NUMBERS = 5000;

@@ -91,7 +91,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
     postalCode(lang: ApiLanguage, country: 'CN' | 'JP', raw: string) {
       const code = raw.replace(/[\s\-－〒]/g, '');
       if (country === 'CN') {
-        // No maintained CN postcode dataset exists (DESIGN.md): what can be checked is the form and
+        // No maintained CN postcode dataset exists (ARCHITECTURE.md "Domain facts"): what can be checked is the form and
         // the leading pair (China Post's zones by province). A code that passes is plausible, never
         // "verified"; one whose zone does not exist (999999) is not valid, which is not a hard
         // failure anywhere: orders only require six digits.

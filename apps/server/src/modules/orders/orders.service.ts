@@ -10,7 +10,7 @@ export { type CatalogueEntry, lockKey, type OrdersDeps } from './orders.write.ts
 export { SAME_RECIPIENT_MAX };
 
 /**
- * The orders service, one file per use case (DESIGN.md: split by use case, as outline splits
+ * The orders service, one file per use case (ARCHITECTURE.md "Split by use case", as outline splits
  * commands): finding (orders.find.ts), changing (orders.edit.ts), creating (orders.create.ts)
  * and attention (orders.attention.ts), over the checks and write they share (orders.write.ts).
  */

@@ -19,7 +19,7 @@ import {
 } from '../../domain/tax-estimate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
-import { nextTurn } from '../../lib/next-turn.ts';
+import { nextTurn } from '../../db/next-turn.ts';
 import { createOrderChecksRepository } from './orders.checks.repository.ts';
 
 /** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */

@@ -1,5 +1,5 @@
 /**
- * The paging state of every server-paged table (DESIGN.md: one paged-table pattern, like
+ * The paging state of every server-paged table (ARCHITECTURE.md "The console": one paged-table pattern, like
  * ProTable's `request`). Pure functions, so the rules are unit-tested once:
  *  - a page turn or a page-size change moves only offset/limit;
  *  - a sort change starts again at page 1 and keeps the filters;
