@@ -336,7 +336,9 @@ describe.each(variants)('failover drill, $name: the primary killed under load, a
     console.log(`failover drill figures:\n${JSON.stringify(figures, null, 2)}`);
     // An instance that exited: what it wrote last (its folder goes with the run).
     for (const s of servers.filter((x) => x.child.exitCode !== null || x.child.signalCode !== null))
-      console.log(`instance ${s.name} exited (${s.child.exitCode ?? s.child.signalCode}); its log's end:\n${s.log().slice(-6000)}`);
+      console.log(
+        `instance ${s.name} exited (${s.child.exitCode ?? s.child.signalCode}); its log's end:\n${s.log().slice(-6000)}`,
+      );
 
     // No instance exited, and both came back by themselves within the limit.
     for (const s of servers) expect([s.name, s.child.exitCode, s.child.signalCode]).toEqual([s.name, null, null]);
