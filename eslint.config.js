@@ -56,6 +56,7 @@ export default tseslint.config(
       '**/*.test.ts',
       '**/test/**',
       'apps/server/cluster/**',
+      'apps/server/failover/**',
       '**/bench/**',
       'e2e/**',
       '**/*.config.ts',

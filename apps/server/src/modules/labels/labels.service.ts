@@ -14,6 +14,7 @@ import type { Files } from '../../lib/files.ts';
 import { renderFile } from '../../lib/workbook-job.ts';
 import type { LabelOrder, LabelRender } from './labels.render.ts';
 import { createLabelsRepository } from './labels.repository.ts';
+import { printJobProgress } from './print-progress.ts';
 
 const RENDER = { kind: 'labels' } as const;
 
@@ -173,24 +174,12 @@ export function createLabelsService(deps: {
       }
       // Drawn as counted, in the order asked (an order's address may have changed since: it is drawn as it is now).
       const { present, toLabel } = await load(scope, printedIds);
-      let last = 0;
-      let writing = Promise.resolve();
-      const progress: ProgressTracker = {
-        writing: () => {},
-        total: () => {},
-        rows: (n) => {
-          if (Date.now() - last < PROGRESS_EVERY_MS) return;
-          last = Date.now();
-          writing = writing.then(() =>
-            repo.updateRunningPrintJob(db, jobId, { drawn: n, updated_at: at() }).then(() => {}),
-          );
-        },
-        done: () => {},
-        failed: () => {},
-        flushed: () => writing,
-      };
+      const progress = printJobProgress(
+        (drawn) => repo.updateRunningPrintJob(db, jobId, { drawn, updated_at: at() }),
+        PROGRESS_EVERY_MS,
+      );
       file = await render({ kind: 'labelA', orders: present.map(toLabel) }, progress);
-      await writing;
+      await progress.flushed();
       const name = `labelA-${jobId}.pdf`;
       // The bytes first, the writer not held; then the file's row and the job's end together.
       const stored = await deps.files.write(await fs.promises.readFile(file), name);
