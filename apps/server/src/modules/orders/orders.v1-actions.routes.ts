@@ -3,7 +3,7 @@ import type { V1Context, V1Registrar } from '../../http/register-v1.ts';
 import { refusal } from '../../domain/order-life.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Database } from '../../db/database.ts';
-import type { InterceptionsService } from '../interceptions/interceptions.service.ts';
+import type { InterceptionsService } from '../interceptions/index.ts';
 import type { OrdersService } from './orders.service.ts';
 import { createOrdersV1Repository } from './orders.v1.repository.ts';
 import { presentV1Order } from './orders.v1.routes.ts';
