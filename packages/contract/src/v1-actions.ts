@@ -200,6 +200,3 @@ export const v1ActionCalls = [
   orderTracking,
   getBatch,
 ] as const;
-
-/** What a refused order of a batch carries (the console's error envelope). */
-export type V1BatchError = z.infer<ReturnType<typeof errorEnvelope<z.ZodUnknown>>>;
