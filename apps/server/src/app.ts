@@ -18,6 +18,10 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { createApiKeyAuth } from './modules/api-keys/api-keys.auth.ts';
 import { createIdempotency } from './modules/api-keys/idempotency.ts';
 import { ordersV1Routes } from './modules/orders/orders.v1.routes.ts';
+import { ordersV1BatchRoutes } from './modules/orders/orders.v1-batch.routes.ts';
+import { ordersV1ActionRoutes } from './modules/orders/orders.v1-actions.routes.ts';
+import { labelsV1Routes } from './modules/labels/labels.v1.routes.ts';
+import { batchesV1Routes } from './modules/batches/batches.v1.routes.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
 import { createFiles } from './lib/files.ts';
@@ -263,6 +267,10 @@ export async function buildApp({
     idempotency,
   });
   ordersV1Routes(v1, db, orders);
+  ordersV1BatchRoutes(v1, orders);
+  const interceptions = createInterceptionsService(db, clock);
+  ordersV1ActionRoutes(v1, db, orders, interceptions);
+  batchesV1Routes(v1, batches);
   // The v1 document, built once: public, like the console's.
   const v1Document = openApiV1Document(VERSION);
   app.get(V1_OPENAPI_PATH, async () => v1Document);
@@ -272,7 +280,7 @@ export async function buildApp({
     { everyMs: 3_600_000, atStart: false },
   );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
-  interceptionsRoutes(registrar, createInterceptionsService(db, clock));
+  interceptionsRoutes(registrar, interceptions);
   exportJobsRoutes(registrar, exportProgress);
   const itemImports = createItemImportService({
     db,
@@ -348,6 +356,7 @@ export async function buildApp({
     logError: (err, jobId) => app.log.error({ err, jobId }, 'print job failed'),
   });
   labelsRoutes(registrar, labels);
+  labelsV1Routes(v1, labels);
   mdaRoutes(registrar, createMdaService({ db, clock, fontDir: config.LABEL_FONT_DIR }));
   const clearance = createClearanceService({ db, clock, files, uploadLimitBytes: config.UPLOAD_LIMIT_BYTES });
   clearanceRoutes(registrar, clearance);

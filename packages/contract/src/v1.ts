@@ -33,6 +33,8 @@ export interface V1CallDef<
   readonly body: B;
   /** `data` of the success envelope. */
   readonly response: R;
+  /** A file answer (a label PDF) instead of the envelope; errors are envelopes still. */
+  readonly produces?: 'application/pdf';
   /** Statuses this call's own rules answer beyond those of every v1 call. */
   readonly answers: readonly ErrorCode[];
 }
@@ -40,7 +42,7 @@ export interface V1CallDef<
 const none = z.object({}).strict();
 
 export function defineV1Call<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  def: Partial<Pick<V1CallDef<P, Q, B, R>, 'params' | 'query' | 'body' | 'answers'>> &
+  def: Partial<Pick<V1CallDef<P, Q, B, R>, 'params' | 'query' | 'body' | 'answers' | 'produces'>> &
     Pick<V1CallDef<P, Q, B, R>, 'method' | 'path' | 'summary' | 'scope' | 'response'>,
 ): V1CallDef<P, Q, B, R> {
   return { params: none as never, query: none as never, body: none as never, answers: [], ...def };

@@ -95,6 +95,19 @@ export function databaseErrorText(lang: ApiLanguage, error: unknown): string | n
 }
 
 /**
+ * An AppError as the envelope the client reads: its key's words, and its fields' messages in the
+ * caller's language. Also what a v1 batch answers for each order it refused.
+ */
+export function appErrorBody(lang: ApiLanguage, error: AppError) {
+  const data = error.fields
+    ? Object.fromEntries(
+        Object.entries(error.fields).map(([f, keys]) => [f, keys.map((k) => translate(lang, k, error.params))]),
+      )
+    : error.data;
+  return { code: error.code, message: translate(lang, error.key, error.params), key: error.key, data };
+}
+
+/**
  * Every failure leaves as the envelope with HTTP status = code. Only AppError
  * texts reach the client; anything else is a 500 whose errorId is also in the
  * log line with the stack (never the stack, SQL or a path in the answer).
@@ -108,16 +121,9 @@ export function installErrorHandler(app: FastifyInstance) {
     if (fromDatabase) request.log.warn({ err: raw }, 'database refused the request');
     const error = full ?? fromDatabase ?? raw;
     if (error instanceof AppError) {
-      const data = error.fields
-        ? Object.fromEntries(
-            Object.entries(error.fields).map(([f, keys]) => [f, keys.map((k) => translate(lang, k, error.params))]),
-          )
-        : error.data;
       if (error.code >= 500) request.log.error({ err: error }, 'app error');
       if (error.key === 'databaseUnavailable') reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-      return reply
-        .status(error.code)
-        .send({ code: error.code, message: translate(lang, error.key, error.params), key: error.key, data });
+      return reply.status(error.code).send(appErrorBody(lang, error));
     }
     const fe = error as FastifyError;
     const known: Record<string, [number, string]> = {

@@ -84,11 +84,17 @@ export function openApiV1Document(version: string) {
         ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(call.body, 'input') } } } }
         : {}),
       responses: {
-        200: {
-          description: 'Success envelope',
-          headers: RATE_HEADERS,
-          content: { 'application/json': { schema: schemaOf(envelope(call.response), 'output') } },
-        },
+        200: call.produces
+          ? {
+              description: 'The file',
+              headers: RATE_HEADERS,
+              content: { [call.produces]: { schema: { type: 'string', contentMediaType: call.produces } } },
+            }
+          : {
+              description: 'Success envelope',
+              headers: RATE_HEADERS,
+              content: { 'application/json': { schema: schemaOf(envelope(call.response), 'output') } },
+            },
         ...Object.fromEntries(statuses.map((s) => [s, errorResponse(s)])),
       },
     };

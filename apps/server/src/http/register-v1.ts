@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import type { Actor, Scope } from '../lib/scope.ts';
+import { Download } from './call-context.ts';
+import { contentDisposition } from './content-disposition.ts';
 import { bearerOf, fieldErrorsOf } from './register-call.ts';
 
 /** Who a v1 request is: the key, what it may do, and the tenant it acts for (modules/api-keys). */
@@ -62,7 +64,7 @@ export interface V1Context {
 export type V1Handler<C extends v1.V1CallDef> = (
   input: { params: v1.V1Params<C>; query: v1.V1Query<C>; body: v1.V1Body<C> },
   ctx: V1Context,
-) => Promise<v1.V1Response<C>>;
+) => Promise<v1.V1Response<C> | Download>;
 
 export interface V1Registrar {
   call<C extends v1.V1CallDef>(def: C, handler: V1Handler<C>): void;
@@ -70,7 +72,8 @@ export interface V1Registrar {
 
 const zodLocales = { en: contractErrorMap('en'), 'zh-CN': contractErrorMap('zh-CN') };
 
-function parsed<T extends z.ZodType>(schema: T, value: unknown, lang: ApiLanguage, where: string): z.output<T> {
+/** `value` as `schema` says, or 422 in the console's words (a batch checks each of its orders so). */
+export function parsed<T extends z.ZodType>(schema: T, value: unknown, lang: ApiLanguage, where: string): z.output<T> {
   const r = schema.safeParse(value ?? {}, { error: zodLocales[lang] });
   if (r.success) return r.data;
   // A query or path field is named as such (`query.limit`), a body field as the console names it.
@@ -122,6 +125,16 @@ export function createV1Registrar(
             body: def.method === 'POST' ? parsed(def.body, request.body, lang, 'body') : ({} as never),
           };
           const ctx: V1Context = { lang, caller, actor: caller.actor, scope: caller.scope, ip: request.ip };
+          if (def.produces) {
+            // A file (a label PDF): its bytes, not the envelope; a refusal before it is an envelope still.
+            const file = (await handler(input as never, ctx)) as unknown;
+            if (!(file instanceof Download)) throw new Error(`${def.path}: a file call answered no file`);
+            return reply
+              .status(200)
+              .type(file.contentType)
+              .header('content-disposition', contentDisposition(file.filename))
+              .send(file.body);
+          }
           const run = async () => {
             const data = def.response.parse(await handler(input as never, ctx));
             return JSON.stringify({ code: ErrorCode.OK, message: translate(lang, 'ok'), data });

@@ -17,7 +17,10 @@ describe('v1 OpenAPI document', async () => {
       expect(op['x-scope'], call.path).toBe(call.scope);
       const idem = op.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key');
       expect(idem, call.path).toBe(call.method === 'POST');
+      // A file call (a label PDF) answers its media type, not the envelope.
+      expect(Object.keys(op.responses[200].content), call.path).toEqual([call.produces ?? 'application/json']);
     }
+    expect(served.paths['/api/v1/labels'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['ids']);
     expect(served.paths['/api/v1/orders/{id}'].get.parameters[0]).toMatchObject({
       name: 'id',
       in: 'path',

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { SAME_RECIPIENT_MAX } from './orders.input.ts';
 import { orderAttention } from './orders.attention.ts';
+import { orderCancelling } from './orders.cancel.ts';
 import { orderCreation } from './orders.create.ts';
 import { orderEdits } from './orders.edit.ts';
 import { orderFinding } from './orders.find.ts';
@@ -11,8 +12,9 @@ export { SAME_RECIPIENT_MAX };
 
 /**
  * The orders service, one file per use case (ARCHITECTURE.md "Split by use case", as outline splits
- * commands): finding (orders.find.ts), changing (orders.edit.ts), creating (orders.create.ts)
- * and attention (orders.attention.ts), over the checks and write they share (orders.write.ts).
+ * commands): finding (orders.find.ts), changing (orders.edit.ts), creating (orders.create.ts),
+ * attention (orders.attention.ts) and cancelling (orders.cancel.ts), over the checks and write they
+ * share (orders.write.ts).
  */
 export function createOrdersService(db: Database, clock: () => Date, deps: OrdersDeps) {
   const w = createOrderWrites(db, clock, deps);
@@ -22,6 +24,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     ...orderEdits(w, finding.detail),
     ...orderCreation(w),
     ...orderAttention(w),
+    ...orderCancelling(w),
   };
 }
 export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -2,8 +2,13 @@ import type { Database } from '../../db/database.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
-/** What the v1 API reads of an order (contract v1.ts `v1Order`). */
+/**
+ * What the v1 API reads of an order (contract v1.ts `v1Order`), and what its actions check
+ * (system number, error flag).
+ */
 const COLUMNS = [
+  'o.system_no',
+  'o.error_at',
   'o.id',
   'o.customer_id',
   'o.order_no',

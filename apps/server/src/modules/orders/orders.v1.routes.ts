@@ -5,9 +5,9 @@ import type { Database } from '../../db/database.ts';
 import type { OrdersService } from './orders.service.ts';
 import { createOrdersV1Repository } from './orders.v1.repository.ts';
 
-type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof createOrdersV1Repository>['byId']>>>;
+export type V1OrderRow = NonNullable<Awaited<ReturnType<ReturnType<typeof createOrdersV1Repository>['byId']>>>;
 
-const present = (r: Row): v1.V1Order => ({
+export const presentV1Order = (r: V1OrderRow): v1.V1Order => ({
   id: r.id,
   customerId: r.customer_id,
   orderNo: r.order_no,
@@ -22,7 +22,7 @@ const present = (r: Row): v1.V1Order => ({
 });
 
 /** A cursor is the last order's (updated_at, id), opaque to clients: base64url of its JSON. */
-const cursorOf = (r: Row) => Buffer.from(JSON.stringify([r.updated_at, r.id])).toString('base64url');
+const cursorOf = (r: V1OrderRow) => Buffer.from(JSON.stringify([r.updated_at, r.id])).toString('base64url');
 function positionOf(cursor: string): { updatedAt: string; id: number } {
   try {
     const [updatedAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
@@ -47,7 +47,7 @@ export function ordersV1Routes(r: V1Registrar, db: Database, service: OrdersServ
     const row = await repo.byId(ctx.scope, params.id);
     // Another tenant's order is as unknown as a missing one.
     if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
-    return present(row);
+    return presentV1Order(row);
   });
   r.call(v1.listOrders, async ({ query }, ctx) => {
     const rows = await repo.page(ctx.scope, {
@@ -61,6 +61,6 @@ export function ordersV1Routes(r: V1Registrar, db: Database, service: OrdersServ
       limit: query.limit + 1,
     });
     const page = rows.slice(0, query.limit);
-    return { list: page.map(present), nextCursor: rows.length > query.limit ? cursorOf(page.at(-1)!) : null };
+    return { list: page.map(presentV1Order), nextCursor: rows.length > query.limit ? cursorOf(page.at(-1)!) : null };
   });
 }
