@@ -6,7 +6,9 @@ export function createNotificationsRepository(db: Database) {
     db
       .selectFrom('notices as n')
       .leftJoin('notice_reads as r', (j) => j.onRef('r.notice_id', '=', 'n.id').on('r.user_id', '=', userId))
-      .select(['n.id', 'n.title_zh', 'n.title_en', 'n.must_agree', 'n.published_at', 'r.read_at', 'r.agreed_at']);
+      .select(['n.id', 'n.title_zh', 'n.title_en', 'n.must_agree', 'n.published_at', 'r.read_at', 'r.agreed_at'])
+      // A notice for one user (a webhook endpoint of theirs disabled) reaches only them.
+      .where((eb) => eb.or([eb('n.user_id', 'is', null), eb('n.user_id', '=', userId)]));
 
   return {
     async page(
