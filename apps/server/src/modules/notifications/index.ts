@@ -4,6 +4,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { createNotificationsRepository } from './notifications.repository.ts';
 
 /**
  * A notice for one user only (webhooks: their endpoint was disabled), in the caller's transaction.
@@ -13,17 +14,14 @@ export async function noticeForUser(
   trx: Transaction<DB>,
   n: { userId: number; title: { zh: string; en: string }; content: { zh: string; en: string }; at: string },
 ) {
-  await trx
-    .insertInto('notices')
-    .values({
-      title_zh: n.title.zh,
-      title_en: n.title.en,
-      content_zh: n.content.zh,
-      content_en: n.content.en,
-      must_agree: 0,
-      published_at: n.at,
-      created_by: null,
-      user_id: n.userId,
-    })
-    .execute();
+  await createNotificationsRepository(trx).insert({
+    title_zh: n.title.zh,
+    title_en: n.title.en,
+    content_zh: n.content.zh,
+    content_en: n.content.en,
+    must_agree: 0,
+    published_at: n.at,
+    created_by: null,
+    user_id: n.userId,
+  });
 }

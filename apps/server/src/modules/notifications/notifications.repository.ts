@@ -77,7 +77,9 @@ export function createNotificationsRepository(db: Database) {
       content_en: string;
       must_agree: number;
       published_at: string;
-      created_by: number;
+      created_by: number | null;
+      /** For this user only; null or left out: for everyone. */
+      user_id?: number | null;
     }) {
       const row = await db.insertInto('notices').values(n).returning('id').executeTakeFirstOrThrow();
       return row.id;
