@@ -207,4 +207,28 @@ describe('endpoints', () => {
     ]);
     expect(JSON.stringify(audits)).not.toContain('whsec_');
   });
+
+  // Last in the file: it moves the shared clock 3 days on.
+  it('an endpoint failing 3 days in a row is disabled and its maker told, no one else', async () => {
+    const made = await v1(h.app, 'POST', 'webhook-endpoints', key, {
+      body: { url: receiver.url('/down'), eventTypes: ['order.shipped'] },
+    });
+    const id = made.body.data.id as number;
+    receiver.answer((r) => (r.path === '/down' ? 503 : 200));
+    const test = await v1(h.app, 'POST', `webhook-endpoints/${id}/test`, key);
+    const endpoint = async () => (await v1(h.app, 'GET', `webhook-endpoints/${id}`, key)).body.data;
+    await waitFor('the first failure', async () => (await endpoint()).failingSince !== null);
+    expect((await endpoint()).active).toBe(true);
+    // Three days later it still fails: the next attempt (a retry, or this resend) disables it.
+    h.clock.now = new Date(h.clock.now.getTime() + 3 * 24 * 3_600_000 + 60_000);
+    await v1(h.app, 'POST', `webhook-deliveries/${test.body.data.deliveryId}/resend`, key);
+    await waitFor('the endpoint to be disabled', async () => (await endpoint()).active === false);
+    expect((await endpoint()).disabledAt).not.toBeNull();
+    const notices = async (user: string) =>
+      (await h.post('notifications', { limit: 50 }, await h.login(user))).body.data.list.map(
+        (n: { title: { en: string } }) => n.title.en,
+      );
+    expect(await notices('demo')).toContain('Webhook endpoint disabled');
+    expect(await notices('demo2')).not.toContain('Webhook endpoint disabled');
+  });
 });
