@@ -13,6 +13,8 @@ export interface Received {
   event: { id: string; type: string; sequence: number; data: any };
   /** Secrets (by index in `secrets`) whose verification passed. */
   verifiedBy: number[];
+  /** A held request: whether its sender gave up on it (closed the connection) yet. */
+  closed: boolean;
 }
 
 /**
@@ -52,11 +54,14 @@ export async function webhookReceiver() {
         body,
         event: JSON.parse(body),
         verifiedBy,
+        closed: false,
       };
       received.push(r);
       const a = answer(r);
-      if (a === 'hold') held.push(res);
-      else res.writeHead(a, { 'content-type': 'text/plain' }).end(a === 200 ? 'ok' : `status ${a}`);
+      if (a === 'hold') {
+        held.push(res);
+        res.on('close', () => (r.closed = true));
+      } else res.writeHead(a, { 'content-type': 'text/plain' }).end(a === 200 ? 'ok' : `status ${a}`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
