@@ -89,6 +89,9 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
+import { defineWebhookJobs } from './modules/webhooks/webhooks.delivery.ts';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
+import { webhooksV1Routes } from './modules/webhooks/webhooks.v1.routes.ts';
 import { checkReadiness, databaseCheck, fileStoreCheck, stoppingCheck, workerCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
@@ -271,6 +274,18 @@ export async function buildApp({
   const interceptions = createInterceptionsService(db, clock);
   ordersV1ActionRoutes(v1, db, orders, interceptions);
   batchesV1Routes(v1, batches);
+  // Webhooks (issue 39 item 4): endpoints on v1, the outbox's relay and deliveries on the job queue.
+  const webhooks = createWebhooksService({ db, clock, box: secretBox(secretKey), jobs });
+  webhooksV1Routes(v1, webhooks);
+  defineWebhookJobs({
+    db,
+    clock,
+    box: secretBox(secretKey),
+    jobs,
+    allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
+    retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    log: app.log,
+  });
   // The v1 document, built once: public, like the console's.
   const v1Document = openApiV1Document(VERSION);
   app.get(V1_OPENAPI_PATH, async () => v1Document);

@@ -126,6 +126,25 @@ const schema = z.object({
    */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /**
+   * Webhook targets allowed although they resolve to a loopback, private, link-local or metadata
+   * address (issue 39): host names, comma-separated (`localhost,hooks.internal`). Empty: none, so a
+   * customer cannot point the server at its own network. Tests list their local receiver here.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /**
+   * The first retry of a failed webhook delivery waits this long, each next one twice as long (with
+   * jitter up to double), 12 retries: about 2 to 4 days in all (docs/decisions/2026-12-07-webhooks.md).
+   */
+  WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().min(0).max(3600).default(45),
+  /**
    * The bytes one customer's files may take in the file store (its uploads, ID card and item
    * images, files made for it); an upload past it is refused with a 507 giving the figures. 0: no
    * quota. Generous by default: a shared store (FILE_STORE=database fills PostgreSQL's disk) is

@@ -43,7 +43,7 @@ export * from './routes.ts';
 export * from './schema-walk.ts';
 export * from './statuses.ts';
 export * from './versions.ts';
-export * as v1 from './v1-index.ts';
+export * as v1 from './v1-api.ts';
 export {
   admin,
   apiKeys,

@@ -217,6 +217,11 @@ export const routeCatalogue = [
     hidden: true,
     roles: ['customer', 'agent', ADMIN_ROLE_NAME],
   }),
+  // Issue 39: webhook endpoints and their delivery log; the console's pages come later (v1 has the calls).
+  r('developer.webhooks', '', 'Webhook', 'Webhooks', {
+    hidden: true,
+    roles: ['customer', 'agent', ADMIN_ROLE_NAME],
+  }),
   r('notice.manage', '/notice/manage', '发布公告', 'Publish Announcement', {
     parent: 'system',
     roles: ['operator', ADMIN_ROLE_NAME],

@@ -21,7 +21,7 @@ export interface V1CallDef<
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
 > {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   /** Under /api/v1, OpenAPI style (`orders/{id}`). */
   readonly path: string;
   readonly summary: string;

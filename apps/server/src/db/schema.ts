@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AccountTables } from './schema-accounts.ts';
 import type { ApiKeyTables } from './schema-api-keys.ts';
+import type { WebhookTables } from './schema-webhooks.ts';
 import type { BillTables } from './schema-bills.ts';
 import type { FileTables } from './schema-files.ts';
 import type { ItemTables } from './schema-items.ts';
@@ -66,6 +67,8 @@ export interface NoticesTable {
   must_agree: Generated<Flag>;
   published_at: Time;
   created_by: number | null;
+  /** A notice for this user only (an endpoint disabled); null: for everyone. */
+  user_id: number | null;
 }
 export interface NoticeReadsTable {
   notice_id: number;
@@ -171,7 +174,8 @@ export interface DB
     OrderTables,
     PickupTables,
     StorageTables,
-    TaxTables {
+    TaxTables,
+    WebhookTables {
   clearance_webhook_seen: ClearanceWebhookSeenTable;
   print_jobs: PrintJobsTable;
   export_declarations: ExportDeclarationsTable;

@@ -2,6 +2,7 @@ import type { orders } from '@console/contract';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { chargeInterception, chargeShipment } from './charges.ts';
+import { recordOrderEvents } from './order-events.ts';
 
 /**
  * The order's life: its statuses, its two flags, and every transition between them. This is the
@@ -47,6 +48,11 @@ export interface TransitionBy {
    * with `clear`): the event says 'errorCleared', not 'errorFixed', so the history tells them apart.
    */
   byHand?: boolean;
+  /**
+   * flagError only: the refusal is the clearance company's result (modules/clearance): its webhook
+   * event is `order.clearance_failed` rather than `order.error_flagged`.
+   */
+  clearance?: boolean;
 }
 
 type Set = Record<string, string | number | null | RawBuilder<unknown>>;
@@ -197,21 +203,30 @@ export async function transition(
     moved.push(...(await q.returning(['id', 'batch_id']).execute()));
   }
   const done = moved.map((m) => m.id);
+  const kind = t === 'clearError' && by.byHand ? 'errorCleared' : rule.event;
+  const note = by.note ?? (t === 'flagError' ? (by.reason ?? null) : null);
   for (let i = 0; i < done.length; i += 1000) {
     await trx
       .insertInto('tracking_events')
       .values(
         done.slice(i, i + 1000).map((id) => ({
           order_id: id,
-          kind: t === 'clearError' && by.byHand ? 'errorCleared' : rule.event,
+          kind,
           at: by.at,
           location: by.location ?? null,
-          note: by.note ?? (t === 'flagError' ? (by.reason ?? null) : null),
+          note,
           created_by: by.by,
         })),
       )
       .execute();
   }
+  // The webhook outbox, beside the tracking events and in their transaction (order-events.ts).
+  const type = t === 'flagError' && by.clearance ? 'order.clearance_failed' : undefined;
+  await recordOrderEvents(
+    trx,
+    done.map((orderId) => ({ orderId, kind, type, note })),
+    by.at,
+  );
   // Charges arise with the move, in its transaction (issue 17): once per order (unique key).
   if (t === 'ship') await chargeShipment(trx, done, by.at, by.by);
   else if (t === 'intercept') await chargeInterception(trx, done, by.at, by.by);
@@ -331,6 +346,11 @@ export async function changeAddress(
       )
       .execute();
   }
+  await recordOrderEvents(
+    trx,
+    done.map((orderId) => ({ orderId, kind: 'addressChanged' })),
+    by.at,
+  );
   return { done, labelB, refused };
 }
 

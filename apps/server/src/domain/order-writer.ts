@@ -2,6 +2,7 @@ import { CompiledQuery, type Insertable, type Kysely, sql, type SqlBool, type Tr
 import { dialectOf } from '../db/dialect.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
+import { recordOrderEvents } from './order-events.ts';
 import type { OrderInput } from './order-input.ts';
 import { type WaybillGroup, waybillGroups, waybillKey, type WaybillKey } from './waybill-groups.ts';
 import { type AllocatedWaybills, allocateWaybills } from './waybills.ts';
@@ -239,6 +240,12 @@ export async function insertOrders(
     });
     for (let s = 0; s < items.length; s += ROW_CHUNK)
       await bulkInsert(trx, 'order_items', items.slice(s, s + ROW_CHUNK));
+    // 'created' has no tracking row (the order's created_at is it), but it is a webhook event.
+    await recordOrderEvents(
+      trx,
+      out.slice(start, start + chunk.length).map((o) => ({ orderId: o.id, kind: 'created' })),
+      meta.now,
+    );
     written += chunk.length;
     await meta.onProgress?.(written);
   }

@@ -1,5 +1,6 @@
 import { envelope, errorEnvelope, fieldErrors, internalErrorData, v1 } from '@console/contract';
 import { z } from 'zod';
+import { webhooksSection } from './openapi-v1-webhooks.ts';
 
 /** What each error status means for an integrator (docs/api-v1.md has the keys). */
 const MEANINGS: Record<number, string> = {
@@ -51,7 +52,7 @@ const errorResponse = (status: number) => ({
 /**
  * The v1 API's own OpenAPI 3.1 document (issue 39), from the same contract as the console's: its
  * calls (contract v1.ts), the API-key security scheme, the `Idempotency-Key` header of every POST
- * and the rate-limit headers. `webhooks` is empty until the webhook events land.
+ * and the rate-limit headers. `webhooks` describes every event sent to a webhook endpoint (openapi-v1-webhooks.ts).
  */
 export function openApiV1Document(version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -111,7 +112,7 @@ export function openApiV1Document(version: string) {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key made in the console.' } },
     },
     paths,
-    webhooks: {},
+    webhooks: webhooksSection(),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Harness } from '../harness.ts';
 /** A v1 call through app.inject: status, parsed body and headers. */
 export async function v1(
   app: FastifyInstance,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   key: string | undefined,
   opts: { body?: unknown; headers?: Record<string, string> } = {},

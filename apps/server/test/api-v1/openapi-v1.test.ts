@@ -26,6 +26,18 @@ describe('v1 OpenAPI document', async () => {
       in: 'path',
       required: true,
     });
-    expect(served).toHaveProperty('webhooks');
+    // Every event an endpoint may subscribe to is described, with the signature headers.
+    expect(Object.keys(served.webhooks).sort()).toEqual(
+      [...Object.keys(v1.webhookEventTypes), v1.TEST_EVENT_TYPE].sort(),
+    );
+    const created = served.webhooks['order.created'].post;
+    expect(created.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(created.requestBody.content['application/json'].schema.properties.type).toMatchObject({
+      const: 'order.created',
+    });
   });
 });

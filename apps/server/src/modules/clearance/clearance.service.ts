@@ -148,6 +148,7 @@ export function createClearanceService({ db, clock, files, uploadLimitBytes }: C
               // The event says the company's code and remark; the order keeps the reason as a code.
               note: p.remark ? `${p.reason}: ${p.remark}` : p.reason,
               reason: storeReasons([{ code: clearanceReasonKey(p.reason!) }]),
+              clearance: true,
             }),
           );
         }

@@ -6,7 +6,9 @@ export function createNotificationsRepository(db: Database) {
     db
       .selectFrom('notices as n')
       .leftJoin('notice_reads as r', (j) => j.onRef('r.notice_id', '=', 'n.id').on('r.user_id', '=', userId))
-      .select(['n.id', 'n.title_zh', 'n.title_en', 'n.must_agree', 'n.published_at', 'r.read_at', 'r.agreed_at']);
+      .select(['n.id', 'n.title_zh', 'n.title_en', 'n.must_agree', 'n.published_at', 'r.read_at', 'r.agreed_at'])
+      // A notice for one user (a webhook endpoint of theirs disabled) reaches only them.
+      .where((eb) => eb.or([eb('n.user_id', 'is', null), eb('n.user_id', '=', userId)]));
 
   return {
     async page(
@@ -75,7 +77,9 @@ export function createNotificationsRepository(db: Database) {
       content_en: string;
       must_agree: number;
       published_at: string;
-      created_by: number;
+      created_by: number | null;
+      /** For this user only; null or left out: for everyone. */
+      user_id?: number | null;
     }) {
       const row = await db.insertInto('notices').values(n).returning('id').executeTakeFirstOrThrow();
       return row.id;

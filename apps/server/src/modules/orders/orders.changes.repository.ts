@@ -1,6 +1,7 @@
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordOrderEvents } from '../../domain/order-events.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { CHANGEABLE_STATUSES } from './orders.repository.ts';
@@ -91,6 +92,12 @@ export function createOrderChangesRepository(db: Database) {
           .insertInto('tracking_events')
           .values(events.slice(i, i + 500))
           .execute();
+      // The webhook outbox beside the tracking events (domain/order-events.ts).
+      await recordOrderEvents(
+        trx,
+        events.map((e) => ({ orderId: e.order_id, kind: e.kind, note: e.note ?? null })),
+        String(events[0]?.at ?? ''),
+      );
     },
   };
 }

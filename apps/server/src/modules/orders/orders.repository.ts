@@ -3,6 +3,7 @@ import { type Insertable, type Updateable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Scope } from '../../lib/scope.ts';
+import { recordOrderEvents } from '../../domain/order-events.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { liveExportNomination } from '../export-nominations/index.ts';
 import { createOrderListRepository, scopedOrders } from './orders.list.repository.ts';
@@ -134,7 +135,14 @@ export function createOrdersRepository(db: Database) {
       return rows.map((r) => r.id);
     },
     async addEvents(trx: Transaction<DB>, events: Insertable<DB['tracking_events']>[]) {
-      if (events.length) await trx.insertInto('tracking_events').values(events).execute();
+      if (!events.length) return;
+      await trx.insertInto('tracking_events').values(events).execute();
+      // The webhook outbox beside the tracking events (domain/order-events.ts).
+      await recordOrderEvents(
+        trx,
+        events.map((e) => ({ orderId: e.order_id, kind: e.kind, note: e.note ?? null })),
+        String(events[0]?.at ?? ''),
+      );
     },
     async updateOrder(trx: Transaction<DB>, id: number, changes: Updateable<DB['orders']>) {
       await trx.updateTable('orders').set(changes).where('id', '=', id).execute();

@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * The webhook outbox (issue 39 item 4, docs/decisions/2026-12-07-webhooks.md): every change of an
+ * order's life is written as a tracking event (domain/order-life.ts, the orders module's edits,
+ * the insert of order-writer.ts); each of those writers calls `recordOrderEvents` beside its
+ * tracking insert, in the same transaction, so an event exists exactly when the change committed
+ * and there is no second path that could tell another story. A relay (modules/webhooks) later
+ * turns each event into one delivery per subscribed endpoint.
+ *
+ * Events are written only for customers with a webhook endpoint (any, even paused): a customer
+ * without one would only fill a table nobody reads, and imports of 10,000 orders would pay for it.
+ * Each event has an id (`evt_…`, the `webhook-id` of every delivery of it) and the order's next
+ * sequence number: the order row is locked by the change's UPDATE (or just inserted) until the
+ * transaction ends, so `max(seq) + 1` cannot race; the unique (order_id, seq) would refuse it.
+ */
+
+/** Tracking event kinds → webhook event types; a kind not listed is `order.updated`. */
+const TYPE_OF_KIND: Record<string, string> = {
+  created: 'order.created',
+  printed: 'order.label_printed',
+  received: 'order.received',
+  shipped: 'order.shipped',
+  released: 'order.clearance_passed',
+  cancelled: 'order.cancelled',
+  intercepted: 'order.intercepted',
+  interceptionCancelled: 'order.interception_cancelled',
+  errorFlagged: 'order.error_flagged',
+  errorFixed: 'order.error_cleared',
+  errorCleared: 'order.error_cleared',
+};
+export const webhookTypeOf = (kind: string) => TYPE_OF_KIND[kind] ?? 'order.updated';
+
+export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
+
+/** One order's change: its tracking kind, or an explicit webhook type (a clearance refusal). */
+export interface OrderChange {
+  orderId: number;
+  kind: string;
+  type?: string;
+  /** A short text the event carries (a reason code, a note). */
+  note?: string | null;
+}
+
+export async function recordOrderEvents(
+  trx: Transaction<DB> | Kysely<DB>,
+  changes: readonly OrderChange[],
+  at: string,
+): Promise<void> {
+  if (!changes.length) return;
+  for (let i = 0; i < changes.length; i += 1000) {
+    const chunk = changes.slice(i, i + 1000);
+    const ids = [...new Set(chunk.map((c) => c.orderId))];
+    const rows = await trx
+      .selectFrom('orders as o')
+      .select([
+        'o.id',
+        'o.customer_id',
+        'o.order_no',
+        'o.waybill_no',
+        'o.channel_code',
+        'o.status',
+        'o.intercepted',
+        'o.user_ref_no',
+        'o.recipient_name',
+        'o.created_at',
+        'o.updated_at',
+        (eb) =>
+          eb
+            .selectFrom('webhook_events as e')
+            .select((e) => e.fn.max('e.seq').as('m'))
+            .whereRef('e.order_id', '=', 'o.id')
+            .as('last_seq'),
+      ])
+      .where('o.id', 'in', ids)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('webhook_endpoints as w')
+            .select('w.id')
+            .whereRef('w.customer_id', '=', 'o.customer_id')
+            .where('w.deleted_at', 'is', null),
+        ),
+      )
+      .execute();
+    if (!rows.length) continue;
+    const byId = new Map(rows.map((r) => [r.id, { row: r, seq: Number(r.last_seq ?? 0) }]));
+    const values = [];
+    for (const c of chunk) {
+      const o = byId.get(c.orderId);
+      if (!o) continue;
+      o.seq += 1;
+      const id = newEventId();
+      const type = c.type ?? webhookTypeOf(c.kind);
+      const r = o.row;
+      // The body sent, fixed now: the order as this change left it (v1's order shape).
+      const payload = JSON.stringify({
+        id,
+        type,
+        timestamp: at,
+        sequence: o.seq,
+        data: {
+          order: {
+            id: r.id,
+            customerId: r.customer_id,
+            orderNo: r.order_no,
+            waybillNo: r.waybill_no,
+            channel: r.channel_code,
+            status: r.status,
+            intercepted: r.intercepted === 1,
+            userRefNo: r.user_ref_no,
+            recipientName: r.recipient_name,
+            createdAt: r.created_at,
+            updatedAt: r.updated_at,
+          },
+          ...(c.note ? { note: c.note } : {}),
+        },
+      });
+      values.push({ id, customer_id: r.customer_id, order_id: r.id, seq: o.seq, type, payload, occurred_at: at });
+    }
+    if (values.length) await trx.insertInto('webhook_events').values(values).execute();
+  }
+}

@@ -1,0 +1,165 @@
+import { v1 } from '@console/contract';
+import { Webhook } from 'standardwebhooks';
+import type { Database } from '../../db/database.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { noticeForUser } from '../notifications/index.ts';
+import { sendWebhook } from './webhooks.outbound.ts';
+import { createWebhooksRepository } from './webhooks.repository.ts';
+import { DELIVER_KIND, SECRET_PURPOSE } from './webhooks.service.ts';
+
+/** An endpoint failing without a success for this long is disabled. */
+export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
+/** Retries of one delivery: with WEBHOOK_RETRY_DELAY_SECONDS 45, about 2 to 4 days of them. */
+export const RETRIES = 12;
+/** Events the relay turns into deliveries per transaction. */
+const RELAY_BATCH = 500;
+export const RELAY_KIND = 'webhook-relay';
+
+/**
+ * Webhook delivery on the job queue (docs/decisions/2026-12-07-webhooks.md):
+ * - the relay (periodic, once a second, one at a time across instances) reads the outbox
+ *   (`webhook_events` not yet dispatched), makes one delivery per subscribed active endpoint and
+ *   enqueues its job in the same transaction, then marks the events dispatched: an event is
+ *   never lost between the order's commit and its delivery, and never delivered twice by the relay;
+ * - a delivery job signs the event's stored body per Standard Webhooks (with both secrets for 24 h
+ *   after a rotation), posts it, records the attempt, and on failure throws for the queue's retry
+ *   (exponential backoff). Jobs are heavy with the customer as fairness key: a customer's slow
+ *   endpoint holds one worker slot at most, never another customer's deliveries.
+ */
+export function defineWebhookJobs({
+  db,
+  clock,
+  box,
+  jobs,
+  allowedHosts,
+  retryDelaySeconds,
+  log,
+}: {
+  db: Database;
+  clock: () => Date;
+  box: SecretBox;
+  jobs: JobQueue;
+  allowedHosts: readonly string[];
+  retryDelaySeconds: number;
+  log: { warn(obj: object, msg: string): void };
+}) {
+  const repo = createWebhooksRepository(db);
+
+  async function relay(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const events = await repo.undispatched(RELAY_BATCH);
+      if (!events.length) return total;
+      const at = clock().toISOString();
+      const enqueued = await db.transaction().execute(async (trx) => {
+        const endpoints = await repo.activeEndpoints(trx, [...new Set(events.map((e) => e.customer_id))]);
+        const rows = events.flatMap((e) =>
+          endpoints
+            .filter((w) => w.customer_id === e.customer_id && (JSON.parse(w.event_types) as string[]).includes(e.type))
+            .map((w) => ({
+              event_id: e.id,
+              endpoint_id: w.id,
+              customer_id: w.customer_id,
+              status: 'pending',
+              created_at: at,
+            })),
+        );
+        const made = [];
+        for (let i = 0; i < rows.length; i += 500)
+          made.push(...(await repo.insertDeliveries(trx, rows.slice(i, i + 500))));
+        for (const d of made) {
+          await jobs.enqueue(DELIVER_KIND, { deliveryId: d.id }, { trx, customerId: d.customer_id, size: 'heavy' });
+        }
+        await repo.markDispatched(
+          trx,
+          events.map((e) => e.id),
+          at,
+        );
+        return made.length;
+      });
+      if (enqueued) jobs.wake(DELIVER_KIND);
+      total += events.length;
+    }
+  }
+
+  async function deliver(deliveryId: number, runsAgain: () => boolean): Promise<void> {
+    const d = await repo.deliveryToSend(deliveryId);
+    if (!d || d.status === 'succeeded' || d.status === 'cancelled') return;
+    if (d.deleted_at || d.active !== 1) {
+      await repo.setDeliveryStatus(db, d.id, 'cancelled');
+      return;
+    }
+    const now = clock();
+    const secrets = [box.open(d.secret_sealed, SECRET_PURPOSE)];
+    if (d.previous_secret_sealed && d.previous_until && Date.parse(d.previous_until) > now.getTime()) {
+      secrets.push(box.open(d.previous_secret_sealed, SECRET_PURPOSE));
+    }
+    // Standard Webhooks: the id is the event's (the same on every retry), space-separated signatures.
+    const signature = secrets.map((s) => new Webhook(s).sign(d.event_id, now, d.payload)).join(' ');
+    const result = await sendWebhook(
+      d.url,
+      d.payload,
+      {
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+        'user-agent': 'console-webhooks/1',
+      },
+      { allowedHosts },
+    );
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    // A refused target will be refused again: no retry.
+    const retry = !ok && result.error !== 'targetRefused' && runsAgain();
+    const at = clock();
+    await db.transaction().execute(async (trx) => {
+      await repo.recordAttempt(
+        trx,
+        {
+          delivery_id: d.id,
+          attempt: d.attempts + 1,
+          at: at.toISOString(),
+          status_code: result.statusCode,
+          latency_ms: result.latencyMs,
+          response_excerpt: result.excerpt,
+          error: result.error,
+        },
+        { status: ok ? 'succeeded' : retry ? 'pending' : 'failed', lastStatusCode: result.statusCode },
+      );
+      if (ok) {
+        if (d.failing_since) await repo.updateEndpoint(trx, d.endpoint_id, { failing_since: null });
+        return;
+      }
+      const since = d.failing_since ?? at.toISOString();
+      if (!d.failing_since) await repo.updateEndpoint(trx, d.endpoint_id, { failing_since: since });
+      else if (at.getTime() - Date.parse(since) >= DISABLE_AFTER_MS) {
+        // Three days without one success: disabled, its owner told, its waiting deliveries dropped.
+        await repo.updateEndpoint(trx, d.endpoint_id, { active: 0, disabled_at: at.toISOString() });
+        await repo.cancelPending(trx, d.endpoint_id);
+        await noticeForUser(trx, {
+          userId: d.created_by,
+          at: at.toISOString(),
+          title: { zh: 'Webhook 端点已停用', en: 'Webhook endpoint disabled' },
+          content: {
+            zh: `端点 ${d.url} 自 ${since} 起持续投递失败已满 3 天，已停用。修复后请在 API 中重新启用（active: true）。`,
+            en: `Deliveries to ${d.url} have failed since ${since}, 3 days in a row: the endpoint is disabled. Fix it, then set it active again through the API.`,
+          },
+        });
+        log.warn({ endpointId: d.endpoint_id }, 'webhook endpoint disabled after 3 days of failures');
+      }
+    });
+    if (retry) throw new Error(`webhook delivery ${d.id}: ${result.statusCode ?? result.error}`);
+  }
+
+  jobs.define<{ deliveryId: number }>({
+    name: DELIVER_KIND,
+    retry: { limit: RETRIES, delaySeconds: retryDelaySeconds },
+    pollSeconds: 0.5,
+    run: async ({ deliveryId }, ctx) => deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry'))),
+  });
+  jobs.every(
+    { name: RELAY_KIND, pollSeconds: 0.5, run: async () => void (await relay()) },
+    { everyMs: 1000, atStart: true },
+  );
+  return { relay, deliver, testType: v1.TEST_EVENT_TYPE };
+}
