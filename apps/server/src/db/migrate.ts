@@ -54,6 +54,7 @@ import * as filesQuotaRetention from './migrations/2026-12-06T0600-files-quota-r
 import * as apiKeys from './migrations/2026-12-06T2140-api-keys.ts';
 import * as ordersUpdatedIndex from './migrations/2026-12-06T2141-orders-updated-index.ts';
 import * as jobQueueInterruptions from './migrations/2026-12-06T2200-job-queue-interruptions.ts';
+import * as auditCustomer from './migrations/2026-12-07T0200-audit-customer.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -114,6 +115,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06T2140-api-keys': apiKeys,
   '2026-12-06T2141-orders-updated-index': ordersUpdatedIndex,
   '2026-12-06T2200-job-queue-interruptions': jobQueueInterruptions,
+  '2026-12-07T0200-audit-customer': auditCustomer,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database.ts';
 import { SAME_RECIPIENT_MAX } from './orders.input.ts';
 import { orderAttention } from './orders.attention.ts';
 import { orderCreation } from './orders.create.ts';
+import { deletedOrders } from './orders.deleted.ts';
 import { orderEdits } from './orders.edit.ts';
 import { orderFinding } from './orders.find.ts';
 import { createOrderWrites, type OrdersDeps } from './orders.write.ts';
@@ -12,7 +13,7 @@ export { SAME_RECIPIENT_MAX };
 /**
  * The orders service, one file per use case (DESIGN.md: split by use case, as outline splits
  * commands): finding (orders.find.ts), changing (orders.edit.ts), creating (orders.create.ts)
- * and attention (orders.attention.ts), over the checks and write they share (orders.write.ts).
+ * attention (orders.attention.ts) and the deleted ones' tombstones (orders.deleted.ts), over the checks and write they share (orders.write.ts).
  */
 export function createOrdersService(db: Database, clock: () => Date, deps: OrdersDeps) {
   const w = createOrderWrites(db, clock, deps);
@@ -22,6 +23,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     ...orderEdits(w, finding.detail),
     ...orderCreation(w),
     ...orderAttention(w),
+    ...deletedOrders(db),
   };
 }
 export type OrdersService = ReturnType<typeof createOrdersService>;
