@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { isoTime, money, ErrorCode } from './envelope.ts';
+import { isoTime, money, paged, paging, ErrorCode } from './envelope.ts';
 import { emailAddress } from './email.ts';
 import { idOf, text, whole } from './fields.ts';
 import { channelCode, currencyCode } from './reference.ts';
@@ -155,7 +155,11 @@ export const orderDetail = z.object({
   locked: z.string().nullable(),
   /** Each item with its catalogue status as the catalogue stands now. */
   items: z.array(orderItem.extend({ catalogueStatus: catalogueMark.nullable() })),
-  events: z.array(trackingEvent),
+  /**
+   * Each event with who made it (issue 36 #6: an operator's edit of a customer's order said nothing
+   * of who); null for the order's creation and the carriers' and the system's own events.
+   */
+  events: z.array(trackingEvent.extend({ by: z.string().nullable() })),
   /** The tax estimate by the channel's regime and the catalogue now; null when the channel has no regime. */
   taxEstimate: taxEstimate.nullable(),
 });
@@ -267,6 +271,31 @@ export const orderDelete = defineCall({
   permission: 'order.update',
   request: z.object({ ids: z.array(idOf).min(1).max(500) }),
   response: z.object({ deleted: z.number().int() }),
+});
+/**
+ * What stays of a deleted order (issue 36 #6): its items and events go with it, this does not. The
+ * row of the audit log its delete wrote, as its customer (and the admin) reads it.
+ */
+export const deletedOrder = z.object({
+  orderNo: z.string(),
+  waybillNo: z.string().nullable(),
+  systemNo: z.string().nullable(),
+  status: z.string(),
+  channel: z.string(),
+  createdAt: z.string().nullable(),
+  customerId: z.number().int(),
+  deletedAt: isoTime,
+  /** The account that deleted it: the customer's own, or an operator's, an admin's, an agent's. */
+  deletedBy: z.string(),
+});
+export type DeletedOrder = z.infer<typeof deletedOrder>;
+export const deletedOrders = defineCall({
+  path: 'order/deleted/list',
+  summary:
+    "Deleted orders, newest first: each one's numbers, state and who deleted it when (the caller's customers' only).",
+  permission: 'order.list',
+  request: paging.extend({ orderNo: text({ min: 1, max: 64 }).optional() }).strict(),
+  response: paged(deletedOrder),
 });
 export const itemCreate = defineCall({
   path: 'order/item/create',

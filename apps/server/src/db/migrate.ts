@@ -55,6 +55,7 @@ import * as apiKeys from './migrations/2026-12-06T2140-api-keys.ts';
 import * as ordersUpdatedIndex from './migrations/2026-12-06T2141-orders-updated-index.ts';
 import * as jobQueueInterruptions from './migrations/2026-12-06T2200-job-queue-interruptions.ts';
 import * as webhooks from './migrations/2026-12-07T0200-webhooks.ts';
+import * as auditCustomer from './migrations/2026-12-07T0201-audit-customer.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -116,6 +117,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06T2141-orders-updated-index': ordersUpdatedIndex,
   '2026-12-06T2200-job-queue-interruptions': jobQueueInterruptions,
   '2026-12-07T0200-webhooks': webhooks,
+  '2026-12-07T0201-audit-customer': auditCustomer,
 };
 
 class ListedMigrations implements MigrationProvider {

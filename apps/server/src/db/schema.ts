@@ -152,6 +152,8 @@ export interface AuditLogTable {
   target: Generated<string>;
   detail: Generated<string>;
   ip: Generated<string>;
+  /** The customer whose data the row is about (issue 36 #6), null when none. */
+  customer_id: number | null;
 }
 export interface AdminTables {
   audit_log: AuditLogTable;

@@ -3,6 +3,7 @@ import type { ApiLanguage } from '@console/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProgressTracker } from '../lib/export-progress.ts';
 import type { Actor, Scope } from '../lib/scope.ts';
+import type { StaffWrite } from '../lib/staff-writes.ts';
 
 /** An uploaded file of a multipart call, held in memory (size-limited by config). */
 export interface UploadedFile {
@@ -36,6 +37,8 @@ export interface CallContext {
   readonly ip: string;
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
+  /** The record of this call's write when staff or an agent makes it on a customer's data (lib/staff-writes.ts). */
+  readonly staff: StaffWrite;
   /** The progress of the caller's download named `progressId` (none when the console named none). */
   trackExport(progressId: string | undefined): ProgressTracker | undefined;
 }

@@ -18,7 +18,7 @@ import { asTenant, tenantOf } from '../lib/fair-turns.ts';
 import { languageOf, translate } from '../lib/messages.ts';
 import type { ExportProgressStore } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
-import { staffWriteEntry } from '../lib/staff-writes.ts';
+import { StaffWrite } from '../lib/staff-writes.ts';
 import type { Database } from '../db/database.ts';
 import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -107,7 +107,9 @@ export function createRegistrar(
         if (!parsed.success) throw AppError.validation(fieldErrorsOf(parsed.error));
 
         let scope: Promise<Scope> | undefined;
+        const staff = new StaffWrite(def.auth ? def.path : '', parsed.data, def.auth ? actor : undefined, request.ip);
         const ctx: CallContext = {
+          staff,
           lang,
           actor,
           bearer,
@@ -122,9 +124,10 @@ export function createRegistrar(
         // customer's (lib/fair-turns.ts); staff and agents wait as themselves.
         const tenant = def.auth ? tenantOf(actor) : '';
         const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
-        // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts), once it succeeded.
-        const staffWrite = def.auth ? staffWriteEntry(def.path, parsed.data, actor) : null;
-        if (staffWrite) await audit(db, { actor, ip: request.ip }, staffWrite);
+        // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts): the service's,
+        // with before and after, in its transaction; else this one, once the call succeeded.
+        const fallback = staff.fallback();
+        if (fallback) await audit(db, { actor, ip: request.ip }, fallback);
 
         if (result instanceof Download) {
           return reply

@@ -12,6 +12,8 @@ export interface AuditEntry {
   action: string;
   target?: string;
   detail?: string | Record<string, unknown>;
+  /** The customer whose data it changed, when one: that customer can read the row (issue 36 #6). */
+  customerId?: number | null;
 }
 
 /** Who made the change and from where (a call's context fits: it has `actor` and `ip`). */
@@ -33,6 +35,7 @@ export async function audit(db: Database, who: AuditWho, entry: AuditEntry, at: 
       // Bounded: the log is for reading, not a second copy of the data.
       detail: detail.slice(0, 2000),
       ip: who.ip.slice(0, 64),
+      customer_id: entry.customerId ?? null,
     })
     .execute();
 }

@@ -2,6 +2,7 @@ import { allCalls } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STAFF_AUDITED_WRITES } from '../../src/lib/staff-writes.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { aes } from '../items/helpers.ts';
 
 /**
  * Issue 36 #6: an operator's order delete left no audit row and took the order's events with it;
@@ -11,11 +12,12 @@ import { createHarness, type Harness } from '../harness.ts';
 let h: Harness;
 let demo: string;
 let operator: string;
+let demo2: string;
 let ids: { demo: number };
 
 beforeAll(async () => {
   h = await createHarness();
-  [demo, operator] = await Promise.all(['demo', 'operator'].map((n) => h.login(n)));
+  [demo, operator, demo2] = await Promise.all(['demo', 'operator', 'demo2'].map((n) => h.login(n)));
   const rows = await h.db.selectFrom('customers').select(['id', 'code']).execute();
   ids = { demo: rows.find((r) => r.code === 'DEMO')!.id };
 });
@@ -65,7 +67,29 @@ describe('staff writes on a customer’s data', () => {
     });
     const staff = await rowsOf('staff.write', 'order/order/delete');
     expect(staff).toHaveLength(staffBefore + 1);
-    expect(JSON.parse(staff.at(-1)!.detail)).toEqual({ role: 'operator', sent: { ids: [byOperator.id] } });
+    expect(JSON.parse(staff.at(-1)!.detail)).toEqual({
+      role: 'operator',
+      call: 'order/order/delete',
+      sent: { ids: [byOperator.id] },
+    });
+    expect(tomb).toMatchObject({ customer_id: ids.demo });
+
+    // The customer reads the tombstone (its own only); the admin's audit page has it too.
+    const page = await h.post('order/deleted/list', { orderNo: byOperator.order_no }, demo);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(page.body.data.list).toEqual([
+      expect.objectContaining({
+        orderNo: byOperator.order_no,
+        waybillNo: byOperator.waybill_no,
+        status: 'created',
+        customerId: ids.demo,
+        deletedBy: 'operator',
+      }),
+    ]);
+    const other = await h.post('order/deleted/list', { orderNo: byOperator.order_no }, demo2);
+    expect(other.body.data).toEqual({ total: 0, list: [] });
+    const admin = await h.post('admin/audit/list', { target: byOperator.order_no }, await h.login('admin'));
+    expect(admin.body.data.list.map((r: { action: string }) => r.action)).toContain('order.delete');
 
     expect((await h.post('order/order/delete', { ids: [byCustomer.id] }, demo)).status).toBe(200);
     const [own] = await rowsOf('order.delete', `order:${byCustomer.order_no}`);
@@ -101,8 +125,125 @@ describe('staff writes on a customer’s data', () => {
     const [created] = await rowsOf('staff.write', 'jdAuthorize/create');
     expect(created.detail).not.toContain(app.appSecret);
     expect(JSON.parse(created.detail).sent).toMatchObject({ appKey: 'APPKEY-STAFF', appSecret: '(withheld)' });
-    const [removed] = await rowsOf('staff.write', 'jdAuthorize/delete');
-    expect(JSON.parse(removed.detail)).toEqual({ role: 'operator', sent: { id: made.body.data.id } });
-    expect(removed.user_name).toBe('operator');
+    const [removed] = await rowsOf('staff.write', `jdAuthorize:${made.body.data.id}`);
+    expect(removed.detail).not.toContain(app.appSecret);
+    expect(JSON.parse(removed.detail)).toEqual({
+      role: 'operator',
+      call: 'jdAuthorize/delete',
+      before: expect.objectContaining({ app_key: 'APPKEY-STAFF', platform_name: 'P' }),
+      after: null,
+    });
+    expect(removed).toMatchObject({ user_name: 'operator', customer_id: ids.demo });
+  });
+});
+
+/** A call by its contract definition: sealed with AES when the contract says so. */
+const call = async (path: string, body: unknown, token: string) => {
+  const def = allCalls.find((c) => c.path === path)!;
+  if (def.aes) return aes(h, path, body, token);
+  const r = await h.post(path, body, token);
+  return { ...r, data: r.body?.data };
+};
+const lastRow = async (target: string) => {
+  const rows = await h.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', 'staff.write')
+    .where('target', '=', target)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows[0];
+};
+
+describe('staff writes record the record before and after (issue 36 #6)', () => {
+  it('an operator’s edit of a customer’s recipient: the changed fields before and after, the ID card withheld', async () => {
+    const r = await h.db
+      .selectFrom('recipients')
+      .selectAll()
+      .where('customer_id', '=', ids.demo)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const info = await call('recipient/info', { id: r.id }, operator);
+    expect(info.status).toBe(200);
+    const { id, customerId: _c, customerCode: _cc, createdAt: _a, updatedAt: _u, ...fields } = info.data;
+    const sent = { ...fields, idCard: r.id_card, name: `${r.name}改`, id };
+    const upd = await call('recipient/update', sent, operator);
+    expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+    const row = await lastRow(`recipient:${r.id}`);
+    expect(row).toMatchObject({ user_name: 'operator', customer_id: ids.demo });
+    expect(JSON.parse(row!.detail)).toEqual({
+      role: 'operator',
+      call: 'recipient/update',
+      before: { name: r.name },
+      after: { name: `${r.name}改` },
+    });
+    // The customer's own edit is its own data: no row.
+    const own = await call('recipient/update', { ...sent, name: r.name }, demo);
+    expect(own.status).toBe(200);
+    expect((await lastRow(`recipient:${r.id}`))!.id).toBe(row!.id);
+
+    expect((await call('recipient/delete', { id: r.id }, operator)).status).toBe(200);
+    const gone = JSON.parse((await lastRow(`recipient:${r.id}`))!.detail);
+    expect(gone).toMatchObject({
+      call: 'recipient/delete',
+      after: null,
+      before: { name: r.name, id_card: '(withheld)' },
+    });
+  });
+
+  it('an operator’s approval of a customer’s item: its status before and after', async () => {
+    const item = await h.db
+      .selectFrom('items')
+      .select(['id'])
+      .where('customer_id', '=', ids.demo)
+      .where('status', '=', 'pending')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const ok = await call('item/approve', { id: item.id }, operator);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const row = await lastRow(`item:${item.id}`);
+    expect(row).toMatchObject({ user_name: 'operator', customer_id: ids.demo });
+    expect(JSON.parse(row!.detail)).toEqual({
+      role: 'operator',
+      call: 'item/approve',
+      before: { status: 'pending' },
+      after: { status: 'approved' },
+    });
+  });
+
+  it('an operator’s edit of a customer’s order: the row says what changed, the order’s event says who', async () => {
+    const [o] = await deletable();
+    const d = (await call('order/order', { id: o!.id }, demo)).data;
+    const upd = await call(
+      'order/order/update',
+      { id: o!.id, recipient: d.recipient, sender: d.sender, remark: 'changed by the desk', version: d.version },
+      operator,
+    );
+    expect(upd.status, JSON.stringify(upd.body)).toBe(200);
+    const row = await lastRow(`order:${o!.order_no}`);
+    expect(row).toMatchObject({ user_name: 'operator', customer_id: ids.demo });
+    expect(JSON.parse(row!.detail)).toMatchObject({
+      call: 'order/order/update',
+      before: { remark: d.remark },
+      after: { remark: 'changed by the desk' },
+    });
+    const seen = (await call('order/order', { id: o!.id }, demo)).data;
+    expect(seen.events.at(-1)).toMatchObject({ kind: 'updated', by: 'operator' });
+    expect(seen.events[0]).toMatchObject({ by: null });
+  });
+
+  it('a write no service records is recorded by the router with what was sent; the customer’s own, not at all', async () => {
+    const [o] = await deletable();
+    const before = (await rowsOf('staff.write', 'order/setFlag')).length;
+    expect((await call('order/setFlag', { ids: [o!.id], flag: 'pushS', value: true }, demo)).status).toBe(200);
+    expect(await rowsOf('staff.write', 'order/setFlag')).toHaveLength(before);
+    expect((await call('order/setFlag', { ids: [o!.id], flag: 'pushS', value: false }, operator)).status).toBe(200);
+    const rows = await rowsOf('staff.write', 'order/setFlag');
+    expect(rows).toHaveLength(before + 1);
+    expect(JSON.parse(rows.at(-1)!.detail)).toEqual({
+      role: 'operator',
+      call: 'order/setFlag',
+      sent: { ids: [o!.id], flag: 'pushS', value: false },
+    });
   });
 });

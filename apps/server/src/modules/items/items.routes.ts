@@ -16,8 +16,8 @@ export function itemsRoutes(r: Registrar, service: ItemsService, imports: ItemIm
   r.call(c.item, async (input, ctx) => service.detail(await ctx.scope(), ctx.lang, input.id));
   r.call(c.createItem, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), ctx.lang, input));
   r.call(c.updateItem, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), ctx.lang, input));
-  r.call(c.approveItem, (input, ctx) => service.review(ctx.actor, ctx.lang, input.id, 'approved'));
-  r.call(c.failItem, (input, ctx) => service.review(ctx.actor, ctx.lang, input.id, 'failed', input.reason));
+  r.call(c.approveItem, (input, ctx) => service.review(ctx.staff, ctx.actor, ctx.lang, input.id, 'approved'));
+  r.call(c.failItem, (input, ctx) => service.review(ctx.staff, ctx.actor, ctx.lang, input.id, 'failed', input.reason));
   r.call(c.adjustItem, (input, ctx) => service.adjust(ctx.actor, input.id, input.changes, input.note));
   r.call(c.itemAdjustments, async (input, ctx) => service.adjustments(await ctx.scope(), input));
   r.call(c.adoptAdjustment, async (input, ctx) => service.adopt(ctx.actor, await ctx.scope(), ctx.lang, input.id));

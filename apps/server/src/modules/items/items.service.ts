@@ -2,6 +2,7 @@ import { type ApiLanguage, ErrorCode, items as C, isValidJan, type ParsedRequest
 import type { Database } from '../../db/database.ts';
 import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { StaffWrite } from '../../lib/staff-writes.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
@@ -300,7 +301,14 @@ export function createItemsService(
       return out((await repo.find(db, scope, input.id))!, lang);
     },
 
-    async review(actor: Actor, lang: ApiLanguage, id: number, verdict: 'approved' | 'failed', reason?: string) {
+    async review(
+      staff: StaffWrite,
+      actor: Actor,
+      lang: ApiLanguage,
+      id: number,
+      verdict: 'approved' | 'failed',
+      reason?: string,
+    ) {
       const at = now();
       await db.transaction().execute(async (trx) => {
         const item = await loadOr404(trx, { all: true }, id);
@@ -319,6 +327,14 @@ export function createItemsService(
           status: verdict,
           changes: [],
           at,
+        });
+        // The review of a customer's item is a staff write on its data (issue 36 #6).
+        const after = { status: verdict, reason: verdict === 'failed' ? reason! : null };
+        await staff.record(trx, {
+          target: `item:${id}`,
+          customerId: item.customer_id,
+          before: { status: item.status, reason: item.reason },
+          after,
         });
       });
       return out((await repo.find(db, { all: true }, id))!, lang);

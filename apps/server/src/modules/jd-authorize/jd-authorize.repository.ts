@@ -1,4 +1,5 @@
 import type { jdAuthorize as C } from '@console/contract';
+import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 import type { JdAuthorizationsTable } from '../../db/schema-jd.ts';
@@ -153,15 +154,21 @@ export function createJdAuthorizeRepository(db: Database) {
       return Number(r.numUpdatedRows) > 0;
     },
 
-    async remove(scope: Scope, id: number): Promise<boolean> {
+    /** Deletes one app; `removed` runs in the delete's transaction with the row as it was (its audit). */
+    async remove(
+      scope: Scope,
+      id: number,
+      removed: (trx: Database, row: Selectable<JdAuthorizationsTable>) => Promise<void>,
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const mine = await inScope(trx.selectFrom('jd_authorizations'), 'customer_id', scope)
           .where('id', '=', id)
-          .select('id')
+          .selectAll()
           .executeTakeFirst();
         if (!mine) return false;
         await trx.deleteFrom('jd_oauth_states').where('authorization_id', '=', id).execute();
         await trx.deleteFrom('jd_authorizations').where('id', '=', id).execute();
+        await removed(trx, mine);
         return true;
       });
     },

@@ -8,8 +8,8 @@ export function jdAuthorizeRoutes(r: Registrar, app: FastifyInstance, service: J
   r.call(c.jdAuthorizeSelect, async (input, ctx) => service.select(await ctx.scope(), input.customerId));
   r.call(c.jdAuthorizeInfo, async (input, ctx) => service.info(await ctx.scope(), input.id));
   r.call(c.createJdAuthorize, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), input));
-  r.call(c.updateJdAuthorize, async (input, ctx) => service.update(await ctx.scope(), input));
-  r.call(c.deleteJdAuthorize, async (input, ctx) => service.remove(await ctx.scope(), input.id));
+  r.call(c.updateJdAuthorize, async (input, ctx) => service.update(ctx.staff, await ctx.scope(), input));
+  r.call(c.deleteJdAuthorize, async (input, ctx) => service.remove(ctx.staff, await ctx.scope(), input.id));
   r.call(c.getJdAuthorizeUrl, async (input, ctx) => service.authorizeUrl(ctx.actor, await ctx.scope(), input.id));
   r.call(c.getJdToken, async (input, ctx) => service.exchange(ctx.actor, await ctx.scope(), input.code, input.state));
   r.call(c.renewJdToken, async (input, ctx) => service.renew(await ctx.scope(), input.id));

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, jdAuthorize as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
+import type { JdAuthorizationsTable } from '../../db/schema-jd.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import type { StaffWrite } from '../../lib/staff-writes.ts';
 import { JdError, type JdClient, type JdTokens } from './jd-client.ts';
 import { createJdAuthorizeRepository, type JdRecord, type JdValues, NO_TOKENS } from './jd-authorize.repository.ts';
 
@@ -60,6 +62,30 @@ export interface JdAuthorizeDeps {
  * authorization, stored hashed, taken once and expires; the code is exchanged only by the user
  * the state was made for, inside that user's scope.
  */
+/** A JD app as its audit rows show it (issue 36 #6): no secret or token, only when it was authorized. */
+const imageOf = (
+  r: Pick<
+    JdAuthorizationsTable,
+    | 'app_key'
+    | 'customer_code'
+    | 'isv_source'
+    | 'dept_no'
+    | 'platform_id'
+    | 'platform_name'
+    | 'token_expires_at'
+    | 'authorized_at'
+  >,
+) => ({
+  app_key: r.app_key,
+  customer_code: r.customer_code,
+  isv_source: r.isv_source,
+  dept_no: r.dept_no,
+  platform_id: r.platform_id,
+  platform_name: r.platform_name,
+  authorized_at: r.authorized_at,
+  token_expires_at: r.token_expires_at,
+});
+
 export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
   const { db, clock, box, jd } = deps;
   const repo = createJdAuthorizeRepository(db);
@@ -166,7 +192,7 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
       return present(await loadScoped(scope, id));
     },
 
-    async update(scope: Scope, input: Fields & { id: number; appSecret?: string }) {
+    async update(staff: StaffWrite, scope: Scope, input: Fields & { id: number; appSecret?: string }) {
       const before = await loadScoped(scope, input.id);
       const newSecret = input.appSecret ? input.appSecret : null;
       // Tokens belong to the app JD granted them to: a new key or secret starts over.
@@ -180,11 +206,29 @@ export function createJdAuthorizeService(deps: JdAuthorizeDeps) {
         updated_at: now(),
       });
       if (!ok) throw new AppError(ErrorCode.NOT_FOUND, 'jdAuthorizeNotFound');
-      return present(await loadScoped(scope, input.id));
+      const after = await loadScoped(scope, input.id);
+      // Staff's edit of a customer's credential (issue 36 #6): the fields before and after, the
+      // secret and tokens withheld (lib/staff-writes.ts). The update is one statement, so the row follows it.
+      await staff.record(db, {
+        target: `jdAuthorize:${input.id}`,
+        customerId: before.customer_id,
+        before: imageOf(before),
+        after: imageOf(after),
+      });
+      return present(after);
     },
 
-    async remove(scope: Scope, id: number) {
-      if (!(await repo.remove(scope, id))) throw new AppError(ErrorCode.NOT_FOUND, 'jdAuthorizeNotFound');
+    /** Staff's removal of a customer's credential keeps its before-image (secret withheld) in the audit log. */
+    async remove(staff: StaffWrite, scope: Scope, id: number) {
+      const removed = await repo.remove(scope, id, (trx, row) =>
+        staff.record(trx, {
+          target: `jdAuthorize:${id}`,
+          customerId: row.customer_id,
+          before: imageOf(row),
+          after: null,
+        }),
+      );
+      if (!removed) throw new AppError(ErrorCode.NOT_FOUND, 'jdAuthorizeNotFound');
       return null;
     },
 

@@ -6,6 +6,7 @@ import { itemRow } from '../../domain/order-writer.ts';
 import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import { StaleVersion, versionedSave } from '../../lib/versions.ts';
+import type { StaffWrite } from '../../lib/staff-writes.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { presentItem } from './orders.presenter.ts';
 import { DELETABLE_STATUSES, type Guard, type OrderFlag } from './orders.repository.ts';
@@ -35,13 +36,19 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
     event,
   } = w;
   return {
-    async update(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+    async update(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>, staff?: StaffWrite) {
       return versionedSave(
-        () => this.writeUpdate(actor, scope, lang, p),
+        () => this.writeUpdate(actor, scope, lang, p, staff),
         () => detail(scope, lang, p.id),
       );
     },
-    async writeUpdate(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderUpdate>) {
+    async writeUpdate(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      p: Req<typeof orders.orderUpdate>,
+      staff?: StaffWrite,
+    ) {
       const o = await load(scope, p.id);
       assertChangeable(o);
       // Refused before any validation: the user's values were entered over a record that is gone.
@@ -62,6 +69,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       const w = await writeChanged(actor, lang, o, current, next, p.confirm, ctx, {
         replaceItems: !!p.items,
         version: p.version,
+        staff,
       });
       return { id: o.id, version: w.version, warnings: w.warnings, taxEstimate: w.taxEstimate };
     },
@@ -97,6 +105,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
             {
               action: 'order.delete',
               target: `order:${t.order_no}`,
+              customerId: t.customer_id,
               detail: {
                 customerId: t.customer_id,
                 orderNo: t.order_no,
@@ -113,7 +122,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       });
       return { deleted };
     },
-    async itemChange(actor: Actor, scope: Scope, lang: ApiLanguage, op: ItemChange) {
+    async itemChange(actor: Actor, scope: Scope, lang: ApiLanguage, op: ItemChange, staff?: StaffWrite) {
       let orderId: number;
       if (op.kind === 'create') orderId = op.orderId;
       else {
@@ -123,11 +132,18 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
       }
       // A line saved from the order's version the page was loaded from: stale is a 409 with the order now.
       return versionedSave(
-        () => this.writeItemChange(actor, scope, lang, op, orderId),
+        () => this.writeItemChange(actor, scope, lang, op, orderId, staff),
         () => detail(scope, lang, orderId),
       );
     },
-    async writeItemChange(actor: Actor, scope: Scope, lang: ApiLanguage, op: ItemChange, orderId: number) {
+    async writeItemChange(
+      actor: Actor,
+      scope: Scope,
+      lang: ApiLanguage,
+      op: ItemChange,
+      orderId: number,
+      staff?: StaffWrite,
+    ) {
       const version = op.kind === 'delete' ? undefined : op.orderVersion;
       // An item of an order outside the scope is reported exactly like a missing one. The recipient
       // does not change here, so a minor's ID confirmed when the order was written is not asked again.
@@ -175,7 +191,7 @@ export function orderEdits(w: OrderWrites, detail: OrderFinding['detail']) {
         { ...current, items },
         op.kind === 'delete' ? ['minorId', 'multiplePricesPerJan', 'crossBorderLimit'] : ['minorId', ...op.confirm],
         ctx,
-        { itemsWrite: write, version },
+        { itemsWrite: write, version, staff },
       );
       if (op.kind === 'delete') return null;
       const after = await repo.item(itemId);

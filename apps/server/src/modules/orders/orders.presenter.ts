@@ -91,7 +91,7 @@ export function presentItem(r: ItemRow, decimals: ReadonlyMap<string, number>): 
 export function presentDetail(
   o: NonNullable<OrderRecord>,
   items: ItemRow[],
-  events: { kind: string; at: string; location: string | null; note: string | null }[],
+  events: { kind: string; at: string; location: string | null; note: string | null; by: string | null }[],
   decimals: ReadonlyMap<string, number>,
   locked: string | null,
   lang: ApiLanguage,

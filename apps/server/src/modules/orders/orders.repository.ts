@@ -211,14 +211,15 @@ export function createOrdersRepository(db: Database) {
       const [order, stored] = await Promise.all([
         db.selectFrom('orders').select('created_at').where('id', '=', orderId).executeTakeFirst(),
         db
-          .selectFrom('tracking_events')
-          .select(['kind', 'at', 'location', 'note'])
-          .where('order_id', '=', orderId)
-          .orderBy('at')
-          .orderBy('id')
+          .selectFrom('tracking_events as e')
+          .leftJoin('users as u', 'u.id', 'e.created_by')
+          .select(['e.kind', 'e.at', 'e.location', 'e.note', 'u.name as by'])
+          .where('e.order_id', '=', orderId)
+          .orderBy('e.at')
+          .orderBy('e.id')
           .execute(),
       ]);
-      return order ? [{ ...createdEvent(order.created_at), note: null }, ...stored] : stored;
+      return order ? [{ ...createdEvent(order.created_at), note: null, by: null }, ...stored] : stored;
     },
     /** Prices seen for a JAN in the customer's earlier orders, newest first. */
     async itemByJan(customerId: number, jan: string) {

@@ -50,36 +50,51 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   // One order
   r.call(orders.order, async (input, ctx) => service.detail(await ctx.scope(), ctx.lang, input.id));
   r.call(orders.items, async (input, ctx) => service.items(await ctx.scope(), input.orderId));
-  r.call(orders.orderUpdate, async (input, ctx) => service.update(ctx.actor, await ctx.scope(), ctx.lang, input));
+  r.call(orders.orderUpdate, async (input, ctx) =>
+    service.update(ctx.actor, await ctx.scope(), ctx.lang, input, ctx.staff),
+  );
   r.call(orders.orderDelete, async (input, ctx) =>
     service.remove({ actor: ctx.actor, ip: ctx.ip }, await ctx.scope(), input.ids),
   );
+  r.call(orders.deletedOrders, async (input, ctx) => service.deletedPage(await ctx.scope(), input));
   r.call(
     orders.itemCreate,
     async ({ orderId, confirm, orderVersion, ...item }, ctx) =>
-      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, {
-        kind: 'create',
-        orderId,
-        item,
-        confirm,
-        orderVersion,
-      }) as never,
+      service.itemChange(
+        ctx.actor,
+        await ctx.scope(),
+        ctx.lang,
+        {
+          kind: 'create',
+          orderId,
+          item,
+          confirm,
+          orderVersion,
+        },
+        ctx.staff,
+      ) as never,
   );
   r.call(
     orders.itemUpdate,
     async ({ id, confirm, orderVersion, ...item }, ctx) =>
-      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, {
-        kind: 'update',
-        id,
-        item,
-        confirm,
-        orderVersion,
-      }) as never,
+      service.itemChange(
+        ctx.actor,
+        await ctx.scope(),
+        ctx.lang,
+        {
+          kind: 'update',
+          id,
+          item,
+          confirm,
+          orderVersion,
+        },
+        ctx.staff,
+      ) as never,
   );
   r.call(
     orders.itemDelete,
     async (input, ctx) =>
-      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'delete', id: input.id }) as never,
+      service.itemChange(ctx.actor, await ctx.scope(), ctx.lang, { kind: 'delete', id: input.id }, ctx.staff) as never,
   );
   r.call(orders.setFlag, async (input, ctx) =>
     service.setFlag(ctx.actor, await ctx.scope(), input.ids, input.flag, input.value),

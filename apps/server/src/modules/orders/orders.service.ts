@@ -3,6 +3,7 @@ import { SAME_RECIPIENT_MAX } from './orders.input.ts';
 import { orderAttention } from './orders.attention.ts';
 import { orderCancelling } from './orders.cancel.ts';
 import { orderCreation } from './orders.create.ts';
+import { deletedOrders } from './orders.deleted.ts';
 import { orderEdits } from './orders.edit.ts';
 import { orderFinding } from './orders.find.ts';
 import { createOrderWrites, type OrdersDeps } from './orders.write.ts';
@@ -13,8 +14,8 @@ export { SAME_RECIPIENT_MAX };
 /**
  * The orders service, one file per use case (ARCHITECTURE.md "Split by use case", as outline splits
  * commands): finding (orders.find.ts), changing (orders.edit.ts), creating (orders.create.ts),
- * attention (orders.attention.ts) and cancelling (orders.cancel.ts), over the checks and write they
- * share (orders.write.ts).
+ * attention (orders.attention.ts), cancelling (orders.cancel.ts) and the deleted ones' tombstones
+ * (orders.deleted.ts), over the checks and write they share (orders.write.ts).
  */
 export function createOrdersService(db: Database, clock: () => Date, deps: OrdersDeps) {
   const w = createOrderWrites(db, clock, deps);
@@ -25,6 +26,7 @@ export function createOrdersService(db: Database, clock: () => Date, deps: Order
     ...orderCreation(w),
     ...orderAttention(w),
     ...orderCancelling(w),
+    ...deletedOrders(db),
   };
 }
 export type OrdersService = ReturnType<typeof createOrdersService>;

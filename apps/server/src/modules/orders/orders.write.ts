@@ -9,6 +9,7 @@ import { StaleVersion } from '../../lib/versions.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
+import type { StaffWrite } from '../../lib/staff-writes.ts';
 import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
 import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
 import { toMinor } from './orders.presenter.ts';
@@ -161,6 +162,17 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
     recipient_address: r.address,
     recipient_postcode: r.postcode,
   });
+  /** An order's editable fields, flat, as an audit row compares them; items as short lines. */
+  const orderImage = (i: OrderInput): Record<string, unknown> => ({
+    userRefNo: i.userRefNo,
+    orderType: i.orderType,
+    clearanceCompanyCode: i.clearanceCompanyCode,
+    insuredAmount: i.insuredAmount,
+    remark: i.remark,
+    ...Object.fromEntries(Object.entries(i.recipient).map(([k, v]) => [`recipient.${k}`, v])),
+    ...Object.fromEntries(Object.entries(i.sender).map(([k, v]) => [`sender.${k}`, v])),
+    items: i.items.map((it) => `${it.jan ?? '-'} ${it.name} x${it.quantity} @${it.unitPrice} ${it.currency}`),
+  });
   const event = (
     orderId: number,
     kind: string,
@@ -197,6 +209,8 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
       guard?: Guard;
       /** The version the edit form was loaded from (none: the spec's last save wins). */
       version?: number;
+      /** The call's staff record: staff's edit of a customer's order is audited before/after (issue 36 #6). */
+      staff?: StaffWrite;
     } = {},
   ) {
     const guard = opts.guard ?? CHANGEABLE;
@@ -251,6 +265,12 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
         // The claim held the row: only a concurrent fix of the same error gets here.
         if (!moved.done.length) throw AppError.conflict('orderChangedMeanwhile', { orderNo: o.order_no });
       } else await repo.addEvents(trx, [event(o.id, 'updated', actor)]);
+      await opts.staff?.record(trx, {
+        target: `order:${o.order_no}`,
+        customerId: o.customer_id,
+        before: orderImage(current),
+        after: orderImage(next),
+      });
       // Read inside the write: a later writer's version would let the form overwrite what it never saw.
       return repo.versionIn(trx, o.id);
     });

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import { maskIdCard, maskPhone } from '../../lib/mask.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
+import type { StaffWrite } from '../../lib/staff-writes.ts';
 import { createRecipientsRepository, type RecipientRecord, type RecipientValues } from './recipients.repository.ts';
 
 const iso = (t: string | Date) => new Date(t).toISOString();
@@ -73,6 +74,20 @@ export function recipientErrors(r: RecipientInput, now: Date, lang: ApiLanguage)
   return Object.keys(fields).length ? fields : null;
 }
 
+/** A stored recipient's own values, as an edit writes them: the images an audit row compares. */
+const valuesOf = (r: RecipientRecord): RecipientValues => ({
+  name: r.name,
+  id_card: r.id_card,
+  phone: r.phone,
+  email: r.email,
+  province: r.province,
+  city: r.city,
+  district: r.district,
+  street: r.street,
+  address: r.address,
+  postcode: r.postcode,
+});
+
 type Input = Omit<C.RecipientRow, 'id' | 'customerId' | 'customerCode' | 'createdAt' | 'updatedAt'>;
 
 /** The recipient address book: a customer's own, an agent's customers', operators all. */
@@ -126,14 +141,36 @@ export function createRecipientsService(deps: { db: Database; clock: () => Date 
       const { id } = await repo.insert(customerId, checked(input, lang), clock().toISOString());
       return present(await load(scope, id), false);
     },
-    async update(scope: Scope, lang: ApiLanguage, input: Input & { id: number }) {
+    /** Staff and agents' edits are recorded with the fields before and after (issue 36 #6), in the edit's transaction. */
+    async update(staff: StaffWrite, scope: Scope, lang: ApiLanguage, input: Input & { id: number }) {
       const v = checked(input, lang);
-      if (!(await repo.update(scope, input.id, v, clock().toISOString())))
-        throw new AppError(ErrorCode.NOT_FOUND, 'recipientNotFound');
+      await db.transaction().execute(async (trx) => {
+        const inTrx = createRecipientsRepository(trx);
+        const before = await inTrx.find(scope, input.id);
+        if (!before || !(await inTrx.update(scope, input.id, v, clock().toISOString())))
+          throw new AppError(ErrorCode.NOT_FOUND, 'recipientNotFound');
+        await staff.record(trx, {
+          target: `recipient:${input.id}`,
+          customerId: before.customer_id,
+          before: valuesOf(before),
+          after: v,
+        });
+      });
       return present(await load(scope, input.id), false);
     },
-    async remove(scope: Scope, id: number) {
-      if (!(await repo.remove(scope, id))) throw new AppError(ErrorCode.NOT_FOUND, 'recipientNotFound');
+    /** The before-image of a recipient staff or an agent removed stays in the audit log. */
+    async remove(staff: StaffWrite, scope: Scope, id: number) {
+      await db.transaction().execute(async (trx) => {
+        const inTrx = createRecipientsRepository(trx);
+        const before = await inTrx.find(scope, id);
+        if (!before || !(await inTrx.remove(scope, id))) throw new AppError(ErrorCode.NOT_FOUND, 'recipientNotFound');
+        await staff.record(trx, {
+          target: `recipient:${id}`,
+          customerId: before.customer_id,
+          before: valuesOf(before),
+          after: null,
+        });
+      });
       return null;
     },
   };
