@@ -272,7 +272,7 @@ export async function buildApp({
   ordersV1Routes(v1, db, orders);
   ordersV1BatchRoutes(v1, orders);
   const interceptions = createInterceptionsService(db, clock);
-  ordersV1ActionRoutes(v1, db, orders, interceptions);
+  ordersV1ActionRoutes(v1, db, orders, (...a) => interceptions.create(...a));
   batchesV1Routes(v1, batches);
   // Webhooks (issue 39 item 4): endpoints on v1, the outbox's relay and deliveries on the job queue.
   const webhooks = createWebhooksService({ db, clock, box: secretBox(secretKey), jobs });

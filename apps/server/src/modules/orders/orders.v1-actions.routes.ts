@@ -3,22 +3,28 @@ import type { V1Context, V1Registrar } from '../../http/register-v1.ts';
 import { refusal } from '../../domain/order-life.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Database } from '../../db/database.ts';
-import type { InterceptionsService } from '../interceptions/index.ts';
 import type { OrdersService } from './orders.service.ts';
 import { createOrdersV1Repository } from './orders.v1.repository.ts';
 import { presentV1Order } from './orders.v1.routes.ts';
+
+/**
+ * The console's interception (modules/interceptions' `create`), handed in by app.ts: orders may
+ * not import interceptions, which reads orders' list helpers (the module graph may not circle,
+ * ARCHITECTURE.md).
+ */
+export type InterceptOrders = (
+  actor: V1Context['actor'],
+  scope: V1Context['scope'],
+  lang: V1Context['lang'],
+  p: { noType: 'systemNo'; numbers: string[]; reason: string },
+) => Promise<{ results: { outcome: string; interceptionId?: number | null }[] }>;
 
 /**
  * The v1 calls on one order beyond reading it (issue 39): cancel and intercept, each the console's
  * own use case (the order life's `cancel`; the interceptions service), and its tracking events.
  * Another tenant's order is as unknown as a missing one (404 `notFound`), read through the key's scope.
  */
-export function ordersV1ActionRoutes(
-  r: V1Registrar,
-  db: Database,
-  orders: OrdersService,
-  interceptions: InterceptionsService,
-) {
+export function ordersV1ActionRoutes(r: V1Registrar, db: Database, orders: OrdersService, intercept: InterceptOrders) {
   const repo = createOrdersV1Repository(db);
   const mine = async (ctx: V1Context, id: number) => {
     const row = await repo.byId(ctx.scope, id);
@@ -38,7 +44,7 @@ export function ordersV1ActionRoutes(
     const early = refusal(o, 'intercept');
     if (early) throw AppError.conflict(early, { orderNo: o.order_no });
     // By its system number, unique across customers: the console's interception names exactly this order.
-    const done = await interceptions.create(ctx.actor, ctx.scope, ctx.lang, {
+    const done = await intercept(ctx.actor, ctx.scope, ctx.lang, {
       noType: 'systemNo',
       numbers: [o.system_no],
       reason: body.reason,
