@@ -13,16 +13,10 @@ function mark(root: ParentNode) {
 /** Watches the document from now on; returns the function that stops watching. */
 export function keepScrollRegionsFocusable(root: HTMLElement = document.body): () => void {
   mark(root);
-  let queued = false;
-  const observer = new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    // One pass per frame, however many nodes a render added.
-    requestAnimationFrame(() => {
-      queued = false;
-      mark(root);
-    });
-  });
+  // At once, in the observer's own callback (one per batch of mutations, before the next task): a
+  // pass put off to the next animation frame never came in a background tab, where frames are
+  // paused, and axe met the unmarked table there (the page walk's second tab).
+  const observer = new MutationObserver(() => mark(root));
   observer.observe(root, { childList: true, subtree: true });
   return () => observer.disconnect();
 }
