@@ -1,17 +1,26 @@
 /**
  * End-to-end tests in Debian's Chromium against the real server and the built console.
- * Two servers, each on a fresh SQLite file with the demo seed:
- *  - MAIN (8090): every spec;
- *  - SHORT_TTL (8091): access tokens live 5 s, for refresh-and-replay and data-heavy specs;
- *  - a fake JD OAuth server (MAIN + 2) that MAIN authorizes JD apps against (JD_OAUTH_BASE_URL; JD sends the
- *    browser back to MAIN's PUBLIC_URL).
+ * Each worker (E2E_WORKERS, default 2) has its own two servers, each on a fresh SQLite file with
+ * the demo seed (servers.ts gives the ports):
+ *  - MAIN (8090, 8100, …): every spec;
+ *  - SHORT_TTL (MAIN + 1): access tokens live 5 s, for refresh-and-replay and data-heavy specs;
+ * and one fake JD OAuth server (8092) that every MAIN authorizes JD apps against (JD_OAUTH_BASE_URL;
+ * JD sends the browser back to that MAIN's PUBLIC_URL).
  * Modules add their specs under e2e/<module>/ and import URLs from ./servers.ts.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_JD_APP, JD_FAKE_EXPIRES_DAYS, JD_PORT, MAIN, MAIN_PORT, SHORT_TTL_PORT } from './servers.ts';
+import {
+  E2E_JD_APP,
+  JD_FAKE_EXPIRES_DAYS,
+  JD_PORT,
+  MAIN_PORT,
+  WORKERS,
+  mainPortOf,
+  shortTtlPortOf,
+} from './servers.ts';
 
 // Workers re-evaluate this file; the run directory must be the one the runner made.
 process.env.E2E_RUN_DIR ??= mkdtempSync(join(tmpdir(), 'console-e2e-'));
@@ -25,8 +34,10 @@ const server = (port: number, name: string, extra = '') =>
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // Spec files are shared out between the workers; a file's tests run in order in one worker, on
+  // that worker's servers. Every spec makes or finds its own data (issue 37).
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   // No retries, on CI either: a retry that passes hides a flaky test (issue 10, finding 19).
   retries: 0,
   timeout: 60_000,
@@ -37,7 +48,7 @@ export default defineConfig({
   globalTeardown: './support/api-coverage.teardown.ts',
   use: {
     baseURL: `http://localhost:${MAIN_PORT}/home/`,
-    trace: 'retain-on-failure',
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     locale: 'zh-CN',
     timezoneId: 'Europe/London',
@@ -79,21 +90,31 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    {
-      command: `(cd .. && npm run build -w apps/web) && ${server(MAIN_PORT, 'main', `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT} PUBLIC_URL=${MAIN}`)}`,
-      url: `http://localhost:${MAIN_PORT}/home/`,
-      timeout: 180_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
-    {
-      command: server(SHORT_TTL_PORT, 'short-ttl', 'ACCESS_TOKEN_TTL_SECONDS=5'),
-      url: `http://localhost:${SHORT_TTL_PORT}/home/`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+    // Slot 0's MAIN builds the console first; the servers start one after another, so every
+    // other server finds it built.
+    ...Array.from({ length: WORKERS }, (_, slot) => [
+      {
+        command:
+          (slot === 0 ? '(cd .. && npm run build -w apps/web) && ' : '') +
+          server(
+            mainPortOf(slot),
+            `main-${slot}`,
+            `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT} PUBLIC_URL=http://localhost:${mainPortOf(slot)}`,
+          ),
+        url: `http://localhost:${mainPortOf(slot)}/home/`,
+        timeout: slot === 0 ? 180_000 : 120_000,
+        reuseExistingServer: false,
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
+      },
+      {
+        command: server(shortTtlPortOf(slot), `short-ttl-${slot}`, 'ACCESS_TOKEN_TTL_SECONDS=5'),
+        url: `http://localhost:${shortTtlPortOf(slot)}/home/`,
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: 'ignore' as const,
+        stderr: 'pipe' as const,
+      },
+    ]).flat(),
   ],
 });

@@ -166,6 +166,10 @@ function firstOfEachGroup(routes: typeof pagePaths): Set<string> {
   return new Set(seen.values());
 }
 
+// The walks are independent (each sets its user's look and language itself): shared out between
+// the run's workers rather than one after another in one.
+test.describe.configure({ mode: 'parallel' });
+
 const WALKS = [
   ...['demo', 'agent', 'operator', 'admin'].map((user) => ({ user, locale: AXE_LOCALE })),
   { user: 'admin', locale: 'en' as const },
