@@ -103,7 +103,7 @@ export function createWebhooksService({
       const customers = customersOf(scope);
       // A customer's key acts for its customer; an agent's key names one of its customers.
       const customerId = input.customerId ?? (customers.length === 1 ? customers[0] : undefined);
-      if (customerId === undefined) throw AppError.field('customerId', 'required');
+      if (customerId === undefined) throw AppError.field('customerId', 'customerRequired');
       if (!customers.includes(customerId)) throw AppError.field('customerId', 'customerOutOfScope');
       const secret = newSecret();
       const at = now();
