@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { presentV1Order, V1_ORDER_COLUMNS } from './v1-order.ts';
 
 /**
  * The webhook outbox (issue 39 item 4, docs/decisions/2026-12-07-webhooks.md): every change of an
@@ -56,17 +57,7 @@ export async function recordOrderEvents(
     const rows = await trx
       .selectFrom('orders as o')
       .select([
-        'o.id',
-        'o.customer_id',
-        'o.order_no',
-        'o.waybill_no',
-        'o.channel_code',
-        'o.status',
-        'o.intercepted',
-        'o.user_ref_no',
-        'o.recipient_name',
-        'o.created_at',
-        'o.updated_at',
+        ...V1_ORDER_COLUMNS,
         (eb) =>
           eb
             .selectFrom('webhook_events as e')
@@ -102,19 +93,7 @@ export async function recordOrderEvents(
         timestamp: at,
         sequence: o.seq,
         data: {
-          order: {
-            id: r.id,
-            customerId: r.customer_id,
-            orderNo: r.order_no,
-            waybillNo: r.waybill_no,
-            channel: r.channel_code,
-            status: r.status,
-            intercepted: r.intercepted === 1,
-            userRefNo: r.user_ref_no,
-            recipientName: r.recipient_name,
-            createdAt: r.created_at,
-            updatedAt: r.updated_at,
-          },
+          order: presentV1Order(r),
           ...(c.note ? { note: c.note } : {}),
         },
       });

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { Database } from '../../db/database.ts';
 import type { OrdersService } from './orders.service.ts';
 import { createOrdersV1Repository } from './orders.v1.repository.ts';
-import { presentV1Order } from './orders.v1.routes.ts';
+import { presentV1Order } from '../../domain/v1-order.ts';
 
 /**
  * The console's interception (modules/interceptions' `create`), handed in by app.ts: orders may

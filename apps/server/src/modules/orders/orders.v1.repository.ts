@@ -1,26 +1,13 @@
 import type { Database } from '../../db/database.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
+import { V1_ORDER_COLUMNS } from '../../domain/v1-order.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 
 /**
  * What the v1 API reads of an order (contract v1.ts `v1Order`), and what its actions check
  * (system number, error flag).
  */
-const COLUMNS = [
-  'o.system_no',
-  'o.error_at',
-  'o.id',
-  'o.customer_id',
-  'o.order_no',
-  'o.waybill_no',
-  'o.channel_code',
-  'o.status',
-  'o.intercepted',
-  'o.user_ref_no',
-  'o.recipient_name',
-  'o.created_at',
-  'o.updated_at',
-] as const;
+const COLUMNS = ['o.system_no', 'o.error_at', ...V1_ORDER_COLUMNS] as const;
 
 export interface V1OrderFilter {
   /** The position after the last order of the previous page. */

@@ -1,25 +1,12 @@
 import { ErrorCode, v1 } from '@console/contract';
 import type { V1Registrar } from '../../http/register-v1.ts';
+import { presentV1Order } from '../../domain/v1-order.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Database } from '../../db/database.ts';
 import type { OrdersService } from './orders.service.ts';
 import { createOrdersV1Repository } from './orders.v1.repository.ts';
 
 export type V1OrderRow = NonNullable<Awaited<ReturnType<ReturnType<typeof createOrdersV1Repository>['byId']>>>;
-
-export const presentV1Order = (r: V1OrderRow): v1.V1Order => ({
-  id: r.id,
-  customerId: r.customer_id,
-  orderNo: r.order_no,
-  waybillNo: r.waybill_no,
-  channel: r.channel_code as v1.V1Order['channel'],
-  status: r.status as v1.V1Order['status'],
-  intercepted: r.intercepted === 1,
-  userRefNo: r.user_ref_no,
-  recipientName: r.recipient_name,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 /** A cursor is the last order's (updated_at, id), opaque to clients: base64url of its JSON. */
 const cursorOf = (r: V1OrderRow) => Buffer.from(JSON.stringify([r.updated_at, r.id])).toString('base64url');
