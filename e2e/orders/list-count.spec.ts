@@ -21,7 +21,7 @@ function ensureCustomerWithOrders() {
       id: number;
       password_hash: string;
     };
-    db.exec('BEGIN');
+    db.exec('BEGIN IMMEDIATE');
     const customer = Number(
       db.prepare("INSERT INTO customers (code, name, created_at) VALUES ('COUNT29', 'COUNT29', ?)").run(at)
         .lastInsertRowid,

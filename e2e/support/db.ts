@@ -8,7 +8,10 @@ import { DatabaseSync } from 'node:sqlite';
 export function withDb<T>(file: string, fn: (db: DatabaseSync) => T): T {
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA busy_timeout = 5000');
+    // A write transaction must start as one (BEGIN IMMEDIATE below): a deferred one that reads
+    // first cannot wait for the server's writer (its busy handler is skipped, SQLITE_BUSY at once),
+    // and the server writes every second (the webhook relay's schedule).
+    db.exec('PRAGMA busy_timeout = 15000');
     return fn(db);
   } finally {
     db.close();
@@ -39,7 +42,7 @@ export function ensureErrorOrders(file: string, userName: string, atLeast: numbe
       `INSERT OR IGNORE INTO orders (${cols.join(', ')}) SELECT ${select.join(', ')} FROM orders
        WHERE customer_id = :customer AND error_reason IS NOT NULL AND order_no NOT LIKE '%-E%'`,
     );
-    db.exec('BEGIN');
+    db.exec('BEGIN IMMEDIATE');
     for (let n = 1; count() < atLeast && n < 10_000; n++) insert.run({ n: String(n), customer: user.customer_id });
     db.exec('COMMIT');
     return count();

@@ -67,7 +67,7 @@ export function cloneRows(
       `INSERT INTO ${table} (${cols.join(', ')}) SELECT ${select.join(', ')} FROM ${table} WHERE id = :id RETURNING id`,
     );
     const ids: number[] = [];
-    db.exec('BEGIN');
+    db.exec('BEGIN IMMEDIATE');
     // node:sqlite refuses a named parameter the statement does not use.
     const usesN = Object.values(set).some((e) => e.includes(':n'));
     for (let n = 1; n <= count; n++) ids.push((insert.get(usesN ? { id, n } : { id }) as { id: number }).id);
