@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { scheduleClock } from '../src/lib/jobs.ts';
+import { scheduleClock, scheduleTicks } from '../src/lib/jobs.ts';
 
 // The clock waits with timers/promises, which vitest's fake timers do not reach: here that wait
 // is made on the global timer they replace, with the same abort.
@@ -70,5 +70,37 @@ describe('scheduleClock', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(runs).toBe(0);
     await job.stop();
+  });
+});
+
+/** A periodic kind with `due` (the webhook relay): a period with nothing to do writes no job. */
+describe('scheduleTicks with due', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('asks due every period and makes the period job only when it says there is work', async () => {
+    vi.useFakeTimers();
+    let work = false;
+    let asked = 0;
+    const ticks: Date[] = [];
+    const schedule = scheduleTicks(
+      'relay',
+      {
+        everyMs: 1000,
+        atStart: true,
+        due: async () => {
+          asked += 1;
+          return work;
+        },
+      },
+      async (_name, at) => void ticks.push(at),
+      { warn: () => {}, error: () => {} },
+    );
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(asked).toBeGreaterThanOrEqual(5);
+    expect(ticks).toHaveLength(0);
+    work = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ticks).toHaveLength(1);
+    await schedule.stop();
   });
 });

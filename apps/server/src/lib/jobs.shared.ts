@@ -86,6 +86,13 @@ export interface PeriodicOptions {
   everyMs: number;
   /** Also run now, unless one already ran in the current period on any instance. */
   atStart: boolean;
+  /**
+   * A cheap read: whether the period's job has anything to do. When it says no, the schedule writes
+   * no job for that period. A kind that checks often for rare work (the webhook relay, every
+   * second) would otherwise write, claim and finish a queue row every period for nothing: on SQLite
+   * that is the one writer's time, and the e2e fixtures' writes met it.
+   */
+  due?: () => Promise<boolean>;
 }
 
 export interface JobQueue {
@@ -180,6 +187,7 @@ export function scheduleTicks(
     run: async () => {
       const now = new Date();
       if (!opts.atStart && slotOf(now, opts.everyMs) === startSlot) return;
+      if (opts.due && !(await opts.due())) return;
       await tick(name, now);
     },
     onError: (err) => log.warn({ err, kind: name }, 'job schedule failed'),

@@ -18,7 +18,7 @@ export const RELAY_KIND = 'webhook-relay';
 
 /**
  * Webhook delivery on the job queue (docs/decisions/2026-12-07-webhooks.md):
- * - the relay (periodic, once a second, one at a time across instances) reads the outbox
+ * - the relay (periodic, once a second when events wait, one at a time across instances) reads the outbox
  *   (`webhook_events` not yet dispatched), makes one delivery per subscribed active endpoint and
  *   enqueues its job in the same transaction, then marks the events dispatched: an event is
  *   never lost between the order's commit and its delivery, and never delivered twice by the relay;
@@ -159,7 +159,8 @@ export function defineWebhookJobs({
   });
   jobs.every(
     { name: RELAY_KIND, pollSeconds: 0.5, run: async () => void (await relay()) },
-    { everyMs: 1000, atStart: true },
+    // Only a second with events waiting writes a relay job (`due`): an idle console writes none.
+    { everyMs: 1000, atStart: true, due: repo.hasUndispatched },
   );
   return { relay, deliver, testType: v1.TEST_EVENT_TYPE };
 }

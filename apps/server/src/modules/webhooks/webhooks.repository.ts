@@ -30,6 +30,14 @@ export function createWebhooksRepository(db: Database) {
       return Number(r.numUpdatedRows);
     },
 
+    /** Whether any event waits for the relay (its schedule's `due`: a read on the outbox's index). */
+    hasUndispatched: async () =>
+      !!(await db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('dispatched_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst()),
     /** The relay's next events: not yet turned into deliveries, oldest first. */
     undispatched: (limit: number) =>
       db
