@@ -64,6 +64,19 @@ function databaseUnavailable(cause: unknown): AppError {
   return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'databaseUnavailable', null, undefined, undefined, cause);
 }
 
+/**
+ * A statement stopped by PostgreSQL's `statement_timeout` (DATABASE_STATEMENT_TIMEOUT_SECONDS) or
+ * cancelled (57014 query_canceled): the database is up, the request asked too much of it. A 503
+ * with its own reason (not a 500, issue 38), without Retry-After: the same request would likely
+ * run as long again, so the words say to narrow it. Not transient for jobs for the same reason.
+ */
+function databaseTimeout(cause: unknown): AppError {
+  return new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'databaseTimeout', null, undefined, undefined, cause);
+}
+
+const isQueryCanceled = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '57014';
+
 const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
@@ -73,7 +86,10 @@ const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => 
  */
 export function appErrorOfDatabase(error: unknown): AppError | null {
   const c = classifyDatabaseError(error);
-  if (!c) return isTransientDatabaseError(error) ? databaseUnavailable(error) : null;
+  if (!c) {
+    if (isQueryCanceled(error)) return databaseTimeout(error);
+    return isTransientDatabaseError(error) ? databaseUnavailable(error) : null;
+  }
   if (c.kind === 'invalid') return AppError.badRequest('dbInvalidInput');
   if (c.kind === 'conflict') return AppError.conflict('dbConflict');
   const columns = c.columns.filter((col) => col && col !== 'customer_id');

@@ -27,7 +27,7 @@ const MEANINGS: Record<number, string> = {
   429: 'Too many attempts, or too many downloads of this customer being prepared: wait and try again.',
   430: 'The session was ended elsewhere; the message says why.',
   500: '`data.errorId` is also in the server log.',
-  503: 'The file store (`fileStoreUnavailable`) or the database (`databaseUnavailable`, with `Retry-After`) cannot be reached now: nothing was changed; try again shortly.',
+  503: 'The file store (`fileStoreUnavailable`) or the database (`databaseUnavailable`, with `Retry-After`) cannot be reached now, or the database stopped a statement that ran too long (`databaseTimeout`: narrow the request): nothing was changed.',
   507: 'Nothing was saved for want of room: the disk is full (`storageFull`, try later) or the customer’s files reached their quota (`storageQuotaExceeded`).',
 };
 

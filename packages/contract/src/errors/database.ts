@@ -23,4 +23,8 @@ export const databaseMessages = {
     en: 'The database cannot be reached right now (it may be restarting); nothing was changed. Please try again in a moment.',
     'zh-CN': '数据库暂时无法访问（可能正在重启），未做任何更改。请稍后重试。',
   },
+  databaseTimeout: {
+    en: 'The database took too long to answer and the request was stopped; nothing was changed. Narrow the search or try again later.',
+    'zh-CN': '数据库处理时间过长，请求已中止，未做任何更改。请缩小查询范围或稍后重试。',
+  },
 } as const satisfies Catalogue;
