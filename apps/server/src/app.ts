@@ -67,7 +67,8 @@ import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
 import { chargeRelabel } from './domain/charges.ts';
 import { storageAccrualJob } from './modules/bills/storage-accrual.ts';
-import { createJobQueue, runsJobs, type JobQueue } from './lib/jobs.ts';
+import { type CataloguedQueue, withJobCatalogue } from './lib/job-catalogue.ts';
+import { createJobQueue, runsJobs } from './lib/jobs.ts';
 import { exportNominationsRoutes } from './modules/export-nominations/export-nominations.routes.ts';
 import { createExportNominationsService } from './modules/export-nominations/export-nominations.service.ts';
 import { interceptionsRoutes } from './modules/interceptions/interceptions.routes.ts';
@@ -98,8 +99,8 @@ export const VERSION = '1.21.2';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The job queue (lib/jobs.ts): started with the app, stopped when it closes. */
-    jobs: JobQueue;
+    /** The job queue (lib/jobs.ts) held to the job catalogue: started with the app, stopped when it closes. */
+    jobs: CataloguedQueue;
     /** SIGTERM's first step (server.ts): `/api/ready` answers 503 `shuttingDown` from now on. */
     beginShutdown(): void;
   }
@@ -153,7 +154,8 @@ export async function buildApp({
   if (temp.removed) app.log.info({ removed: temp.removed }, 'removed temporary files left by the last run');
   app.addHook('onClose', async () => temp.release());
   // Long and periodic jobs, on one queue shared by every instance on PostgreSQL (lib/jobs.ts).
-  const jobs = createJobQueue({ config, db, log: app.log });
+  // Held to the job catalogue (lib/job-catalogue.ts): every kind listed, its payloads checked.
+  const jobs = withJobCatalogue(createJobQueue({ config, db, log: app.log }));
   app.decorate('jobs', jobs);
   // Opened first, so modules can enqueue while they start (recoveries); kinds are set up as they
   // are defined. Jobs run only once `jobs.start()` is called, after the server listens (server.ts;
@@ -433,6 +435,7 @@ export async function buildApp({
     },
     { everyMs: config.JD_RENEW_HOURS * 3_600_000, atStart: true },
   );
+  jobs.assertComplete();
 
   registerConsole(app, config.WEB_DIST);
   return app;

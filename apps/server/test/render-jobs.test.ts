@@ -88,7 +88,7 @@ describe('renders on the job queue', () => {
     // heavy render, it would wait for the job that waits for it.
     const SLEEP = { kind: TEST_RENDERS.sleep };
     const done: string[] = [];
-    h.app.jobs.define<{ n: number }>({
+    h.app.jobs.unchecked.define<{ n: number }>({
       name: 'test-render-inside-job',
       run: async () => {
         const file = await asTenant('c1', () => renderFile({ ...SLEEP, arg: { ms: 10 } }, { ext: 'pdf', total: 6000 }));
@@ -97,7 +97,7 @@ describe('renders on the job queue', () => {
       },
     });
     const before = await renderJobsSeen();
-    await h.app.jobs.enqueue('test-render-inside-job', { n: 1 }, { customerId: 1, size: 'heavy' });
+    await h.app.jobs.unchecked.enqueue('test-render-inside-job', { n: 1 }, { customerId: 1, size: 'heavy' });
     await waitFor('the job that renders', () => done.length === 1, 20_000);
     expect(done).toEqual(['done']);
     expect(await renderJobsSeen()).toBe(before);

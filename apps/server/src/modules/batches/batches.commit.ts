@@ -19,6 +19,7 @@ import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../order
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import type { decodeParsedOrders } from './parsed-orders.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /**
  * Orders written per short transaction of a commit (about 25 ms on SQLite): another user's
@@ -30,7 +31,7 @@ const COMMIT_CHUNK = 500;
  * The commit job's payload. `recovered`: enqueued at start for a batch left committing with no
  * job (by a release that committed in the instance that took the call): it fails the batch.
  */
-export type CommitPayload = { batchId: number; userId: number; lang: ApiLanguage; recovered?: boolean };
+export type CommitPayload = JobPayload<'batch-commit'>;
 
 type Repo = ReturnType<typeof createBatchesRepository>;
 type BatchRow = NonNullable<Awaited<ReturnType<Repo['findAny']>>>;

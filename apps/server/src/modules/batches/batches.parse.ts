@@ -14,6 +14,7 @@ import type { BatchesDeps } from './batches.service.ts';
 import { parseFailureText } from './parse-pool.ts';
 import { decodeParsedOrders, parsedChannels } from './parsed-orders.ts';
 import type { Confirmation, ConfirmOrder, Duplicate, Issue, ParseJob } from './parse.protocol.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Rows a batch sheet may have. */
@@ -35,7 +36,7 @@ export type Preview = {
  * `recovered`: enqueued at start for a batch left parsing with no job (by a release
  * that ran them in the instance that took the call): it fails the batch as interrupted.
  */
-export type ParsePayload = { batchId: number; lang: ApiLanguage; channel: string | null; recovered?: boolean };
+export type ParsePayload = JobPayload<'batch-parse'>;
 
 type Repo = ReturnType<typeof createBatchesRepository>;
 

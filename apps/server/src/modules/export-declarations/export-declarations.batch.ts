@@ -16,6 +16,7 @@ import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import '../batches/index.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
 import { declarationRowsOfSheet, type Layout } from './export-declarations.sheets.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 export const ERRORS_KIND = 'export-declaration-errors';
 const MAX_AMOUNT = 2_000_000_000;
@@ -50,7 +51,7 @@ export function checkPair(
 
 /** The queue's kind of a declarations commit (lib/jobs.ts). */
 const RUN_JOB = 'export-declaration-batch';
-type RunPayload = { runId: number };
+type RunPayload = JobPayload<'export-declaration-batch'>;
 type RunRow = { orderId: number; customerId: number; productName: string; amountJpy: number | null };
 
 /**

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiLanguage } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import type { JobContext, JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import { type PermitMailer, smtpFailure } from './export-declarations.mailer.ts';
 import type { DeclarationsRepository } from './export-declarations.repository.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /** The queue's kind of a permit's e-mail (lib/jobs.ts). */
 const MAIL_JOB = 'export-permit-mail';
-type MailPayload = { orderId: number; fileId: number; lang: ApiLanguage };
+type MailPayload = JobPayload<'export-permit-mail'>;
 
 /**
  * The permit's e-mail on the job queue (issue 27): a slow or unreachable mail server held the

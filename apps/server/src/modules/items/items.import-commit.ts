@@ -1,4 +1,3 @@
-import type { ApiLanguage } from '@console/contract';
 import { ErrorCode } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -14,12 +13,13 @@ import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import type { createItemImportRepository } from './items.import.repository.ts';
 import type { NewItemValues } from './items.service.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /** Items written per statement of a commit (22 columns: far under both engines' parameter limits). */
 const COMMIT_CHUNK = 500;
 /** The queue's kind of a commit (lib/jobs.ts). */
 const COMMIT_JOB = 'item-import-commit';
-type CommitPayload = { importId: number; userId: number; lang: ApiLanguage };
+type CommitPayload = JobPayload<'item-import-commit'>;
 
 /**
  * The commit of a confirmed item import, a job on the queue (issue 27): one instance runs it, and

@@ -17,6 +17,7 @@ import '../batches/index.ts';
 import '../orders/index.ts';
 import { createLabelBRepository, type LabelBBatchRecord, type LabelBRowRecord } from './label-b.repository.ts';
 import { documentNumber } from '../../lib/document-numbers.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /**
  * What an applied batch hands on: the printed orders it marked for a replacement label "B"
@@ -196,7 +197,7 @@ export function createLabelBService(deps: LabelBDeps) {
     }
   }
 
-  deps.jobs.define<{ batchId: number }>({
+  deps.jobs.define<JobPayload<'label-b-apply'>>({
     name: APPLY_JOB,
     exclusive: true,
     run: (p, ctx) => apply(p.batchId, ctx),

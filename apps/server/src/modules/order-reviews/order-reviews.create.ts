@@ -15,11 +15,12 @@ import { createCatalogueLookup } from '../items/index.ts';
 import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
 import { createOrderReviewsRepository } from './order-reviews.repository.ts';
 import { buildReviewRows } from './order-reviews.rows.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The queue's kind of a review's parse (lib/jobs.ts). */
 export const REVIEW_JOB = 'order-review-parse';
-type ReviewPayload = { reviewId: number; lang: ApiLanguage };
+type ReviewPayload = JobPayload<'order-review-parse'>;
 
 export interface ReviewJobDeps {
   db: Database;

@@ -7,6 +7,7 @@ import { noticeForUser } from '../notifications/index.ts';
 import { sendWebhook } from './webhooks.outbound.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
 import { DELIVER_KIND, SECRET_PURPOSE } from './webhooks.service.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /** An endpoint failing without a success for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
@@ -151,7 +152,7 @@ export function defineWebhookJobs({
     if (retry) throw new Error(`webhook delivery ${d.id}: ${result.statusCode ?? result.error}`);
   }
 
-  jobs.define<{ deliveryId: number }>({
+  jobs.define<JobPayload<'webhook-deliver'>>({
     name: DELIVER_KIND,
     retry: { limit: RETRIES, delaySeconds: retryDelaySeconds },
     pollSeconds: 0.5,
