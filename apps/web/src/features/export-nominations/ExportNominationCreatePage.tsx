@@ -5,6 +5,7 @@ import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { t, useI18n, useSession } from '@/lib';
 import { createNomination, refreshNominations } from './api/exportNominations.ts';
 import { NominationFields, toFields } from './components/NominationFields.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
 
 /**
@@ -19,9 +20,11 @@ export default function ExportNominationCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const submit = async (v: Record<string, any>) => {
     try {
       await createNomination({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
+      draft.created();
       void message.success(t('exportNominations.created'));
       await refreshNominations();
       form.resetFields();
@@ -32,7 +35,14 @@ export default function ExportNominationCreatePage() {
   };
   return (
     <Card title={t('exportNominations.create')} data-testid="nomination-create">
-      <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        scrollToFirstError
+        style={{ maxWidth: 900 }}
+      >
         {!isCustomer && (
           <Form.Item
             name="customerId"

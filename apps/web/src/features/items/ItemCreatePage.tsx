@@ -7,6 +7,7 @@ import { invalidateCall, t, useI18n } from '@/lib';
 import { createItem } from './api/createItem.ts';
 import { ItemFields, toItemInput } from './components/ItemForm.tsx';
 import { useRole } from './components/useRole.ts';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
 
 /** Create Item: every field of spec §3 Item; it goes to review (pending). Agents and operators choose the customer. */
@@ -16,10 +17,12 @@ export default function ItemCreatePage() {
   const navigate = useNavigate();
   const role = useRole();
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const chosen = Form.useWatch('customerId', form) as number | undefined;
   const submit = async (v: Record<string, any>) => {
     try {
       const r = await createItem({ ...toItemInput(v), customerId: role.isCustomer ? undefined : v.customerId });
+      draft.created();
       message.success(t('items.created'));
       await invalidateCall(items.items);
       form.resetFields();
@@ -30,7 +33,14 @@ export default function ItemCreatePage() {
   };
   return (
     <Card title={t('items.create')} data-testid="item-create">
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ origin: 'JP' }} scrollToFirstError>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        initialValues={{ origin: 'JP' }}
+        scrollToFirstError
+      >
         {!role.isCustomer && (
           <Form.Item
             name="customerId"

@@ -7,6 +7,7 @@ import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, errorText, t, useI18n, useSession } from '@/lib';
 import { bookPickup, downloadSlip, refreshPickups } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
 
 /**
@@ -22,11 +23,13 @@ export default function PickupCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const [done, setDone] = useState<P.PickupRow | null>(null);
 
   const submit = async (v: Record<string, any>) => {
     try {
       const row = await bookPickup({ customerId: isCustomer ? undefined : v.customerId, ...bookingOf(v) });
+      draft.created();
       setDone(row);
       void message.success(t('pickups.booked', { no: row.pickupNo }));
       await refreshPickups();
@@ -73,6 +76,7 @@ export default function PickupCreatePage() {
         form={form}
         layout="vertical"
         onFinish={submit}
+        onValuesChange={draft.touched}
         initialValues={{ region: 'tokyo', bigCartons: 1, smallParcels: 0 }}
         style={{ maxWidth: 900 }}
       >

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, call, invalidateCall, t, useI18n, useSession } from '@/lib';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
 
 /**
@@ -16,6 +17,7 @@ export default function SelfSendCreatePage() {
   useI18n();
   const navigate = useNavigate();
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const company = Form.useWatch('expressCompany', form);
@@ -44,6 +46,7 @@ export default function SelfSendCreatePage() {
         },
         { silent: true },
       );
+      draft.created();
       setSaved(r.parcels.length);
       form.resetFields(['trackingNos', 'remark']);
       void invalidateCall(S.selfSendList);
@@ -69,6 +72,7 @@ export default function SelfSendCreatePage() {
         style={{ maxWidth: 560 }}
         initialValues={{ expressCompany: 'yamato', expectedPieces: 1, sendDate: dayjs() }}
         onFinish={(v) => void submit(v)}
+        onValuesChange={draft.touched}
       >
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')} rules={[{ required: true }]}>
