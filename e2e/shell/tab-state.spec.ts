@@ -145,6 +145,44 @@ test.describe('tab state', () => {
     expect(await tabPaths(page)).not.toContain('/order/create');
   });
 
+  test('with a dirty tab, leaving the page asks with the browser warning and log off names the loss; clean, it does not', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await consoleWithHomeTabOnly(page, context, request);
+    const ask = page.locator('.ant-modal-confirm:visible');
+    await open(page, '/order/create');
+    const orderNo = page.locator('[data-tab-view="/order/create"]').getByTestId('create-orderNo');
+    // A click first: the browser asks on leaving only a page the user has interacted with.
+    await orderNo.click();
+    await orderNo.fill('DRAFT0002');
+    await expect(tab(page, '/order/create')).toHaveClass(/is-dirty/);
+
+    // Issue 36 #19: log off says the unsaved edits go with it.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: '注销' }).click();
+    await expect(ask).toContainText('1 个标签有未保存的修改，注销后将丢失。');
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(ask).toHaveCount(0);
+
+    // Closing (or reloading) the browser's page asks; staying keeps the page and what was typed.
+    const warned = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await warned;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss();
+    await expect(orderNo).toHaveValue('DRAFT0002');
+
+    // The dirty tab closed: nothing left to lose, the page closes without asking.
+    await tab(page, '/order/create').getByTestId('tab-close').click();
+    await ask.getByRole('button', { name: /^关\s*闭$/ }).click();
+    await expect(tab(page, '/order/create')).toHaveCount(0);
+    const closed = page.waitForEvent('close');
+    await page.close({ runBeforeUnload: true });
+    await closed;
+  });
+
   test('an evicted tab renders its page again; the tab limit says which tab it closed', async ({
     page,
     context,
