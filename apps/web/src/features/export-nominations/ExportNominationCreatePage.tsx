@@ -7,6 +7,7 @@ import { createNomination, refreshNominations } from './api/exportNominations.ts
 import { NominationFields, toFields } from './components/NominationFields.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Create Export Nomination (spec §2 exports.create): every field of spec §3; agents and
@@ -21,7 +22,7 @@ export default function ExportNominationCreatePage() {
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createNomination({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
       draft.created();
@@ -32,7 +33,7 @@ export default function ExportNominationCreatePage() {
     } catch (e) {
       showSaveError(form, e, { scroll: true });
     }
-  };
+  });
   return (
     <Card title={t('exportNominations.create')} data-testid="nomination-create">
       <Form
@@ -55,7 +56,7 @@ export default function ExportNominationCreatePage() {
         )}
         <NominationFields />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="nomination-submit">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="nomination-submit">
             {t('exportNominations.save')}
           </Button>
           <Button onClick={() => navigate('/exports/list')}>{t('exportNominations.cancel')}</Button>

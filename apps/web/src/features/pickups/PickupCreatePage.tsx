@@ -9,6 +9,7 @@ import { bookPickup, downloadSlip, refreshPickups } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Book a pickup (spec §2 subscribeTake.create): region, then a date the server says is open
@@ -25,8 +26,7 @@ export default function PickupCreatePage() {
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
   const [done, setDone] = useState<P.PickupRow | null>(null);
-
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       const row = await bookPickup({ customerId: isCustomer ? undefined : v.customerId, ...bookingOf(v) });
       draft.created();
@@ -42,7 +42,7 @@ export default function PickupCreatePage() {
         void refreshPickups();
       }
     }
-  };
+  });
 
   const required = [{ required: true, message: t('pickups.required') }];
   return (
@@ -86,7 +86,7 @@ export default function PickupCreatePage() {
           </Form.Item>
         )}
         <PickupFields form={form} />
-        <Button type="primary" htmlType="submit" data-testid="pickup-submit">
+        <Button type="primary" htmlType="submit" loading={submitting} data-testid="pickup-submit">
           {t('pickups.submit')}
         </Button>
       </Form>

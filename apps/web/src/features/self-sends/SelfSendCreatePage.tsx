@@ -8,6 +8,7 @@ import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, call, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Declare a self-send (spec §2 selfSendTake.create): the parcels the customer sends to the
@@ -21,12 +22,11 @@ export default function SelfSendCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const company = Form.useWatch('expressCompany', form);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<number | null>(null);
   const l = (k: string, p?: Record<string, string | number>) => t(`selfSends.${k}`, p);
 
-  const submit = async (v: Record<string, any>) => {
-    setBusy(true);
+  // One save at a time: a double click or a second Enter declared the parcels twice (issue 36 #22).
+  const [submit, busy] = useOneAtATime(async (v: Record<string, any>) => {
     setSaved(null);
     try {
       const trackingNos = String(v.trackingNos ?? '')
@@ -59,10 +59,8 @@ export default function SelfSendCreatePage() {
           })),
         );
       } else throw e;
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="self-send-create-page">
