@@ -85,8 +85,15 @@ test('item review: create with image → fail with reason → fix and resubmit �
   await (await chooser2).setFiles({ name: 'cream.png', mimeType: 'image/png', buffer: png() });
   await expect(c.getByTestId('image-preview')).toBeVisible();
   await expect(c.getByTestId('image-error')).toHaveCount(0);
-  await c.getByTestId('item-submit').click();
+  // A double click creates once (issue 36 #22: the second create was refused as a duplicate JAN, in red).
+  const creates: string[] = [];
+  c.on('request', (r) => {
+    if (r.url().endsWith('/item/create')) creates.push(r.url());
+  });
+  await c.getByTestId('item-submit').dblclick();
   await expect(c.getByTestId('item-info')).toBeVisible();
+  expect(creates).toHaveLength(1);
+  await expect(c.locator('.ant-message-error')).toHaveCount(0);
   await expect(c.getByTestId('item-info').getByTestId('item-status')).toHaveText('待审核');
 
   const [created] = (await listItems(request, customer.token, { jan })).list;

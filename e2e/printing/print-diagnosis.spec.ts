@@ -13,6 +13,7 @@ import { expect, test, type Page } from '../support/test.ts';
 import { MAIN, MAIN_PORT } from '../servers.ts';
 import { type FolderAgent, startFolderAgent } from '../support/print-agent.ts';
 import { api, loginByCookie } from '../support/session.ts';
+import { createOrder } from '../support/orders.ts';
 
 // This run's ports beside its console (print-by-number and print-cups take +100 and +101).
 const NOTHING_PORT = MAIN_PORT + 102;
@@ -86,4 +87,27 @@ test('not running, refusing this address, CUPS down: each named with what to do'
   await page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: '简体中文' }).click();
   await expect(refused).toContainText('打印插件拒绝了本控制台的地址');
   expect((await api(request, 'user/settings/save', { key: 'print', value: {} }, token)).status).toBe(200);
+});
+
+test("打印面单 on an order with no agent shows the print page's diagnosis, not a passing toast", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const token = await loginByCookie(context, request, 'demo');
+  const order = await createOrder(request, token);
+  const saved = await api(request, 'user/settings/save', { key: 'print', value: { agentPort: NOTHING_PORT } }, token);
+  expect(saved.status).toBe(200);
+  await page.goto(`${MAIN}/home/order/info?id=${order.id}`);
+  await page.getByTestId('detail-print').click();
+  // Issue 36 #22: a 3-second "print failed" toast before; now what the print page says, until closed.
+  const dialog = page.locator('.ant-modal-confirm:visible');
+  await expect(dialog.getByTestId('agent-missing')).toContainText(
+    `打印插件未运行（localhost:${NOTHING_PORT} 无应答）`,
+    { timeout: 60_000 },
+  );
+  await expect(dialog).toContainText('npm run print-agent');
+  await dialog.getByRole('button', { name: /^关\s*闭$/ }).click();
+  await expect(dialog).toHaveCount(0);
 });

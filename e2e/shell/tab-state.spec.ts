@@ -99,6 +99,90 @@ test.describe('tab state', () => {
     await expect(tab(page, orderPath)).not.toHaveClass(/is-dirty/);
   });
 
+  test('a create form the user typed into asks before its tab closes; created, it closes at once', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await consoleWithHomeTabOnly(page, context, request);
+    const ask = page.locator('.ant-modal-confirm:visible');
+    // Issue 36 #18: each create page, × on its tab after typing into it.
+    const creates = [
+      { path: '/order/create', field: 'create-orderNo', value: 'DRAFT0001' },
+      { path: '/item/create', field: 'item-nameZh', value: '草稿商品' },
+      { path: '/exports/create', field: 'nomination-tel', value: '03-0000-0000' },
+      { path: '/subscribeTake/create', field: 'pickup-shop-name', value: '草稿店铺' },
+      { path: '/selfSendTake/create', field: 'self-send-tracking', value: `SS${Date.now()}` },
+      { path: '/order/batchSender', field: 'sender-order-nos', value: 'DM100030' },
+    ];
+    for (const c of creates) {
+      await open(page, c.path);
+      const input = page.locator(`[data-tab-view="${c.path}"]`).getByTestId(c.field);
+      await expect(tab(page, c.path)).not.toHaveClass(/is-dirty/);
+      await input.fill(c.value);
+      await expect(tab(page, c.path)).toHaveClass(/is-dirty/);
+      await tab(page, c.path).getByTestId('tab-close').click();
+      await expect(ask).toBeVisible();
+      await ask.getByRole('button', { name: /取\s*消/ }).click();
+      await expect(ask).toHaveCount(0);
+      expect(await tabPaths(page)).toContain(c.path);
+      await expect(input).toHaveValue(c.value);
+    }
+
+    // Created: the form is clean again, and × closes the tab without asking.
+    const selfSend = '/selfSendTake/create';
+    await tab(page, selfSend).click();
+    await page.locator(`[data-tab-view="${selfSend}"]`).getByTestId('self-send-save').click();
+    await expect(page.getByTestId('self-send-saved')).toBeVisible();
+    await expect(tab(page, selfSend)).not.toHaveClass(/is-dirty/);
+    await tab(page, selfSend).getByTestId('tab-close').click();
+    await expect(tab(page, selfSend)).toHaveCount(0);
+    await expect(ask).toHaveCount(0);
+
+    // Confirmed: the typed order is gone with its tab.
+    await tab(page, '/order/create').getByTestId('tab-close').click();
+    await ask.getByRole('button', { name: /^关\s*闭$/ }).click();
+    expect(await tabPaths(page)).not.toContain('/order/create');
+  });
+
+  test('with a dirty tab, leaving the page asks with the browser warning and log off names the loss; clean, it does not', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await consoleWithHomeTabOnly(page, context, request);
+    const ask = page.locator('.ant-modal-confirm:visible');
+    await open(page, '/order/create');
+    const orderNo = page.locator('[data-tab-view="/order/create"]').getByTestId('create-orderNo');
+    // A click first: the browser asks on leaving only a page the user has interacted with.
+    await orderNo.click();
+    await orderNo.fill('DRAFT0002');
+    await expect(tab(page, '/order/create')).toHaveClass(/is-dirty/);
+
+    // Issue 36 #19: log off says the unsaved edits go with it.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: '注销' }).click();
+    await expect(ask).toContainText('1 个标签有未保存的修改，注销后将丢失。');
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(ask).toHaveCount(0);
+
+    // Closing (or reloading) the browser's page asks; staying keeps the page and what was typed.
+    const warned = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await warned;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss();
+    await expect(orderNo).toHaveValue('DRAFT0002');
+
+    // The dirty tab closed: nothing left to lose, the page closes without asking.
+    await tab(page, '/order/create').getByTestId('tab-close').click();
+    await ask.getByRole('button', { name: /^关\s*闭$/ }).click();
+    await expect(tab(page, '/order/create')).toHaveCount(0);
+    const closed = page.waitForEvent('close');
+    await page.close({ runBeforeUnload: true });
+    await closed;
+  });
+
   test('an evicted tab renders its page again; the tab limit says which tab it closed', async ({
     page,
     context,

@@ -28,6 +28,8 @@ test('pre-alert by the customer, declared beside measured, re-weigh by the opera
   const cerrors = watchPageErrors(cpage);
   await cpage.goto(`${MAIN}/home/storageOrder/create`);
   await expect(cpage.getByTestId('storage-pre-alert-hint')).toBeVisible();
+  // Issue 36 #22: the entry's hint said Enter stores the parcel (回车即入库); a customer's Enter pre-alerts it.
+  await expect(cpage.getByTestId('storage-entry-hint')).toContainText('回车即预报');
   const weight = cpage.getByTestId('storage-weight').locator('xpath=descendant-or-self::input');
   await weight.fill('1');
   const waybill = cpage.getByTestId('storage-input');

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTab } from '@/components/tab-context.ts';
 
 /**
@@ -15,4 +15,24 @@ export function useTabDirty(dirty: boolean) {
   useEffect(() => {
     setTabDirty(path, dirty);
   }, [path, dirty, setTabDirty]);
+}
+
+/**
+ * A create form's tab is dirty from the user's first change until the record is created
+ * (issue 36 #18): × on a create page closed it silently with everything typed. Edit pages use
+ * `useRecordForm`, which also knows when their record was (re)loaded; a create form only needs
+ * the user's changes and the save.
+ *
+ *   const draft = useCreateFormDirty();
+ *   <Form onValuesChange={draft.touched}>…
+ *   // after the create succeeded:
+ *   draft.created();
+ */
+export function useCreateFormDirty() {
+  const [dirty, setDirty] = useState(false);
+  useTabDirty(dirty);
+  // `onValuesChange` fires for the user's changes only, never for the page's `setFieldsValue`.
+  const touched = useCallback(() => setDirty(true), []);
+  const created = useCallback(() => setDirty(false), []);
+  return { dirty, touched, created };
 }

@@ -23,6 +23,7 @@ import { HeaderMenu } from './HeaderMenu.tsx';
 import type { MenuNode } from './menu.ts';
 import { SearchPanel } from './SearchPanel.tsx';
 import { resetTabs } from './tabs/store.ts';
+import { useDirtyTabCount } from './tabs/leave-warning.ts';
 
 const SettingsDrawer = lazy(() => import('./SettingsDrawer.tsx'));
 const ChangePassword = lazy(() => import('./ChangePassword.tsx'));
@@ -57,11 +58,15 @@ export function Header({ menu, activeName }: { menu: MenuNode[]; activeName: str
   const [searchOpen, setSearchOpen] = useState(false);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const unsaved = useDirtyTabCount();
 
   const confirmLogout = () =>
     modal.confirm({
       title: t('frame.header.logoutConfirmTitle'),
-      content: t('frame.header.logoutConfirmContent'),
+      // Logging out drops every tab's unsaved edits: say so, as closing those tabs would (issue 36 #19).
+      content: unsaved
+        ? `${t('frame.header.logoutConfirmContent')} ${t('frame.header.logoutUnsaved', { n: unsaved })}`
+        : t('frame.header.logoutConfirmContent'),
       okText: t('common.confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {

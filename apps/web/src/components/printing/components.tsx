@@ -3,13 +3,14 @@
  * not found), the print settings dialog, and the print button of the order list and detail.
  */
 import { FilePdfOutlined, PrinterOutlined, SettingOutlined } from '@ant-design/icons';
-import { Alert, App, Button, InputNumber, Input, Modal, Select, Space, Switch, Tag, Typography, Upload } from 'antd';
+import { Alert, App, Button, InputNumber, Input, Modal, Select, Space, Switch, Tag, Upload } from 'antd';
 import { Form } from '../form.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { t, useI18n } from '@/lib';
-import { listPrinters, type NoPrinter, printPdf, PrintError } from './client.ts';
+import { listPrinters, type NoPrinter, printPdf } from './client.ts';
 import { checkPrintSettings, LIMITS, type PrintableOrder, type PrintSettings } from './settings.ts';
-import { printErrorText, resolvePrinter, usePrintOrders, usePrintSettings, type PrintOutcome } from './usePrinting.tsx';
+import { resolvePrinter, usePrintOrders, usePrintSettings, type PrintOutcome } from './usePrinting.tsx';
+import { HowToStart, printErrorText } from './agent-diagnosis.tsx';
 import './i18n.ts';
 
 type AgentState =
@@ -32,65 +33,6 @@ export function useAgent(s: PrintSettings, enabled = true) {
     if (enabled) void check();
   }, [check, enabled]);
   return { state, check };
-}
-
-/**
- * Why the console cannot print, and what to do: the agent is not running (the command to start
- * it), it runs but refuses this console's address (the setting to change, with this address),
- * or a call failed (the agent's words).
- */
-export function HowToStart({ error, address, onRetry }: { error: unknown; address: string; onRetry: () => void }) {
-  const retry = (
-    <Button onClick={onRetry} data-testid="agent-retry">
-      {t('printing.reconnect')}
-    </Button>
-  );
-  if (error instanceof PrintError && error.kind === 'refused') {
-    return (
-      <Alert
-        type="warning"
-        showIcon
-        data-testid="agent-refused"
-        message={t('printing.originRefusedTitle')}
-        description={
-          <Space direction="vertical">
-            <span>{t('printing.originRefused', { address, origin: error.message })}</span>
-            <Typography.Text code copyable>
-              {`PRINT_AGENT_ORIGINS=${error.message} npm run print-agent`}
-            </Typography.Text>
-          </Space>
-        }
-        action={retry}
-      />
-    );
-  }
-  if (!(error instanceof PrintError) || error.kind !== 'unreachable') {
-    return <Alert type="error" showIcon data-testid="agent-failed" message={printErrorText(error)} action={retry} />;
-  }
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      data-testid="agent-missing"
-      message={t('printing.serviceFailed')}
-      description={
-        <Space direction="vertical">
-          <span>{t('printing.howToStart', { address })}</span>
-          <Typography.Text code copyable>
-            npm run print-agent
-          </Typography.Text>
-          <span>
-            {t('printing.howToStartLink')}: <Typography.Text code>apps/print-agent/README.md#start-it</Typography.Text>
-            {' · '}
-            <a href="https://qz.io/download/" target="_blank" rel="noreferrer">
-              QZ Tray
-            </a>
-          </span>
-        </Space>
-      }
-      action={retry}
-    />
-  );
 }
 
 /** Connected, but no printer other than "Save to PDF folder": CUPS is down, absent, or has no queue. */

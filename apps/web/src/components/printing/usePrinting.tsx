@@ -9,7 +9,8 @@ import { files, labels } from '@console/contract';
 import { App } from 'antd';
 import { useCallback, useMemo } from 'react';
 import { ApiError, call, callBlob, saveServerSetting, t, useServerSettings } from '@/lib';
-import { listPrinters, printPdf, PrintError } from './client.ts';
+import { listPrinters, printPdf } from './client.ts';
+import { HowToStart, printErrorText } from './agent-diagnosis.tsx';
 import { type PrintableOrder, type PrintSettings, readPrintSettings, repeatPrintCheck } from './settings.ts';
 import './i18n.ts';
 
@@ -18,16 +19,6 @@ export function usePrintSettings() {
   const settings = useMemo(() => readPrintSettings(q.data?.print), [q.data?.print]);
   const save = useCallback((next: PrintSettings) => saveServerSetting('print', next), []);
   return { settings, save, ready: !q.isPending };
-}
-
-/** What the user is told for a print-client failure (spec §8 texts, then the agent's own words). */
-export function printErrorText(e: unknown): string {
-  if (e instanceof PrintError) {
-    if (e.kind === 'unreachable') return t('printing.serviceFailed');
-    if (e.kind === 'refused') return t('printing.originRefusedShort', { origin: e.message });
-    return `${t('printing.callFailed')}: ${e.message}`;
-  }
-  return `${t('printing.printFailed')}: ${e instanceof Error ? e.message : String(e)}`;
 }
 
 /** The printer to use: the one chosen in the settings if the agent has it, else the agent's default. */
@@ -101,7 +92,16 @@ export function usePrintOrders() {
       try {
         printer = await resolvePrinter(settings);
       } catch (e) {
-        return fail(printErrorText(e));
+        if (opts.quiet) return fail(printErrorText(e));
+        // The print page's diagnosis (not running, refusing this address: what to do), in a dialog
+        // the user closes: a 3-second toast said only "failed" (issue 36 #22).
+        modal.warning({
+          title: t('printing.printFailed'),
+          width: 640,
+          content: <HowToStart error={e} address={`${settings.agentHost}:${settings.agentPort}`} />,
+          okText: t('common.close'),
+        });
+        return { kind: 'failed', message: printErrorText(e) };
       }
       if (!printer) return fail(t('printing.selectPrinter'));
       const repeat = repeatPrintCheck(orders, settings);
@@ -156,7 +156,7 @@ export function usePrintOrders() {
       message.success(t('printing.printSuccess'));
       return { kind: 'printed', ids, printer, refused: skipped };
     },
-    [settings, askRepeat, message],
+    [settings, askRepeat, message, modal],
   );
   return { printOrders, settings };
 }

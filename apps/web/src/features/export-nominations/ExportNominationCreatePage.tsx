@@ -5,7 +5,9 @@ import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { t, useI18n, useSession } from '@/lib';
 import { createNomination, refreshNominations } from './api/exportNominations.ts';
 import { NominationFields, toFields } from './components/NominationFields.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Create Export Nomination (spec §2 exports.create): every field of spec §3; agents and
@@ -19,9 +21,11 @@ export default function ExportNominationCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
-  const submit = async (v: Record<string, any>) => {
+  const draft = useCreateFormDirty();
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createNomination({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
+      draft.created();
       void message.success(t('exportNominations.created'));
       await refreshNominations();
       form.resetFields();
@@ -29,10 +33,17 @@ export default function ExportNominationCreatePage() {
     } catch (e) {
       showSaveError(form, e, { scroll: true });
     }
-  };
+  });
   return (
     <Card title={t('exportNominations.create')} data-testid="nomination-create">
-      <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        scrollToFirstError
+        style={{ maxWidth: 900 }}
+      >
         {!isCustomer && (
           <Form.Item
             name="customerId"
@@ -45,7 +56,7 @@ export default function ExportNominationCreatePage() {
         )}
         <NominationFields />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="nomination-submit">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="nomination-submit">
             {t('exportNominations.save')}
           </Button>
           <Button onClick={() => navigate('/exports/list')}>{t('exportNominations.cancel')}</Button>

@@ -8,6 +8,7 @@ import { refreshNominations, updateNomination, useNomination } from './api/expor
 import { NominationFields, toFields } from './components/NominationFields.tsx';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** What the form shows, for the stale-save dialog. */
 const SHOWN = ['nameJa', 'nameEn', 'corporateNumber', 'tel', 'addressEn', 'idMark', 'receiveEmail'];
@@ -25,9 +26,7 @@ export default function ExportNominationUpdatePage() {
   const stale = useStaleSave(q.data, { fields: SHOWN, label: (f) => t(`exportNominations.${f}`) });
   const edit = useRecordForm(form, id, q.data, (d) => d);
   useTabDirty(edit.dirty);
-  if (!id) return <Empty />;
-  if (q.isError) return <Empty description={q.error.message} />;
-  const save = async (v: Record<string, any>) => {
+  const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     // The version the form's values were loaded from (set with them), not the latest read.
     const version: number | undefined = form.getFieldValue('version');
     try {
@@ -50,7 +49,10 @@ export default function ExportNominationUpdatePage() {
       if (handled) return;
       showSaveError(form, e, { scroll: true });
     }
-  };
+  });
+
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   return (
     <Card
       loading={!q.data}
@@ -68,7 +70,7 @@ export default function ExportNominationUpdatePage() {
       >
         <NominationFields />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="nomination-submit">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="nomination-submit">
             {t('exportNominations.save')}
           </Button>
           <Button onClick={() => navigate('/exports/list')}>{t('exportNominations.cancel')}</Button>

@@ -7,7 +7,9 @@ import { invalidateCall, t, useI18n } from '@/lib';
 import { createItem } from './api/createItem.ts';
 import { ItemFields, toItemInput } from './components/ItemForm.tsx';
 import { useRole } from './components/useRole.ts';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** Create Item: every field of spec §3 Item; it goes to review (pending). Agents and operators choose the customer. */
 export default function ItemCreatePage() {
@@ -16,10 +18,12 @@ export default function ItemCreatePage() {
   const navigate = useNavigate();
   const role = useRole();
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const chosen = Form.useWatch('customerId', form) as number | undefined;
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       const r = await createItem({ ...toItemInput(v), customerId: role.isCustomer ? undefined : v.customerId });
+      draft.created();
       message.success(t('items.created'));
       await invalidateCall(items.items);
       form.resetFields();
@@ -27,10 +31,17 @@ export default function ItemCreatePage() {
     } catch (e) {
       showSaveError(form, e, { scroll: true });
     }
-  };
+  });
   return (
     <Card title={t('items.create')} data-testid="item-create">
-      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ origin: 'JP' }} scrollToFirstError>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        initialValues={{ origin: 'JP' }}
+        scrollToFirstError
+      >
         {!role.isCustomer && (
           <Form.Item
             name="customerId"
@@ -47,7 +58,7 @@ export default function ItemCreatePage() {
           </Form.Item>
         )}
         <ItemFields customerId={role.isCustomer ? undefined : chosen} />
-        <Button type="primary" htmlType="submit" data-testid="item-submit">
+        <Button type="primary" htmlType="submit" loading={submitting} data-testid="item-submit">
           {t('items.save')}
         </Button>
       </Form>

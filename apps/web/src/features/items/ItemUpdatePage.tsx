@@ -13,6 +13,7 @@ import { useRole } from './components/useRole.ts';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
 import { itemAsShown, itemFieldLabel } from './components/item-changes.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Edit Item. A failed item shows its reason and saving resubmits it for review; changing an
@@ -31,10 +32,8 @@ export default function ItemUpdatePage() {
   const stale = useStaleSave(q.data, { project: itemAsShown, label: itemFieldLabel });
   const edit = useRecordForm(form, id, q.data, fromItem);
   useTabDirty(edit.dirty);
-  if (!id) return <Empty />;
-  if (q.isError) return <Empty description={q.error.message} />;
   const failed = q.data?.status === 'failed';
-  const save = async (v: Record<string, any>) => {
+  const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     // The version the form's values were loaded from (set with them), not the latest read.
     const version: number | undefined = form.getFieldValue('version');
     try {
@@ -58,7 +57,10 @@ export default function ItemUpdatePage() {
       if (handled) return;
       showSaveError(form, e, { scroll: true });
     }
-  };
+  });
+
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   return (
     <Card
       loading={!q.data}
@@ -78,7 +80,7 @@ export default function ItemUpdatePage() {
       )}
       <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} scrollToFirstError>
         <ItemFields customerId={role.isCustomer ? undefined : q.data?.customerId} />
-        <Button type="primary" htmlType="submit" data-testid="item-submit">
+        <Button type="primary" htmlType="submit" loading={submitting} data-testid="item-submit">
           {failed ? t('items.resubmit') : t('items.save')}
         </Button>
       </Form>

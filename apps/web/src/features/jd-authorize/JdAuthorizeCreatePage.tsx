@@ -6,6 +6,7 @@ import { t, useI18n, useSession } from '@/lib';
 import { createJd, refreshJd } from './api/jdAuthorize.ts';
 import { JdFields, toFields } from './components/JdFields.tsx';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** Create JD Authorization (spec §2 order.jdAuthorize create): save the app; authorizing it is the list's button. */
 export default function JdAuthorizeCreatePage() {
@@ -15,7 +16,7 @@ export default function JdAuthorizeCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createJd({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
       void message.success(t('jdAuthorize.created'));
@@ -25,7 +26,7 @@ export default function JdAuthorizeCreatePage() {
     } catch (e) {
       showSaveError(form, e);
     }
-  };
+  });
   return (
     <Card title={t('jdAuthorize.create')} data-testid="jd-create">
       <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
@@ -41,7 +42,7 @@ export default function JdAuthorizeCreatePage() {
         )}
         <JdFields />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="jd-submit">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="jd-submit">
             {t('jdAuthorize.save')}
           </Button>
           <Button onClick={() => navigate('/order/jdAuthorize')}>{t('jdAuthorize.cancel')}</Button>

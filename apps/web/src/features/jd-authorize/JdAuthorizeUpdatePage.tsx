@@ -7,6 +7,7 @@ import { t, useI18n } from '@/lib';
 import { refreshJd, updateJd, useJdAuthorization } from './api/jdAuthorize.ts';
 import { JdFields, toFields } from './components/JdFields.tsx';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** Edit JD Authorization (spec §2 order.jdAuthorize update): the secret is never shown, only kept or replaced. */
 export default function JdAuthorizeUpdatePage() {
@@ -21,9 +22,7 @@ export default function JdAuthorizeUpdatePage() {
   useEffect(() => {
     if (q.data) form.setFieldsValue({ ...q.data, appSecret: '' });
   }, [q.data, form]);
-  if (!id) return <Empty />;
-  if (q.isError) return <Empty description={q.error.message} />;
-  const save = async (v: Record<string, any>) => {
+  const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await updateJd({ ...toFields(v), id });
       void message.success(t('jdAuthorize.saved'));
@@ -32,7 +31,10 @@ export default function JdAuthorizeUpdatePage() {
     } catch (e) {
       showSaveError(form, e);
     }
-  };
+  });
+
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   return (
     <Card
       loading={!q.data}
@@ -43,7 +45,7 @@ export default function JdAuthorizeUpdatePage() {
       <Form form={form} layout="vertical" onFinish={save} scrollToFirstError style={{ maxWidth: 900 }}>
         <JdFields savedSecretMask={q.data?.appSecretMasked ?? ''} />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="jd-submit">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="jd-submit">
             {t('jdAuthorize.save')}
           </Button>
           <Button onClick={() => navigate('/order/jdAuthorize')}>{t('jdAuthorize.cancel')}</Button>

@@ -9,6 +9,7 @@ import { getSendAddress } from './api/orders.ts';
 import { previewSender } from './api/changes.ts';
 import { ChangePreview, CustomerSelect, SheetUpload } from './components/ChangePreview.tsx';
 import { SenderFields } from './components/OrderForm.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
 import './pages-i18n.ts';
 
@@ -22,6 +23,8 @@ export default function BatchSenderPage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  // Typed order numbers and a sender are unsaved until the preview is applied.
+  const draft = useCreateFormDirty();
   const [customerId, setCustomerId] = useState<number>();
   const [preview, setPreview] = useState<BulkPreview | null>(null);
   const [busy, setBusy] = useState(false);
@@ -67,7 +70,7 @@ export default function BatchSenderPage() {
               key: 'saved',
               label: t('orderPages.fromSaved'),
               children: (
-                <Form form={form} layout="vertical" onFinish={submit}>
+                <Form form={form} layout="vertical" onFinish={submit} onValuesChange={draft.touched}>
                   <Form.Item name="orderNos" label={t('orderPages.orderNos')} rules={[{ required: true }]}>
                     <Input.TextArea rows={5} data-testid="sender-order-nos" />
                   </Form.Item>
@@ -98,7 +101,16 @@ export default function BatchSenderPage() {
           ]}
         />
       </Card>
-      {preview && <ChangePreview kind="batchSender" preview={preview} onApplied={() => setPreview(null)} />}
+      {preview && (
+        <ChangePreview
+          kind="batchSender"
+          preview={preview}
+          onApplied={() => {
+            draft.created();
+            setPreview(null);
+          }}
+        />
+      )}
     </Space>
   );
 }

@@ -11,6 +11,7 @@ import { RecipientPick } from './components/RecipientPick.tsx';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 
 /** Create importer order alone: customer (agents and operators choose), channel, recipient from a pasted address, items. */
 export default function OrderCreatePage() {
@@ -19,6 +20,7 @@ export default function OrderCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const chosen = Form.useWatch('customerId', form) as number | undefined;
   const customerId = isCustomer ? user?.customer?.id : chosen;
   const channels = useCall(reference.channels, {});
@@ -78,6 +80,7 @@ export default function OrderCreatePage() {
         } as never),
       );
       if (!r) return;
+      draft.created();
       message.success(t('orders.created', { orderNo: r.orderNo }));
       showOrderWarnings(modal, r);
       await invalidateCall(orders.orderList);
@@ -97,6 +100,7 @@ export default function OrderCreatePage() {
         form={form}
         layout="vertical"
         onFinish={submit}
+        onValuesChange={draft.touched}
         initialValues={{ channel: 'JP', orderType: 'normal', items: [{ quantity: 1 }] }}
       >
         <Row gutter={12}>

@@ -12,6 +12,7 @@ import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 import { useStaleSave } from '@/components/stale-save';
 import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /** Edit an order with the import's validation; locked orders cannot be edited. */
 export default function OrderUpdatePage() {
@@ -26,9 +27,7 @@ export default function OrderUpdatePage() {
   const stale = useStaleSave(q.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
   const edit = useRecordForm(form, id, q.data, (d) => ({ ...d }));
   useTabDirty(edit.dirty);
-  if (!id) return <Empty />;
-  if (q.isError) return <Empty description={q.error.message} />;
-  const save = async (v: Record<string, any>) => {
+  const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     const body = cleanOrder(v);
     // The version the form's values were loaded from (set with them), not the latest read.
     const version: number | undefined = form.getFieldValue('version');
@@ -69,7 +68,10 @@ export default function OrderUpdatePage() {
       if (fields) form.setFields(fields);
       message.error(fields ? t('feedback.formInvalid') : errorText(e));
     }
-  };
+  });
+
+  if (!id) return <Empty />;
+  if (q.isError) return <Empty description={q.error.message} />;
   return (
     <Card loading={!q.data} title={q.data ? `${t('orders.edit')} ${q.data.orderNo}` : ''}>
       <Form form={form} layout="vertical" onFinish={save} onValuesChange={edit.touched} disabled={!!q.data?.locked}>
@@ -93,7 +95,7 @@ export default function OrderUpdatePage() {
           </Col>
         </Row>
         <ItemsFields customerId={q.data?.customerId} />
-        <Button type="primary" htmlType="submit" style={{ marginTop: 12 }} data-testid="edit-save">
+        <Button type="primary" htmlType="submit" loading={submitting} style={{ marginTop: 12 }} data-testid="edit-save">
           {t('orders.save')}
         </Button>
       </Form>

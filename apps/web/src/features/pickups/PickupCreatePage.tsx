@@ -7,7 +7,9 @@ import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, errorText, t, useI18n, useSession } from '@/lib';
 import { bookPickup, downloadSlip, refreshPickups } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Book a pickup (spec §2 subscribeTake.create): region, then a date the server says is open
@@ -22,11 +24,12 @@ export default function PickupCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const [done, setDone] = useState<P.PickupRow | null>(null);
-
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       const row = await bookPickup({ customerId: isCustomer ? undefined : v.customerId, ...bookingOf(v) });
+      draft.created();
       setDone(row);
       void message.success(t('pickups.booked', { no: row.pickupNo }));
       await refreshPickups();
@@ -39,7 +42,7 @@ export default function PickupCreatePage() {
         void refreshPickups();
       }
     }
-  };
+  });
 
   const required = [{ required: true, message: t('pickups.required') }];
   return (
@@ -73,6 +76,7 @@ export default function PickupCreatePage() {
         form={form}
         layout="vertical"
         onFinish={submit}
+        onValuesChange={draft.touched}
         initialValues={{ region: 'tokyo', bigCartons: 1, smallParcels: 0 }}
         style={{ maxWidth: 900 }}
       >
@@ -82,7 +86,7 @@ export default function PickupCreatePage() {
           </Form.Item>
         )}
         <PickupFields form={form} />
-        <Button type="primary" htmlType="submit" data-testid="pickup-submit">
+        <Button type="primary" htmlType="submit" loading={submitting} data-testid="pickup-submit">
           {t('pickups.submit')}
         </Button>
       </Form>

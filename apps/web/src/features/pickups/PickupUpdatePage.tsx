@@ -9,6 +9,7 @@ import { ApiError, errorText, formatTime, t, useCall, useI18n } from '@/lib';
 import { pickupInfoCall, updatePickup } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Change a booked pickup (spec §2 subscribeTake.update, call subscribe/take/piece/update; issue 28
@@ -39,12 +40,7 @@ export default function PickupUpdatePage() {
         markerPrefix: row.markerPrefix,
       });
   }, [row, form]);
-
-  if (!id) return <Empty description={t('pickups.notFound')} />;
-  if (info.isError) return <Empty description={errorText(info.error)} />;
-  if (!row) return <Spin />;
-
-  const submit = async (v: Record<string, any>) => {
+  const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       const r = await updatePickup({ id, ...bookingOf(v) });
       void message.success(t('pickups.updated', { no: r.pickupNo }));
@@ -54,7 +50,11 @@ export default function PickupUpdatePage() {
         form.setFields(Object.entries(e.fieldErrors).map(([name, errors]) => ({ name, errors })));
       else void message.error(errorText(e));
     }
-  };
+  });
+
+  if (!id) return <Empty description={t('pickups.notFound')} />;
+  if (info.isError) return <Empty description={errorText(info.error)} />;
+  if (!row) return <Spin />;
 
   return (
     <Card title={t('pickups.updateTitle', { no: row.pickupNo })} data-testid="pickup-update">
@@ -75,7 +75,7 @@ export default function PickupUpdatePage() {
       <Form form={form} layout="vertical" onFinish={submit} style={{ maxWidth: 900 }} disabled={!row.cancellable}>
         <PickupFields form={form} own={{ region: row.region, date: row.pickupDate, slot: row.slot as P.PickupSlot }} />
         <Space>
-          <Button type="primary" htmlType="submit" data-testid="pickup-save">
+          <Button type="primary" htmlType="submit" loading={submitting} data-testid="pickup-save">
             {t('pickups.saveChanges')}
           </Button>
           <Button disabled={false} onClick={() => navigate('/subscribeTake/list')}>

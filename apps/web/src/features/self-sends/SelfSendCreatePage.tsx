@@ -6,7 +6,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, call, invalidateCall, t, useI18n, useSession } from '@/lib';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import './i18n.ts';
+import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
  * Declare a self-send (spec §2 selfSendTake.create): the parcels the customer sends to the
@@ -16,15 +18,15 @@ export default function SelfSendCreatePage() {
   useI18n();
   const navigate = useNavigate();
   const [form] = Form.useForm();
+  const draft = useCreateFormDirty();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const company = Form.useWatch('expressCompany', form);
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<number | null>(null);
   const l = (k: string, p?: Record<string, string | number>) => t(`selfSends.${k}`, p);
 
-  const submit = async (v: Record<string, any>) => {
-    setBusy(true);
+  // One save at a time: a double click or a second Enter declared the parcels twice (issue 36 #22).
+  const [submit, busy] = useOneAtATime(async (v: Record<string, any>) => {
     setSaved(null);
     try {
       const trackingNos = String(v.trackingNos ?? '')
@@ -44,6 +46,7 @@ export default function SelfSendCreatePage() {
         },
         { silent: true },
       );
+      draft.created();
       setSaved(r.parcels.length);
       form.resetFields(['trackingNos', 'remark']);
       void invalidateCall(S.selfSendList);
@@ -56,10 +59,8 @@ export default function SelfSendCreatePage() {
           })),
         );
       } else throw e;
-    } finally {
-      setBusy(false);
     }
-  };
+  });
 
   return (
     <Card data-testid="self-send-create-page">
@@ -69,6 +70,7 @@ export default function SelfSendCreatePage() {
         style={{ maxWidth: 560 }}
         initialValues={{ expressCompany: 'yamato', expectedPieces: 1, sendDate: dayjs() }}
         onFinish={(v) => void submit(v)}
+        onValuesChange={draft.touched}
       >
         {!isCustomer && (
           <Form.Item name="customerId" label={l('customer')} rules={[{ required: true }]}>

@@ -65,11 +65,13 @@ export default function StorageCreatePage() {
       )}
     </Space>
   );
+  // Without the warehouse's reweigh an entry is a customer's pre-alert, not a receipt.
+  const preAlert = !hasRoute('storageOrder.reweigh');
   return (
     <Card data-testid="storage-create-page">
       <Space direction="vertical" style={{ width: '100%' }}>
         {common}
-        {!hasRoute('storageOrder.reweigh') && (
+        {preAlert && (
           <Alert type="info" showIcon message={t('storageOrders.preAlertHint')} data-testid="storage-pre-alert-hint" />
         )}
         <Tabs
@@ -77,7 +79,9 @@ export default function StorageCreatePage() {
             {
               key: 'entry',
               label: t('storageOrders.entryTab'),
-              children: <Entry key={`${origin}-${customerId}`} origin={origin} customerId={customerId} />,
+              children: (
+                <Entry key={`${origin}-${customerId}`} origin={origin} customerId={customerId} preAlert={preAlert} />
+              ),
             },
             {
               key: 'excel',
@@ -94,7 +98,7 @@ export default function StorageCreatePage() {
 type Line = S.StorageLine;
 
 /** Typed or scanned waybills, one call each, in order (the first one makes the storage order). */
-function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: number }) {
+function Entry({ origin, customerId, preAlert }: { origin: S.StorageOrigin; customerId?: number; preAlert: boolean }) {
   const navigate = useNavigate();
   const [mode, setMode] = useState<'scan' | 'paste'>('scan');
   const [code, setCode] = useState('');
@@ -166,7 +170,10 @@ function Entry({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
       />
       {mode === 'scan' ? (
         <>
-          <Typography.Text type="secondary">{t('storageOrders.entryHint')}</Typography.Text>
+          {/* Issue 36 #22: a customer's Enter pre-alerts the parcel; "stores it" promised a receipt. */}
+          <Typography.Text type="secondary" data-testid="storage-entry-hint">
+            {t(preAlert ? 'storageOrders.entryHintPreAlert' : 'storageOrders.entryHint')}
+          </Typography.Text>
           <Space.Compact style={{ width: '100%' }}>
             <Input
               ref={input}

@@ -26,6 +26,7 @@ registerMessages('storageOrders', {
     entryTab: '录入 / 扫描',
     excelTab: 'Excel 批量入库',
     entryHint: '逐行输入或用扫描枪扫描运单号，回车即入库，每行立即显示结果。',
+    entryHintPreAlert: '逐行输入或用扫描枪扫描运单号，回车即预报，每行立即显示结果；包裹由仓库扫描后入库。',
     waybill: '运单号',
     waybillPlaceholder: '扫描或输入运单号后回车',
     newEntry: '新的入库单',
@@ -141,6 +142,8 @@ registerMessages('storageOrders', {
     entryTab: 'Entry / scanner',
     excelTab: 'Batch Excel',
     entryHint: 'Type or scan one waybill number per line: Enter stores it and its result shows at once.',
+    entryHintPreAlert:
+      'Type or scan one waybill number per line: Enter pre-alerts it and its result shows at once; the warehouse stores the parcel when it scans it.',
     waybill: 'Waybill number',
     waybillPlaceholder: 'Scan or type a waybill number, then Enter',
     newEntry: 'New storage order',

@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import { useI18n } from '@/lib/i18n.ts';
 import { HOME_PATH, closeTabs, dirtyClosedBy, moveTab, refreshTab, useTabs, type CloseAction } from './store.ts';
 import { useTabTitle } from './titles.ts';
+import { useLeaveWarning } from './leave-warning.ts';
 
 type Action = 'refresh' | CloseAction;
 
@@ -30,6 +31,7 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
   const navigate = useNavigate();
   const { paths, labels, dirty } = useTabs();
   const titleOf = useTabTitle(byPath);
+  useLeaveWarning();
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
