@@ -118,7 +118,11 @@ export function createRegistrar(
         // A download asked for without waiting (issue 38 item 6): answered 202 with its id below,
         // its progress tracked under that id whether or not the call names one.
         const asyncId =
-          opts.downloads && def.kind === 'blob' && def.auth && wantsAsync(request.headers.prefer)
+          opts.downloads &&
+          def.kind === 'blob' &&
+          def.auth &&
+          def.path !== exportJobs.exportFile.path &&
+          wantsAsync(request.headers.prefer)
             ? downloadIdOf(parsed.data)
             : null;
         const asyncTracker = asyncId ? opts.exportProgress.track(actor.userId, asyncId)! : undefined;
