@@ -19,20 +19,24 @@ type Progress = { phase: string; rows: number; total: number | null };
  * Holds the finished file back until the test has seen the progress the console polled from the
  * server (a small export is built in a blink): `release` lets it through. A gate rather than a
  * fixed delay (issue 37): a loaded machine gets as long as it needs, a quiet one no longer.
+ * The download call itself answers at once (202, issue 38 item 6: `statuses`); the file comes
+ * from `export/file`, which is what the gate holds.
  */
 async function holdDownload(page: Page, path: string) {
   const answers: Progress[] = [];
+  const statuses: number[] = [];
   page.on('response', async (r) => {
     if (r.url().endsWith('/api/export/progress') && r.ok()) answers.push(((await r.json()) as { data: Progress }).data);
+    if (r.url().endsWith(`/api/${path}`)) statuses.push(r.status());
   });
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  await page.route(`**/api/${path}`, async (route: Route) => {
+  await page.route('**/api/export/file', async (route: Route) => {
     const response = await route.fetch();
     await gate;
     await route.fulfill({ response });
   });
-  return { answers, release };
+  return { answers, statuses, release };
 }
 
 test('Order List export: the bar counts the rows the server writes, then the file comes', async ({
@@ -43,7 +47,7 @@ test('Order List export: the bar counts the rows the server writes, then the fil
   const token = await loginByCookie(context, request, 'operator');
   const { total } = await listOrders(request, token, { limit: 1 });
   expect(total).toBeGreaterThan(100);
-  const { answers, release } = await holdDownload(page, 'order/downloadOrderExcel');
+  const { answers, statuses, release } = await holdDownload(page, 'order/downloadOrderExcel');
 
   await page.goto(`${MAIN}/home/order/list`);
   await expect(page.getByTestId('order-table').locator('tbody tr.ant-table-row').first()).toBeVisible();
@@ -59,6 +63,8 @@ test('Order List export: the bar counts the rows the server writes, then the fil
   release();
   const file = await downloaded;
   expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+  // Asked for without waiting: the call answered 202 with the download's id, not the file.
+  expect(statuses).toEqual([202]);
   await expect(bar).toHaveAttribute('data-phase', 'done');
   // It goes away after a moment.
   await expect(bar).toHaveCount(0, { timeout: 10_000 });

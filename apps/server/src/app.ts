@@ -48,6 +48,7 @@ import { exportJobsRoutes } from './modules/export-jobs/export-jobs.routes.ts';
 import { createExportProgress } from './modules/export-jobs/export-jobs.service.ts';
 import { createParsePool } from './modules/batches/parse-pool.ts';
 import { createExportRenders } from './modules/export-jobs/export-jobs.renders.ts';
+import { createExportDownloads } from './modules/export-jobs/export-downloads.ts';
 import { renderInputKey } from './modules/export-jobs/render-inputs.ts';
 import { useRenderRunner } from './lib/workbook-job.ts';
 import { boundedRunner, RenderBound } from './lib/render-bound.ts';
@@ -228,10 +229,13 @@ export async function buildApp({
     ),
   );
   app.addHook('onClose', async () => stopRenders());
+  // Downloads asked for without waiting (issue 38 item 6): their files kept in the store for `export/file`.
+  const downloads = createExportDownloads({ db, files, jobs, log: app.log });
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
     exportProgress,
+    downloads,
   });
 
   authRoutes(registrar, auth);
@@ -298,7 +302,7 @@ export async function buildApp({
   );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, interceptions);
-  exportJobsRoutes(registrar, exportProgress);
+  exportJobsRoutes(registrar, exportProgress, downloads);
   const itemImports = createItemImportService({
     db,
     clock,

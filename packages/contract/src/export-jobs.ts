@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.ts';
+import { ErrorCode } from './envelope.ts';
 import { text } from './fields.ts';
 import { pattern } from './messages.ts';
 
@@ -27,3 +28,25 @@ export const exportProgress = defineCall({
   }),
 });
 export type ExportProgress = z.infer<typeof exportProgress.response>;
+
+/**
+ * A download asked for without waiting (issue 38 item 6): the console sends the download call
+ * itself with `Prefer: respond-async` and is answered 202 at once with the download's id (its
+ * `progressId`, or one the server made); `export/progress` follows it, and `export/file` then
+ * answers the finished file from any instance. Without the header a download call answers the
+ * file as it always has (other clients, the spec).
+ */
+export const RESPOND_ASYNC = 'respond-async';
+export const downloadAccepted = z.object({ id: progressId });
+export type DownloadAccepted = z.infer<typeof downloadAccepted>;
+
+export const exportFile = defineCall({
+  path: 'export/file',
+  summary:
+    'The finished file of a download asked for with `Prefer: respond-async`, with its filename; the caller’s own only (another user’s id is as unknown as a wrong one, 404). A download still being built answers 409 `downloadNotReady`; a failed one answers its failure, as the download call would have. The file is removed once fetched.',
+  request: z.object({ id: progressId }),
+  response: z.null(),
+  kind: 'blob',
+  file: 'stored',
+  answers: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
+});

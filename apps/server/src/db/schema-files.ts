@@ -40,6 +40,19 @@ export interface ExportRendersTable {
   created_at: Time;
   updated_at: Time;
 }
+/** A download asked for without waiting, and where its file went (modules/export-jobs/export-downloads.ts). */
+export interface ExportDownloadsTable {
+  user_id: number;
+  id: string;
+  state: string;
+  filename: string | null;
+  content_type: string | null;
+  file_key: string | null;
+  /** Why it failed, as the answer's parts (`{ code, key, params, fields, data }`), in no language. */
+  error: string | null;
+  created_at: Time;
+  updated_at: Time;
+}
 /** The bytes of stored files when the file store is the database (lib/storage-database.ts). */
 export interface FileBlobsTable {
   key: string;
@@ -52,4 +65,5 @@ export interface FileTables {
   file_blobs: FileBlobsTable;
   export_progress: ExportProgressTable;
   export_renders: ExportRendersTable;
+  export_downloads: ExportDownloadsTable;
 }

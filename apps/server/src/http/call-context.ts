@@ -53,3 +53,12 @@ export class Prepared {
     this.json = json;
   }
 }
+
+/**
+ * Downloads asked for with `Prefer: respond-async` (issue 38 item 6): built on after a 202, the
+ * file kept in the shared store for `export/file` (modules/export-jobs/export-downloads.ts).
+ */
+export interface AsyncDownloads {
+  /** Records the download and starts `build`, resolving before it ends; `tracker`'s done or failed is written once the result is kept. */
+  start(userId: number, id: string, tracker: ProgressTracker, build: () => Promise<Download>): Promise<void>;
+}

@@ -124,6 +124,24 @@ export function appErrorBody(lang: ApiLanguage, error: AppError) {
 }
 
 /**
+ * A failure as the AppError the client is answered with, for an answer given later (an async
+ * download's, kept for `export/file`): the store's and the database's in their words, anything
+ * else a 500 `internal` whose errorId is also in the log line with the cause.
+ */
+export function answerableError(raw: unknown, log: { error(obj: object, msg: string): void }): AppError {
+  if (raw instanceof AppError) {
+    if (raw.code >= 500) log.error({ err: raw }, 'app error');
+    return raw;
+  }
+  if (isStorageFull(raw)) return AppError.storageFull(raw);
+  const fromDatabase = appErrorOfDatabase(raw);
+  if (fromDatabase) return fromDatabase;
+  const errorId = randomUUID();
+  log.error({ err: raw, errorId }, 'unhandled error');
+  return new AppError(ErrorCode.INTERNAL, 'internal', { errorId });
+}
+
+/**
  * Every failure leaves as the envelope with HTTP status = code. Only AppError
  * texts reach the client; anything else is a 500 whose errorId is also in the
  * log line with the stack (never the stack, SQL or a path in the answer).

@@ -7,7 +7,9 @@ import {
   type ParsedRequest,
   contractErrorMap,
   auth as authCalls,
+  exportJobs,
 } from '@console/contract';
+import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -16,11 +18,12 @@ import { aesDecrypt, aesEncrypt, aesKey } from '../lib/crypto.ts';
 import { AppError } from '../lib/errors.ts';
 import { asTenant, tenantOf } from '../lib/fair-turns.ts';
 import { languageOf, translate } from '../lib/messages.ts';
-import type { ExportProgressStore } from '../lib/export-progress.ts';
+import type { ExportProgressStore, ProgressTracker } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
 import { StaffWrite } from '../lib/staff-writes.ts';
 import type { Database } from '../db/database.ts';
-import { type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
+import { type AsyncDownloads, type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
+import { answerableError } from './error-handler.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { responseCache } from './response-cache.ts';
 
@@ -68,7 +71,13 @@ export function createRegistrar(
   app: FastifyInstance,
   db: Database,
   authenticate: Authenticate,
-  opts: { readCacheEntries: number; uploadLimitBytes: number; exportProgress: ExportProgressStore },
+  opts: {
+    readCacheEntries: number;
+    uploadLimitBytes: number;
+    exportProgress: ExportProgressStore;
+    /** Where downloads asked for without waiting go; none (a benchmark's registrar): every download waits. */
+    downloads?: AsyncDownloads;
+  },
 ): Registrar {
   return {
     responseCache: (def) => responseCache(db, def, opts.readCacheEntries),
@@ -106,6 +115,17 @@ export function createRegistrar(
         const parsed = def.request.safeParse(body, { error: zodLocales[lang] });
         if (!parsed.success) throw AppError.validation(fieldErrorsOf(parsed.error));
 
+        // A download asked for without waiting (issue 38 item 6): answered 202 with its id below,
+        // its progress tracked under that id whether or not the call names one.
+        const asyncId =
+          opts.downloads &&
+          def.kind === 'blob' &&
+          def.auth &&
+          def.path !== exportJobs.exportFile.path &&
+          wantsAsync(request.headers.prefer)
+            ? downloadIdOf(parsed.data)
+            : null;
+        const asyncTracker = asyncId ? opts.exportProgress.track(actor.userId, asyncId)! : undefined;
         let scope: Promise<Scope> | undefined;
         const staff = new StaffWrite(def.auth ? def.path : '', parsed.data, def.auth ? actor : undefined, request.ip);
         const ctx: CallContext = {
@@ -118,16 +138,41 @@ export function createRegistrar(
           request,
           reply,
           scope: () => (scope ??= scopeOf(db, actor)),
-          trackExport: (progressId) => opts.exportProgress.track(actor.userId, progressId),
+          trackExport: (progressId) =>
+            asyncTracker ? finalHeld(asyncTracker) : opts.exportProgress.track(actor.userId, progressId),
         };
         // The files this call builds and the sheets it reads wait in the shared pools as its
         // customer's (lib/fair-turns.ts); staff and agents wait as themselves.
         const tenant = def.auth ? tenantOf(actor) : '';
-        const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
-        // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts): the service's,
-        // with before and after, in its transaction; else this one, once the call succeeded.
-        const fallback = staff.fallback();
-        if (fallback) await audit(db, { actor, ip: request.ip }, fallback);
+        const work = async () => {
+          const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
+          // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts): the service's,
+          // with before and after, in its transaction; else this one, once the call succeeded.
+          const fallback = staff.fallback();
+          if (fallback) await audit(db, { actor, ip: request.ip }, fallback);
+          return result;
+        };
+        if (asyncId && asyncTracker && opts.downloads) {
+          await opts.downloads.start(actor.userId, asyncId, asyncTracker, async () => {
+            try {
+              const result = await work();
+              if (!(result instanceof Download)) throw new Error(`${def.path} answered no file`);
+              return result;
+            } catch (raw) {
+              // What the call would have answered, kept for export/file (a 500's cause only in the log).
+              throw answerableError(raw, request.log);
+            }
+          });
+          // The first poll, on any instance, reads "waiting" rather than "unknown".
+          await asyncTracker.flushed();
+          const accepted: exportJobs.DownloadAccepted = { id: asyncId };
+          return reply
+            .status(202)
+            .header('preference-applied', exportJobs.RESPOND_ASYNC)
+            .header('cache-control', 'no-store')
+            .send({ code: 202, message: translate(lang, 'ok'), data: accepted });
+        }
+        const result = await work();
 
         if (result instanceof Download) {
           return reply
@@ -164,6 +209,35 @@ export function createRegistrar(
         return reply.status(200).send({ code: ErrorCode.OK, message, data });
       });
     },
+  };
+}
+
+/** `Prefer: respond-async` (RFC 7240), alone or among other preferences. */
+function wantsAsync(prefer: string | string[] | undefined): boolean {
+  const all = Array.isArray(prefer) ? prefer.join(',') : (prefer ?? '');
+  return all.split(',').some((p) => p.split(';')[0]!.trim().toLowerCase() === exportJobs.RESPOND_ASYNC);
+}
+
+/** The download's id: the progressId the call names (the console's bar already follows it), else a new one. */
+function downloadIdOf(parsed: unknown): string {
+  const named = (parsed as { progressId?: unknown } | null)?.progressId;
+  return typeof named === 'string' ? named : `dl-${randomBytes(16).toString('hex')}`;
+}
+
+/**
+ * The tracker a handler gets for an async download: its rows and total pass through, but "done"
+ * and "failed" wait for the file (or the failure) to be kept, so a console that reads "done"
+ * finds the file whichever instance it asks.
+ */
+function finalHeld(tracker: ProgressTracker): ProgressTracker {
+  return {
+    ref: tracker.ref,
+    writing: () => tracker.writing(),
+    total: (n) => tracker.total(n),
+    rows: (n) => tracker.rows(n),
+    done: () => {},
+    failed: () => {},
+    flushed: () => tracker.flushed(),
   };
 }
 

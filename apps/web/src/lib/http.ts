@@ -9,6 +9,7 @@ import {
   ErrorCode,
   NO_DATA_MESSAGE,
   auth,
+  exportJobs,
   type CallDef,
   type CallRequest,
   type CallResponse,
@@ -63,6 +64,11 @@ export interface CallOptions {
   silent?: boolean;
   /** Let the request outlive the page (settings flushed on unload). */
   keepalive?: boolean;
+  /**
+   * A blob shown in the page (an item's or an ID card's image: a stored file, never a render):
+   * fetched in one call. Every other blob call is a download, asked for without waiting (`callBlob`).
+   */
+  inline?: boolean;
 }
 
 interface Envelope {
@@ -104,6 +110,7 @@ async function send(
 ): Promise<{ status: number; envelope: Envelope; response: Response; token: string | undefined }> {
   const headers: Record<string, string> = { 'Accept-Language': apiLanguage() };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (asksAsync(def, opts)) headers.Prefer = exportJobs.RESPOND_ASYNC;
   let payload: BodyInit;
   if (extra?.form && def.aes) {
     // An AES upload: the files travel as they are (TLS protects them), the call's fields
@@ -167,7 +174,8 @@ async function send(
     opts.signal?.removeEventListener('abort', onAbort);
   }
 
-  if (def.kind === 'blob' && response.ok) {
+  // A download accepted without waiting: its envelope names it (`callBlob` follows it).
+  if (def.kind === 'blob' && response.ok && !(response.status === 202 && asksAsync(def, opts))) {
     return { status: 200, envelope: { code: 200, message: '', data: null }, response, token };
   }
   let envelope: Envelope;
@@ -278,10 +286,13 @@ async function run<C extends CallDef>(
   body: unknown,
   opts: CallOptions,
   extra?: { form?: FormData },
+  /** A failure the caller handles itself: neither logged nor reported. */
+  quiet?: (err: unknown) => boolean,
 ): Promise<{ envelope: Envelope; response: Response }> {
   try {
     const res = await sendWithSession(def, body, opts, extra);
-    if (res.status !== 200 || res.envelope.code !== 200) {
+    const accepted = res.status === 202 && res.envelope.code === 202 && asksAsync(def, opts);
+    if (!accepted && (res.status !== 200 || res.envelope.code !== 200)) {
       throw new ApiError(
         res.envelope.code || res.status,
         res.envelope.message,
@@ -292,6 +303,7 @@ async function run<C extends CallDef>(
     }
     return res;
   } catch (err) {
+    if (quiet?.(err)) throw err;
     if (!(err instanceof Error && err.name === 'AbortError')) {
       const code = err instanceof ApiError ? err.code : 0;
       if (!(code === ErrorCode.BAD_REQUEST && err instanceof ApiError && err.message === NO_DATA_MESSAGE)) {
@@ -309,14 +321,65 @@ export async function call<C extends CallDef>(def: C, body: CallRequest<C>, opts
   return envelope.data as CallResponse<C>;
 }
 
-/** Blob calls (downloads): the file and its UTF-8 Content-Disposition filename. */
-export async function callBlob<C extends CallDef>(def: C, body: CallRequest<C>, opts: CallOptions = {}) {
-  const { response } = await run(def, body, opts);
+/**
+ * Whether a blob call is asked for without waiting (issue 38 item 6): every download but the
+ * page's own images, and never `export/file`, which answers the file itself.
+ */
+function asksAsync(def: CallDef, opts: CallOptions): boolean {
+  return def.kind === 'blob' && def.auth && !opts.inline && def.path !== exportJobs.exportFile.path;
+}
+
+async function fileOf(response: Response) {
   const cd = response.headers.get('Content-Disposition') ?? '';
   const star = /filename\*=UTF-8''([^;]+)/i.exec(cd);
   const plain = /filename="?([^";]+)"?/i.exec(cd);
   const filename = star ? decodeURIComponent(star[1]) : plain ? plain[1] : 'download';
   return { blob: await response.blob(), filename };
+}
+
+/** How often a download asked for without waiting is looked at; each look answers at once. */
+const DOWNLOAD_POLL_MS = 500;
+/** While its progress reads "unknown" (aged out in a long queue), `export/file` is asked every this many looks. */
+const UNKNOWN_LOOKS = 10;
+const notReady = (e: unknown) => e instanceof ApiError && e.key === 'downloadNotReady';
+
+/**
+ * Follows download `id` (`export/progress`) until it is built or failed, then fetches its file
+ * (`export/file`), from whichever instance answers: no request waits on the render, so a
+ * balancer's timeout never cuts a download. A failure answers as the download call would have.
+ */
+async function fileOfDownload(id: string, opts: CallOptions) {
+  for (let look = 0; ; look++) {
+    await new Promise((r) => setTimeout(r, look === 0 ? 150 : DOWNLOAD_POLL_MS));
+    opts.signal?.throwIfAborted();
+    let phase: exportJobs.ExportPhase = 'unknown';
+    try {
+      phase = (await call(exportJobs.exportProgress, { id }, { silent: true, signal: opts.signal })).phase;
+    } catch (e) {
+      if (e instanceof Error && e.name === 'AbortError') throw e;
+      // A missed look: the next one tries again.
+    }
+    const ended = phase === 'done' || phase === 'failed';
+    if (!ended && !(phase === 'unknown' && look % UNKNOWN_LOOKS === UNKNOWN_LOOKS - 1)) continue;
+    try {
+      const { response } = await run(exportJobs.exportFile, { id }, opts, undefined, notReady);
+      return await fileOf(response);
+    } catch (e) {
+      if (notReady(e)) continue;
+      throw e;
+    }
+  }
+}
+
+/**
+ * Blob calls (downloads): the file and its UTF-8 Content-Disposition filename. A download is
+ * asked for with `Prefer: respond-async`: the server answers 202 with its id at once and the
+ * file is fetched when built (`fileOfDownload`); an inline image is answered in the one call.
+ */
+export async function callBlob<C extends CallDef>(def: C, body: CallRequest<C>, opts: CallOptions = {}) {
+  const { envelope, response } = await run(def, body, opts);
+  if (response.status === 202) return fileOfDownload((envelope.data as exportJobs.DownloadAccepted).id, opts);
+  return fileOf(response);
 }
 
 /**

@@ -20,4 +20,8 @@ export const generatedFilesMessages = {
     en: 'This file has expired: files made for download are kept for {days} day(s). Make it again.',
     'zh-CN': '该文件已过期：生成的下载文件只保留 {days} 天，请重新生成。',
   },
+  downloadNotReady: {
+    en: 'This file is still being made. Please wait until its progress says it is ready.',
+    'zh-CN': '该文件仍在生成中，请等进度显示完成后再下载。',
+  },
 } as const satisfies Catalogue;

@@ -14,7 +14,7 @@ const MAX_URLS = 300;
 async function imageUrl(imageId: number): Promise<string> {
   const hit = urls.get(imageId);
   if (hit) return hit;
-  const { blob } = await callBlob(items.itemImage, { imageId }, { silent: true });
+  const { blob } = await callBlob(items.itemImage, { imageId }, { silent: true, inline: true });
   const url = URL.createObjectURL(blob);
   urls.set(imageId, url);
   if (urls.size > MAX_URLS) {

@@ -54,7 +54,8 @@ export const uploadIdCard = (fields: Record<string, string | undefined>, file: F
   form.append('file', file);
   return callUpload(orders.idCardUpload, form);
 };
-export const idCardImage = (id: number, side: 'front' | 'back') => callBlob(orders.idCardImage, { id, side });
+export const idCardImage = (id: number, side: 'front' | 'back') =>
+  callBlob(orders.idCardImage, { id, side }, { inline: true });
 export const idCardTemplate = async () => {
   const { blob, filename } = await callBlob(orders.idCardTemplate, {});
   saveBlob(blob, filename);

@@ -1,0 +1,132 @@
+import { buffer } from 'node:stream/consumers';
+import type { Database } from '../../db/database.ts';
+import { ErrorCode } from '@console/contract/envelope';
+import { Download } from '../../http/call-context.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { ProgressTracker } from '../../lib/export-progress.ts';
+import type { Files } from '../../lib/files.ts';
+import type { JobQueue } from '../../lib/jobs.ts';
+import { createExportDownloadsRepository } from './export-downloads.repository.ts';
+import { RENDER_ROW_LIMIT_MS } from './export-jobs.renders.ts';
+
+/** The periodic job that removes downloads nobody fetched, and its period. */
+export const DOWNLOAD_SWEEP = 'download-sweep';
+const DOWNLOAD_SWEEP_MS = 3_600_000;
+/**
+ * A row older than this is left (the console gave up, or the instance building it stopped): as
+ * long as a render may take on the queue and then some, as the renders' own rows (export-jobs.renders.ts).
+ */
+export const DOWNLOAD_ROW_LIMIT_MS = RENDER_ROW_LIMIT_MS;
+
+/** A failure as stored: the answer's parts, translated when it is fetched, in the fetcher's language. */
+interface StoredFailure {
+  code: ErrorCode;
+  key: string;
+  params?: Record<string, string | number>;
+  fields?: Record<string, string[]>;
+  data?: unknown;
+}
+
+export interface ExportDownloads {
+  /**
+   * Starts building a download of `userId`'s named `id` and resolves once it is recorded (the
+   * 202 follows at once); `build` runs on after, on this instance. `tracker` is the download's
+   * progress: its "done" is written only once the file is in the store, so a console that saw
+   * "done" finds the file, whichever instance it asks. `build`'s failure must be an AppError
+   * already (the caller's error handler's words): it is what `export/file` answers.
+   */
+  start(userId: number, id: string, tracker: ProgressTracker, build: () => Promise<Download>): Promise<void>;
+  /** `export/file`: the finished file, the caller's own only; removed once sent. */
+  file(userId: number, id: string): Promise<Download>;
+}
+
+/**
+ * Downloads that never wait on HTTP (issue 38 item 6; docs/decisions/2026-12-07-async-downloads.md).
+ * The file goes through the shared file store, as a render's does (export-jobs.renders.ts), so the
+ * console fetches it from whichever instance answers.
+ */
+export function createExportDownloads(deps: {
+  db: Database;
+  files: Files;
+  jobs: JobQueue;
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}): ExportDownloads {
+  const { files, log } = deps;
+  const repo = createExportDownloadsRepository(deps.db);
+  // Wall time, not the app's clock (which tests move by hours): these times only age rows out.
+  const stamp = () => new Date().toISOString();
+  const discard = (key: string | null) =>
+    key ? files.discard(key).catch((err: unknown) => log.warn({ err }, 'download file not removed')) : undefined;
+
+  deps.jobs.every(
+    {
+      name: DOWNLOAD_SWEEP,
+      run: async () => {
+        const rows = await repo.removeOlderThan(new Date(Date.now() - DOWNLOAD_ROW_LIMIT_MS).toISOString());
+        for (const row of rows) await discard(row.file_key);
+      },
+    },
+    { everyMs: DOWNLOAD_SWEEP_MS, atStart: true },
+  );
+
+  const storeResult = async (userId: number, id: string, startedAt: string, tracker: ProgressTracker, d: Download) => {
+    const bytes = Buffer.isBuffer(d.body) ? d.body : await buffer(d.body);
+    const { key } = await files.write(bytes, 'download.bin');
+    const kept = await repo.finish(
+      userId,
+      id,
+      startedAt,
+      { state: 'done', fileKey: key, filename: d.filename, contentType: d.contentType },
+      stamp(),
+    );
+    // Asked again meanwhile (the same id): the newer build's row, not this one's.
+    if (!kept) return void (await discard(key));
+    tracker.done();
+  };
+  const storeFailure = async (userId: number, id: string, startedAt: string, tracker: ProgressTracker, e: unknown) => {
+    const err = e instanceof AppError ? e : new AppError(ErrorCode.INTERNAL, 'internal', null);
+    const failure: StoredFailure = { code: err.code, key: err.key, params: err.params, fields: err.fields };
+    if (err.data !== null && err.data !== undefined) failure.data = err.data;
+    await repo.finish(userId, id, startedAt, { state: 'failed', error: JSON.stringify(failure) }, stamp());
+    tracker.failed();
+  };
+
+  return {
+    async start(userId, id, tracker, build) {
+      const startedAt = stamp();
+      await repo.start(userId, id, startedAt);
+      void (async () => {
+        try {
+          await storeResult(userId, id, startedAt, tracker, await build());
+        } catch (e) {
+          await storeFailure(userId, id, startedAt, tracker, e).catch((err: unknown) =>
+            log.error({ err, download: id }, 'download failure not recorded'),
+          );
+        } finally {
+          await tracker.flushed();
+        }
+      })();
+    },
+
+    async file(userId, id) {
+      const row = await repo.read(userId, id);
+      if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      if (row.state === 'running') throw AppError.conflict('downloadNotReady');
+      if (row.state === 'failed') {
+        if (!(await repo.take(userId, id))) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+        const f = JSON.parse(row.error ?? '{}') as StoredFailure;
+        throw new AppError(f.code ?? ErrorCode.INTERNAL, f.key ?? 'internal', f.data ?? null, f.params, f.fields);
+      }
+      // Opened before the row goes, so a store that fails leaves the download there to fetch again.
+      const opened = await files.open(row.file_key!);
+      // Two fetches at once: one gets it.
+      if (!(await repo.take(userId, id))) {
+        opened.body.destroy();
+        throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      }
+      // Removed once sent (or the sending stopped): a download's file is for this one answer.
+      opened.body.once('close', () => void discard(row.file_key));
+      return new Download(row.filename ?? 'download', row.content_type ?? 'application/octet-stream', opened.body);
+    },
+  };
+}
