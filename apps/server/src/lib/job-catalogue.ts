@@ -109,6 +109,8 @@ export const jobCatalogue = {
   'render-small': entry({ version: 1, payload: render, retry: 'none', concurrency: 'any', processBound: true }),
   'render-heavy': entry({ version: 1, payload: render, retry: 'none', concurrency: 'any', processBound: true }),
   'render-sweep': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
+  // Console downloads nobody fetched (modules/export-jobs/export-downloads.ts).
+  'download-sweep': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   // Webhooks (modules/webhooks): the outbox's relay, one job per delivery.
   'webhook-relay': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   'webhook-deliver': entry({ version: 1, payload: z.object({ deliveryId: id }), retry: 'setting', concurrency: 'any' }),

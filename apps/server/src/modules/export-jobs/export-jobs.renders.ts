@@ -14,6 +14,7 @@ import { tempFile } from '../../lib/temp-files.ts';
 import { renderHere, type RenderRunner, UnknownRenderError } from '../../lib/workbook-job.ts';
 import { createExportRendersRepository } from './export-renders.repository.ts';
 import { INPUT_REFUSED, openInput, RenderInputRefused, sealInput } from './render-inputs.ts';
+import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /** Small renders (a template, a one-page export) have a kind of their own, so they never wait behind heavy ones. */
 export const RENDER_SMALL = 'render-small';
@@ -34,14 +35,8 @@ const safeExt = (ext: string) => (/^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin');
 /** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
 export const RENDERER_ID = randomUUID();
 
-interface RenderPayload {
-  id: string;
-  tenant: string;
-  small: boolean;
-  progress?: { userId: number; id: string };
-  /** A workbook's query (render-inputs.ts): with the job, never in the store. */
-  query?: string | null;
-}
+/** A render's job: its id, tenant and size, the progress to report, and a workbook's query (render-inputs.ts: with the job, never in the store). */
+type RenderPayload = JobPayload<'render-small'>;
 
 export interface ExportRendersDeps {
   db: Database;
