@@ -57,6 +57,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'order.jdAuthorize.update': () => import('@/features/jd-authorize/JdAuthorizeUpdatePage.tsx'),
   'order.list': () => import('@/features/orders/OrderListPage.tsx'),
   'order.orderBatchSearch': () => import('@/features/orders/OrderBatchSearchPage.tsx'),
+  'developer.apiKeys': () => import('@/features/developers/ApiKeysPage.tsx'),
   'order.postCode': () => import('@/features/orders/PostCodePage.tsx'),
   'order.scan': () => import('@/features/orders/ScanPage.tsx'),
   'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),
