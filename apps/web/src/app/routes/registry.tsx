@@ -58,6 +58,7 @@ export const pages: Partial<Record<RouteName, PageLoader>> = {
   'order.list': () => import('@/features/orders/OrderListPage.tsx'),
   'order.orderBatchSearch': () => import('@/features/orders/OrderBatchSearchPage.tsx'),
   'developer.apiKeys': () => import('@/features/developers/ApiKeysPage.tsx'),
+  'developer.webhooks': () => import('@/features/developers/WebhooksPage.tsx'),
   'order.postCode': () => import('@/features/orders/PostCodePage.tsx'),
   'order.scan': () => import('@/features/orders/ScanPage.tsx'),
   'order.search': () => import('@/features/orders/OrderSearchPage.tsx'),

@@ -212,7 +212,12 @@ export default function ApiKeysPage() {
           )}
         </Form>
       </Modal>
-      <SecretOnce title={t('dev.keyMadeTitle')} secret={secret} onClose={() => setSecret(null)} />
+      <SecretOnce
+        title={t('dev.keyMadeTitle')}
+        warning={t('dev.keyOnce')}
+        secret={secret}
+        onClose={() => setSecret(null)}
+      />
     </Space>
   );
 }

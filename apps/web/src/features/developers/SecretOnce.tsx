@@ -9,7 +9,17 @@ import './i18n.ts';
  * and a copy button. The modal closes only by its button (no mask click, no Esc): closing it by
  * accident would lose the secret for good.
  */
-export function SecretOnce({ title, secret, onClose }: { title: string; secret: string | null; onClose: () => void }) {
+export function SecretOnce({
+  title,
+  warning,
+  secret,
+  onClose,
+}: {
+  title: string;
+  warning: string;
+  secret: string | null;
+  onClose: () => void;
+}) {
   const { message } = App.useApp();
   const copy = async () => {
     if (await copyText(secret ?? '')) void message.success(t('dev.copied'));
@@ -30,7 +40,7 @@ export function SecretOnce({ title, secret, onClose }: { title: string; secret: 
       data-testid="secret-once"
     >
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Alert type="warning" showIcon message={t('dev.keyOnce')} />
+        <Alert type="warning" showIcon message={warning} />
         <Space.Compact style={{ width: '100%' }}>
           <Typography.Text code style={{ wordBreak: 'break-all', flex: 1 }} data-testid="secret-value">
             {secret}
