@@ -32,6 +32,8 @@ export function SecretOnce({
       closable={false}
       maskClosable={false}
       keyboard={false}
+      // Gone from the page once closed: the secret is not left in a hidden dialog.
+      destroyOnHidden
       footer={
         <Button type="primary" onClick={onClose} data-testid="secret-done">
           {t('dev.done')}
