@@ -93,6 +93,7 @@ import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.se
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
 import { defineWebhookJobs } from './modules/webhooks/webhooks.delivery.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { webhooksV1Routes } from './modules/webhooks/webhooks.v1.routes.ts';
 import { checkReadiness, databaseCheck, fileStoreCheck, stoppingCheck, workerCheck } from './lib/readiness.ts';
 
@@ -283,6 +284,7 @@ export async function buildApp({
   // Webhooks (issue 39 item 4): endpoints on v1, the outbox's relay and deliveries on the job queue.
   const webhooks = createWebhooksService({ db, clock, box: secretBox(secretKey), jobs });
   webhooksV1Routes(v1, webhooks);
+  webhooksRoutes(registrar, webhooks);
   defineWebhookJobs({
     db,
     clock,

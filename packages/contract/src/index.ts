@@ -29,6 +29,7 @@ import * as pickups from './pickups.ts';
 import * as reference from './reference.ts';
 import * as selfSends from './self-sends.ts';
 import * as storageOrders from './storage-orders.ts';
+import * as webhooks from './webhooks.ts';
 
 export * from './call.ts';
 export * from './checks.ts';
@@ -70,6 +71,7 @@ export {
   reference,
   selfSends,
   storageOrders,
+  webhooks,
 };
 
 export const calls = {
@@ -98,6 +100,7 @@ export const calls = {
   reference,
   selfSends,
   storageOrders,
+  webhooks,
 } as const;
 
 const isCall = (v: unknown): v is CallDef =>

@@ -213,13 +213,15 @@ export const routeCatalogue = [
   }),
   // Issue 39: making and revoking API keys (customers, agents; the admin sees every key). A
   // permission for now; the Developers pages come with the webhooks.
-  r('developer.apiKeys', '', 'API 密钥', 'API Keys', {
-    hidden: true,
+  // Issue 39: the Developers menu. Keys and webhook endpoints act for a customer (or an agent's
+  // customers); the admin sees every key, staff have no tenant to give one.
+  r('developer', '', '开发者', 'Developers', { icon: 'ApiOutlined', roles: ['customer', 'agent', ADMIN_ROLE_NAME] }),
+  r('developer.apiKeys', '/developer/apiKeys', 'API 密钥', 'API Keys', {
+    parent: 'developer',
     roles: ['customer', 'agent', ADMIN_ROLE_NAME],
   }),
-  // Issue 39: webhook endpoints and their delivery log; the console's pages come later (v1 has the calls).
-  r('developer.webhooks', '', 'Webhook', 'Webhooks', {
-    hidden: true,
+  r('developer.webhooks', '/developer/webhooks', 'Webhook', 'Webhooks', {
+    parent: 'developer',
     roles: ['customer', 'agent', ADMIN_ROLE_NAME],
   }),
   r('notice.manage', '/notice/manage', '发布公告', 'Publish Announcement', {

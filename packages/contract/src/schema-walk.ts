@@ -81,7 +81,7 @@ export function leavesOf(schema: z.ZodType): Leaf[] {
 /** Picks a value for a field, or undefined for the generator's own choice. */
 export type Pick = (path: Path, leaf: Leaf['kind']) => unknown;
 
-// A corporate number (13 digits, check digit first) and an email address for the fields that check them.
+// A corporate number (13 digits, check digit first), an email address and a URL (a webhook's) for the fields that check them.
 const STRING_CANDIDATES = [
   'a',
   'aaaaaaaa',
@@ -93,6 +93,7 @@ const STRING_CANDIDATES = [
   'JP',
   '7000012050002',
   'a@b.example',
+  'https://a.example/hook',
 ];
 
 /**

@@ -56,6 +56,7 @@ import * as ordersUpdatedIndex from './migrations/2026-12-06T2141-orders-updated
 import * as jobQueueInterruptions from './migrations/2026-12-06T2200-job-queue-interruptions.ts';
 import * as webhooks from './migrations/2026-12-07T0200-webhooks.ts';
 import * as auditCustomer from './migrations/2026-12-07T0201-audit-customer.ts';
+import * as developerMenu from './migrations/2026-12-07T0500-developer-menu.ts';
 import * as exportDownloads from './migrations/2026-12-07T0510-export-downloads.ts';
 
 /**
@@ -119,6 +120,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-06T2200-job-queue-interruptions': jobQueueInterruptions,
   '2026-12-07T0200-webhooks': webhooks,
   '2026-12-07T0201-audit-customer': auditCustomer,
+  '2026-12-07T0500-developer-menu': developerMenu,
   '2026-12-07T0510-export-downloads': exportDownloads,
 };
 

@@ -93,6 +93,8 @@ const readNames = new Set([
   'exportDeclaration/batchRun',
   // where a print job stands (its starter's only)
   'order/printLabelAResult',
+  // one webhook delivery and its attempts
+  'webhook/delivery/get',
 ]);
 
 const OWN = "the caller's own data or session, not a change of anyone else's";
@@ -118,6 +120,9 @@ const exceptions: Record<string, string> = {
   'order/batchSender/previewSheet': PREVIEW,
   'order/updates/preview': PREVIEW,
   'item/import/upload': PREVIEW,
+  // As on v1: an event (re)sent changes no setting; the delivery log records it, attempt by attempt.
+  'webhook/endpoint/test': 'a test event to the caller’s own endpoint: the delivery log is its record',
+  'webhook/delivery/resend': 'the same event sent again: the delivery log records each attempt',
 };
 
 let h: Harness;
@@ -191,6 +196,28 @@ const audited: Record<string, Audited> = {
     who: 'admin',
     action: 'apiKey.revoke',
     bodies: async () => [{ id: made.apiKey }],
+  },
+  // Webhook endpoints from the console (issue 39 item 5): the rows the v1 calls write.
+  'webhook/endpoint/create': {
+    who: 'demo',
+    action: 'webhookEndpoint.create',
+    bodies: async () => [{ url: 'https://example.com/hook', eventTypes: ['order.created'] }],
+    after: (d) => (made.webhook = d.id),
+  },
+  'webhook/endpoint/update': {
+    who: 'demo',
+    action: 'webhookEndpoint.update',
+    bodies: async () => [{ id: made.webhook, description: 'audit walk' }],
+  },
+  'webhook/endpoint/rotateSecret': {
+    who: 'demo',
+    action: 'webhookEndpoint.rotateSecret',
+    bodies: async () => [{ id: made.webhook }],
+  },
+  'webhook/endpoint/delete': {
+    who: 'demo',
+    action: 'webhookEndpoint.delete',
+    bodies: async () => [{ id: made.webhook }],
   },
   'admin/user/create': {
     who: 'operator',

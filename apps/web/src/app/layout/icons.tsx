@@ -6,6 +6,7 @@
  */
 import {
   AccountBookOutlined,
+  ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
   BarsOutlined,
@@ -49,6 +50,8 @@ import {
   UnorderedListOutlined,
   UserSwitchOutlined,
   WarningOutlined,
+  KeyOutlined,
+  LinkOutlined,
   CheckSquareOutlined,
   ControlOutlined,
   LogoutOutlined,
@@ -60,6 +63,7 @@ import type { ComponentType } from 'react';
 /** Icons the server's routes may name. */
 const icons: Record<string, ComponentType> = {
   AccountBookOutlined,
+  ApiOutlined,
   AuditOutlined,
   BugOutlined,
   CarOutlined,
@@ -111,6 +115,8 @@ const entryIcons: Partial<Record<RouteName, ComponentType>> = {
   'selfSendTake.list': OrderedListOutlined,
   'meituanOrder.create': FormOutlined,
   'meituanOrder.list': TableOutlined,
+  'developer.apiKeys': KeyOutlined,
+  'developer.webhooks': LinkOutlined,
 };
 
 export function RouteIcon({ name, route }: { name?: string; route?: string }) {
