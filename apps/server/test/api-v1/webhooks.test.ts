@@ -12,6 +12,11 @@ import { makeKey, v1 } from './helpers.ts';
  */
 let h: Harness;
 let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+/**
+ * A customer's deliveries run one at a time (heavy, fair by customer), so a wait here also covers
+ * the deliveries queued before it; 15 s ran out once on a loaded machine (load 14, PostgreSQL).
+ */
+const WAIT_MS = 45_000;
 let key: string;
 let otherKey: string;
 let endpointId: number;
@@ -52,13 +57,13 @@ describe('delivery', () => {
     const order = await v1(h.app, 'POST', 'orders', key, { body: jpOrderBody('WH1') });
     expect(order.status).toBe(200);
     const orderId = order.body.data.id as number;
-    await waitFor('the delivery', () => receiver.received.some((r) => r.event.data.order?.id === orderId));
+    await waitFor('the delivery', () => receiver.received.some((r) => r.event.data.order?.id === orderId), WAIT_MS);
     const got = receiver.received.find((r) => r.event.data.order?.id === orderId)!;
     expect(got.verifiedBy).toEqual([0]);
     expect(got.event).toMatchObject({ type: 'order.created', sequence: 1, data: { order: { status: 'created' } } });
     const event = await eventOf(orderId, 'order.created');
     expect(got.id).toBe(event!.id);
-    await waitFor('the log to say so', async () => (await deliveriesOf(got.id))[0]?.status === 'succeeded');
+    await waitFor('the log to say so', async () => (await deliveriesOf(got.id))[0]?.status === 'succeeded', WAIT_MS);
     const [d] = await deliveriesOf(got.id);
     const detail = await v1(h.app, 'GET', `webhook-deliveries/${d!.id}`, key);
     expect(detail.body.data.attemptLog).toEqual([
@@ -72,12 +77,12 @@ describe('delivery', () => {
     const order = await v1(h.app, 'POST', 'orders', key, { body: jpOrderBody('WH2') });
     const orderId = order.body.data.id as number;
     const mine = () => receiver.received.filter((r) => r.event.data.order?.id === orderId);
-    await waitFor('two tries', () => mine().length >= 2);
+    await waitFor('two tries', () => mine().length >= 2, WAIT_MS);
     receiver.answer(() => 200);
     const [first, second] = mine();
     expect(second!.id).toBe(first!.id);
     expect([first!.verifiedBy, second!.verifiedBy]).toEqual([[0], [0]]);
-    await waitFor('the log to say so', async () => (await deliveriesOf(first!.id))[0]?.status === 'succeeded');
+    await waitFor('the log to say so', async () => (await deliveriesOf(first!.id))[0]?.status === 'succeeded', WAIT_MS);
     const [d] = await deliveriesOf(first!.id);
     const detail = await v1(h.app, 'GET', `webhook-deliveries/${d!.id}`, key);
     expect(detail.body.data.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
@@ -99,7 +104,7 @@ describe('delivery', () => {
     expect(intercepted.body.data.intercepted).toBe(1);
     const isIntercept = (r: { event: { type: string; data: any } }) =>
       r.event.type === 'order.intercepted' && r.event.data.order.id === orderId;
-    await waitFor('the interception', () => receiver.received.some(isIntercept));
+    await waitFor('the interception', () => receiver.received.some(isIntercept), WAIT_MS);
     expect(receiver.received.find(isIntercept)!.event).toMatchObject({
       sequence: 3,
       data: { order: { intercepted: true }, note: 'hold' },
@@ -131,7 +136,11 @@ describe('delivery', () => {
     const before = receiver.received.length;
     const test = await v1(h.app, 'POST', `webhook-endpoints/${made.body.data.id}/test`, key);
     expect(test.status).toBe(200);
-    await waitFor('the refusal', async () => (await deliveriesOf(test.body.data.eventId))[0]?.status === 'failed');
+    await waitFor(
+      'the refusal',
+      async () => (await deliveriesOf(test.body.data.eventId))[0]?.status === 'failed',
+      WAIT_MS,
+    );
     const detail = await v1(h.app, 'GET', `webhook-deliveries/${test.body.data.deliveryId}`, key);
     expect(detail.body.data.attemptLog).toEqual([
       expect.objectContaining({ attempt: 1, statusCode: null, error: 'targetRefused' }),
@@ -144,7 +153,7 @@ describe('delivery', () => {
     expect(rotated.status).toBe(200);
     receiver.secrets.push(rotated.body.data.secret);
     const test = await v1(h.app, 'POST', `webhook-endpoints/${endpointId}/test`, key);
-    await waitFor('the test event', () => receiver.received.some((r) => r.id === test.body.data.eventId));
+    await waitFor('the test event', () => receiver.received.some((r) => r.id === test.body.data.eventId), WAIT_MS);
     const got = receiver.received.find((r) => r.id === test.body.data.eventId)!;
     expect(got.event.type).toBe('webhook.test');
     expect(got.verifiedBy).toEqual([0, 1]);
@@ -189,9 +198,13 @@ describe('endpoints', () => {
     });
     expect(changed.body.data).toMatchObject({ eventTypes: ['order.shipped', 'order.received'], description: 'WMS' });
     const test = await v1(h.app, 'POST', `webhook-endpoints/${id}/test`, key);
-    await waitFor('the test', () => receiver.received.some((r) => r.id === test.body.data.eventId));
+    await waitFor('the test', () => receiver.received.some((r) => r.id === test.body.data.eventId), WAIT_MS);
     expect((await v1(h.app, 'POST', `webhook-deliveries/${test.body.data.deliveryId}/resend`, key)).status).toBe(200);
-    await waitFor('the resend', () => receiver.received.filter((r) => r.id === test.body.data.eventId).length === 2);
+    await waitFor(
+      'the resend',
+      () => receiver.received.filter((r) => r.id === test.body.data.eventId).length === 2,
+      WAIT_MS,
+    );
     await v1(h.app, 'POST', `webhook-endpoints/${id}/rotate-secret`, key);
     expect((await v1(h.app, 'DELETE', `webhook-endpoints/${id}`, key)).status).toBe(200);
     expect((await v1(h.app, 'GET', `webhook-endpoints/${id}`, key)).status).toBe(404);
@@ -219,12 +232,12 @@ describe('endpoints', () => {
     receiver.answer((r) => (r.path === '/down' ? 503 : 200));
     const test = await v1(h.app, 'POST', `webhook-endpoints/${id}/test`, key);
     const endpoint = async () => (await v1(h.app, 'GET', `webhook-endpoints/${id}`, key)).body.data;
-    await waitFor('the first failure', async () => (await endpoint()).failingSince !== null);
+    await waitFor('the first failure', async () => (await endpoint()).failingSince !== null, WAIT_MS);
     expect((await endpoint()).active).toBe(true);
     // Three days later it still fails: the next attempt (a retry, or this resend) disables it.
     h.clock.now = new Date(h.clock.now.getTime() + 3 * 24 * 3_600_000 + 60_000);
     await v1(h.app, 'POST', `webhook-deliveries/${test.body.data.deliveryId}/resend`, key);
-    await waitFor('the endpoint to be disabled', async () => (await endpoint()).active === false);
+    await waitFor('the endpoint to be disabled', async () => (await endpoint()).active === false, WAIT_MS);
     expect((await endpoint()).disabledAt).not.toBeNull();
     const notices = async (user: string) =>
       (await h.post('notifications', { limit: 50 }, await h.login(user))).body.data.list.map(
