@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../harness.ts';
 import { waitFor } from '../support/jobs.ts';
 import { jpOrderBody } from '../support/orders.ts';
@@ -17,6 +17,8 @@ let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
  * the deliveries queued before it; 15 s ran out once on a loaded machine (load 14, PostgreSQL).
  */
 const WAIT_MS = 45_000;
+// A test holds several such waits.
+vi.setConfig({ testTimeout: 120_000 });
 let key: string;
 let otherKey: string;
 let endpointId: number;
