@@ -18,6 +18,11 @@ type Text = Record<ApiLanguage, string>;
 
 /** Messages of the rules the contract names; `{name}` takes a parameter. */
 export const ruleMessages = {
+  /** zod's `.url()` (a webhook endpoint's address): its own words, not the generic "not in the expected form". */
+  webAddress: {
+    en: 'Enter a full web address, such as https://example.com/webhooks.',
+    'zh-CN': '请填写完整的网址，例如 https://example.com/webhooks。',
+  },
   date: { en: 'Enter a date as YYYY-MM-DD.', 'zh-CN': '请按 YYYY-MM-DD 格式填写日期。' },
   dateExists: { en: 'This date does not exist.', 'zh-CN': '该日期不存在。' },
   dateRange: {
@@ -156,7 +161,8 @@ export function fieldMessage(issue: Issue, lang: ApiLanguage): string {
       return fill(i.inclusive === false ? generic.numberBelow : generic.numberMax, lang, i.maximum);
     }
     case 'invalid_format': {
-      const rule = i.format === 'regex' ? patterns.get(i.pattern as string) : undefined;
+      const rule: string | undefined =
+        i.format === 'regex' ? patterns.get(i.pattern as string) : i.format === 'url' ? 'webAddress' : undefined;
       return rule ? ruleText(rule, lang) : generic.format[lang];
     }
     case 'not_multiple_of':
