@@ -15,7 +15,7 @@ let h: Harness;
 let jobs: JobQueue;
 beforeAll(async () => {
   h = await createHarness({ seed: false, env: INSTANCES_ENV });
-  jobs = h.app.jobs;
+  jobs = h.app.jobs.unchecked;
   expect(jobs.backend).toBe('pg-boss');
 });
 
@@ -26,7 +26,7 @@ describe('two instances on one PostgreSQL', () => {
     const runs: string[] = [];
     for (const [who, q] of [
       ['a', jobs],
-      ['b', b.app.jobs],
+      ['b', b.app.jobs.unchecked],
     ] as const) {
       q.every(
         { name: 'test-period-two', run: async () => void runs.push(who) },
@@ -39,7 +39,7 @@ describe('two instances on one PostgreSQL', () => {
       // Both instances' schedules reach the period's start at once.
       await Promise.all([
         jobs.tick('test-period-two', new Date(t0 + k * P + 1)),
-        b.app.jobs.tick('test-period-two', new Date(t0 + k * P + 2)),
+        b.app.jobs.unchecked.tick('test-period-two', new Date(t0 + k * P + 2)),
       ]);
       await waitFor(`period ${k}`, () => runs.length >= k + 1);
     }
@@ -52,9 +52,9 @@ describe('two instances on one PostgreSQL', () => {
     const runs: number[] = [];
     const kind: JobKind<{ n: number }> = { name: 'test-once-two', run: async (p) => void runs.push(p.n) };
     jobs.define(kind);
-    b.app.jobs.define(kind);
+    b.app.jobs.unchecked.define(kind);
     const ns = Array.from({ length: 40 }, (_, i) => i);
-    await Promise.all(ns.map((n) => (n % 2 ? jobs : b.app.jobs).enqueue('test-once-two', { n })));
+    await Promise.all(ns.map((n) => (n % 2 ? jobs : b.app.jobs.unchecked).enqueue('test-once-two', { n })));
     await waitFor('40 runs', () => runs.length >= 40);
     await settled(h.db, 'test-once-two', 40); // no run of it is still to come
     expect(runs.sort((x, y) => x - y)).toEqual(ns);
@@ -64,8 +64,8 @@ describe('two instances on one PostgreSQL', () => {
     const web = await secondInstance(h, { env: { ...INSTANCES_ENV, SERVER_ROLE: 'web' } });
     const ran: string[] = [];
     jobs.define({ name: 'test-role', run: async () => void ran.push('worker') });
-    web.app.jobs.define({ name: 'test-role', run: async () => void ran.push('web') });
-    for (let i = 0; i < 4; i++) await web.app.jobs.enqueue('test-role', {});
+    web.app.jobs.unchecked.define({ name: 'test-role', run: async () => void ran.push('web') });
+    for (let i = 0; i < 4; i++) await web.app.jobs.unchecked.enqueue('test-role', {});
     await waitFor('4 runs', () => ran.length >= 4);
     await settled(h.db, 'test-role', 4); // no run of it is still to come
     expect(ran).toEqual(['worker', 'worker', 'worker', 'worker']);
@@ -77,23 +77,23 @@ describe('two instances on one PostgreSQL', () => {
     const ran: { who: string; attempt: number }[] = [];
     let hold!: () => void;
     const held = new Promise<void>((r) => (hold = r));
-    owner.app.jobs.define({
+    owner.app.jobs.unchecked.define({
       name: 'test-orphan',
       run: async (_p, ctx) => {
         ran.push({ who: 'owner', attempt: ctx.attempt });
         await held; // still working when it dies
       },
     });
-    await owner.app.jobs.enqueue('test-orphan', {});
+    await owner.app.jobs.unchecked.enqueue('test-orphan', {});
     await waitFor('the owner to start it', () => ran.length > 0);
-    other.app.jobs.define({
+    other.app.jobs.unchecked.define({
       name: 'test-orphan',
       run: async (_p, ctx) => void ran.push({ who: 'other', attempt: ctx.attempt }),
     });
     // A lease and a half: the owner's heartbeat keeps the job its own.
     await sleep(15_000);
     expect(ran).toEqual([{ who: 'owner', attempt: 1 }]);
-    await owner.app.jobs.abandon();
+    await owner.app.jobs.unchecked.abandon();
     await waitFor('the other instance to take it over', () => ran.length > 1, 30_000);
     await settled(h.db, 'test-orphan', 1); // no run of it is still to come
     expect(ran).toEqual([

@@ -29,7 +29,7 @@ describe('jobs start after the server listens', () => {
     const app = await buildApp({ config: h.config, db: h.db });
     try {
       const kind: JobKind<{ n: number }> = { name: 'test-after-listen', run: async (p) => void runs.push(p.n) };
-      app.jobs.define(kind);
+      app.jobs.unchecked.define(kind);
       if (!pg) {
         // A job a killed process left running: a queue that had started would have re-queued it.
         await h.db
@@ -46,14 +46,14 @@ describe('jobs start after the server listens', () => {
           .execute();
       } else {
         await app.ready();
-        await app.jobs.enqueue('test-after-listen', { n: 1 });
+        await app.jobs.unchecked.enqueue('test-after-listen', { n: 1 });
         // A started worker would look for it now rather than at its next poll.
-        app.jobs.wake('test-after-listen');
+        app.jobs.unchecked.wake('test-after-listen');
       }
       await app.ready();
       // Recorded state at this moment: the job is where it was left, nothing has taken it.
       expect((await jobRows(h.db, 'test-after-listen')).map((r) => r.state)).toEqual([pg ? 'waiting' : 'active']);
-      await app.jobs.start();
+      await app.jobs.unchecked.start();
       expect((await settled(h.db, 'test-after-listen', 1)).map((r) => r.state)).toEqual(['done']);
       expect(runs).toEqual([1]);
     } finally {
@@ -123,12 +123,12 @@ describe('a job left running by a process that died', () => {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const gaveUp: { n: number; reason: GaveUpReason }[] = [];
-      h.app.jobs.define<{ n: number }>({
+      h.app.jobs.unchecked.define<{ n: number }>({
         name,
         run: () => gate,
         gaveUp: async (p, reason) => void gaveUp.push({ n: p.n, reason }),
       });
-      await h.app.jobs.enqueue(name, { n: 7 });
+      await h.app.jobs.unchecked.enqueue(name, { n: 7 });
       await waitFor('the job running', async () => (await jobRows(h.db, name))[0]?.state === 'active');
       const limits = await sql<{
         retry_limit: number;
@@ -169,7 +169,7 @@ describe('old renders are swept by a periodic job (issue 38 row 10)', () => {
       ])
       .execute();
     // The next period's run, as the schedule enqueues it on whichever instance runs jobs.
-    await h.app.jobs.tick(RENDER_SWEEP, new Date(Date.now() + 3_600_000));
+    await h.app.jobs.unchecked.tick(RENDER_SWEEP, new Date(Date.now() + 3_600_000));
     await waitFor('the old render removed', async () => {
       const ids = await h.db.selectFrom('export_renders').select('id').execute();
       return !ids.some((r) => r.id === oldId);

@@ -15,7 +15,7 @@ let h: Harness;
 let jobs: JobQueue;
 beforeAll(async () => {
   h = await createHarness({ seed: false, env: { JOB_POLL_SECONDS: '0.5', JOB_LEASE_SECONDS: '10' } });
-  jobs = h.app.jobs;
+  jobs = h.app.jobs.unchecked;
 });
 
 /** What PostgreSQL says to a connection it ends on a restart or a failover. */

@@ -18,10 +18,10 @@ afterAll(() => vi.useRealTimers());
 describe('job queue wake', () => {
   it('a job enqueued in a committed transaction runs when the queue is woken, before any poll', async () => {
     const { kind, runs } = recorder('test-wake');
-    h.app.jobs.define(kind);
+    h.app.jobs.unchecked.define(kind);
     // The in-process runner also looks for jobs as each job ends: the start's own jobs (periodic
     // ones run at start) are let finish first, so none of them picks this one up.
-    if (h.app.jobs.backend === 'memory') {
+    if (h.app.jobs.unchecked.backend === 'memory') {
       let quiet = 0;
       for (const end = Date.now() + 15_000; quiet < 2; await sleep(50)) {
         if (Date.now() > end) throw new Error('the queue never went idle');
@@ -34,9 +34,9 @@ describe('job queue wake', () => {
       }
     }
     await h.db.transaction().execute(async (trx) => {
-      await h.app.jobs.enqueue('test-wake', { n: 1 }, { trx });
+      await h.app.jobs.unchecked.enqueue('test-wake', { n: 1 }, { trx });
     });
-    h.app.jobs.wake('test-wake');
+    h.app.jobs.unchecked.wake('test-wake');
     await waitFor('the woken job', () => runs.length > 0, 10_000);
     expect(runs.map((r) => r.n)).toEqual([1]);
   });

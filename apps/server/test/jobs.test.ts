@@ -15,7 +15,7 @@ let h: Harness;
 let jobs: JobQueue;
 beforeAll(async () => {
   h = await createHarness({ seed: false, env: ENV });
-  jobs = h.app.jobs;
+  jobs = h.app.jobs.unchecked;
   expect(jobs.backend).toBe(pg ? 'pg-boss' : 'memory');
 });
 
