@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { presentV1Order, V1_ORDER_COLUMNS } from './v1-order.ts';
 
@@ -101,4 +101,21 @@ export async function recordOrderEvents(
     }
     if (values.length) await trx.insertInto('webhook_events').values(values).execute();
   }
+}
+
+/**
+ * Before orders are deleted (a user's delete, a batch deleted or its staged orders removed), in the
+ * same transaction: their outbox events let go of them, or the reference refused the delete (a
+ * customer with a webhook endpoint could not delete an order: 400 `dbInvalidInput`). Events not yet
+ * relayed are dropped, so nothing is sent about an order that is gone (a staged batch's orders never
+ * existed for the customer); events relayed keep their body and their delivery log, without the link.
+ */
+export async function detachOrderEvents(
+  trx: Transaction<DB>,
+  orders: readonly number[] | SelectQueryBuilder<DB, 'orders', { id: number }>,
+): Promise<void> {
+  if (Array.isArray(orders) && !orders.length) return;
+  const ids = orders as readonly number[];
+  await trx.deleteFrom('webhook_events').where('order_id', 'in', ids).where('dispatched_at', 'is', null).execute();
+  await trx.updateTable('webhook_events').set({ order_id: null }).where('order_id', 'in', ids).execute();
 }

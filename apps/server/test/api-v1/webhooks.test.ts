@@ -137,6 +137,23 @@ describe('delivery', () => {
     ).toEqual(['order.created', 'order.intercepted']);
   });
 
+  it('a customer with an endpoint deletes an order: its relayed events stay in the log, without the link', async () => {
+    const order = await v1(h.app, 'POST', 'orders', key, { body: jpOrderBody('WHDEL') });
+    const orderId = order.body.data.id as number;
+    await waitFor('the creation', () => receiver.received.some((r) => r.event.data.order?.id === orderId), WAIT_MS);
+    const created = await eventOf(orderId, 'order.created');
+    // The outbox's reference refused the delete (400 dbInvalidInput) before it let go of the order.
+    const deleted = await h.post('order/order/delete', { ids: [orderId] }, await h.login('demo'));
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const kept = await h.db
+      .selectFrom('webhook_events')
+      .select(['order_id', 'type'])
+      .where('id', '=', created!.id)
+      .executeTakeFirst();
+    expect(kept).toEqual({ order_id: null, type: 'order.created' });
+    expect(await deliveriesOf(created!.id)).toHaveLength(1);
+  });
+
   it('refuses a loopback target that is not allowed, without retrying, and sends nothing', async () => {
     const made = await v1(h.app, 'POST', 'webhook-endpoints', key, {
       body: { url: `http://localhost:${receiver.port}/refused`, eventTypes: ['order.shipped'] },

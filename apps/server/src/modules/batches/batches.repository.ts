@@ -5,6 +5,7 @@ import { likeContaining, likeSql } from '../../db/dialect.ts';
 import { pageTotal } from '../../db/page-total.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 import type { DB } from '../../db/schema.ts';
+import { detachOrderEvents } from '../../domain/order-events.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../db/next-turn.ts';
@@ -117,6 +118,7 @@ export function createBatchesRepository(db: Database) {
           if (!ids.length) return 0;
           await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
           await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
+          await detachOrderEvents(trx, ids);
           await trx.deleteFrom('orders').where('id', 'in', ids).execute();
           return ids.length;
         });
@@ -225,6 +227,7 @@ export function createBatchesRepository(db: Database) {
         const ids = trx.selectFrom('orders').select('id').where('batch_id', '=', batchId);
         await trx.deleteFrom('tracking_events').where('order_id', 'in', ids).execute();
         await trx.deleteFrom('order_items').where('order_id', 'in', ids).execute();
+        await detachOrderEvents(trx, ids);
         await trx.deleteFrom('orders').where('batch_id', '=', batchId).execute();
         await trx.deleteFrom('batches').where('id', '=', batchId).execute();
         return true;

@@ -3,7 +3,7 @@ import { type Insertable, type Updateable, sql, type Transaction } from 'kysely'
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { Scope } from '../../lib/scope.ts';
-import { recordOrderEvents } from '../../domain/order-events.ts';
+import { detachOrderEvents, recordOrderEvents } from '../../domain/order-events.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { liveExportNomination } from '../export-nominations/index.ts';
 import { createOrderListRepository, scopedOrders } from './orders.list.repository.ts';
@@ -105,6 +105,7 @@ export function createOrdersRepository(db: Database) {
       await trx.deleteFrom('order_items').where('order_id', 'in', list).execute();
       await trx.deleteFrom('tracking_events').where('order_id', 'in', list).execute();
       await trx.updateTable('id_cards').set({ order_id: null }).where('order_id', 'in', list).execute();
+      await detachOrderEvents(trx, list);
       const r = await trx.deleteFrom('orders').where('id', 'in', list).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
