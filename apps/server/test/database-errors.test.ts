@@ -1,12 +1,12 @@
 import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { sql } from 'kysely';
 import pgDriver from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf } from '../src/db/dialect.ts';
-import { appErrorOfDatabase, installErrorHandler } from '../src/http/error-handler.ts';
+import { appErrorOfDatabase } from '../src/http/error-handler.ts';
 import { createHarness, type Harness } from './harness.ts';
+import { answerTo } from './support/error-answer.ts';
 
 /**
  * Finding 17: ids past PostgreSQL's integer are refused by the contract (422 on the
@@ -32,18 +32,6 @@ async function failure(run: () => Promise<unknown>): Promise<unknown> {
     return e;
   }
   throw new Error('expected the database to refuse');
-}
-
-/** A real database error thrown from a route, answered by the app's error handler. */
-async function answerTo(error: unknown, lang = 'en') {
-  const app = Fastify({ logger: false });
-  installErrorHandler(app);
-  app.post('/x', async () => {
-    throw error;
-  });
-  const r = await app.inject({ method: 'POST', url: '/x', headers: { 'accept-language': lang }, payload: {} });
-  await app.close();
-  return { status: r.statusCode, body: r.json(), headers: r.headers };
 }
 
 /** The same order number again for the same customer: every other unique column fresh. */

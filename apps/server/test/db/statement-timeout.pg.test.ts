@@ -1,8 +1,8 @@
-import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { appErrorOfDatabase, installErrorHandler } from '../../src/http/error-handler.ts';
+import { appErrorOfDatabase } from '../../src/http/error-handler.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { answerTo } from '../support/error-answer.ts';
 
 /**
  * A statement PostgreSQL stops (57014: `statement_timeout`, DATABASE_STATEMENT_TIMEOUT_SECONDS, or
@@ -13,17 +13,6 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
-
-async function answerTo(error: unknown, lang: string) {
-  const app = Fastify({ logger: false });
-  installErrorHandler(app);
-  app.post('/x', async () => {
-    throw error;
-  });
-  const r = await app.inject({ method: 'POST', url: '/x', headers: { 'accept-language': lang }, payload: {} });
-  await app.close();
-  return { status: r.statusCode, body: r.json(), headers: r.headers };
-}
 
 describe('a statement timeout', () => {
   it('is a 503 databaseTimeout without the database text, in zh and en', async () => {
