@@ -4,7 +4,7 @@ import type { PostgresConnection } from '../config.ts';
 import { pgClientOptions } from '../db/pg-connection.ts';
 import { fromKysely, PgBoss } from 'pg-boss';
 import { runAsJob } from './job-scope.ts';
-import type { JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
+import type { EnqueueOptions, JobKind, JobQueue, JobQueueDeps, PeriodicOptions } from './jobs.shared.ts';
 import {
   INTERRUPTED_RERUNS,
   KIND_NAME,
@@ -140,6 +140,18 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
       }
     };
 
+  /**
+   * The tenant a job is fair by, as pg-boss's group: each instance runs one job of a group (per
+   * kind) at a time, and its fetch skips groups at that limit, so tenants take turns.
+   * - Heavy jobs: keyless ones share one group, so none escapes the limit (issue 36 #2).
+   * - Small jobs with a tenant (a render): grouped too (issue 36 #3). Ungrouped, thirty of one
+   *   customer's small renders were claimed first come, first served ahead of another's one-page
+   *   export. Small kinds have their own queue, so a tenant's small job never waits behind its heavy
+   *   one; keyless small jobs (periodic ones) stay ungrouped and are never held back.
+   */
+  const groupOf = (opts: EnqueueOptions) =>
+    opts.size === 'heavy' || opts.customerId != null ? { id: String(opts.customerId ?? NO_TENANT) } : undefined;
+
   /** This instance's pg-boss worker of each kind (`wake` calls it before its next poll). */
   const workIds = new Map<string, string>();
   const work = async (kind: JobKind<any>) => {
@@ -203,9 +215,7 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
         ...retryOptions(kinds.get(name)!),
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
-        // Only heavy jobs are grouped by tenant: small ones are not held back. Keyless heavy jobs
-        // share one group, so none escapes the limit (issue 36 #2).
-        group: opts.size === 'heavy' ? { id: String(opts.customerId ?? NO_TENANT) } : undefined,
+        group: groupOf(opts),
       });
     },
     wake(name) {
