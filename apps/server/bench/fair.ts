@@ -15,7 +15,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { sealRequest } from '../test/aes-client.ts';
 import { httpClient } from '../test/harness.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase } from '../src/db/database.ts';
@@ -129,22 +128,18 @@ async function demoOrders(): Promise<number[]> {
 }
 
 /** A download's status and seconds (the body read to its end, as a browser does). */
-async function download(call: string, token: string, body: unknown, aes = false) {
+async function download(call: string, token: string, body: unknown) {
   const t = performance.now();
   const r = await fetch(`${base}/${call}`, {
     method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      ...(aes ? { aes: '1' } : {}),
-    },
-    body: JSON.stringify(aes ? sealRequest(token, body) : body),
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   const bytes = (await r.arrayBuffer()).byteLength;
   return { status: r.status, bytes, seconds: (performance.now() - t) / 1000 };
 }
 const demo2Calls = async (demo2: string) => {
-  const template = await download('updateLableB/downloadXlsx', demo2, {}, true);
+  const template = await download('updateLableB/downloadXlsx', demo2, {});
   const exp = await download('order/downloadOrderExcel', demo2, {});
   return (
     `template ${template.seconds.toFixed(2)} s (${template.status}), ` +

@@ -278,6 +278,44 @@ export const updateRole = defineCall({
   response: nothing,
 });
 
+/**
+ * Every action the audit log records (the server's `audit()` takes only these): the console says
+ * each as a sentence in the user's language, and its filter offers them by name. A row written by
+ * an older release with another action is still answered (`action` is a string) and shown as is.
+ */
+export const auditActions = [
+  'abnormalRule.update',
+  'apiKey.create',
+  'apiKey.revoke',
+  'bill.adjust',
+  'bill.issue',
+  'bill.markPaid',
+  'customer.create',
+  'customer.update',
+  'idCard.image',
+  'notice.publish',
+  'order.delete',
+  'order.reweigh',
+  'permit.read',
+  'pickupCapacity.update',
+  'rateCard.save',
+  'role.update',
+  'segment.create',
+  'segment.retire',
+  'staff.write',
+  'user.create',
+  'user.disable',
+  'user.enable',
+  'user.endSession',
+  'user.endSessions',
+  'user.resetPassword',
+  'webhookEndpoint.create',
+  'webhookEndpoint.delete',
+  'webhookEndpoint.rotateSecret',
+  'webhookEndpoint.update',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
 export const auditRow = z.object({
   id: z.number().int(),
   at: isoTime,

@@ -1,3 +1,4 @@
+import type { admin } from '@console/contract';
 import type { Database } from '../db/database.ts';
 import type { Actor } from './scope.ts';
 
@@ -9,7 +10,8 @@ import type { Actor } from './scope.ts';
  * it acted on (`user:12`, `customer:ACME`), `detail` a short description or a small object.
  */
 export interface AuditEntry {
-  action: string;
+  /** One of the contract's `auditActions`: the console has a sentence for each. */
+  action: admin.AuditAction;
   target?: string;
   detail?: string | Record<string, unknown>;
   /** The customer whose data it changed, when one: that customer can read the row (issue 36 #6). */

@@ -1,10 +1,11 @@
-import type { admin, CallResponse } from '@console/contract';
-import { Button, DatePicker, Input, Space, type TableColumnsType } from 'antd';
+import { admin, type CallResponse } from '@console/contract';
+import { Button, DatePicker, Input, Select, Space, type TableColumnsType } from 'antd';
 import { Form } from '@/components/form.tsx';
 import type { Dayjs } from 'dayjs';
 import { PagedTable, rangeToDates, useFilterForm, usePagedQuery } from '@/components/paged-table';
 import { formatTime, t, useI18n } from '@/lib';
 import { auditCall } from './api/admin.ts';
+import { auditActionOptions, auditActionText, auditDetailText } from './audit-words.ts';
 import './i18n.ts';
 
 type Row = CallResponse<typeof admin.auditList>['list'][number];
@@ -19,9 +20,15 @@ export default function AuditPage() {
   const columns: TableColumnsType<Row> = [
     { title: t('admin.at'), dataIndex: 'at', render: (v: string) => formatTime(v) },
     { title: t('admin.who'), dataIndex: 'userName' },
-    { title: t('admin.action'), dataIndex: 'action' },
+    { title: t('admin.action'), dataIndex: 'action', render: (v: string) => auditActionText(v) },
     { title: t('admin.target'), dataIndex: 'target' },
-    { title: t('admin.detail'), dataIndex: 'detail', ellipsis: true },
+    {
+      title: t('admin.detail'),
+      dataIndex: 'detail',
+      ellipsis: { showTitle: false },
+      // The whole detail on hover, in words too: the cell is cut at the column's width.
+      render: (v: string) => <span title={auditDetailText(v)}>{auditDetailText(v)}</span>,
+    },
     { title: t('admin.ip'), dataIndex: 'ip' },
   ];
   const search = (v: { userName?: string; action?: string; target?: string; range?: [Dayjs, Dayjs] | null }) =>
@@ -38,7 +45,13 @@ export default function AuditPage() {
           <Input allowClear style={{ width: 140 }} />
         </Form.Item>
         <Form.Item name="action" label={t('admin.action')}>
-          <Input allowClear style={{ width: 160 }} />
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            style={{ width: 220 }}
+            options={auditActionOptions(admin.auditActions)}
+          />
         </Form.Item>
         <Form.Item name="target" label={t('admin.target')}>
           <Input allowClear style={{ width: 160 }} />
