@@ -31,6 +31,11 @@ export const API_BASE = '/api/';
  * failure's stable identity from the contract's catalogue (docs/api.md), null when the answer
  * had none (a proxy's page, a timeout). Match on `key`, never on `message`.
  */
+/** No answer from the server at all: the network is down, or the server or its proxy is gone. */
+export class UnreachableError extends Error {
+  override readonly name = 'UnreachableError';
+}
+
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: number;
@@ -168,7 +173,10 @@ async function send(
       err.name = 'TimeoutError';
       throw err;
     }
-    throw e;
+    // Cancelled by the caller: not a failure. Anything else fetch throws is no answer at all (the
+    // browser's words, "TypeError: Failed to fetch", are not the user's language).
+    if (e instanceof Error && e.name === 'AbortError') throw e;
+    throw new UnreachableError(t('http.unreachable'));
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
@@ -228,6 +236,8 @@ function expireSession() {
 }
 
 let sessionEndedShown = false;
+/** A no-answer message is on screen: later ones would only stack the same words. */
+let noAnswerShown = false;
 
 /** The error catalogue (spec §8). Exported for tests and for callers that catch but want the default. */
 export async function reportError(err: unknown, opts: CallOptions = {}, def?: CallDef): Promise<void> {
@@ -275,10 +285,28 @@ export async function reportError(err: unknown, opts: CallOptions = {}, def?: Ca
     return;
   }
   if (err instanceof Error && err.name === 'AbortError') return;
-  // No response at all: network down, server gone, CORS, timeout.
+  // No answer (network down, server gone, a timeout) or a failure of the console itself: one
+  // message in the user's language, however many calls failed together (a page's calls all fail
+  // at once when the network goes: they once stacked a modal each, titled "TypeError").
+  if (noAnswerShown) return;
+  noAnswerShown = true;
   const e = err instanceof Error ? err : new Error(String(err));
+  const [title, content] =
+    e.name === 'TimeoutError'
+      ? [t('http.timeoutTitle'), e.message]
+      : e instanceof UnreachableError
+        ? [t('http.unreachableTitle'), e.message]
+        : [t('http.unexpectedTitle'), t('http.unexpected')];
+  if (!(e instanceof UnreachableError) && e.name !== 'TimeoutError') console.error(e);
   const { modal } = await feedback();
-  modal.error({ title: e.name, content: e.message, okText: t('common.ok') });
+  modal.error({
+    title,
+    content,
+    okText: t('common.ok'),
+    afterClose: () => {
+      noAnswerShown = false;
+    },
+  });
 }
 
 async function run<C extends CallDef>(
