@@ -1,2 +1,3 @@
 export { changedFields, staleOf, type FieldChange } from './changes.ts';
 export { useStaleSave } from './useStaleSave.tsx';
+export { mergeRecords, type Merge } from './merge.ts';

@@ -21,6 +21,8 @@ const asShown = (r: Row) => ({
   agent: r.agentName,
   channels: r.channels.join(', '),
 });
+/** The edit form's own fields (the agent by id, the channels as a list), for the merge. */
+const FORM_FIELDS = ['name', 'contactName', 'contactPhone', 'contactEmail', 'agentUserId', 'channels'];
 type Values = {
   code?: string;
   name: string;
@@ -51,6 +53,7 @@ export default function CustomersPage() {
   const stale = useStaleSave(editing === 'new' || editing === null ? undefined : editing, {
     project: asShown,
     label: (f) => t(`admin.${f}`),
+    form: { fields: FORM_FIELDS, label: (f) => t(f === 'agentUserId' ? 'admin.agent' : `admin.${f}`) },
   });
 
   const open = (r: Row | 'new') => {
@@ -78,12 +81,15 @@ export default function CustomersPage() {
       setEditing(null);
     } catch (e) {
       const handled = await stale.resolve(e, version, {
+        mine: form.getFieldsValue(true),
+        values: (r) => ({ ...r }),
         reload: (current) => {
           form.resetFields();
           form.setFieldsValue({ ...current });
           setEditing(current);
         },
-        keep: (current) => form.setFieldValue('version', current.version),
+        // Mine where I changed, theirs elsewhere, from the version now.
+        keep: (current, merged) => form.setFieldsValue({ ...merged, version: current.version }),
       });
       if (handled) return;
       if (e instanceof ApiError && e.code === 422)

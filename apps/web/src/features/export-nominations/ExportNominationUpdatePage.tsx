@@ -37,6 +37,8 @@ export default function ExportNominationUpdatePage() {
       navigate('/exports/list');
     } catch (e) {
       const handled = await stale.resolve(e, version, {
+        mine: form.getFieldsValue(true),
+        values: (d) => d,
         reload: async (current) => {
           // Clean again: the next answer of the record's query fills the form (useRecordForm).
           edit.saved();
@@ -44,7 +46,8 @@ export default function ExportNominationUpdatePage() {
           form.setFieldsValue(current);
           await refreshNominations();
         },
-        keep: (current) => form.setFieldValue('version', current.version),
+        // Mine where I changed, theirs elsewhere, from the version now.
+        keep: (current, merged) => form.setFieldsValue({ ...merged, version: current.version }),
       });
       if (handled) return;
       showSaveError(form, e, { scroll: true });

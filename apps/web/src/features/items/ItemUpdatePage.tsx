@@ -12,7 +12,7 @@ import { StatusTag } from './components/shared.tsx';
 import { useRole } from './components/useRole.ts';
 import './i18n.ts';
 import { useStaleSave } from '@/components/stale-save';
-import { itemAsShown, itemFieldLabel } from './components/item-changes.ts';
+import { ITEM_FORM_FIELDS, itemAsShown, itemFieldLabel, itemFormLabel } from './components/item-changes.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
 /**
@@ -29,7 +29,11 @@ export default function ItemUpdatePage() {
   const role = useRole();
   useTabRecord(q.data?.jan);
   const [form] = Form.useForm();
-  const stale = useStaleSave(q.data, { project: itemAsShown, label: itemFieldLabel });
+  const stale = useStaleSave(q.data, {
+    project: itemAsShown,
+    label: itemFieldLabel,
+    form: { fields: ITEM_FORM_FIELDS, label: itemFormLabel },
+  });
   const edit = useRecordForm(form, id, q.data, fromItem);
   useTabDirty(edit.dirty);
   const failed = q.data?.status === 'failed';
@@ -45,6 +49,8 @@ export default function ItemUpdatePage() {
       navigate(`/item/info?id=${id}`);
     } catch (e) {
       const handled = await stale.resolve(e, version, {
+        mine: form.getFieldsValue(true),
+        values: fromItem,
         reload: async (current) => {
           // Clean again: the next answer of the record's query fills the form (useRecordForm).
           edit.saved();
@@ -52,7 +58,8 @@ export default function ItemUpdatePage() {
           form.setFieldsValue(fromItem(current));
           await invalidateCall(items.item);
         },
-        keep: (current) => form.setFieldValue('version', current.version),
+        // Mine where I changed, theirs elsewhere, from the version now.
+        keep: (current, merged) => form.setFieldsValue({ ...merged, version: current.version }),
       });
       if (handled) return;
       showSaveError(form, e, { scroll: true });

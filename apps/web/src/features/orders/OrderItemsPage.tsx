@@ -33,7 +33,12 @@ export default function OrderItemsPage() {
   const [editing, setEditing] = useState<Editing>(null);
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm();
-  const stale = useStaleSave(detail.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
+  const stale = useStaleSave(detail.data, {
+    fields: ORDER_FORM_FIELDS,
+    label: orderFieldLabel,
+    // The form is one line: merged against that line of the order as loaded and as it is now.
+    form: { fields: FIELDS, label: (f) => t(`orders.${f}`) },
+  });
 
   if (!id) return <Empty description={t('orderPages.noOrder')} />;
   if (detail.isError) return <Empty description={detail.error.message} />;
@@ -78,13 +83,18 @@ export default function OrderItemsPage() {
       setEditing(null);
       await refresh();
     } catch (e) {
+      const editedId = editing?.mode === 'edit' ? editing.item.id : undefined;
       const handled = await stale.resolve(e, orderVersion, {
+        mine: form.getFieldsValue(true),
+        // A new line has none: all its values are mine.
+        values: (order) => order.items.find((i) => editedId !== undefined && i.id === editedId),
         // The lines as they are now; the line being edited is opened again from them.
         reload: async () => {
           setEditing(null);
           await refresh();
         },
-        keep: (current) => form.setFieldValue('orderVersion', current.version),
+        // Mine where I changed, theirs elsewhere, from the order's version now.
+        keep: (current, merged) => form.setFieldsValue({ ...merged, orderVersion: current.version }),
       });
       if (handled) return;
       const fields = formErrors(e);

@@ -14,6 +14,9 @@ import { useStaleSave } from '@/components/stale-save';
 import { ORDER_FORM_FIELDS, orderFieldLabel } from './components/field-labels.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
+/** The order as the form's values (what the form is filled with). */
+const asValues = <D extends object>(d: D) => ({ ...d });
+
 /** Edit an order with the import's validation; locked orders cannot be edited. */
 export default function OrderUpdatePage() {
   useI18n();
@@ -25,7 +28,7 @@ export default function OrderUpdatePage() {
   useTabRecord(q.data?.orderNo);
   const [form] = Form.useForm();
   const stale = useStaleSave(q.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
-  const edit = useRecordForm(form, id, q.data, (d) => ({ ...d }));
+  const edit = useRecordForm(form, id, q.data, asValues);
   useTabDirty(edit.dirty);
   const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     const body = cleanOrder(v);
@@ -54,6 +57,8 @@ export default function OrderUpdatePage() {
       navigate(`/order/info?id=${id}`);
     } catch (e) {
       const handled = await stale.resolve(e, version, {
+        mine: form.getFieldsValue(true),
+        values: asValues,
         reload: async (current) => {
           // Clean again: the next answer of the record's query fills the form (useRecordForm).
           edit.saved();
@@ -61,7 +66,8 @@ export default function OrderUpdatePage() {
           form.setFieldsValue(current);
           await invalidateCall(orders.order);
         },
-        keep: (current) => form.setFieldValue('version', current.version),
+        // Mine where I changed, theirs elsewhere (lists replace whole), from the version now.
+        keep: (current, merged) => form.setFieldsValue({ ...merged, version: current.version }),
       });
       if (handled) return;
       const fields = formErrors(e);

@@ -25,3 +25,29 @@ export const itemAsShown = (r: items.ItemRow) => ({
 });
 
 export const itemFieldLabel = (path: string) => (path === 'imageId' ? t('items.image') : t(`items.${path}`));
+
+/** The edit form's own fields (`fromItem`: ids where the dialog's list shows names), for the merge. */
+export const ITEM_FORM_FIELDS = [
+  'jan',
+  'nameZh',
+  'nameEn',
+  'nameJa',
+  'specs',
+  'essentials',
+  'partId',
+  'brandId',
+  'categoryId',
+  'newCategory',
+  'exportCategory',
+  'tariff',
+  'netWeightG',
+  'clearancePrice',
+  'declarationPrice',
+  'origin',
+  'taxCode',
+  'imageId',
+  'group',
+] as const;
+
+/** A form field's label (`partId` is labelled as the part). */
+export const itemFormLabel = (path: string) => t(`items.${path.replace(/Id$/, '')}`);

@@ -10,9 +10,10 @@ export const ORDER_FORM_FIELDS = [
   ...['jan', 'name', 'brand', 'spec', 'quantity', 'unitPrice', 'origin', 'hazardCode'].map((f) => `items.*.${f}`),
 ] as const;
 
-/** An order field's path (`recipient.address`, `items.0.name`) as the form labels it. */
+/** An order field's path (`recipient.address`, `items.0.name`, `items`: the list) as the form labels it. */
 export function orderFieldLabel(path: string): string {
   const [head, a, b] = path.split('.');
+  if (head === 'items' && a === undefined) return t('orders.items');
   if (head === 'items') return `${t('orders.items')} ${Number(a) + 1} · ${t(`orders.${b}`)}`;
   if (head === 'recipient')
     return a === 'name' ? t('orders.recipient') : `${t('orders.recipient')} · ${t(`orders.${a}`)}`;
