@@ -47,7 +47,7 @@ test.describe('Order form: address', () => {
     await page.getByTestId('item-name-0').fill('洗面奶');
     await page.getByTestId('item-price-0').fill('1200');
     await page.getByTestId('create-submit').click();
-    await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+    await expect(page.locator('.ant-notification')).toContainText(`订单已创建：${orderNo}`);
 
     const [row] = (await listOrders(request, token, { noType: 'orderNo', numbers: orderNo })).list;
     expect(row, orderNo).toBeTruthy();

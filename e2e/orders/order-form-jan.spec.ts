@@ -44,7 +44,7 @@ test('a JAN of an approved catalogue item fills the item row; the saved order ho
   const orderNo = unique('JAN');
   await page.getByTestId('create-orderNo').fill(orderNo);
   await page.getByTestId('create-submit').click();
-  await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+  await expect(page.locator('.ant-notification')).toContainText(`订单已创建：${orderNo}`);
 
   // The server holds the item as the look-up filled it.
   const list = await api<{ list: { id: number }[] }>(

@@ -164,12 +164,24 @@ test.describe('orders workspace', () => {
       if (r.url().endsWith('/order/createImport')) creates.push(r.url());
     });
     await page.getByTestId('create-submit').dblclick();
-    await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+    await expect(page.locator('.ant-notification')).toContainText(`订单已创建：${orderNo}`);
     expect(creates).toHaveLength(1);
     await expect(page.locator('.ant-message-error')).toHaveCount(0);
 
     const [row] = await listOrders(request, token, { noType: 'orderNo', numbers: orderNo });
     expect(row).toMatchObject({ orderNo, status: 'created', customerCode: 'DEMO', recipientProvince: '广东省' });
+    // The success says the waybill and what the form kept, and leads to the order (issue 36 #23:
+    // it named no order and offered no way to it).
+    const created = page.locator('.ant-notification');
+    await expect(created.getByTestId('created-waybill')).toContainText(
+      row!.waybillNo ? `运单号：${row!.waybillNo}` : '运单号将在分配后显示',
+    );
+    await expect(created).toContainText('表单已保留发件人');
+    await expect(page.getByTestId('s-name')).not.toHaveValue('');
+    await expect(page.getByTestId('create-orderNo')).not.toHaveValue(orderNo);
+    await created.getByTestId('created-open').click();
+    await expect(page).toHaveURL(new RegExp(`/home/order/info\\?id=${row!.id}$`));
+    await expect(page.getByText(orderNo).first()).toBeVisible();
   });
 
   test('Create alone as an operator: the customer comes from the customers it may act for', async ({
@@ -203,7 +215,7 @@ test.describe('orders workspace', () => {
       if (r.url().endsWith('/order/createImport')) creates.push(r.url());
     });
     await page.getByTestId('create-submit').dblclick();
-    await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+    await expect(page.locator('.ant-notification')).toContainText(`订单已创建：${orderNo}`);
     expect(creates).toHaveLength(1);
     await expect(page.locator('.ant-message-error')).toHaveCount(0);
 

@@ -2,6 +2,7 @@ import { orders, reference } from '@console/contract';
 import { App, Button, Card, Col, Input, Row, Select, Space } from 'antd';
 import { Form, formErrors } from '@/components/form.tsx';
 import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { call, errorText, invalidateCall, localized, t, useCall, useI18n, useSession } from '@/lib';
 import { createOrder, getOrderNumber, getSendAddress } from './api/orders.ts';
@@ -16,7 +17,8 @@ import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 /** Create importer order alone: customer (agents and operators choose), channel, recipient from a pasted address, items. */
 export default function OrderCreatePage() {
   useI18n();
-  const { message, modal } = App.useApp();
+  const { message, modal, notification } = App.useApp();
+  const navigate = useNavigate();
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
@@ -81,7 +83,34 @@ export default function OrderCreatePage() {
       );
       if (!r) return;
       draft.created();
-      message.success(t('orders.created', { orderNo: r.orderNo }));
+      // Said until read (issue 36 #23): which order, its waybill, what the form kept, and a way to it.
+      const key = `order-created-${r.id}`;
+      notification.success({
+        key,
+        title: t('orders.created', { orderNo: r.orderNo }),
+        description: (
+          <Space direction="vertical" size={2}>
+            <span data-testid="created-waybill">
+              {r.waybillNo ? t('orders.createdWaybill', { waybillNo: r.waybillNo }) : t('orders.createdNoWaybill')}
+            </span>
+            <span>{t('orders.createdNext')}</span>
+          </Space>
+        ),
+        duration: 10,
+        actions: (
+          <Button
+            size="small"
+            type="primary"
+            data-testid="created-open"
+            onClick={() => {
+              notification.destroy(key);
+              navigate(`/order/info?id=${r.id}`);
+            }}
+          >
+            {t('orders.openCreated')}
+          </Button>
+        ),
+      });
       showOrderWarnings(modal, r);
       await invalidateCall(orders.orderList);
       form.resetFields(['orderNo', 'userRefNo', 'remark', 'recipient', 'items']);
