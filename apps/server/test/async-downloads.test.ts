@@ -139,7 +139,8 @@ describe('downloads asked for without waiting', () => {
 });
 
 describe('a download whose builder is gone', () => {
-  const INTERRUPTED_EN = 'The server restarted while preparing this file, so it was not made. Please download it again.';
+  const INTERRUPTED_EN =
+    'The server restarted while preparing this file, so it was not made. Please download it again.';
   const INTERRUPTED_ZH = '准备此文件时服务器重启了，文件未生成。请重新下载。';
 
   it('its instance stopped mid-build: another instance answers it failed, progress and file, within the bound', async () => {
