@@ -231,7 +231,15 @@ export async function buildApp({
   );
   app.addHook('onClose', async () => stopRenders());
   // Downloads asked for without waiting (issue 38 item 6): their files kept in the store for `export/file`.
-  const downloads = createExportDownloads({ db, files, jobs, log: app.log });
+  const downloads = createExportDownloads({
+    db,
+    files,
+    jobs,
+    progress: exportProgress,
+    heartbeatMs: config.DOWNLOAD_HEARTBEAT_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => downloads.stop());
   const registrar = createRegistrar(app, db, (token) => auth.authenticate(token), {
     readCacheEntries: config.READ_CACHE_ENTRIES,
     uploadLimitBytes: config.UPLOAD_LIMIT_BYTES,
@@ -304,7 +312,7 @@ export async function buildApp({
   );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, interceptions);
-  exportJobsRoutes(registrar, exportProgress, downloads);
+  exportJobsRoutes(registrar, downloads);
   const itemImports = createItemImportService({
     db,
     clock,

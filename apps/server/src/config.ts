@@ -187,6 +187,12 @@ const schema = z.object({
    * check's interval × fall and a second (haproxy `inter 1s fall 2`: 3). 0: stop at once.
    */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
+  /**
+   * How often an instance building a download asked for without waiting (`Prefer: respond-async`)
+   * marks it alive (seconds). A build silent for 4 of these (its instance was killed or
+   * redeployed) is answered as failed (`downloadInterrupted`), so the console stops waiting.
+   */
+  DOWNLOAD_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
   /** PostgreSQL: how often a worker looks for new jobs of each kind (seconds). */
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** Entries per cache of reads kept while the SQLite data is unchanged (db/versioned-cache.ts: order-list pages, session tokens); 0 turns them off. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../src/lib/storage.ts';
+import { DOWNLOAD_SWEEP } from '../src/modules/export-jobs/export-downloads.ts';
 import { createHarness, type Harness, secondInstance } from './harness.ts';
 import { waitFor } from './support/jobs.ts';
 
@@ -10,6 +11,8 @@ import { waitFor } from './support/jobs.ts';
  * `export/progress` follows it, and `export/file` answers the finished file from any instance, to
  * the user who asked only. Without the header the call answers the file as it always has.
  * Both instances share one file store (FILE_STORE=database, the several-instance setup).
+ * A download whose builder is gone (its instance killed or redeployed mid-build) ends as failed
+ * once its beat is older than 4 beats: here a beat every 0.5 s, so 2 s.
  */
 let h: Harness;
 let b: FastifyInstance;
@@ -37,11 +40,12 @@ const holding = (store: Storage): Storage => ({
 });
 
 const ASYNC = { prefer: 'respond-async' };
+const ENV = { FILE_STORE: 'database', DOWNLOAD_HEARTBEAT_SECONDS: '0.5' };
 const json = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
-  h = await createHarness({ env: { FILE_STORE: 'database' }, wrapStorage: holding });
-  b = (await secondInstance(h, { env: { FILE_STORE: 'database' } })).app;
+  h = await createHarness({ env: ENV, wrapStorage: holding });
+  b = (await secondInstance(h, { env: ENV })).app;
   [demo, demo2] = await Promise.all([h.login('demo'), h.login('demo2')]);
 }, 120_000);
 
@@ -131,5 +135,76 @@ describe('downloads asked for without waiting', () => {
     const kept = await h.db.selectFrom('export_downloads').select('id').where('id', '=', 'sync-0001').execute();
     expect(kept).toEqual([]);
     expect((await on(h.app, 'export/file', { id: 'sync-0001' }, demo)).statusCode).toBe(404);
+  }, 60_000);
+});
+
+describe('a download whose builder is gone', () => {
+  const INTERRUPTED_EN =
+    'The server restarted while preparing this file, so it was not made. Please download it again.';
+  const INTERRUPTED_ZH = '准备此文件时服务器重启了，文件未生成。请重新下载。';
+
+  it('its instance stopped mid-build: another instance answers it failed, progress and file, within the bound', async () => {
+    const c = await secondInstance(h, { env: ENV, wrapStorage: holding });
+    held.waiting = 0;
+    shut();
+    try {
+      const res = await on(c.app, 'order/downloadOrderExcel', { progressId: 'orphan-0001' }, demo, ASYNC);
+      expect(res.statusCode).toBe(202);
+      await waitFor('the render held', () => held.waiting === 1);
+      // Its builder beats: past the bound since it started, still being made, from any instance.
+      await waitFor('a beat past the bound', async () => {
+        const r = await h.db
+          .selectFrom('export_downloads')
+          .select(['created_at', 'heartbeat_at'])
+          .where('id', '=', 'orphan-0001')
+          .executeTakeFirstOrThrow();
+        return Date.parse(String(r.heartbeat_at)) - Date.parse(String(r.created_at)) > 2_500;
+      });
+      expect((await on(b, 'export/file', { id: 'orphan-0001' }, demo)).json().key).toBe('downloadNotReady');
+      expect(['waiting', 'writing']).toContain((await progressOf('orphan-0001')).phase);
+      // What a kill does to its beats (the build itself stays held at the store).
+      await c.app.close();
+      await waitFor('the download answered failed', async () => (await progressOf('orphan-0001')).phase === 'failed');
+    } finally {
+      open();
+    }
+    const file = await on(b, 'export/file', { id: 'orphan-0001' }, demo, { 'accept-language': 'en' });
+    expect(file.statusCode).toBe(503);
+    expect(file.json()).toMatchObject({ code: 503, key: 'downloadInterrupted', message: INTERRUPTED_EN });
+  }, 60_000);
+
+  it('a row left running by a builder that stopped beating: export/file answers the failure at once, in the fetcher’s language; the sweep fails the others', async () => {
+    const { id: userId } = await h.db
+      .selectFrom('users')
+      .select('id')
+      .where('name', '=', 'demo')
+      .executeTakeFirstOrThrow();
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const row = (id: string, heartbeat: string | null) => ({
+      user_id: userId,
+      id,
+      state: 'running',
+      created_at: hourAgo,
+      updated_at: hourAgo,
+      heartbeat_at: heartbeat,
+    });
+    await h.db
+      .insertInto('export_downloads')
+      .values([row('orphan-aged-1', hourAgo), row('orphan-aged-2', hourAgo), row('orphan-nobeat', null)])
+      .execute();
+    const stateOf = async (id: string) =>
+      (await h.db.selectFrom('export_downloads').select('state').where('id', '=', id).executeTakeFirst())?.state;
+
+    const file = await on(b, 'export/file', { id: 'orphan-aged-1' }, demo, { 'accept-language': 'zh-CN' });
+    expect(file.statusCode).toBe(503);
+    expect(file.json()).toMatchObject({ code: 503, key: 'downloadInterrupted', message: INTERRUPTED_ZH });
+    // A builder from before the beat never beat: not judged, left to the 8 h sweep.
+    expect((await on(b, 'export/file', { id: 'orphan-nobeat' }, demo)).json().key).toBe('downloadNotReady');
+
+    // Nobody looks at the other: the sweep fails it, and its progress says so.
+    await h.app.jobs.tick(DOWNLOAD_SWEEP, new Date(Date.now() + 10 * 3_600_000));
+    await waitFor('the sweep failed the orphan', async () => (await stateOf('orphan-aged-2')) === 'failed');
+    expect((await progressOf('orphan-aged-2')).phase).toBe('failed');
+    expect(await stateOf('orphan-nobeat')).toBe('running');
   }, 60_000);
 });

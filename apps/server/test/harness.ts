@@ -230,13 +230,21 @@ export interface Instance {
  * graph, so per-process state such as counters and caches is not shared with the first app, as it
  * is not between two processes). It shares the harness's clock. Closed after the file.
  */
-export async function secondInstance(h: Harness, opts: { env?: Record<string, string> } = {}): Promise<Instance> {
+export async function secondInstance(
+  h: Harness,
+  opts: {
+    env?: Record<string, string>;
+    /** Wraps the store the settings name, as createHarness's. */
+    wrapStorage?: (store: Storage) => Storage;
+  } = {},
+): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-test-2-'));
   vi.resetModules();
   const fresh = {
     app: (await import('../src/app.ts')) as typeof import('../src/app.ts'),
     config: (await import('../src/config.ts')) as typeof import('../src/config.ts'),
     database: (await import('../src/db/database.ts')) as typeof import('../src/db/database.ts'),
+    storage: (await import('../src/lib/storage-config.ts')) as typeof import('../src/lib/storage-config.ts'),
   };
   const url = h.config.database.dialect === 'postgres' ? h.config.database.url : h.config.database.file;
   const config = fresh.config.testConfig({
@@ -246,7 +254,8 @@ export async function secondInstance(h: Harness, opts: { env?: Record<string, st
     ...opts.env,
   });
   const db = fresh.database.createDatabase(config.database);
-  const app = await fresh.app.buildApp({ config, db, clock: () => h.clock.now });
+  const storage = opts.wrapStorage?.(fresh.storage.createStorage(config, db));
+  const app = await fresh.app.buildApp({ config, db, clock: () => h.clock.now, storage });
   await app.ready();
   await app.jobs.start();
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { validate } from '@readme/openapi-parser';
-import { allCalls, declaredStatuses, FILE_TYPES, orders } from '@console/contract';
+import { allCalls, declaredStatuses, exportJobs, FILE_TYPES, orders } from '@console/contract';
 import { describe, expect, it } from 'vitest';
 import { checkErrorKey, createHarness } from './harness.ts';
 
@@ -56,6 +56,40 @@ describe('OpenAPI document', async () => {
       expect(form.properties.file, call.path).toEqual({ type: 'string', contentMediaType: 'application/octet-stream' });
       expect(form.required, call.path).toContain('file');
     }
+  });
+
+  it('declares the 202 and the Prefer header of every download that may be asked for without waiting, and what export/file answers', () => {
+    const asyncCalls = allCalls.filter(exportJobs.answersAsync);
+    expect(asyncCalls.length).toBeGreaterThan(20);
+    for (const call of asyncCalls) {
+      const post = served.paths[`/api/${call.path}`].post;
+      expect(post.parameters, call.path).toEqual([{ $ref: '#/components/parameters/PreferRespondAsync' }]);
+      expect(post.responses[202], call.path).toEqual({ $ref: '#/components/responses/DownloadAccepted' });
+    }
+    expect(served.components.parameters.PreferRespondAsync).toMatchObject({
+      name: 'Prefer',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', examples: ['respond-async'] },
+    });
+    const accepted = served.components.responses.DownloadAccepted;
+    expect(accepted.headers['Preference-Applied'].schema).toEqual({ type: 'string', const: 'respond-async' });
+    const body = accepted.content['application/json'].schema;
+    expect(body.properties.code).toMatchObject({ const: 202 });
+    expect(body.properties.data.properties.id.type).toBe('string');
+    expect(body.properties.data.required).toEqual(['id']);
+    // export/file answers the file itself: no Prefer, no 202; its own 404, 409 and 503 say what they mean.
+    const file = served.paths['/api/export/file'].post;
+    expect(file.parameters).toBeUndefined();
+    expect(file.responses[202]).toBeUndefined();
+    expect(file.responses[200].description).toMatch(/removed once fetched/);
+    expect(file.responses[404]).toEqual({ $ref: '#/components/responses/E404DownloadFile' });
+    expect(file.responses[409]).toEqual({ $ref: '#/components/responses/E409DownloadNotReady' });
+    expect(file.responses[503]).toEqual({ $ref: '#/components/responses/E503DownloadFile' });
+    expect(served.components.responses.E409DownloadNotReady.description).toContain('`downloadNotReady`');
+    expect(served.components.responses.E503DownloadFile.description).toContain('`downloadInterrupted`');
+    // A call that builds no file takes no Prefer.
+    expect(served.paths['/api/order/order'].post.parameters).toBeUndefined();
   });
 
   it('fails a test whose call answers a status or a file type it does not declare', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from './call.ts';
+import { type CallDef, defineCall } from './call.ts';
 import { ErrorCode } from './envelope.ts';
 import { text } from './fields.ts';
 import { pattern } from './messages.ts';
@@ -43,10 +43,21 @@ export type DownloadAccepted = z.infer<typeof downloadAccepted>;
 export const exportFile = defineCall({
   path: 'export/file',
   summary:
-    'The finished file of a download asked for with `Prefer: respond-async`, with its filename; the caller’s own only (another user’s id is as unknown as a wrong one, 404). A download still being built answers 409 `downloadNotReady`; a failed one answers its failure, as the download call would have. The file is removed once fetched.',
+    'The finished file of a download asked for with `Prefer: respond-async`, with its filename; the caller’s own only (another user’s id is as unknown as a wrong one, 404). A download still being built answers 409 `downloadNotReady`; one whose building instance stopped (a restart, a deploy) 503 `downloadInterrupted` (ask the download again); a failed one answers its failure, as the download call would have. The file is removed once fetched (a second fetch: 404).',
   request: z.object({ id: progressId }),
   response: z.null(),
   kind: 'blob',
   file: 'stored',
   answers: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
 });
+
+/** The status of a download accepted without waiting: `{ code: 202, data: { id } }`, with `Preference-Applied: respond-async`. */
+export const ACCEPTED = 202;
+
+/**
+ * Whether a call may be asked for without waiting: every signed-in download (blob call) but
+ * `export/file`, which answers the finished file itself. What the server honours, the OpenAPI
+ * document declares (202 and the `Prefer` header) and the console asks.
+ */
+export const answersAsync = (call: CallDef): boolean =>
+  call.kind === 'blob' && call.auth && call.path !== exportFile.path;

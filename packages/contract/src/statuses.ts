@@ -1,6 +1,7 @@
 import { callsBeforePasswordChange } from './auth.ts';
 import type { CallDef, FileKind } from './call.ts';
 import { ErrorCode } from './envelope.ts';
+import { ACCEPTED, answersAsync } from './export-jobs.ts';
 
 /**
  * What every call can answer whatever its handler does, because the server's one wrapper
@@ -24,7 +25,7 @@ const EVERY_CALL: readonly ErrorCode[] = [
 /**
  * Every status a call can answer: what every call answers, what its definition implies (a signed-in
  * call 401, 430 and 429 past its tenant's bound on renders; 403 when it needs a permission, or when an account that must change its
- * password may not make it) and what its own rules answer (`answers`). The OpenAPI document
+ * password may not make it; 202 for a signed-in download asked for without waiting) and what its own rules answer (`answers`). The OpenAPI document
  * declares exactly these and the server's tests refuse any other (test/harness.ts).
  */
 export function declaredStatuses(call: CallDef): number[] {
@@ -37,6 +38,8 @@ export function declaredStatuses(call: CallDef): number[] {
     out.add(ErrorCode.SESSION_ENDED);
     if (call.permission || !callsBeforePasswordChange.includes(call.path)) out.add(ErrorCode.FORBIDDEN);
   }
+  // A download asked for with `Prefer: respond-async` is accepted at once (export-jobs.ts).
+  if (answersAsync(call)) out.add(ACCEPTED);
   return [...out].sort((a, b) => a - b);
 }
 

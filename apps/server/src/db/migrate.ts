@@ -58,6 +58,7 @@ import * as webhooks from './migrations/2026-12-07T0200-webhooks.ts';
 import * as auditCustomer from './migrations/2026-12-07T0201-audit-customer.ts';
 import * as developerMenu from './migrations/2026-12-07T0500-developer-menu.ts';
 import * as exportDownloads from './migrations/2026-12-07T0510-export-downloads.ts';
+import * as exportDownloadsHeartbeat from './migrations/2026-12-07T0900-export-downloads-heartbeat.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -122,6 +123,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07T0201-audit-customer': auditCustomer,
   '2026-12-07T0500-developer-menu': developerMenu,
   '2026-12-07T0510-export-downloads': exportDownloads,
+  '2026-12-07T0900-export-downloads-heartbeat': exportDownloadsHeartbeat,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -52,6 +52,8 @@ export interface ExportDownloadsTable {
   error: string | null;
   created_at: Time;
   updated_at: Time;
+  /** The builder's last beat while `running` (null: a builder that never beats, from before it); older than the bound: its builder is gone. */
+  heartbeat_at: Time | null;
 }
 /** The bytes of stored files when the file store is the database (lib/storage-database.ts). */
 export interface FileBlobsTable {

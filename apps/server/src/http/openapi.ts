@@ -6,6 +6,7 @@ import {
   declaredStatuses,
   envelope,
   errorEnvelope,
+  exportJobs,
   fieldErrors,
   internalErrorData,
 } from '@console/contract';
@@ -74,6 +75,7 @@ function errorResponseComponents(write: ReturnType<typeof schemaWriter>['write']
   const out: Record<string, unknown> = {};
   const statuses = new Set(allCalls.flatMap(declaredStatuses));
   statuses.delete(200);
+  statuses.delete(exportJobs.ACCEPTED);
   const response = (status: number, description: string) => ({
     description,
     content: {
@@ -91,8 +93,53 @@ function errorResponseComponents(write: ReturnType<typeof schemaWriter>['write']
     409,
     `${MEANINGS[409]} A stale \`version\` answers key \`${STALE_KEY}\` and \`data\` \`{ version, current }\`, the record now.`,
   );
+  // export/file's own: what its download's state means (modules/export-jobs/export-downloads.ts).
+  out.E404DownloadFile = response(
+    404,
+    'No download of the caller’s by that id: never asked, another user’s, already fetched (the file is for one answer) or swept; or the failed download’s own 404, as its call would have answered.',
+  );
+  out.E409DownloadNotReady = response(
+    409,
+    'Key `downloadNotReady`: the file is still being built; follow `export/progress` and fetch it once its phase is `done` or `failed`. (A failed download answers its own failure, as its call would have: any status that call declares.)',
+  );
+  out.E503DownloadFile = response(
+    503,
+    `Key \`downloadInterrupted\`: the instance building the file stopped (a restart, a deploy) and it will never be made; ask the download again. ${MEANINGS[503]}`,
+  );
   return out;
 }
+
+/** `Prefer: respond-async` (RFC 7240), which every signed-in download honours. */
+const PREFER_RESPOND_ASYNC = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    '`respond-async`: the download is not waited for. It answers 202 with its `id` at once and is built on the server; follow `export/progress` with that id, then fetch the file with `export/file` (any instance). Without it the call answers the file itself.',
+  schema: { type: 'string', examples: [exportJobs.RESPOND_ASYNC] },
+};
+
+/** The answer of a download asked for with `Prefer: respond-async`. */
+function acceptedResponse(write: ReturnType<typeof schemaWriter>['write']) {
+  const schema = write(envelope(exportJobs.downloadAccepted), 'output', 'downloadAccepted');
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  properties.code = { ...properties.code, const: exportJobs.ACCEPTED };
+  return {
+    description:
+      'Accepted, asked with `Prefer: respond-async`: `data.id` names the download (the call’s `progressId` when it gives one). `export/progress` follows it; `export/file` then answers the file, or the failure the call would have answered.',
+    headers: {
+      'Preference-Applied': { schema: { type: 'string', const: exportJobs.RESPOND_ASYNC } },
+    },
+    content: { 'application/json': { schema } },
+  };
+}
+
+/** export/file's answers that differ from the shared ones. */
+const DOWNLOAD_FILE_ERRORS: Record<number, string> = {
+  404: 'E404DownloadFile',
+  409: 'E409DownloadNotReady',
+  503: 'E503DownloadFile',
+};
 
 /** The error answers of a call: the statuses the contract says it can answer (statuses.ts). */
 const errorResponses = (call: CallDef) =>
@@ -102,7 +149,12 @@ const errorResponses = (call: CallDef) =>
       .map((status) => [
         status,
         {
-          $ref: `#/components/responses/E${status}${status === 409 && takesVersion(call.request) ? 'Stale' : ''}`,
+          $ref:
+            status === exportJobs.ACCEPTED
+              ? '#/components/responses/DownloadAccepted'
+              : call.path === exportJobs.exportFile.path && DOWNLOAD_FILE_ERRORS[status]
+                ? `#/components/responses/${DOWNLOAD_FILE_ERRORS[status]}`
+                : `#/components/responses/E${status}${status === 409 && takesVersion(call.request) ? 'Stale' : ''}`,
         },
       ]),
   );
@@ -115,7 +167,10 @@ export function openApiDocument(version: string) {
     const ok =
       call.kind === 'blob'
         ? {
-            description: 'The file, named in a UTF-8 `Content-Disposition`.',
+            description:
+              call.path === exportJobs.exportFile.path
+                ? 'The finished file, named in a UTF-8 `Content-Disposition`, as the download call would have answered it; removed once fetched.'
+                : 'The file, named in a UTF-8 `Content-Disposition`.',
             content: Object.fromEntries(
               FILE_TYPES[call.file ?? 'xlsx'].map((type) => [
                 type,
@@ -154,6 +209,9 @@ export function openApiDocument(version: string) {
         'x-aes': call.aes,
         'x-permission': call.permission,
         'x-timeout-ms': call.timeout,
+        ...(exportJobs.answersAsync(call)
+          ? { parameters: [{ $ref: '#/components/parameters/PreferRespondAsync' }] }
+          : {}),
         requestBody: { required: true, content: body },
         responses: { 200: ok, ...errorResponses(call) },
       },
@@ -165,11 +223,12 @@ export function openApiDocument(version: string) {
       title: 'Import e-commerce logistics console API',
       version,
       description:
-        'Every call is POST with the envelope {code, message, data}; HTTP status equals code; errors add `key`, the message key. Calls with x-aes use the AES-256-GCM envelope described in docs/api.md.',
+        'Every call is POST with the envelope {code, message, data}; HTTP status equals code; errors add `key`, the message key. Calls with x-aes use the AES-256-GCM envelope described in docs/api.md. A signed-in download sent with `Prefer: respond-async` answers 202 with its id at once; `export/progress` follows it and `export/file` fetches it.',
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      responses: errorResponseComponents(write),
+      parameters: { PreferRespondAsync: PREFER_RESPOND_ASYNC },
+      responses: { ...errorResponseComponents(write), DownloadAccepted: acceptedResponse(write) },
       schemas: components,
     },
     paths,

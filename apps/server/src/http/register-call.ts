@@ -118,11 +118,7 @@ export function createRegistrar(
         // A download asked for without waiting (issue 38 item 6): answered 202 with its id below,
         // its progress tracked under that id whether or not the call names one.
         const asyncId =
-          opts.downloads &&
-          def.kind === 'blob' &&
-          def.auth &&
-          def.path !== exportJobs.exportFile.path &&
-          wantsAsync(request.headers.prefer)
+          opts.downloads && exportJobs.answersAsync(def) && wantsAsync(request.headers.prefer)
             ? downloadIdOf(parsed.data)
             : null;
         const asyncTracker = asyncId ? opts.exportProgress.track(actor.userId, asyncId)! : undefined;
@@ -167,10 +163,10 @@ export function createRegistrar(
           await asyncTracker.flushed();
           const accepted: exportJobs.DownloadAccepted = { id: asyncId };
           return reply
-            .status(202)
+            .status(exportJobs.ACCEPTED)
             .header('preference-applied', exportJobs.RESPOND_ASYNC)
             .header('cache-control', 'no-store')
-            .send({ code: 202, message: translate(lang, 'ok'), data: accepted });
+            .send({ code: exportJobs.ACCEPTED, message: translate(lang, 'ok'), data: accepted });
         }
         const result = await work();
 

@@ -354,7 +354,7 @@ export async function call<C extends CallDef>(def: C, body: CallRequest<C>, opts
  * page's own images, and never `export/file`, which answers the file itself.
  */
 function asksAsync(def: CallDef, opts: CallOptions): boolean {
-  return def.kind === 'blob' && def.auth && !opts.inline && def.path !== exportJobs.exportFile.path;
+  return exportJobs.answersAsync(def) && !opts.inline;
 }
 
 async function fileOf(response: Response) {

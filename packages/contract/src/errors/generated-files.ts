@@ -24,4 +24,8 @@ export const generatedFilesMessages = {
     en: 'This file is still being made. Please wait until its progress says it is ready.',
     'zh-CN': '该文件仍在生成中，请等进度显示完成后再下载。',
   },
+  downloadInterrupted: {
+    en: 'The server restarted while preparing this file, so it was not made. Please download it again.',
+    'zh-CN': '准备此文件时服务器重启了，文件未生成。请重新下载。',
+  },
 } as const satisfies Catalogue;

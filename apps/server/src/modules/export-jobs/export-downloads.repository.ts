@@ -7,7 +7,7 @@ export function createExportDownloadsRepository(db: Database) {
     async start(userId: number, id: string, at: string) {
       await db
         .insertInto('export_downloads')
-        .values({ user_id: userId, id, state: 'running', created_at: at, updated_at: at })
+        .values({ user_id: userId, id, state: 'running', created_at: at, updated_at: at, heartbeat_at: at })
         .onConflict((oc) =>
           oc.columns(['user_id', 'id']).doUpdateSet({
             state: 'running',
@@ -17,6 +17,7 @@ export function createExportDownloadsRepository(db: Database) {
             error: null,
             created_at: at,
             updated_at: at,
+            heartbeat_at: at,
           }),
         )
         .execute();
@@ -52,10 +53,48 @@ export function createExportDownloadsRepository(db: Database) {
       return Number(r.numUpdatedRows) > 0;
     },
 
+    /** The builder's beat: this build's row is still being built, by a live instance. */
+    async beat(userId: number, id: string, startedAt: string, at: string) {
+      await db
+        .updateTable('export_downloads')
+        .set({ heartbeat_at: at })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .where('created_at', '=', startedAt)
+        .where('state', '=', 'running')
+        .execute();
+    },
+
+    /**
+     * Fails the caller's running download whose builder has not beaten since `staleBefore` (it is
+     * gone); whether it did. A row that never beat (null) is not judged.
+     */
+    async failOrphan(userId: number, id: string, staleBefore: string, error: string, at: string) {
+      const r = await db
+        .updateTable('export_downloads')
+        .set({ state: 'failed', error, updated_at: at })
+        .where('user_id', '=', userId)
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .where('heartbeat_at', '<', staleBefore)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+
+    /** Fails every running download whose builder has not beaten since `staleBefore`; the ones it failed. */
+    failOrphans: (staleBefore: string, error: string, at: string) =>
+      db
+        .updateTable('export_downloads')
+        .set({ state: 'failed', error, updated_at: at })
+        .where('state', '=', 'running')
+        .where('heartbeat_at', '<', staleBefore)
+        .returning(['user_id', 'id'])
+        .execute(),
+
     read: (userId: number, id: string) =>
       db
         .selectFrom('export_downloads')
-        .select(['state', 'filename', 'content_type', 'file_key', 'error'])
+        .select(['state', 'filename', 'content_type', 'file_key', 'error', 'heartbeat_at'])
         .where('user_id', '=', userId)
         .where('id', '=', id)
         .executeTakeFirst(),

@@ -3,7 +3,7 @@ import type { Database } from '../../db/database.ts';
 import { ErrorCode } from '@console/contract/envelope';
 import { Download } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ProgressTracker } from '../../lib/export-progress.ts';
+import type { ExportProgress, ExportProgressStore, ProgressTracker } from '../../lib/export-progress.ts';
 import type { Files } from '../../lib/files.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { createExportDownloadsRepository } from './export-downloads.repository.ts';
@@ -17,6 +17,14 @@ const DOWNLOAD_SWEEP_MS = 3_600_000;
  * long as a render may take on the queue and then some, as the renders' own rows (export-jobs.renders.ts).
  */
 export const DOWNLOAD_ROW_LIMIT_MS = RENDER_ROW_LIMIT_MS;
+/**
+ * A running download whose builder has not beaten for this many of its beats has lost it (the
+ * instance was killed or redeployed mid-build): it is answered as failed. Four beats, so a beat
+ * or two lost to a slow database or a busy event loop never fails a live build.
+ */
+export const ORPHAN_AFTER_BEATS = 4;
+/** What a download whose builder went away answers (stored as a failure's parts). */
+const INTERRUPTED: StoredFailure = { code: ErrorCode.SERVICE_UNAVAILABLE, key: 'downloadInterrupted' };
 
 /** A failure as stored: the answer's parts, translated when it is fetched, in the fetcher's language. */
 interface StoredFailure {
@@ -38,6 +46,10 @@ export interface ExportDownloads {
   start(userId: number, id: string, tracker: ProgressTracker, build: () => Promise<Download>): Promise<void>;
   /** `export/file`: the finished file, the caller's own only; removed once sent. */
   file(userId: number, id: string): Promise<Download>;
+  /** `export/progress`: the download's progress, "failed" once its builder is gone. */
+  progress(userId: number, id: string): Promise<ExportProgress>;
+  /** This instance builds no more: its beats stop (what a killed instance's do). */
+  stop(): void;
 }
 
 /**
@@ -49,19 +61,45 @@ export function createExportDownloads(deps: {
   db: Database;
   files: Files;
   jobs: JobQueue;
+  progress: ExportProgressStore;
+  /** How often a builder beats (DOWNLOAD_HEARTBEAT_SECONDS); silent for ORPHAN_AFTER_BEATS beats, it is gone. */
+  heartbeatMs: number;
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }): ExportDownloads {
-  const { files, log } = deps;
+  const { files, log, heartbeatMs } = deps;
   const repo = createExportDownloadsRepository(deps.db);
   // Wall time, not the app's clock (which tests move by hours): these times only age rows out.
   const stamp = () => new Date().toISOString();
   const discard = (key: string | null) =>
     key ? files.discard(key).catch((err: unknown) => log.warn({ err }, 'download file not removed')) : undefined;
+  /** Beats older than this: the builder is gone. */
+  const staleBefore = () => new Date(Date.now() - ORPHAN_AFTER_BEATS * heartbeatMs).toISOString();
+  /** The download's progress says failed too, so a console polling it stops and fetches the failure. */
+  const progressFailed = async (userId: number, id: string) => {
+    const t = deps.progress.resume(userId, id);
+    t.failed();
+    await t.flushed();
+  };
+  /** Fails the caller's download if its builder is gone; whether it did. */
+  const failIfOrphaned = async (userId: number, id: string) => {
+    const failed = await repo.failOrphan(userId, id, staleBefore(), JSON.stringify(INTERRUPTED), stamp());
+    if (failed) {
+      log.warn({ download: id, userId }, 'download failed: its builder stopped beating');
+      await progressFailed(userId, id);
+    }
+    return failed;
+  };
+  /** The beats of the builds running here, stopped when each ends or the instance stops. */
+  const beating = new Set<NodeJS.Timeout>();
+  let stopped = false;
 
   deps.jobs.every(
     {
       name: DOWNLOAD_SWEEP,
       run: async () => {
+        // Builds whose instance went away end as failed, for a console that stopped looking too.
+        for (const row of await repo.failOrphans(staleBefore(), JSON.stringify(INTERRUPTED), stamp()))
+          await progressFailed(row.user_id, row.id);
         const rows = await repo.removeOlderThan(new Date(Date.now() - DOWNLOAD_ROW_LIMIT_MS).toISOString());
         for (const row of rows) await discard(row.file_key);
       },
@@ -95,6 +133,17 @@ export function createExportDownloads(deps: {
     async start(userId, id, tracker, build) {
       const startedAt = stamp();
       await repo.start(userId, id, startedAt);
+      // A build on a stopping instance would never beat: it is failed by the first look after the bound.
+      const beat = stopped
+        ? undefined
+        : setInterval(
+            () =>
+              void repo
+                .beat(userId, id, startedAt, stamp())
+                .catch((err: unknown) => log.warn({ err, download: id }, 'download beat not written')),
+            heartbeatMs,
+          );
+      if (beat) beating.add(beat.unref());
       void (async () => {
         try {
           await storeResult(userId, id, startedAt, tracker, await build());
@@ -103,13 +152,35 @@ export function createExportDownloads(deps: {
             log.error({ err, download: id }, 'download failure not recorded'),
           );
         } finally {
+          if (beat) {
+            clearInterval(beat);
+            beating.delete(beat);
+          }
           await tracker.flushed();
         }
       })();
     },
 
-    async file(userId, id) {
+    stop() {
+      stopped = true;
+      for (const beat of beating) clearInterval(beat);
+      beating.clear();
+    },
+
+    async progress(userId, id) {
+      const progress = await deps.progress.read(userId, id);
+      if (progress.phase === 'done' || progress.phase === 'failed') return progress;
       const row = await repo.read(userId, id);
+      if (row?.state === 'failed') return { ...progress, phase: 'failed' };
+      if (row?.state === 'running' && (await failIfOrphaned(userId, id))) return { ...progress, phase: 'failed' };
+      return progress;
+    },
+
+    async file(userId, id) {
+      let row = await repo.read(userId, id);
+      if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
+      // Its builder gone: the failure, at once, not "not ready" for ever.
+      if (row.state === 'running' && (await failIfOrphaned(userId, id))) row = await repo.read(userId, id);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
       if (row.state === 'running') throw AppError.conflict('downloadNotReady');
       if (row.state === 'failed') {
