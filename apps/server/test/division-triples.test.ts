@@ -33,27 +33,42 @@ beforeAll(async () => {
 });
 
 describe('the single create', () => {
+  const order = (city: string) => ({
+    channel: 'USA',
+    orderNo: `DIV${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
+    recipient: {
+      name: '王小明',
+      idCard: '11010519800101123' + idCardCheckChar('11010519800101123'),
+      phone: '13812345678',
+      province: '北京市',
+      city,
+      district: '朝阳区',
+      address: '建国路100号',
+    },
+    sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
+    items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '10' }],
+  });
   it('refuses 北京市 广州市 朝阳区 on the city, and takes 北京市 北京市 朝阳区', async () => {
     const demo = await h.login('demo');
-    const order = (city: string) => ({
-      channel: 'USA',
-      orderNo: `DIV${Math.random().toString(36).slice(2, 10).toUpperCase()}`,
-      recipient: {
-        name: '王小明',
-        idCard: '11010519800101123' + idCardCheckChar('11010519800101123'),
-        phone: '13812345678',
-        province: '北京市',
-        city,
-        district: '朝阳区',
-        address: '建国路100号',
-      },
-      sender: { name: 'DEMO Trading', address: 'Tokyo', phone: '03-1234-5678' },
-      items: [{ jan: '4901234567894', name: '明治 奶粉', quantity: 1, unitPrice: '10' }],
-    });
     const bad = await h.post('order/createImport', order('广州市'), demo, { 'accept-language': 'en' });
     expect(bad.status, JSON.stringify(bad.body)).toBe(422);
     expect(Object.keys(bad.body.data)).toContain('recipient.city');
     const good = await h.post('order/createImport', order('北京市'), demo);
     expect(good.status, JSON.stringify(good.body)).toBe(200);
+  });
+
+  it('refuses an emoji in the recipient’s name on the field, in the caller’s language (issue 36 #22)', async () => {
+    const demo = await h.login('demo');
+    const body = order('北京市');
+    const bad = await h.post(
+      'order/createImport',
+      { ...body, recipient: { ...body.recipient, name: '王小明🙂' } },
+      demo,
+      {
+        'accept-language': 'zh-CN',
+      },
+    );
+    expect(bad.status, JSON.stringify(bad.body)).toBe(422);
+    expect(bad.body.data['recipient.name']).toEqual(['收件人姓名不能包含表情或符号，须与身份证上的姓名一致。']);
   });
 });

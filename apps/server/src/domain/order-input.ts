@@ -236,6 +236,11 @@ export function orderValueCny(
 }
 
 const PHONE = /^\+?[\d\- ()]{6,20}$/;
+/**
+ * Emoji and other pictographs (issue 36 #22): a recipient's name must match the ID card's holder
+ * at customs, and no ID card holds one, so such an order could only fail there, days later.
+ */
+const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 const MAX_TEXT = 200;
 
 /** Every rule of one order (spec §5 and the domain's rules); pure, so the parse worker runs it too. */
@@ -287,7 +292,8 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     err('orderNo', 'orderNoFormat');
   }
   const r = input.recipient;
-  required('recipient.name', r.name, 'recipientNameRequired');
+  if (required('recipient.name', r.name, 'recipientNameRequired') && PICTOGRAPH.test(r.name))
+    err('recipient.name', 'recipientNameSymbols');
   if (required('recipient.phone', r.phone, 'recipientPhoneRequired') && !PHONE.test(r.phone)) {
     err('recipient.phone', 'recipientPhoneFormat');
   }

@@ -76,6 +76,10 @@ describe('validateOrder (fixed clock)', () => {
     ['unknown currency', order({}, { currency: 'XXX' }), ['currencyUnknown'], []],
     ['unknown district', order({ district: '朝阳区' }), ['districtUnknown'], []],
     ['empty phone', order({ phone: '' }), ['recipientPhoneRequired'], []],
+    // Issue 36 #22: no ID card holds an emoji; a minority name's dot is a name.
+    ['emoji in the name', order({ name: '王伟😀' }), ['recipientNameSymbols'], []],
+    ['pictograph in the name', order({ name: '王伟❤' }), ['recipientNameSymbols'], []],
+    ['minority name with its dot', order({ name: '阿卜杜·热合曼' }), [], []],
     ['over CNY 5,000', order({}, { unitPrice: 110_000 }), [], ['crossBorderLimit']],
   ])('%s', (_name, input, errors, confirmations) => {
     const r = validateOrder(input, { now: NOW, currencies });

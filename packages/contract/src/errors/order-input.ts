@@ -13,6 +13,10 @@ export const orderInputMessages = {
   },
   orderNoExists: { en: 'Order number {value} already exists.', 'zh-CN': '订单号 {value} 已存在。' },
   recipientNameRequired: { en: 'Recipient name cannot be empty', 'zh-CN': '收件人姓名不能为空' },
+  recipientNameSymbols: {
+    en: 'The recipient name may not contain emoji or symbols: it must match the name on the ID card.',
+    'zh-CN': '收件人姓名不能包含表情或符号，须与身份证上的姓名一致。',
+  },
   recipientPhoneRequired: { en: 'Recipient phone cannot be empty', 'zh-CN': '收件人电话不能为空' },
   recipientPhoneFormat: { en: 'The recipient phone is not a phone number.', 'zh-CN': '收件人电话格式不正确。' },
   senderPhoneFormat: { en: 'The sender phone is not a phone number.', 'zh-CN': '发件人电话格式不正确。' },
