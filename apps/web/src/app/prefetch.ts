@@ -6,7 +6,7 @@
  * shows its reload offer.
  */
 import { routeCatalogue, type RouteName } from '@console/contract';
-import { getSession } from '@/lib/session.ts';
+import { getSession, mustChangePasswordFirst } from '@/lib/session.ts';
 import { preload, preloaded } from './routes/lazyPage.tsx';
 import { pages, type PageLoader } from './routes/registry.tsx';
 
@@ -61,6 +61,8 @@ export function prefetchPages(loaders: readonly PageLoader[]) {
  * need), the header badges' once `me` says which the user may see.
  */
 export function prefetchCalls(path: string | undefined, me: Promise<unknown>) {
+  // Refused until the password is changed: the page loads its calls once it is.
+  if (mustChangePasswordFirst()) return;
   const calls = callsForPath(path);
   const ready = calls && preloaded(calls);
   if (ready) ready.prefetch();
@@ -70,7 +72,9 @@ export function prefetchCalls(path: string | undefined, me: Promise<unknown>) {
       () => undefined,
     );
   void Promise.all([import('./layout/badgeCalls.ts'), me]).then(
-    ([{ prefetchBadges }]) => prefetchBadges(getSession().routeNames),
+    ([{ prefetchBadges }]) => {
+      if (!getSession().user?.mustChangePassword) prefetchBadges(getSession().routeNames);
+    },
     () => undefined,
   );
 }

@@ -15,7 +15,17 @@ import { call } from './http.ts';
 import { t } from './i18n.ts';
 import { setLogUser } from './log.ts';
 import { sessionEvents } from './events.ts';
-import { IS_LOGIN_KEY, clearSessionCookies, getToken, getUuid, removeCookie, setToken } from './storage.ts';
+import {
+  IS_LOGIN_KEY,
+  clearSessionCookies,
+  getToken,
+  getUuid,
+  readLocal,
+  removeCookie,
+  removeLocal,
+  setToken,
+  writeLocal,
+} from './storage.ts';
 
 export type Me = CallResponse<typeof auth.me>;
 
@@ -87,13 +97,26 @@ export async function loadUser(): Promise<Me> {
     throw new SessionError('getInfo: roles or permissions must be a non-null array!');
   }
   const routes = filterRoutes(me.accessedRoutes ?? [], me.roles);
+  if (me.mustChangePassword) writeLocal(PASSWORD_FIRST_KEY, true);
+  else removeLocal(PASSWORD_FIRST_KEY);
   set({ user: me, routes, routeNames: new Set(routes.map((r) => r.name)) });
   setLogUser(me.name);
   return me;
 }
 
+/**
+ * The session must change its password before anything else (a one-time password, issue 17): the
+ * server refuses every other call with 403 until then. Known from the login's answer, then from
+ * each `me`, and kept across reloads: the console's loading asks for the page's calls before `me`
+ * has answered, and they were four 403s on a new user's first login (issue 36 #22).
+ */
+const PASSWORD_FIRST_KEY = 'passwordChangeFirst';
+export const mustChangePasswordFirst = () => readLocal<boolean>(PASSWORD_FIRST_KEY, false) === true;
+
 export async function login(name: string, password: string): Promise<void> {
   const answer = await call(auth.login, { name, password, uuid: getUuid() }, { silent: false });
+  if (answer.mustChangePassword) writeLocal(PASSWORD_FIRST_KEY, true);
+  else removeLocal(PASSWORD_FIRST_KEY);
   setToken(answer.access_token);
   localStorage.setItem(IS_LOGIN_KEY, 'true');
 }
@@ -101,6 +124,7 @@ export async function login(name: string, password: string): Promise<void> {
 /** Forgets the session locally (cookies, user, cached data) without calling the server. */
 export function resetSession(): void {
   removeCookie('token');
+  removeLocal(PASSWORD_FIRST_KEY);
   set({ user: null, routes: [], routeNames: new Set() });
   setLogUser('');
   // Cached data of the previous user must not leak into the next one's pages.
