@@ -239,3 +239,18 @@ test('finding 7: Batch List shows agents the customer, reopens an unexpired prev
     Math.min(seeded.orderCount, 20),
   );
 });
+
+test('a reload mid-import reopens the upload’s preview, not an empty page (issue 36 #22)', async ({
+  page,
+  context,
+  request,
+}) => {
+  await loginByCookie(context, request, 'demo');
+  const tpl = await jpTemplate(page);
+  await upload(page, await fillTemplate(tpl, [importRow(`E2EL${run}`, '13800138009')]));
+  await expect(page.getByTestId('preview-summary')).toContainText('1 个订单可创建');
+  // The address names the batch now.
+  await expect(page).toHaveURL(/\/home\/order\/createImport\?batch=\d+$/);
+  await page.reload();
+  await expect(page.getByTestId('preview-summary')).toContainText('1 个订单可创建');
+});

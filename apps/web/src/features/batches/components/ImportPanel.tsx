@@ -51,7 +51,7 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
 
   // Batch List's "open preview" (?batch=<id>): the unexpired preview of an earlier upload, to
   // confirm without uploading again.
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const reopen = Number(params.get('batch')) || null;
   useEffect(() => {
     if (!reopen) return;
@@ -94,6 +94,16 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
         clearanceCompany: fields.clearanceCompany,
         exportNominationId: fields.exportNominationId ? String(fields.exportNominationId) : undefined,
       });
+      // The address names the batch: a reload (or a restored tab) reopens it rather than an
+      // empty page with the upload only in Batch List (issue 36 #22).
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          next.set('batch', String(b.id));
+          return next;
+        },
+        { replace: true },
+      );
       setBatch(await fetchProgress(b.id));
     } catch (e) {
       setUploadError(errorText(e));
