@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCode, isoTime } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
+import { ruleIssue } from './messages.ts';
 import { defineV1Call, v1Order } from './v1.ts';
 
 /**
@@ -42,7 +43,29 @@ export const webhookEventBody = z.object({
   data: z.object({ order: v1Order, note: z.string().optional() }),
 });
 
-const httpsUrl = text({ min: 1, max: 2000 }).url();
+/** The longest webhook URL taken. */
+export const WEBHOOK_URL_MAX = 2000;
+/**
+ * A webhook endpoint's URL, checked where it is registered or edited (both doors): a web address
+ * (`.url()`), http or https only, with a host, no `user:password@` (a secret in a URL ends up in
+ * logs and screens; receivers check the signature), no `#fragment` (never sent, so a receiver could
+ * not tell two endpoints apart by it). Plain http is refused by the server unless
+ * `WEBHOOK_ALLOW_HTTP` is on (a setting, so not here: webhookUrlHttps).
+ */
+export const webhookUrl = text({ min: 1, max: WEBHOOK_URL_MAX })
+  .url()
+  .check((ctx) => {
+    let u: URL;
+    try {
+      u = new URL(ctx.value);
+    } catch {
+      return; // `.url()` said it
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlScheme'));
+    else if (!u.hostname) ctx.issues.push(ruleIssue(ctx.value, 'webAddress'));
+    else if (u.username || u.password) ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlCredentials'));
+    else if (ctx.value.includes('#')) ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlFragment'));
+  });
 
 export const webhookEndpoint = z.object({
   id: z.number().int(),
@@ -82,7 +105,7 @@ export const createWebhookEndpoint = defineV1Call({
   summary:
     'Register an endpoint: its URL, the event types it gets, active or not. The signing secret (`whsec_…`) is in this answer only. An agent’s key names the customer.',
   body: z.object({
-    url: httpsUrl,
+    url: webhookUrl,
     description: text({ max: 200 }).default(''),
     eventTypes: z.array(webhookEventType).min(1).max(50),
     active: z.boolean().default(true),
@@ -110,7 +133,7 @@ export const updateWebhookEndpoint = defineV1Call({
     'Change an endpoint: the fields sent change, the others stay. Activating a disabled endpoint clears its failure run.',
   params: idParam,
   body: z.object({
-    url: httpsUrl.optional(),
+    url: webhookUrl.optional(),
     description: text({ max: 200 }).optional(),
     eventTypes: z.array(webhookEventType).min(1).max(50).optional(),
     active: z.boolean().optional(),
