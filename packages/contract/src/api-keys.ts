@@ -41,6 +41,8 @@ export const apiKeyRow = z.object({
   customerCode: z.string().nullable(),
   /** The agent's customers this key is limited to (empty: all of them; always empty for a customer's key). */
   customerIds: z.array(z.number().int()),
+  /** The same customers by code and name, in `customerIds`' order: what a person recognises. */
+  customers: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string() })),
   createdBy: z.string(),
   createdAt: isoTime,
   expiresAt: isoTime.nullable(),
