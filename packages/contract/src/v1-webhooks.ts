@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCode, isoTime } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { ruleIssue } from './messages.ts';
+import { v1Batch } from './v1-actions.ts';
 import { defineV1Call, v1Order } from './v1.ts';
 
 /**
@@ -25,6 +26,10 @@ export const webhookEventTypes = {
   'order.cancelled': 'The order was cancelled.',
   'order.intercepted': 'The order was intercepted.',
   'order.interception_cancelled': 'The interception was lifted.',
+  'batch.committed':
+    'An order import (a file imported in the console) was committed: its orders now exist (each also sends `order.created`). `data.batch` as `GET /batches/{id}` gives it.',
+  'batch.failed':
+    'An order import failed: its file could not be read, its commit was refused (`data.batch.errorMessage` says why; none of its orders exist), or its preview expired unconfirmed.',
 } as const;
 export type WebhookEventType = keyof typeof webhookEventTypes;
 export const webhookEventType = z.enum(Object.keys(webhookEventTypes) as [WebhookEventType, ...WebhookEventType[]]);
@@ -42,6 +47,17 @@ export const webhookEventBody = z.object({
   sequence: z.number().int(),
   data: z.object({ order: v1Order, note: z.string().optional() }),
 });
+
+/** The body of a batch's event (`batch.*`): the same envelope, the batch in place of the order. */
+export const webhookBatchEventBody = webhookEventBody.extend({
+  /** A batch has one event (committed or failed): always 1. */
+  sequence: z.number().int(),
+  data: z.object({ batch: v1Batch }),
+});
+
+/** The body an event type is sent with (what the v1 document's `webhooks` entry describes). */
+export const webhookEventBodyOf = (type: string) =>
+  type.startsWith('batch.') ? webhookBatchEventBody : webhookEventBody;
 
 /** The longest webhook URL taken. */
 export const WEBHOOK_URL_MAX = 2000;
