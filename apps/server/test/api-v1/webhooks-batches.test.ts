@@ -1,7 +1,7 @@
 import { v1 as contract } from '@console/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../harness.ts';
-import { baseRow, settle, uploadPreview } from '../batches/helpers.ts';
+import { baseRow, jobWorkers, settle, uploadPreview } from '../batches/helpers.ts';
 import { waitFor } from '../support/jobs.ts';
 import { jpOrderBody } from '../support/orders.ts';
 import { webhookReceiver } from '../support/webhook-receiver.ts';
@@ -110,6 +110,56 @@ describe('batch events', () => {
     expect(status).toBe(409);
     await waitFor('batch.failed', () => eventOf(p.id, 'batch.failed') !== undefined, WAIT_MS);
     expect(eventOf(p.id, 'batch.failed')!.event.data.batch).toMatchObject({ id: p.id, status: 'failed' });
+  });
+
+  it("a committing batch's staged orders send nothing until the batch is committed (SQLite stages them in short transactions)", async () => {
+    const subscribe = await v1(h.app, 'POST', `webhook-endpoints/${endpointId}`, key, {
+      body: { eventTypes: ['order.created', 'batch.committed', 'batch.failed'] },
+    });
+    expect(subscribe.status).toBe(200);
+    const p = await uploadPreview(h, demo, rows(3));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let staged!: () => void;
+    const stagedOnce = new Promise<void>((r) => (staged = r));
+    // Jobs from here on run in an app that holds the commit after its orders are staged.
+    const app = await jobWorkers(h).next({
+      afterStagedChunk: async (batchId) => {
+        if (batchId !== p.id) return;
+        staged();
+        await released;
+      },
+    });
+    void app;
+    expect((await h.post('order/batch/confirm', { id: p.id, confirmations: [] }, demo)).status).toBe(200);
+    await stagedOnce;
+    const ofBatch = () =>
+      h.db
+        .selectFrom('webhook_events as e')
+        .innerJoin('orders as o', 'o.id', 'e.order_id')
+        .select(['e.id', 'e.dispatched_at'])
+        .where('o.batch_id', '=', p.id)
+        .execute();
+    try {
+      // Three relay periods: the staged orders' events wait in the outbox (on PostgreSQL they are
+      // not even committed).
+      await new Promise((r) => setTimeout(r, 3500));
+      const waiting = await ofBatch();
+      expect(waiting.filter((e) => e.dispatched_at !== null)).toEqual([]);
+      expect(receiver.received.filter((r) => waiting.some((e) => e.id === r.id))).toEqual([]);
+    } finally {
+      release();
+    }
+    expect(await settle(h, demo, p.id)).toMatchObject({ status: 'done' });
+    const events = await ofBatch();
+    expect(events).toHaveLength(3);
+    await waitFor(
+      'the orders’ and the batch’s events',
+      () =>
+        events.every((e) => receiver.received.some((r) => r.id === e.id)) &&
+        eventOf(p.id, 'batch.committed') !== undefined,
+      WAIT_MS,
+    );
   });
 
   it('a customer without an endpoint gets no batch event written', async () => {
