@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorCode, isoTime } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
 import { ruleIssue } from './messages.ts';
+import { billRow } from './bills.ts';
 import { v1Batch } from './v1-actions.ts';
 import { defineV1Call, v1Order } from './v1.ts';
 
@@ -30,6 +31,8 @@ export const webhookEventTypes = {
     'An order import (a file imported in the console) was committed: its orders now exist (each also sends `order.created`). `data.batch` as `GET /batches/{id}` gives it.',
   'batch.failed':
     'An order import failed: its file could not be read, its commit was refused (`data.batch.errorMessage` says why; none of its orders exist), or its preview expired unconfirmed.',
+  'bill.issued':
+    'A month’s bill was issued to the customer: `data.bill` has its period, line count and totals per currency, as the console’s bill list shows them.',
 } as const;
 export type WebhookEventType = keyof typeof webhookEventTypes;
 export const webhookEventType = z.enum(Object.keys(webhookEventTypes) as [WebhookEventType, ...WebhookEventType[]]);
@@ -55,9 +58,32 @@ export const webhookBatchEventBody = webhookEventBody.extend({
   data: z.object({ batch: v1Batch }),
 });
 
+/** A bill as its event gives it: the console's bill row, without its CNY figure (rates change). */
+export const webhookBill = billRow.pick({
+  id: true,
+  customerId: true,
+  customerCode: true,
+  period: true,
+  status: true,
+  lines: true,
+  totals: true,
+  issuedAt: true,
+});
+
+/** The body of a bill's event (`bill.issued`): the same envelope, the bill in place of the order. */
+export const webhookBillEventBody = webhookEventBody.extend({
+  /** A bill is issued once: always 1. */
+  sequence: z.number().int(),
+  data: z.object({ bill: webhookBill }),
+});
+
 /** The body an event type is sent with (what the v1 document's `webhooks` entry describes). */
 export const webhookEventBodyOf = (type: string) =>
-  type.startsWith('batch.') ? webhookBatchEventBody : webhookEventBody;
+  type.startsWith('batch.')
+    ? webhookBatchEventBody
+    : type.startsWith('bill.')
+      ? webhookBillEventBody
+      : webhookEventBody;
 
 /** The longest webhook URL taken. */
 export const WEBHOOK_URL_MAX = 2000;

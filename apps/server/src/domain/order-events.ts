@@ -177,6 +177,34 @@ export async function recordBatchEvent(
 }
 
 /**
+ * A bill's issue as an event (`bill.issued`, issue 39 item 4): called by the bills service in the
+ * transaction that issues it (bills.repository `setStatus` moves a bill only from `open`, so once),
+ * with the bill as that transaction left it. `sequence` 1: a bill's only event. Only for a customer
+ * with an endpoint, as orders' events.
+ */
+export async function recordBillEvent(
+  trx: Transaction<DB> | Kysely<DB>,
+  bill: { customerId: number } & Record<string, unknown>,
+  at: string,
+): Promise<void> {
+  const endpoint = await trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('customer_id', '=', bill.customerId)
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!endpoint) return;
+  const id = newEventId();
+  const type = 'bill.issued';
+  const payload = JSON.stringify({ id, type, timestamp: at, sequence: 1, data: { bill } });
+  await trx
+    .insertInto('webhook_events')
+    .values({ id, customer_id: bill.customerId, order_id: null, seq: null, type, payload, occurred_at: at })
+    .execute();
+}
+
+/**
  * Before orders are deleted (a user's delete, a batch deleted or its staged orders removed), in the
  * same transaction: their outbox events let go of them, or the reference refused the delete (a
  * customer with a webhook endpoint could not delete an order: 400 `dbInvalidInput`). Events not yet

@@ -47,5 +47,7 @@ describe('v1 OpenAPI document', async () => {
       expect(Object.keys(bodyOf(type).properties.data.properties)).toEqual(['batch']);
       expect(bodyOf(type).properties.data.properties.batch.required).toContain('errorMessage');
     }
+    expect(Object.keys(bodyOf('bill.issued').properties.data.properties)).toEqual(['bill']);
+    expect(bodyOf('bill.issued').properties.data.properties.bill.required).toContain('totals');
   });
 });
