@@ -99,8 +99,8 @@ export default defineConfig({
           server(
             mainPortOf(slot),
             `main-${slot}`,
-            // The developers spec's webhook receiver listens on loopback, refused unless allowed by name.
-            `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT} PUBLIC_URL=http://localhost:${mainPortOf(slot)} WEBHOOK_ALLOWED_HOSTS=127.0.0.1`,
+            // The developers spec's webhook receiver listens on loopback over plain http, refused unless allowed.
+            `JD_OAUTH_BASE_URL=http://127.0.0.1:${JD_PORT} PUBLIC_URL=http://localhost:${mainPortOf(slot)} WEBHOOK_ALLOWED_HOSTS=127.0.0.1 WEBHOOK_ALLOW_HTTP=true`,
           ),
         url: `http://localhost:${mainPortOf(slot)}/home/`,
         timeout: slot === 0 ? 180_000 : 120_000,

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
-import { loginByCookie } from '../support/session.ts';
+import { api, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -46,6 +46,28 @@ test('API key: made, shown once, used, revoked', async ({ browser, request }) =>
   await page.getByTestId('key-revoke-ok').click();
   await expect(row).toBeHidden();
   expect((await v1()).status()).toBe(401);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test("an agent's key limited to some customers lists them by code, not by id", async ({ browser, request }) => {
+  const context = await browser.newContext();
+  const token = await loginByCookie(context, request, 'agent');
+  const customers = (await api<{ id: number; code: string }[]>(request, 'customers', {}, token)).body.data;
+  const one = customers[0]!;
+  const made = await api<{ id: number; prefix: string }>(
+    request,
+    'apiKey/create',
+    { name: `e2e limited ${Date.now().toString(36)}`, scopes: ['orders:read'], customerIds: [one.id] },
+    token,
+  );
+  expect(made.status).toBe(200);
+  const page = await context.newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(`${MAIN}/home/developer/apiKeys`);
+  const row = page.locator(`[data-key-prefix="${made.body.data.prefix}"]`);
+  await expect(row.getByTestId('key-customer')).toHaveText([one.code]);
+  await api(request, 'apiKey/revoke', { id: made.body.data.id }, token);
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -65,6 +65,7 @@ beforeAll(async () => {
     JOB_POLL_SECONDS: '0.5',
     API_RATE_LIMIT_PER_MINUTE: String(RATE),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_ALLOW_HTTP: 'true',
   };
   servers.a = startServer('v1a', ports.a, env);
   servers.b = startServer('v1b', ports.b, env);

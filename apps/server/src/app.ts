@@ -290,7 +290,13 @@ export async function buildApp({
   ordersV1ActionRoutes(v1, db, orders, (...a) => interceptions.create(...a));
   batchesV1Routes(v1, batches);
   // Webhooks (issue 39 item 4): endpoints on v1, the outbox's relay and deliveries on the job queue.
-  const webhooks = createWebhooksService({ db, clock, box: secretBox(secretKey), jobs });
+  const webhooks = createWebhooksService({
+    db,
+    clock,
+    box: secretBox(secretKey),
+    jobs,
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
+  });
   webhooksV1Routes(v1, webhooks);
   webhooksRoutes(registrar, webhooks);
   defineWebhookJobs({

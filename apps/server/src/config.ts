@@ -140,6 +140,12 @@ const schema = z.object({
         .filter(Boolean),
     ),
   /**
+   * Webhook endpoints may be plain `http://` addresses (issue 39). Off: only `https://` is taken
+   * when an endpoint is registered or edited, so events (an order's address, phone, items) never
+   * cross the network in clear. The tests and a receiver on your own network turn it on.
+   */
+  WEBHOOK_ALLOW_HTTP: bool.default(false),
+  /**
    * The first retry of a failed webhook delivery waits this long, each next one twice as long (with
    * jitter up to double), 12 retries: about 2 to 4 days in all (docs/decisions/2026-12-07-webhooks.md).
    */

@@ -3,6 +3,7 @@ import { defineCall, nothing } from './call.ts';
 import { ErrorCode, isoTime } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
+import { customerOption } from './reference.ts';
 
 /**
  * API keys for customers' own systems (issue 39): the console's calls that make, list and revoke
@@ -41,6 +42,8 @@ export const apiKeyRow = z.object({
   customerCode: z.string().nullable(),
   /** The agent's customers this key is limited to (empty: all of them; always empty for a customer's key). */
   customerIds: z.array(z.number().int()),
+  /** The same customers by code and name, in `customerIds`' order: what a person recognises. */
+  customers: z.array(customerOption),
   createdBy: z.string(),
   createdAt: isoTime,
   expiresAt: isoTime.nullable(),

@@ -23,6 +23,23 @@ export const ruleMessages = {
     en: 'Enter a full web address, such as https://example.com/webhooks.',
     'zh-CN': '请填写完整的网址，例如 https://example.com/webhooks。',
   },
+  /** A webhook endpoint's URL (v1-webhooks.ts `webhookUrl`; the https rule is the server's, by its setting). */
+  webhookUrlScheme: {
+    en: 'A webhook address starts with http:// or https://.',
+    'zh-CN': 'Webhook 地址须以 http:// 或 https:// 开头。',
+  },
+  webhookUrlCredentials: {
+    en: 'Leave the user name or password out of the address; check the signature instead.',
+    'zh-CN': '地址中请勿包含用户名或密码；请改为校验签名。',
+  },
+  webhookUrlFragment: {
+    en: 'Leave the part after # out of the address: it is never sent to the server.',
+    'zh-CN': '请去掉地址中 # 及其后的部分：这部分不会发送给服务器。',
+  },
+  webhookUrlHttps: {
+    en: 'Use an https:// address: events are sent only over an encrypted connection.',
+    'zh-CN': '请使用 https:// 地址：事件只通过加密连接发送。',
+  },
   date: { en: 'Enter a date as YYYY-MM-DD.', 'zh-CN': '请按 YYYY-MM-DD 格式填写日期。' },
   dateExists: { en: 'This date does not exist.', 'zh-CN': '该日期不存在。' },
   dateRange: {

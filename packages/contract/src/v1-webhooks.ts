@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode, isoTime } from './envelope.ts';
 import { idOf, text, whole } from './fields.ts';
+import { ruleIssue } from './messages.ts';
+import { billRow } from './bills.ts';
+import { v1Batch } from './v1-actions.ts';
 import { defineV1Call, v1Order } from './v1.ts';
 
 /**
@@ -24,6 +27,12 @@ export const webhookEventTypes = {
   'order.cancelled': 'The order was cancelled.',
   'order.intercepted': 'The order was intercepted.',
   'order.interception_cancelled': 'The interception was lifted.',
+  'batch.committed':
+    'An order import (a file imported in the console) was committed: its orders now exist (each also sends `order.created`). `data.batch` as `GET /batches/{id}` gives it.',
+  'batch.failed':
+    'An order import failed: its file could not be read, its commit was refused (`data.batch.errorMessage` says why; none of its orders exist), or its preview expired unconfirmed.',
+  'bill.issued':
+    'A month’s bill was issued to the customer: `data.bill` has its period, line count and totals per currency, as the console’s bill list shows them.',
 } as const;
 export type WebhookEventType = keyof typeof webhookEventTypes;
 export const webhookEventType = z.enum(Object.keys(webhookEventTypes) as [WebhookEventType, ...WebhookEventType[]]);
@@ -42,7 +51,63 @@ export const webhookEventBody = z.object({
   data: z.object({ order: v1Order, note: z.string().optional() }),
 });
 
-const httpsUrl = text({ min: 1, max: 2000 }).url();
+/** The body of a batch's event (`batch.*`): the same envelope, the batch in place of the order. */
+export const webhookBatchEventBody = webhookEventBody.extend({
+  /** A batch has one event (committed or failed): always 1. */
+  sequence: z.number().int(),
+  data: z.object({ batch: v1Batch }),
+});
+
+/** A bill as its event gives it: the console's bill row, without its CNY figure (rates change). */
+export const webhookBill = billRow.pick({
+  id: true,
+  customerId: true,
+  customerCode: true,
+  period: true,
+  status: true,
+  lines: true,
+  totals: true,
+  issuedAt: true,
+});
+
+/** The body of a bill's event (`bill.issued`): the same envelope, the bill in place of the order. */
+export const webhookBillEventBody = webhookEventBody.extend({
+  /** A bill is issued once: always 1. */
+  sequence: z.number().int(),
+  data: z.object({ bill: webhookBill }),
+});
+
+/** The body an event type is sent with (what the v1 document's `webhooks` entry describes). */
+export const webhookEventBodyOf = (type: string) =>
+  type.startsWith('batch.')
+    ? webhookBatchEventBody
+    : type.startsWith('bill.')
+      ? webhookBillEventBody
+      : webhookEventBody;
+
+/** The longest webhook URL taken. */
+export const WEBHOOK_URL_MAX = 2000;
+/**
+ * A webhook endpoint's URL, checked where it is registered or edited (both doors): a web address
+ * (`.url()`), http or https only, with a host, no `user:password@` (a secret in a URL ends up in
+ * logs and screens; receivers check the signature), no `#fragment` (never sent, so a receiver could
+ * not tell two endpoints apart by it). Plain http is refused by the server unless
+ * `WEBHOOK_ALLOW_HTTP` is on (a setting, so not here: webhookUrlHttps).
+ */
+export const webhookUrl = text({ min: 1, max: WEBHOOK_URL_MAX })
+  .url()
+  .check((ctx) => {
+    let u: URL;
+    try {
+      u = new URL(ctx.value);
+    } catch {
+      return; // `.url()` said it
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlScheme'));
+    else if (!u.hostname) ctx.issues.push(ruleIssue(ctx.value, 'webAddress'));
+    else if (u.username || u.password) ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlCredentials'));
+    else if (ctx.value.includes('#')) ctx.issues.push(ruleIssue(ctx.value, 'webhookUrlFragment'));
+  });
 
 export const webhookEndpoint = z.object({
   id: z.number().int(),
@@ -82,7 +147,7 @@ export const createWebhookEndpoint = defineV1Call({
   summary:
     'Register an endpoint: its URL, the event types it gets, active or not. The signing secret (`whsec_…`) is in this answer only. An agent’s key names the customer.',
   body: z.object({
-    url: httpsUrl,
+    url: webhookUrl,
     description: text({ max: 200 }).default(''),
     eventTypes: z.array(webhookEventType).min(1).max(50),
     active: z.boolean().default(true),
@@ -110,7 +175,7 @@ export const updateWebhookEndpoint = defineV1Call({
     'Change an endpoint: the fields sent change, the others stay. Activating a disabled endpoint clears its failure run.',
   params: idParam,
   body: z.object({
-    url: httpsUrl.optional(),
+    url: webhookUrl.optional(),
     description: text({ max: 200 }).optional(),
     eventTypes: z.array(webhookEventType).min(1).max(50).optional(),
     active: z.boolean().optional(),

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { presentV1Order, V1_ORDER_COLUMNS } from './v1-order.ts';
 
 /**
- * The webhook outbox (issue 39 item 4, docs/decisions/2026-12-07-webhooks.md): every change of an
+ * The webhook outbox (issue 39 item 4; a batch's end: recordBatchEvent below; docs/decisions/2026-12-07-webhooks.md): every change of an
  * order's life is written as a tracking event (domain/order-life.ts, the orders module's edits,
  * the insert of order-writer.ts); each of those writers calls `recordOrderEvents` beside its
  * tracking insert, in the same transaction, so an event exists exactly when the change committed
@@ -101,6 +101,107 @@ export async function recordOrderEvents(
     }
     if (values.length) await trx.insertInto('webhook_events').values(values).execute();
   }
+}
+
+/** The webhook type of a batch's move to this status: its end (committed, failed), nothing else. */
+export const BATCH_EVENT_OF_STATUS: Record<string, 'batch.committed' | 'batch.failed' | undefined> = {
+  done: 'batch.committed',
+  failed: 'batch.failed',
+};
+
+/**
+ * A batch's end as an event (issue 39 item 4): called where the batch's status moves
+ * (batches.repository `updateFrom`, the one writer of a batch's status), in the transaction that
+ * moved it, after the move, so the body is the batch as that move left it (v1's batch shape, as
+ * `GET /batches/{id}` gives it). A batch ends once (updateFrom moves it only from the status it was
+ * seen in), so its one event is `sequence` 1. Only for a customer with an endpoint, as orders' events.
+ */
+export async function recordBatchEvent(
+  trx: Transaction<DB> | Kysely<DB>,
+  batchId: number,
+  type: 'batch.committed' | 'batch.failed',
+  at: string,
+): Promise<void> {
+  const b = await trx
+    .selectFrom('batches as b')
+    .select([
+      'b.id',
+      'b.batch_no',
+      'b.customer_id',
+      'b.channel_code',
+      'b.status',
+      'b.progress',
+      'b.total_rows',
+      'b.valid_rows',
+      'b.invalid_rows',
+      'b.order_count',
+      'b.receive_status',
+      'b.error_message',
+      'b.created_at',
+      'b.updated_at',
+    ])
+    .where('b.id', '=', batchId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('webhook_endpoints as w')
+          .select('w.id')
+          .whereRef('w.customer_id', '=', 'b.customer_id')
+          .where('w.deleted_at', 'is', null),
+      ),
+    )
+    .executeTakeFirst();
+  if (!b) return;
+  const id = newEventId();
+  const batch = {
+    id: b.id,
+    batchNo: b.batch_no,
+    customerId: b.customer_id,
+    channel: b.channel_code,
+    status: b.status,
+    progress: b.progress,
+    totalRows: b.total_rows,
+    validRows: b.valid_rows,
+    invalidRows: b.invalid_rows,
+    orderCount: b.order_count,
+    receiveStatus: b.receive_status,
+    errorMessage: b.error_message,
+    createdAt: b.created_at,
+    updatedAt: b.updated_at,
+  };
+  const payload = JSON.stringify({ id, type, timestamp: at, sequence: 1, data: { batch } });
+  await trx
+    .insertInto('webhook_events')
+    .values({ id, customer_id: b.customer_id, order_id: null, seq: null, type, payload, occurred_at: at })
+    .execute();
+}
+
+/**
+ * A bill's issue as an event (`bill.issued`, issue 39 item 4): called by the bills service in the
+ * transaction that issues it (bills.repository `setStatus` moves a bill only from `open`, so once),
+ * with the bill as that transaction left it. `sequence` 1: a bill's only event. Only for a customer
+ * with an endpoint, as orders' events.
+ */
+export async function recordBillEvent(
+  trx: Transaction<DB> | Kysely<DB>,
+  bill: { customerId: number } & Record<string, unknown>,
+  at: string,
+): Promise<void> {
+  const endpoint = await trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('customer_id', '=', bill.customerId)
+    .where('deleted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!endpoint) return;
+  const id = newEventId();
+  const type = 'bill.issued';
+  const payload = JSON.stringify({ id, type, timestamp: at, sequence: 1, data: { bill } });
+  await trx
+    .insertInto('webhook_events')
+    .values({ id, customer_id: bill.customerId, order_id: null, seq: null, type, payload, occurred_at: at })
+    .execute();
 }
 
 /**

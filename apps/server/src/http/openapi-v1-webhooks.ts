@@ -18,7 +18,7 @@ export function webhooksSection() {
     },
   ].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }));
   const entry = (type: string, description: string) => {
-    const body = v1.webhookEventBody.extend({ type: z.literal(type) });
+    const body = v1.webhookEventBodyOf(type).extend({ type: z.literal(type) });
     const { $schema: _, ...schema } = z.toJSONSchema(body, { io: 'output', unrepresentable: 'any' }) as Record<
       string,
       unknown

@@ -82,6 +82,40 @@ describe('making and listing keys', () => {
   });
 });
 
+describe('the customers a key acts for', () => {
+  it("an agent's key limited to some customers lists them by code and name, not only by id", async () => {
+    const mine = await h.db
+      .selectFrom('customers')
+      .innerJoin('users', 'users.id', 'customers.agent_user_id')
+      .select(['customers.id', 'customers.code', 'customers.name'])
+      .where('users.name', '=', 'agent')
+      .orderBy('customers.id')
+      .execute();
+    expect(mine.length).toBeGreaterThan(0);
+    const made = await h.post(
+      'apiKey/create',
+      { name: 'ERP', scopes: ['orders:read'], customerIds: mine.map((c) => c.id).reverse() },
+      agent,
+    );
+    expect(made.status).toBe(200);
+    const expected = mine.map((c) => ({ id: c.id, code: c.code, name: c.name }));
+    expect(made.body.data.customers).toEqual(expected);
+    const listed = (await h.post('apiKey/list', {}, agent)).body.data.find(
+      (k: { id: number }) => k.id === made.body.data.id,
+    );
+    expect(listed).toMatchObject({ customerIds: mine.map((c) => c.id), customers: expected });
+    // The admin's list says it too; an unlimited key and a customer's key list none.
+    const all = (await h.post('apiKey/list', {}, admin)).body.data.find(
+      (k: { id: number }) => k.id === made.body.data.id,
+    );
+    expect(all.customers).toEqual(expected);
+    const open = await h.post('apiKey/create', { name: 'all', scopes: ['orders:read'] }, agent);
+    expect([open.body.data.customerIds, open.body.data.customers]).toEqual([[], []]);
+    const own = await h.post('apiKey/create', { name: 'own', scopes: ['orders:read'] }, demo);
+    expect([own.body.data.customerCode, own.body.data.customers]).toEqual(['DEMO', []]);
+  });
+});
+
 describe('revoking', () => {
   it('refuses a revoked key on the very next request, writes an audit row, and lets only its tenant or the admin revoke', async () => {
     const made = await makeKey(h, demo);

@@ -39,5 +39,15 @@ describe('v1 OpenAPI document', async () => {
     expect(created.requestBody.content['application/json'].schema.properties.type).toMatchObject({
       const: 'order.created',
     });
+    // A batch's events carry the batch (as `GET /batches/{id}` gives it), not an order.
+    const bodyOf = (type: string) => served.webhooks[type].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(bodyOf('order.created').properties.data.properties)).toEqual(['order', 'note']);
+    for (const type of ['batch.committed', 'batch.failed']) {
+      expect(bodyOf(type).properties.type).toMatchObject({ const: type });
+      expect(Object.keys(bodyOf(type).properties.data.properties)).toEqual(['batch']);
+      expect(bodyOf(type).properties.data.properties.batch.required).toContain('errorMessage');
+    }
+    expect(Object.keys(bodyOf('bill.issued').properties.data.properties)).toEqual(['bill']);
+    expect(bodyOf('bill.issued').properties.data.properties.bill.required).toContain('totals');
   });
 });

@@ -28,7 +28,9 @@ const audits = (action: string) =>
 
 beforeAll(async () => {
   receiver = await webhookReceiver();
-  h = await createHarness({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAY_SECONDS: '0' } });
+  h = await createHarness({
+    env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_DELAY_SECONDS: '0' },
+  });
   [demo, demo2, agent, operator] = await Promise.all(['demo', 'demo2', 'agent', 'operator'].map((n) => h.login(n)));
   const made = await h.post(
     'webhook/endpoint/create',

@@ -75,20 +75,25 @@ export function createApiKeysRepository(db: Database) {
       const rows = await q.limit(1000).execute();
       const limited = rows.length
         ? await db
-            .selectFrom('api_key_customers')
-            .select(['api_key_id', 'customer_id'])
+            .selectFrom('api_key_customers as l')
+            .innerJoin('customers as lc', 'lc.id', 'l.customer_id')
+            .select(['l.api_key_id', 'l.customer_id', 'lc.code', 'lc.name'])
             .where(
-              'api_key_id',
+              'l.api_key_id',
               'in',
               rows.map((r) => r.id),
             )
-            .orderBy('customer_id')
+            .orderBy('l.customer_id')
             .execute()
         : [];
-      return rows.map((r) => ({
-        ...r,
-        customer_ids: limited.filter((l) => l.api_key_id === r.id).map((l) => l.customer_id),
-      }));
+      return rows.map((r) => {
+        const mine = limited.filter((l) => l.api_key_id === r.id);
+        return {
+          ...r,
+          customer_ids: mine.map((l) => l.customer_id),
+          customers: mine.map((l) => ({ id: l.customer_id, code: l.code, name: l.name })),
+        };
+      });
     },
 
     /** The key's owner, for the revoke's tenancy check. */

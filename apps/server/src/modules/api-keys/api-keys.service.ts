@@ -63,6 +63,7 @@ export function createApiKeysService({ db, clock }: { db: Database; clock: () =>
       customerId: r.customer_id,
       customerCode: r.customer_code,
       customerIds: r.customer_ids,
+      customers: r.customers,
       createdBy: r.created_by_name,
       createdAt: r.created_at,
       expiresAt: r.expires_at,

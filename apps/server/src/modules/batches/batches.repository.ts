@@ -5,7 +5,7 @@ import { likeContaining, likeSql } from '../../db/dialect.ts';
 import { pageTotal } from '../../db/page-total.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
 import type { DB } from '../../db/schema.ts';
-import { detachOrderEvents } from '../../domain/order-events.ts';
+import { BATCH_EVENT_OF_STATUS, detachOrderEvents, recordBatchEvent } from '../../domain/order-events.ts';
 import { visibleOrders } from '../../domain/order-writer.ts';
 import { inScope, type Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../db/next-turn.ts';
@@ -95,15 +95,26 @@ export function createBatchesRepository(db: Database) {
         .where('status', '=', 'preview')
         .where('preview_until', 'is', null)
         .execute(),
-    /** Moves a batch on only from the status it was seen in: false when someone else moved it first. */
+    /**
+     * Moves a batch on only from the status it was seen in: false when someone else moved it first.
+     * The one writer of a batch's status: a move to its end (done, failed) writes the batch's
+     * webhook event (`batch.committed`, `batch.failed`) in the same transaction as the move.
+     */
     async updateFrom(id: number, from: string, set: Updateable<DB['batches']>, q: Database | Transaction<DB> = db) {
-      const r = await q
-        .updateTable('batches')
-        .set(set)
-        .where('id', '=', id)
-        .where('status', '=', from)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+      const type = typeof set.status === 'string' ? BATCH_EVENT_OF_STATUS[set.status] : undefined;
+      const move = async (t: Database | Transaction<DB>) => {
+        const r = await t
+          .updateTable('batches')
+          .set(set)
+          .where('id', '=', id)
+          .where('status', '=', from)
+          .executeTakeFirst();
+        const moved = Number(r.numUpdatedRows) > 0;
+        if (moved && type) await recordBatchEvent(t, id, type, String(set.updated_at ?? new Date().toISOString()));
+        return moved;
+      };
+      // A move to the end outside a transaction gets one: the event commits with it or not at all.
+      return type && !q.isTransaction ? q.transaction().execute(move) : move(q);
     },
     /**
      * Removes the staged orders of a batch whose commit failed or was interrupted (SQLite), in

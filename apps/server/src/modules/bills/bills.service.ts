@@ -2,6 +2,7 @@ import { type ApiLanguage, type bills as C, ErrorCode } from '@console/contract'
 import type { Database } from '../../db/database.ts';
 import { chinaMonthOf, fromMinor, toCnyFen, toMinor } from '../../domain/charge-amounts.ts';
 import { writeCharges } from '../../domain/charges.ts';
+import { recordBillEvent } from '../../domain/order-events.ts';
 import { Download } from '../../http/call-context.ts';
 import { audit, type AuditWho } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -26,8 +27,8 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
   const now = () => clock().toISOString();
 
   /** Decimals per currency and the CNY rate of a currency in a month (the latest row from on or before it). */
-  async function money() {
-    const [currencies, rates] = await Promise.all([repo.currencies(), repo.rates()]);
+  async function money(r = repo) {
+    const [currencies, rates] = await Promise.all([r.currencies(), r.rates()]);
     const decimals = Object.fromEntries(currencies.map((c) => [c.code, c.decimals]));
     const rateOf = (currency: string, period: string) => {
       let best: { month: string; rate_cny: string } | null = null;
@@ -40,8 +41,8 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
   type Money = Awaited<ReturnType<typeof money>>;
 
   /** Totals per currency and in CNY of bills, from the sums of their lines. */
-  async function totalsOf(bills: { id: number; period: string }[], m: Money) {
-    const sums = await repo.sums(bills.map((b) => b.id));
+  async function totalsOf(bills: { id: number; period: string }[], m: Money, r = repo) {
+    const sums = await r.sums(bills.map((b) => b.id));
     const out = new Map<number, { lines: number; totals: C.CurrencyTotal[]; cnyFen: bigint }>();
     for (const b of bills) out.set(b.id, { lines: 0, totals: [], cnyFen: 0n });
     const periodOf = new Map(bills.map((b) => [b.id, b.period]));
@@ -58,8 +59,9 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
     return out;
   }
 
-  async function present(rows: BillRecord[]): Promise<C.BillRow[]> {
-    const totals = await totalsOf(rows, await money());
+  /** `r`: a repository on a transaction, to read what it wrote (a bill's event). */
+  async function present(rows: BillRecord[], r = repo): Promise<C.BillRow[]> {
+    const totals = await totalsOf(rows, await money(r), r);
     return rows.map((r) => {
       const t = totals.get(r.id)!;
       return {
@@ -105,7 +107,15 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
   ) {
     const b = await load(scope, id);
     await db.transaction().execute(async (trx) => {
-      if (!(await createBillsRepository(trx).setStatus(id, from, to, now()))) throw AppError.conflict(notKey);
+      const inTrx = createBillsRepository(trx);
+      const at = now();
+      if (!(await inTrx.setStatus(id, from, to, at))) throw AppError.conflict(notKey);
+      if (to === 'issued') {
+        // The customer's systems hear of it (a webhook event), in this transaction: the bill as issued.
+        const [bill] = await present([(await inTrx.find({ all: true }, id))!], inTrx);
+        const { totalCny: _, paidAt: __, ...shown } = bill!;
+        await recordBillEvent(trx, shown, at);
+      }
       await audit(
         trx,
         who,

@@ -1,6 +1,24 @@
-import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
+
+/**
+ * Not an event of an order its batch is still staging: on SQLite a commit writes its orders (and
+ * their events) in short transactions, hidden until the batch is done; their events wait until then,
+ * and go with the batch's failure (detachOrderEvents drops them with the orders). PostgreSQL's
+ * commit is one transaction: nothing of it is seen before.
+ */
+const notStaged = (eb: ExpressionBuilder<DB, 'webhook_events'>) =>
+  eb.not(
+    eb.exists(
+      eb
+        .selectFrom('orders as so')
+        .innerJoin('batches as sb', 'sb.id', 'so.batch_id')
+        .select('so.id')
+        .whereRef('so.id', '=', 'webhook_events.order_id')
+        .where('sb.status', '=', 'committing'),
+    ),
+  );
 
 /** Webhooks' SQL: endpoints, the outbox's relay, deliveries and their attempts. */
 export function createWebhooksRepository(db: Database) {
@@ -36,6 +54,7 @@ export function createWebhooksRepository(db: Database) {
         .selectFrom('webhook_events')
         .select('id')
         .where('dispatched_at', 'is', null)
+        .where(notStaged)
         .limit(1)
         .executeTakeFirst()),
     /** The relay's next events: not yet turned into deliveries, oldest first. */
@@ -44,6 +63,7 @@ export function createWebhooksRepository(db: Database) {
         .selectFrom('webhook_events')
         .select(['id', 'customer_id', 'type'])
         .where('dispatched_at', 'is', null)
+        .where(notStaged)
         .orderBy('occurred_at')
         .orderBy('id')
         .limit(limit)

@@ -42,15 +42,24 @@ export function createWebhooksService({
   clock,
   box,
   jobs,
+  allowHttp = false,
 }: {
   db: Database;
   clock: () => Date;
   box: SecretBox;
   jobs: JobQueue;
+  /** WEBHOOK_ALLOW_HTTP: plain http endpoints taken (the contract has checked the rest of the URL). */
+  allowHttp?: boolean;
 }) {
   const repo = createWebhooksRepository(db);
   const now = () => clock().toISOString();
   const customersOf = (scope: Scope): readonly number[] => (scope.all ? [] : scope.customerIds);
+
+  /** Only https unless the setting allows http: an event carries the order's address and phone. */
+  function checkUrl(url: string | undefined) {
+    if (url !== undefined && !allowHttp && new URL(url).protocol !== 'https:')
+      throw AppError.field('url', 'webhookUrlHttps');
+  }
 
   async function mine(scope: Scope, id: number): Promise<Row> {
     const [row] = await repo.endpoints(customersOf(scope), id);
@@ -100,6 +109,7 @@ export function createWebhooksService({
     get: async (scope: Scope, id: number) => present(await mine(scope, id)),
 
     async create(who: Who, scope: Scope, input: v1.V1Body<typeof v1.createWebhookEndpoint>) {
+      checkUrl(input.url);
       const customers = customersOf(scope);
       // A customer's key acts for its customer; an agent's key names one of its customers.
       const customerId = input.customerId ?? (customers.length === 1 ? customers[0] : undefined);
@@ -131,6 +141,7 @@ export function createWebhooksService({
     },
 
     async update(who: Who, scope: Scope, id: number, input: v1.V1Body<typeof v1.updateWebhookEndpoint>) {
+      checkUrl(input.url);
       const before = await mine(scope, id);
       await db.transaction().execute(async (trx) => {
         const reactivated = input.active === true && before.active === 0;

@@ -12,6 +12,7 @@ import {
   Switch,
   Table,
   Tag,
+  Tooltip,
   Typography,
   type TableColumnsType,
 } from 'antd';
@@ -110,7 +111,20 @@ export default function ApiKeysPage() {
     {
       title: t('dev.customer'),
       key: 'customer',
-      render: (_, r) => r.customerCode ?? (r.customerIds.length ? r.customerIds.join(', ') : t('dev.allCustomers')),
+      // A customer's key: its code; an agent's: the customers it is limited to, by code (name on hover), or all.
+      render: (_, r) =>
+        r.customerCode ??
+        (r.customers.length ? (
+          <Space size={[4, 4]} wrap>
+            {r.customers.map((c) => (
+              <Tooltip key={c.id} title={c.name}>
+                <Tag data-testid="key-customer">{c.code}</Tag>
+              </Tooltip>
+            ))}
+          </Space>
+        ) : (
+          t('dev.allCustomers')
+        )),
     },
     { title: t('dev.status'), key: 'status', render: (_, r) => status(r) },
     { title: t('dev.createdBy'), dataIndex: 'createdBy' },
