@@ -10,7 +10,7 @@ export const coreMessages = {
   ok: { en: 'ok', 'zh-CN': '成功' },
   noData: { en: 'no data', 'zh-CN': 'no data' },
   badRequestGeneric: { en: 'Bad request.', 'zh-CN': '请求无效。' },
-  // A job the queue gave up on (lib/jobs.shared.ts INTERRUPTED_RERUNS): shown on its batch or print job.
+  // A job the queue gave up on (lib/jobs.shared.ts INTERRUPTED_RERUNS): shown on the record its user watches.
   jobStoppedTooOften: {
     en: 'This job was stopped before it finished too many times (the server running it restarted each time), so it was not run again. Please start it again; if it fails the same way, split it into smaller parts.',
     'zh-CN':

@@ -5,7 +5,7 @@ import type { UploadedFile } from '../../http/call-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { queueKeyOfActor } from '../../lib/fair-turns.ts';
 import { saveGeneratedFile, XLSX_MIME } from '../../lib/generated-files.ts';
-import type { JobQueue } from '../../lib/jobs.ts';
+import type { GaveUpReason, JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { readSheetRows } from '../../lib/sheet-rows.ts';
@@ -124,7 +124,22 @@ export function createDeclarationBatches(deps: {
     }
     await files.discard(run.rows_key);
   }
-  deps.jobs.define<RunPayload>({ name: RUN_JOB, exclusive: true, run: (p) => runJob(p) });
+  /**
+   * A run that kept stopping its process, given up by the queue: failed with the reason (a key,
+   * read in the reader's language), if still queued or running; one already ended is left alone.
+   */
+  async function failStopped({ runId }: RunPayload, reason: GaveUpReason) {
+    const run = await repo.findRun(runId);
+    if (!run) return;
+    if (await repo.endRun(db, runId, { status: 'failed', error: reason, rows_key: null }, now()))
+      if (run.rows_key) await files.discard(run.rows_key);
+  }
+  deps.jobs.define<RunPayload>({
+    name: RUN_JOB,
+    exclusive: true,
+    run: (p) => runJob(p),
+    gaveUp: (p, reason) => failStopped(p, reason),
+  });
 
   /**
    * An upload: every row checked; written only when asked and every row is good, by a run on the

@@ -8,7 +8,7 @@ import { ErrorCode } from '@console/contract/envelope';
 import { AppError } from '../../lib/errors.ts';
 import type { ExportProgressStore } from '../../lib/export-progress.ts';
 import { queueKeyOf, type Turn } from '../../lib/fair-turns.ts';
-import type { JobQueue } from '../../lib/jobs.ts';
+import type { GaveUpReason, JobQueue } from '../../lib/jobs.ts';
 import { type Files, storeFailureNamed } from '../../lib/files.ts';
 import { tempFile } from '../../lib/temp-files.ts';
 import { renderHere, type RenderRunner, UnknownRenderError } from '../../lib/workbook-job.ts';
@@ -34,6 +34,9 @@ const RENDER_SWEEP_MS = 3_600_000;
 const safeExt = (ext: string) => (/^[a-z0-9]{1,8}$/.test(ext) ? ext : 'bin');
 /** Who rendered, in the row: a process's id (logs, and the tests that check the web instance never renders). */
 export const RENDERER_ID = randomUUID();
+
+/** The row's error of a render the queue gave up on: the message key the asker answers. */
+const STOPPED: GaveUpReason = 'jobStoppedTooOften';
 
 /** A render's job: its id, tenant and size, the progress to report, and a workbook's query (render-inputs.ts: with the job, never in the store). */
 type RenderPayload = JobPayload<'render-small'>;
@@ -105,8 +108,13 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
   // input missing), and one a killed process left is failed at the next start (processBound).
   // On PostgreSQL any worker instance runs it.
   const kinds = { small: RENDER_SMALL, heavy: RENDER_HEAVY };
-  jobs.define<RenderPayload>({ name: kinds.small, run, pollSeconds: SMALL_POLL_SECONDS, processBound: true });
-  jobs.define<RenderPayload>({ name: kinds.heavy, run, processBound: true });
+  // A render that kept stopping its process, given up by the queue (PostgreSQL: the embedded
+  // runner fails a dead process's renders without it, their asker gone with it): its row failed
+  // with the reason, if still running, so the asker stops waiting and answers it in its words.
+  const gaveUp = async (p: RenderPayload, reason: GaveUpReason) =>
+    void (await repo.finish(p.id, { state: 'failed', error: reason }, stamp()));
+  jobs.define<RenderPayload>({ name: kinds.small, run, gaveUp, pollSeconds: SMALL_POLL_SECONDS, processBound: true });
+  jobs.define<RenderPayload>({ name: kinds.heavy, run, gaveUp, processBound: true });
 
   const waitFor = async (id: string) => {
     const until = Date.now() + WAIT_LIMIT_MS;
@@ -192,6 +200,8 @@ export function createExportRenders(deps: ExportRendersDeps): RenderRunner {
 function renderFailure(text: string | null): Error {
   const named = storeFailureNamed(text);
   if (named) return named;
+  // Given up by the queue (gaveUp above): its key, in the asker's language.
+  if (text === STOPPED) return new AppError(ErrorCode.INTERNAL, STOPPED);
   if (text?.startsWith(INPUT_REFUSED))
     return new AppError(ErrorCode.INTERNAL, INPUT_REFUSED, null, undefined, undefined, new Error(text));
   return new Error(`render failed: ${text ?? ''}`);

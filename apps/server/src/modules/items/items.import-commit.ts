@@ -6,7 +6,7 @@ import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
 import { classifyDatabaseError } from '../../http/error-handler.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { JobQueue } from '../../lib/jobs.ts';
+import type { GaveUpReason, JobQueue } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import type { Files } from '../../lib/files.ts';
@@ -134,7 +134,34 @@ export function createItemImportCommits(deps: {
     }
   }
 
-  deps.jobs.define<CommitPayload>({ name: COMMIT_JOB, exclusive: true, run: (p) => commitJob(p) });
+  /**
+   * A commit that kept stopping its process, given up by the queue: the import says so in both
+   * languages (its message is stored as text), if still committing; one already ended is left alone.
+   */
+  async function failStopped({ importId: id }: CommitPayload, reason: GaveUpReason) {
+    const m = await repo.findAny(id);
+    const failed = await repo.update(
+      db,
+      id,
+      {
+        status: 'failed',
+        progress: 100,
+        error_message: `${translate('zh-CN', reason)} / ${translate('en', reason)}`,
+        valid_key: null,
+        updated_at: now(),
+      },
+      'committing',
+    );
+    local.delete(id);
+    if (failed) await removeFile(m?.valid_key ?? null);
+  }
+
+  deps.jobs.define<CommitPayload>({
+    name: COMMIT_JOB,
+    exclusive: true,
+    run: (p) => commitJob(p),
+    gaveUp: (p, reason) => failStopped(p, reason),
+  });
   const enqueue = (m: { id: number; customer_id: number }, p: CommitPayload, trx?: Transaction<DB>) =>
     deps.jobs.enqueue(COMMIT_JOB, p, { trx, customerId: m.customer_id, size: 'heavy', singletonKey: String(m.id) });
 

@@ -140,7 +140,14 @@ export function createReviewJobs(deps: ReviewJobDeps) {
     }
   }
 
-  deps.jobs.define<ReviewPayload>({ name: REVIEW_JOB, exclusive: true, run: (p) => parseJob(p) });
+  deps.jobs.define<ReviewPayload>({
+    name: REVIEW_JOB,
+    exclusive: true,
+    run: (p) => parseJob(p),
+    // A parse that kept stopping its process: the review says so (a key, read in the reader's
+    // language), if still queued or parsing; one already ended is left alone.
+    gaveUp: (p, reason) => repo.failParse(p.reviewId, reason, undefined, now()),
+  });
 
   return {
     /**
