@@ -2,6 +2,7 @@
  * Issue 36 #23: with the server unreachable, the console stacked two modals titled in English
  * ("TypeError", "Failed to fetch") over the zh page, one per failed call. Now one message, in the
  * user's language, however many calls fail together; the page works again once the server answers.
+ * A reload meanwhile keeps the session (it logged the user out) and offers to try again.
  */
 import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
@@ -40,5 +41,19 @@ test('server unreachable: one message in the user’s language, not the browser�
   await page.unroute('**/api/**');
   await modal.getByRole('button', { name: /确\s*定/ }).click();
   await expect(modal).toHaveCount(0);
+
+  // A reload while the network is down keeps the session (it once logged the user out with
+  // "验证失败，请重新登录"): the page says so and offers to try again, which works once it is back.
+  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await expect(page.getByTestId('guard-retry')).toBeVisible();
+  await expect(page).toHaveURL(/\/home\/order\/list$/);
+  await expect(modal).toHaveCount(1);
+  await expect(page.locator('body')).not.toContainText('验证失败');
+  await page.unroute('**/api/**');
+  await modal.getByRole('button', { name: /确\s*定/ }).click();
+  await page.getByTestId('guard-retry').click();
+  await expect(page.getByTestId('aside')).toBeVisible();
+  await expect(page).toHaveURL(/\/home\/order\/list$/);
   await context.close();
 });

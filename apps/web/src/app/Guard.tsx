@@ -1,13 +1,15 @@
 /**
  * Route guard (spec §4): no token → login with redirect; token without user → load `me`,
  * build routes and the user's settings, then render; failure → clear the token, say
- * 'Has Error' (or the user-info message) and go to login.
+ * 'Has Error' (or the user-info message) and go to login. No answer at all keeps the session and
+ * offers to try again.
  */
+import { Button, Result } from 'antd';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { feedback } from '@/lib/feedback.ts';
 import { t } from '@/lib/i18n.ts';
-import { SessionError, loadUser, logout, useSession } from '@/lib/session.ts';
+import { SessionError, isNoAnswer, loadUser, logout, useSession } from '@/lib/session.ts';
 import { getToken } from '@/lib/storage.ts';
 import { PageSpinner } from './PageSpinner.tsx';
 import { loginPath } from './paths.ts';
@@ -60,6 +62,10 @@ export function Guard({ children }: { children: ReactNode }) {
   const { user } = useSession();
   const token = getToken();
   const [ready, setReady] = useState(Boolean(user) && !loading);
+  // The server did not answer the loading (issue 36 #23): the session is kept, and the user asks
+  // again once the network is back. Taken for a failed session, it logged the user out.
+  const [unanswered, setUnanswered] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     // While the session loads, `me` sets the user before the settings may have come: the frame
@@ -74,6 +80,10 @@ export function Guard({ children }: { children: ReactNode }) {
       () => !cancelled && setReady(true),
       async (err: unknown) => {
         if (cancelled || leaving) return;
+        if (isNoAnswer(err)) {
+          setUnanswered(true);
+          return;
+        }
         const text = err instanceof SessionError ? err.message : t('session.hasError');
         await logout();
         const { message } = await feedback();
@@ -86,9 +96,29 @@ export function Guard({ children }: { children: ReactNode }) {
     };
     // Only a new token or user restarts loading, not every navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [token, user]);
+  }, [token, user, attempt]);
 
   if (!token) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+  if (unanswered)
+    return (
+      <Result
+        status="warning"
+        title={t('http.unreachableTitle')}
+        subTitle={t('http.unreachable')}
+        extra={
+          <Button
+            type="primary"
+            data-testid="guard-retry"
+            onClick={() => {
+              setUnanswered(false);
+              setAttempt((n) => n + 1);
+            }}
+          >
+            {t('http.retry')}
+          </Button>
+        }
+      />
+    );
   if (!user || !ready) return <PageSpinner />;
   // A one-time password (issue 17): nothing else until it is changed; then `me` again.
   if (user.mustChangePassword)

@@ -48,6 +48,7 @@ registerMessages('http', {
     timeout: '请求超时（{ms} 毫秒）',
     timeoutTitle: '请求超时',
     unreachableTitle: '无法连接服务器',
+    retry: '重试',
     unreachable: '请检查网络连接后重试。如果问题持续，请联系管理员。',
     unexpectedTitle: '出现意外错误',
     unexpected: '页面遇到了意外错误，请刷新后重试。如果问题持续，请联系管理员。',
@@ -59,6 +60,7 @@ registerMessages('http', {
     timeout: 'timeout of {ms}ms exceeded',
     timeoutTitle: 'Request timed out',
     unreachableTitle: 'Cannot reach the server',
+    retry: 'Try again',
     unreachable: 'Check your network connection and try again. If it keeps happening, contact your administrator.',
     unexpectedTitle: 'Something went wrong',
     unexpected:

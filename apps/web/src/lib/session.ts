@@ -11,7 +11,7 @@ import {
   type RouteEntry,
 } from '@console/contract';
 import { useSyncExternalStore } from 'react';
-import { call } from './http.ts';
+import { call, UnreachableError } from './http.ts';
 import { t } from './i18n.ts';
 import { setLogUser } from './log.ts';
 import { sessionEvents } from './events.ts';
@@ -81,6 +81,10 @@ function toAccessed(r: RouteEntry): AccessedRoute {
   };
 }
 
+/** The server did not answer (network down, server gone, a timeout): not a verdict on the session. */
+export const isNoAnswer = (e: unknown) =>
+  e instanceof UnreachableError || (e instanceof Error && e.name === 'TimeoutError');
+
 export class SessionError extends Error {
   override readonly name = 'SessionError';
 }
@@ -90,7 +94,9 @@ export async function loadUser(): Promise<Me> {
   let me: Me;
   try {
     me = await call(auth.me, {});
-  } catch {
+  } catch (e) {
+    // No answer at all says nothing of the session: the caller keeps it and may ask again.
+    if (isNoAnswer(e)) throw e;
     throw new SessionError(t('session.verificationFailed'));
   }
   if (!Array.isArray(me.roles) || me.roles.length === 0 || !Array.isArray(me.permissions)) {
