@@ -9,17 +9,13 @@ import type { FormInstance } from 'antd';
 import { feedback } from './feedback.ts';
 import { ApiError, errorText } from './http.ts';
 import { t } from './i18n.ts';
+import { isValidationError } from './validation-error.ts';
 
 /** One toast however often the user presses submit: the same key replaces the last one. */
 export const FORM_INVALID_KEY = 'form-invalid';
 
 export function reportInvalidForm(): void {
   void feedback().then((f) => f.message.error({ content: t('feedback.formInvalid'), key: FORM_INVALID_KEY }));
-}
-
-/** antd's validation rejection carries `errorFields`; anything else is not a validation failure. */
-export function isValidationError(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && Array.isArray((e as { errorFields?: unknown }).errorFields);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { getToken, readLocal, writeLocal } from './storage.ts';
+import { isValidationError } from './validation-error.ts';
 
 export type LogType = 'error' | 'rejection' | 'render' | 'call';
 export interface LogEntry {
@@ -88,6 +89,13 @@ export function installGlobalErrorCapture() {
   });
   window.addEventListener('unhandledrejection', (e) => {
     const r: unknown = e.reason;
+    // A submit that stopped at the form's own validation (a modal's OK awaiting validateForSubmit):
+    // the fields and a toast already say why. Not a fault, and not the browser's "Uncaught (in
+    // promise) Object" either (issue 36 #22).
+    if (isValidationError(r)) {
+      e.preventDefault();
+      return;
+    }
     // Coded API errors were already logged (and shown) by the client.
     if (r instanceof Error && r.name === 'ApiError') return;
     addLog('rejection', r instanceof Error ? r.message : String(r), r instanceof Error ? r.stack : undefined);
