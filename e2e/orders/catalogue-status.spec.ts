@@ -38,6 +38,8 @@ test('an approved JAN is not flagged, an unknown one is; order detail shows stat
   const rows = [
     { ...importRow(no('OK')), 'Recipient ID Card': recipient, JAN: item.jan, 'Unit Price': 10000 },
     { ...importRow(no('NEW')), 'Box No.': 'B2', 'Recipient ID Card': recipient, JAN: unknown },
+    // Issue 36 #22: an item with no JAN has no catalogue data; the row once said 均已备案.
+    { ...importRow(no('NOJAN')), 'Box No.': 'B3', 'Recipient ID Card': recipient },
   ];
   const tpl = await jpTemplate(page);
   await page.locator('input[type=file]').setInputFiles({
@@ -56,6 +58,9 @@ test('an approved JAN is not flagged, an unknown one is; order detail shows stat
   await expect(newRow).toContainText(unknown);
   await expect(newRow.getByTestId('catalogue-status')).toHaveAttribute('data-status', 'unknown');
   await expect(newRow.getByTestId('catalogue-status')).toHaveText('未备案');
+  const noJanRow = page.locator(`[data-order-no="${no('NOJAN')}"]`);
+  await expect(noJanRow.getByTestId('catalogue-no-jan')).toHaveText('部分商品无 JAN，无法核对备案');
+  await expect(noJanRow.getByTestId('catalogue-ok')).toHaveCount(0);
   // JPY 10,000 = CNY 480: import VAT 62.40 at 70 % = 43.68.
   await expect(okRow.getByTestId('tax-estimate')).toHaveText('CNY 43.68');
 

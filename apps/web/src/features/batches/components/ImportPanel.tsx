@@ -394,6 +394,9 @@ function BatchState({
                           </span>
                         ))}
                       </Space>
+                    ) : o.taxEstimate?.incomplete ? (
+                      // No flagged JAN, yet an item lacks catalogue data: one without a JAN (issue 36 #22).
+                      <span data-testid="catalogue-no-jan">{t('batches.notesNoJan')}</span>
                     ) : (
                       <span data-testid="catalogue-ok">{t('batches.notesAllApproved')}</span>
                     ),
