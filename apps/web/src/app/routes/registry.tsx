@@ -125,4 +125,5 @@ export const recordPages: Partial<Record<RouteName, RouteName>> = {
   'orderReview.item': 'orderReview.list',
   'storageOrder.info': 'storageOrder.list',
   'storageOrder.item': 'storageOrder.list',
+  'subscribeTake.update': 'subscribeTake.list',
 };
