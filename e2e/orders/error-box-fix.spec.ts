@@ -79,7 +79,8 @@ test('error orders: fix the box of a boxed-channel order; a recipient error stay
   setError(order.id, '承运商：箱号与实物不符');
   row = await showOnly(page, order.orderNo);
   await row.getByTestId(`box-fix-${order.orderNo}`).click();
-  // The form starts from the order's numbers.
+  // The form starts from the order's numbers, under the reason it is to fix (issue 36 #23).
+  await expect(page.getByTestId('fix-reason')).toContainText('承运商：箱号与实物不符');
   await expect(page.getByTestId('box-fix-box-no')).toHaveValue('BOX-E2E-1');
   await page.getByTestId('box-fix-box-no').fill('BOX-E2E-2');
   await page.getByTestId('box-fix-save').click();

@@ -244,6 +244,8 @@ test.describe('orders workspace', () => {
     await expect(row).toContainText(order.errorReason);
     await page.getByTestId(`fix-${order.orderNo}`).click();
     const dialog = page.getByRole('dialog');
+    // The dialog says what to fix (issue 36 #23: it showed only the form).
+    await expect(dialog.getByTestId('fix-reason')).toContainText(order.errorReason);
     await expect(dialog.getByTestId('r-name')).not.toHaveValue('');
     await dialog.getByTestId('r-name').fill('钱七');
     await dialog.getByTestId('r-idCard').fill(idCard(serial()));

@@ -51,6 +51,8 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   });
   const selected = selection.keys as number[];
   const [fixing, setFixing] = useState<number | null>(null);
+  // What the user is asked to fix, said in the dialog too (issue 36 #23): it showed only the form.
+  const [fixReason, setFixReason] = useState<string | null>(null);
   const [before, setBefore] = useState<Recipient | null>(null);
   const [form] = Form.useForm();
   const [clearing, setClearing] = useState<Row | null>(null);
@@ -66,7 +68,14 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
   const [boxFixing, setBoxFixing] = useState<Parameters<typeof BoxFixModal>[0]['order']>(null);
   const openBoxFix = async (r: Row) => {
     const d = await attempt(message, () => call(orders.order, { id: r.id }));
-    if (d) setBoxFixing({ id: r.id, orderNo: r.orderNo, boxNo: d.boxNo, splitWaybillNo: d.splitWaybillNo });
+    if (d)
+      setBoxFixing({
+        id: r.id,
+        orderNo: r.orderNo,
+        boxNo: d.boxNo,
+        splitWaybillNo: d.splitWaybillNo,
+        reason: r.errorReason,
+      });
   };
   const operator = !!user?.roles.some((r) => r === 'operator' || r === 'admin-none');
   const refresh = async () => {
@@ -77,9 +86,10 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
       invalidateCall(orders.orderStats),
     ]);
   };
-  const openFix = async (id: number) => {
+  const openFix = async (id: number, reason: string | null) => {
     const d = await attempt(message, () => call(orders.order, { id }));
     if (!d) return;
+    setFixReason(reason);
     form.setFieldsValue({ recipient: d.recipient });
     setBefore({ ...d.recipient });
     setFixingShipped(d.status === 'shipped');
@@ -198,7 +208,11 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
                   render: (_: unknown, r: Row) =>
                     fixable(r) ? (
                       <Space size={4}>
-                        <Button size="small" onClick={() => openFix(r.id)} data-testid={`fix-${r.orderNo}`}>
+                        <Button
+                          size="small"
+                          onClick={() => openFix(r.id, kind === 'error' ? r.errorReason : r.abnormalReason)}
+                          data-testid={`fix-${r.orderNo}`}
+                        >
                           {t('orders.fix')}
                         </Button>
                         {boxed.has(r.channel) && r.status !== 'shipped' && (
@@ -266,6 +280,16 @@ export function AttentionPage({ kind }: { kind: 'error' | 'abnormal' }) {
         onOk={saveFix}
         okButtonProps={{ 'data-testid': 'fix-save', disabled: !changed } as never}
       >
+        {fixReason && (
+          <Alert
+            type="error"
+            showIcon
+            message={t('orders.fixReason')}
+            description={fixReason}
+            data-testid="fix-reason"
+            style={{ marginBottom: 8 }}
+          />
+        )}
         {!changed && <Alert type="info" showIcon message={t('orders.fixNeedsChange')} data-testid="fix-hint" />}
         {fixingShipped && <Alert type="warning" showIcon message={t('orders.fixShipped')} data-testid="fix-shipped" />}
         <Form form={form} layout="vertical" style={{ marginTop: 12 }}>

@@ -134,6 +134,7 @@ registerMessages('orders', {
     deletePrintedVoid: '{orderNos} 已打印面单并分配了运单号。删除后这些面单作废，已贴在包裹上的面单不能再用于发货。',
     deletePrintedType: '请输入上述订单号（多个用空格或换行分隔）以确认删除：',
     fixNeedsChange: '请修改错误原因所指的收件人信息后再保存。',
+    fixReason: '需要修正的问题',
     fixShipped: '订单已出库：只能修正收件人姓名、身份证号、电话和地址，修正后等待清关公司重新放行。',
     fixLocked: '订单状态为「{status}」，已锁定，不能修正。',
     orderId: '订单 ID',
@@ -341,6 +342,7 @@ registerMessages('orders', {
       '{orderNos}: the label has been printed with a waybill number. Deleting voids the label; a label already on a parcel can no longer ship it.',
     deletePrintedType: 'Type the order number(s) above (separated by spaces or line breaks) to confirm:',
     fixNeedsChange: 'Change the recipient data the reason names before saving.',
+    fixReason: 'What to fix',
     fixShipped:
       'The order has shipped: only the recipient name, ID number, phone and address can be fixed; the clearance company then takes it again.',
     fixLocked: 'The order is locked ({status}) and can no longer be fixed.',

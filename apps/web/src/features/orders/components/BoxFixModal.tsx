@@ -5,7 +5,12 @@ import { useEffect, useState } from 'react';
 import { ApiError, errorText, t } from '@/lib';
 import { fixBoxError } from '../api/orders.ts';
 
-type Row = Pick<orders.OrderRow, 'id' | 'orderNo'> & { boxNo?: string | null; splitWaybillNo?: string | null };
+type Row = Pick<orders.OrderRow, 'id' | 'orderNo'> & {
+  boxNo?: string | null;
+  splitWaybillNo?: string | null;
+  /** The error the user is asked to fix, shown above the form. */
+  reason?: string | null;
+};
 
 /**
  * The box-C error fix (spec §2 order.updateBoxcError, call order/error/boxcUpdate; issue 28 #16):
@@ -53,6 +58,16 @@ export function BoxFixModal({ order, onClose }: { order: Row | null; onClose: (s
       okButtonProps={{ 'data-testid': 'box-fix-save' } as never}
       destroyOnHidden
     >
+      {order?.reason && (
+        <Alert
+          type="error"
+          showIcon
+          message={t('orders.fixReason')}
+          description={order.reason}
+          data-testid="fix-reason"
+          style={{ marginBottom: 8 }}
+        />
+      )}
       <Alert type="info" showIcon message={t('orders.fixBoxHint')} style={{ marginBottom: 12 }} />
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item
