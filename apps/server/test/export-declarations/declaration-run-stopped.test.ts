@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { beforeAll, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { waitFor } from '../support/jobs.ts';
 import { stopTooOften } from '../support/stopped.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
@@ -65,13 +65,13 @@ it('a run stopped too often is failed with the reason, in both languages', async
   const g = held.closeGate();
   const id = await commit(await workbook([['DMX100002', 'Stopped vase', 250000]]));
   await waitFor('the run under way', () => g.reached, 20_000);
-  await stopTooOften(h, 'export-declaration-batch');
+  const heldRunEnded = await stopTooOften(h, 'export-declaration-batch');
   await waitFor('the run failed', async () => (await run(id)).status === 'failed', 30_000);
   g.open();
   expect((await run(id)).error).toMatch(/^This job was stopped before it finished too many times/);
   expect((await run(id, 'zh-CN')).error).toMatch(/^该任务多次在完成前被中断/);
   // The held run, let go, writes nothing: the run ended.
-  await sleep(1000);
+  await heldRunEnded();
   expect((await run(id)).status).toBe('failed');
   expect(await declOf('DMX100002')).toEqual(before);
   const row = await h.db

@@ -5,7 +5,7 @@ import { openResponse, sealRequest } from '../aes-client.ts';
 import { baseRow, fill } from '../batches/helpers.ts';
 import { createHarness, type Harness, multipart } from '../harness.ts';
 import { aesBlob } from '../items/helpers.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
+import { waitFor } from '../support/jobs.ts';
 import { stopTooOften } from '../support/stopped.ts';
 import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
 
@@ -63,14 +63,14 @@ it('a parse stopped too often fails its review with the reason, in both language
   );
   const queued = await upload(h.app, file, 'stopped.xlsx');
   await waitFor('the parse under way', () => g.reached, 20_000);
-  await stopTooOften(h, 'order-review-parse');
+  const heldRunEnded = await stopTooOften(h, 'order-review-parse');
   await waitFor('the review failed', async () => (await read(queued.reviewNo)).parseState === 'failed', 30_000);
   g.open();
   expect(await read(queued.reviewNo)).toMatchObject({ parseState: 'failed', parseProgress: 100, orderCount: 0 });
   expect((await read(queued.reviewNo)).parseError).toMatch(/^This job was stopped before it finished too many times/);
   expect((await read(queued.reviewNo, 'zh-CN')).parseError).toMatch(/^该任务多次在完成前被中断/);
   // The held run, let go, writes nothing: the review ended.
-  await sleep(1000);
+  await heldRunEnded();
   const r = await read(queued.reviewNo);
   expect(r).toMatchObject({ parseState: 'failed', orderCount: 0 });
   const orders = await h.db.selectFrom('order_review_orders').select('id').where('review_id', '=', queued.id).execute();
