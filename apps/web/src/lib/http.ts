@@ -26,16 +26,16 @@ import { clearSessionCookies, getToken, setToken } from './storage.ts';
 
 export const API_BASE = '/api/';
 
-/**
- * A coded answer other than 200. `data` is the envelope's data (field errors for 422); `key` the
- * failure's stable identity from the contract's catalogue (docs/api.md), null when the answer
- * had none (a proxy's page, a timeout). Match on `key`, never on `message`.
- */
 /** No answer from the server at all: the network is down, or the server or its proxy is gone. */
 export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';
 }
 
+/**
+ * A coded answer other than 200. `data` is the envelope's data (field errors for 422); `key` the
+ * failure's stable identity from the contract's catalogue (docs/api.md), null when the answer
+ * had none (a proxy's page, a timeout). Match on `key`, never on `message`.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: number;
