@@ -89,7 +89,7 @@ test('recipient: added to the address book, then picked on a single order', asyn
   await page.getByTestId('item-name-0').fill('洗面奶');
   await page.getByTestId('item-price-0').fill('1200');
   await page.getByTestId('create-submit').click();
-  await expect(page.locator('.ant-message')).toContainText(`订单已创建：${orderNo}`);
+  await expect(page.locator('.ant-notification')).toContainText(`订单已创建：${orderNo}`);
   expect(errors).toEqual([]);
   await context.close();
 });
