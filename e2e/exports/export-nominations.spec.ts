@@ -99,7 +99,7 @@ test('export nominations: create (a wrong corporate number first), list, edit, i
   const table = page.getByTestId('nomination-table');
   await page.getByTestId('nomination-filter-name').fill(stamp);
   await page.getByTestId('nomination-search').click();
-  await expect(wrapperOf(table).locator('.ant-pagination-total-text')).toHaveText('12');
+  await expect(wrapperOf(table).locator('.ant-pagination-total-text')).toHaveText('共 12 条');
   await choosePageSize(page, table, 10);
   await sortBy(table, '英文名称');
   const names = (await listed(request, token, stamp)).list.map((r) => r.nameEn);

@@ -82,11 +82,14 @@ export async function column(table: Locator, title: string): Promise<Locator> {
   return table.locator('tbody tr.ant-table-row').locator(`td:nth-child(${index + 1})`);
 }
 
-/** The "total" text of an antd table's pagination (the test id may sit on an inner element of the wrapper). */
+/**
+ * The figure of an antd table's pagination total ("共 12 条" → "12"; the test id may sit on an
+ * inner element of the wrapper).
+ */
 export const totalText = (table: Locator) =>
   table
     .locator('xpath=ancestor-or-self::div[contains(concat(" ", @class, " "), " ant-table-wrapper ")]')
-    .locator('.ant-pagination-total-text');
+    .locator('.ant-pagination-total-text [data-testid="total-count"]');
 
 /** Opens an antd Select and clicks one option by its exact text. */
 export async function choose(page: Page, select: Locator, option: string) {

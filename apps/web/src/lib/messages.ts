@@ -18,6 +18,8 @@ registerMessages('common', {
     more: '更多',
     save: '保存',
     customer: '客户',
+    totalBefore: '共 ',
+    totalAfter: ' 条',
   },
   en: {
     ok: 'OK',
@@ -35,6 +37,8 @@ registerMessages('common', {
     more: 'More',
     save: 'Save',
     customer: 'Customer',
+    totalBefore: 'Total: ',
+    totalAfter: '',
   },
   ja: { ok: 'OK', cancel: 'キャンセル', confirm: '確認', close: '閉じる', reload: '再読み込み', search: '検索' },
   'zh-cht': { ok: '確定', cancel: '取消', confirm: '確認', close: '關閉', reload: '重新載入', search: '搜尋' },

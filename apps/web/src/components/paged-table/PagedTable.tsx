@@ -1,10 +1,11 @@
 import { Table, type TableProps } from 'antd';
+import { t } from '@/lib';
 import { PAGE_SIZES, pageOf } from './paging.ts';
 import type { PagedQuery } from './usePagedQuery.ts';
 
 export type PagedTableProps<Row> = Omit<TableProps<Row>, 'pagination' | 'onChange' | 'dataSource'> & {
   paged: PagedQuery;
-  /** The total text; the count by default ("1,000+" when the server stopped counting). */
+  /** The total text; by default "共 N 条" ("1,000+" when the server stopped counting). */
   showTotal?: (total: number) => React.ReactNode;
   /** False while the page cannot show rows yet (Order List waits for its saved columns). */
   ready?: boolean;
@@ -44,7 +45,18 @@ export function PagedTable<Row extends object>({
         pageSize: state.limit,
         showSizeChanger: true,
         pageSizeOptions: PAGE_SIZES.map(String),
-        showTotal: showTotal ?? ((n) => (paged.data?.exact === false ? `${n.toLocaleString()}+` : n.toLocaleString())),
+        // "共 12 条", not a bare number (issue 36 #23); the figure has a test id of its own.
+        showTotal:
+          showTotal ??
+          ((n) => (
+            <span>
+              {t('common.totalBefore')}
+              <span data-testid="total-count">
+                {paged.data?.exact === false ? `${n.toLocaleString()}+` : n.toLocaleString()}
+              </span>
+              {t('common.totalAfter')}
+            </span>
+          )),
       }}
       onChange={(p, _filters, sorter, extra) => {
         const s = Array.isArray(sorter) ? sorter[0] : sorter;
