@@ -39,13 +39,15 @@ it('an instance claims small jobs by tenant in turn: the victim’s two before t
     });
     // Two slots per instance: one for each tenant.
     await waitFor('two claimed', () => claimed.length >= 2);
-    expect([...claimed].sort()).toEqual(['a0', 'v0']);
+    // One of each tenant. Which of a tenant's: not promised — a job fetched past its group's
+    // limit is given back and may lose its place (CI once saw a1 first).
+    const first = [...claimed];
+    expect(first.filter((id) => id.startsWith('a'))).toHaveLength(1);
+    expect(first.filter((id) => id.startsWith('v'))).toHaveLength(1);
     // Both end: one slot each again, so the victim's second comes before the attacker's third.
-    // (Which of the attacker's: not promised. A job fetched past its group's limit is given back
-    // and may lose its place.)
-    for (const id of ['a0', 'v0']) release.get(id)!();
+    for (const id of first) release.get(id)!();
     await waitFor('four claimed', () => claimed.length >= 4);
-    expect(claimed.slice(2).filter((id) => id.startsWith('v'))).toEqual(['v1']);
+    expect(claimed.slice(2).filter((id) => id.startsWith('v'))).toHaveLength(1);
     // The rest are the attacker's: all of them, each once.
     for (let n = 4; n < 12; n++) {
       for (const r of release.values()) r();
