@@ -7,25 +7,19 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { healthRoutes } from './http/health-routes.ts';
+import { loggerOptions } from './http/logging.ts';
 import { registerConsole } from './http/console-static.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { createRegistrar } from './http/register-call.ts';
-import { createV1Registrar } from './http/register-v1.ts';
-import { openApiV1Document, V1_OPENAPI_PATH } from './http/openapi-v1.ts';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
-import { createApiKeyAuth } from './modules/api-keys/api-keys.auth.ts';
-import { createIdempotency } from './modules/api-keys/idempotency.ts';
-import { ordersV1Routes } from './modules/orders/orders.v1.routes.ts';
-import { ordersV1BatchRoutes } from './modules/orders/orders.v1-batch.routes.ts';
-import { ordersV1ActionRoutes } from './modules/orders/orders.v1-actions.routes.ts';
 import { labelsV1Routes } from './modules/labels/labels.v1.routes.ts';
-import { batchesV1Routes } from './modules/batches/batches.v1.routes.ts';
 import type { Storage } from './lib/storage.ts';
 import { createStorage } from './lib/storage-config.ts';
 import { createFiles } from './lib/files.ts';
 import { useTempFolder } from './lib/temp-files.ts';
+import { databaseCheck, fileStoreCheck, stoppingCheck, workerCheck } from './lib/readiness.ts';
+import { mountV1Door } from './app-v1.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -91,11 +85,6 @@ import { createJdClient } from './modules/jd-authorize/jd-client.ts';
 import { jdAuthorizeRoutes } from './modules/jd-authorize/jd-authorize.routes.ts';
 import { createJdAuthorizeService } from './modules/jd-authorize/jd-authorize.service.ts';
 import { loadSecretKey, secretBox } from './lib/secret-box.ts';
-import { defineWebhookJobs } from './modules/webhooks/webhooks.delivery.ts';
-import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
-import { webhooksV1Routes } from './modules/webhooks/webhooks.v1.routes.ts';
-import { checkReadiness, databaseCheck, fileStoreCheck, stoppingCheck, workerCheck } from './lib/readiness.ts';
 
 export const VERSION = '1.21.2';
 
@@ -126,25 +115,7 @@ export async function buildApp({
   afterStagedChunk,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            // Never log credentials: no headers or bodies are serialised, and these paths are redacted.
-            redact: [
-              'req.headers.authorization',
-              'req.headers.cookie',
-              '*.password',
-              '*.old_password',
-              // JD app secrets and tokens (modules/jd-authorize), should one ever reach a log line.
-              '*.appSecret',
-              '*.app_secret',
-              '*.access_token',
-              '*.refresh_token',
-            ],
-            serializers: { req: logRequest },
-          },
+    logger: loggerOptions(config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
@@ -178,24 +149,16 @@ export async function buildApp({
   await app.register(swagger, { mode: 'static', specification: { document: openApiDocument(VERSION) as never } });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  // Liveness: the process answers (no database), for restarts. Readiness: it can serve now (the
-  // database and the file store answer), for the load balancer; 503 with a reason key otherwise.
-  app.get('/api/health', async () => ({ code: 200, message: 'ok', data: { status: 'up', version: VERSION } }));
-  // A web instance is ready only while some worker runs its jobs (SERVER_ROLE=web is PostgreSQL's).
+  // Liveness and readiness (the load balancer's check); SIGTERM's first step makes it answer 503.
   let stopping = false;
   app.decorate('beginShutdown', () => void (stopping = true));
-  const readinessChecks = [
+  healthRoutes(app, VERSION, [
     stoppingCheck(() => stopping),
     databaseCheck(db),
     fileStoreCheck(files, config.DATA_DIR),
+    // A web instance is ready only while some worker runs its jobs (SERVER_ROLE=web is PostgreSQL's).
     ...(runsJobs(config) ? [] : [workerCheck(jobs)]),
-  ];
-  app.get('/api/ready', async (req, reply) => {
-    const r = await checkReadiness(readinessChecks, 3_000);
-    if (r.ready) return { code: 200, message: 'ok', data: { status: 'ready', version: VERSION } };
-    req.log.warn({ err: r.error, reason: r.reason }, 'not ready');
-    return reply.status(503).send({ code: 503, message: 'not ready', data: { status: 'unready', reason: r.reason } });
-  });
+  ]);
 
   const auth = createAuthService({ db, config, clock });
   const notifications = createNotificationsService(db, clock);
@@ -277,45 +240,19 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
-  // The v1 API for customers' own systems (issue 39): keys made in the console, their own registrar.
-  apiKeysRoutes(registrar, createApiKeysService({ db, clock }));
-  const idempotency = createIdempotency({ db, clock });
-  const v1 = createV1Registrar(app, {
-    auth: createApiKeyAuth({ db, clock, perMinute: config.API_RATE_LIMIT_PER_MINUTE }),
-    idempotency,
-  });
-  ordersV1Routes(v1, db, orders);
-  ordersV1BatchRoutes(v1, orders);
+  // The v1 API for customers' own systems and their webhooks (issue 39): app-v1.ts.
   const interceptions = createInterceptionsService(db, clock);
-  ordersV1ActionRoutes(v1, db, orders, (...a) => interceptions.create(...a));
-  batchesV1Routes(v1, batches);
-  // Webhooks (issue 39 item 4): endpoints on v1, the outbox's relay and deliveries on the job queue.
-  const webhooks = createWebhooksService({
+  const v1 = mountV1Door(app, registrar, {
+    config,
     db,
     clock,
-    box: secretBox(secretKey),
     jobs,
-    allowHttp: config.WEBHOOK_ALLOW_HTTP,
+    secretKey,
+    version: VERSION,
+    orders,
+    batches,
+    interceptions,
   });
-  webhooksV1Routes(v1, webhooks);
-  webhooksRoutes(registrar, webhooks);
-  defineWebhookJobs({
-    db,
-    clock,
-    box: secretBox(secretKey),
-    jobs,
-    allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
-    retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
-    log: app.log,
-  });
-  // The v1 document, built once: public, like the console's.
-  const v1Document = openApiV1Document(VERSION);
-  app.get(V1_OPENAPI_PATH, async () => v1Document);
-  // Stored v1 answers are replayed for 24 h, then swept.
-  jobs.every(
-    { name: 'idempotency-sweep', run: async () => void (await idempotency.sweep()) },
-    { everyMs: 3_600_000, atStart: false },
-  );
   orderChangesRoutes(registrar, createOrderChanges(db, clock, files));
   interceptionsRoutes(registrar, interceptions);
   exportJobsRoutes(registrar, downloads);
@@ -459,19 +396,4 @@ export async function buildApp({
 
   registerConsole(app, config.WEB_DIST);
   return app;
-}
-
-/**
- * A request as logged: Fastify's usual fields, with the query dropped from JD's OAuth callback
- * (its `code` is a credential until exchanged).
- */
-export function logRequest(req: {
-  method: string;
-  url: string;
-  host?: string;
-  ip?: string;
-  socket?: { remotePort?: number };
-}) {
-  const url = req.url.startsWith(jdContract.JD_CALLBACK_PATH) ? jdContract.JD_CALLBACK_PATH : req.url;
-  return { method: req.method, url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }

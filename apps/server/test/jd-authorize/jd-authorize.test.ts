@@ -4,7 +4,7 @@ import { type CallDef, type jdAuthorize as C, jdAuthorize as jd_c } from '@conso
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JD_BAD_CODE, JD_BAD_SECRET, type FakeJd, startFakeJd } from '../../../../e2e/support/fake-jd.ts';
 import { dialectOf } from '../../src/db/dialect.ts';
-import { logRequest } from '../../src/app.ts';
+import { logRequest } from '../../src/http/logging.ts';
 import { ConfigError, testConfig } from '../../src/config.ts';
 import { loadSecretKey, SECRET_KEY_FILE, secretBox } from '../../src/lib/secret-box.ts';
 import { createJdClient } from '../../src/modules/jd-authorize/jd-client.ts';
