@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { bills as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -59,15 +60,7 @@ export function createBillsRepository(db: Database) {
     },
     async page(scope: Scope, f: C.BillListRequest) {
       const q = filtered(scope, f);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(billColumns)
-        .orderBy('b.period', f.order)
-        .orderBy('b.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(billColumns).orderBy('b.period', f.order).orderBy('b.id', f.order), f);
     },
 
     find: (scope: Scope, id: number) =>
@@ -98,26 +91,26 @@ export function createBillsRepository(db: Database) {
 
     async lines(billId: number, p: { offset: number; limit: number; order: 'asc' | 'desc' }) {
       const q = db.selectFrom('charges as ch').where('ch.bill_id', '=', billId);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .leftJoin('orders as o', 'o.id', 'ch.order_id')
-        .select([
-          'ch.id',
-          'ch.kind',
-          'ch.order_id',
-          'o.order_no',
-          sql<string>`cast(ch.amount_minor as text)`.as('amount_minor'),
-          'ch.currency',
-          'ch.weight_g',
-          'ch.reason',
-          'ch.corrects_id',
-          'ch.at',
-        ])
-        .orderBy('ch.id', p.order === 'desc' ? 'desc' : 'asc')
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .leftJoin('orders as o', 'o.id', 'ch.order_id')
+            .select([
+              'ch.id',
+              'ch.kind',
+              'ch.order_id',
+              'o.order_no',
+              sql<string>`cast(ch.amount_minor as text)`.as('amount_minor'),
+              'ch.currency',
+              'ch.weight_g',
+              'ch.reason',
+              'ch.corrects_id',
+              'ch.at',
+            ])
+            .orderBy('ch.id', p.order === 'desc' ? 'desc' : 'asc'),
+        p,
+      );
     },
 
     charge: (id: number) =>
@@ -152,15 +145,11 @@ export function createBillsRepository(db: Database) {
       let q = db.selectFrom('rate_cards as r').leftJoin('customers as c', 'c.id', 'r.customer_id');
       if (f.channelCode) q = q.where('r.channel_code', '=', f.channelCode);
       if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(RATE_CARD_COLUMNS)
-        .orderBy('r.effective_from', f.order)
-        .orderBy('r.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) => q.select(RATE_CARD_COLUMNS).orderBy('r.effective_from', f.order).orderBy('r.id', f.order),
+        f,
+      );
     },
 
     card: (id: number) =>

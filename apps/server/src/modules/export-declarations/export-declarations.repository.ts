@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import { exportDeclarations as C } from '@console/contract';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -114,15 +115,12 @@ export function createExportDeclarationsRepository(db: Database) {
   return {
     async page(scope: Scope, f: C.ExportDeclarationListRequest) {
       const q = filtered(scope, f);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('o.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows: rows as DeclarationRecord[] };
+      const { total, rows } = await pageOf(
+        q,
+        (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('o.id', f.order),
+        f,
+      );
+      return { total, rows: rows as DeclarationRecord[] };
     },
 
     async all(scope: Scope, f: C.ExportDeclarationFilters, limit = 50_000) {

@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { exportNominations as C } from '@console/contract';
 import { sql } from 'kysely';
 import type { Transaction } from 'kysely';
@@ -115,15 +116,7 @@ export function createExportNominationsRepository(db: Database) {
   return {
     async page(scope: Scope, f: C.ExportNominationListRequest) {
       const q = filtered(scope, f);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('n.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('n.id', f.order), f);
     },
 
     find: (scope: Scope, id: number) =>

@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { interceptions as C } from '@console/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -127,18 +128,19 @@ export function createInterceptionsRepository(db: Database) {
       if (f.customerId) q = q.where('i.customer_id', '=', f.customerId);
       if (f.dateFrom) q = q.where('i.created_at', '>=', chinaDayStart(f.dateFrom));
       if (f.dateTo) q = q.where('i.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const ids = await q
-        .select('i.id')
-        // Nulls (active ones, for "cancelled at") last both ways on both engines.
-        .$if(f.sort === 'cancelledAt', (qb) => qb.orderBy(sql`case when i.cancelled_at is null then 1 else 0 end`))
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('i.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
+      const { total, rows: ids } = await pageOf(
+        q,
+        (q) =>
+          q
+            .select('i.id')
+            // Nulls (active ones, for "cancelled at") last both ways on both engines.
+            .$if(f.sort === 'cancelledAt', (qb) => qb.orderBy(sql`case when i.cancelled_at is null then 1 else 0 end`))
+            .orderBy(SORT[f.sort], f.order)
+            .orderBy('i.id', f.order),
+        f,
+      );
       const rows = await rowsInOrder(ids, (page) => base(db).where('i.id', 'in', page).execute());
-      return { total: Number(n), rows };
+      return { total, rows };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { items as C } from '@console/contract';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { type Database, readOffLoop } from '../../db/database.ts';
@@ -227,13 +228,11 @@ export function createItemsRepository(db: Database, opts: { readCacheEntries?: n
       if (f.itemId) q = q.where('a.item_id', '=', f.itemId);
       if (f.customerId) q = q.where('a.customer_id', '=', f.customerId);
       if (f.jan) q = q.where(likeSql('i.jan', 'like', likeStartingWith(f.jan)));
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const ids = (await q.select('a.id').orderBy('a.id', f.order).offset(f.offset).limit(f.limit).execute()).map(
-        (r) => r.id,
-      );
+      const { total, rows: page } = await pageOf(q, (q) => q.select('a.id').orderBy('a.id', f.order), f);
+      const ids = page.map((r) => r.id);
       const rows = ids.length ? await this.adjustmentsQuery(db).where('a.id', 'in', ids).execute() : [];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return { total: Number(n), rows: ids.map((id) => byId.get(id)!) };
+      return { total, rows: ids.map((id) => byId.get(id)!) };
     },
 
     findAdjustment(q: Db, scope: Scope, id: number) {

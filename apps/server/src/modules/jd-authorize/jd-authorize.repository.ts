@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { jdAuthorize as C } from '@console/contract';
 import type { Selectable } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -85,15 +86,7 @@ export function createJdAuthorizeRepository(db: Database) {
   return {
     async page(scope: Scope, f: C.JdAuthorizeListRequest, now: string, soon: string) {
       const q = filtered(scope, f, now, soon);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('j.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('j.id', f.order), f);
     },
 
     options: (scope: Scope, customerId?: number) => {

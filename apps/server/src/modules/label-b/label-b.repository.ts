@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { labelB as C } from '@console/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -36,15 +37,7 @@ export function createLabelBRepository(db: Database) {
       if (f.batchNo) q = q.where('b.batch_no', 'like', `%${f.batchNo}%`);
       if (f.status) q = q.where('b.status', '=', f.status);
       if (f.customerId) q = q.where('b.customer_id', '=', f.customerId);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(batchColumns)
-        .orderBy('b.created_at', f.order)
-        .orderBy('b.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(batchColumns).orderBy('b.created_at', f.order).orderBy('b.id', f.order), f);
     },
 
     find(scope: Scope, id: number, q: Db = db) {

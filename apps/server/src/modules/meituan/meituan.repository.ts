@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { meituan as C } from '@console/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -65,15 +66,7 @@ export function createMeituanRepository(db: Database) {
   return {
     async page(scope: Scope, f: C.MeituanListRequest) {
       const q = filtered(scope, f);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('m.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('m.id', f.order), f);
     },
 
     find: (scope: Scope, id: number) => filtered(scope, {}).where('m.id', '=', id).select(columns).executeTakeFirst(),

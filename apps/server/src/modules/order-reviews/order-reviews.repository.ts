@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { orderReviews as C } from '@console/contract';
 import type { Insertable, Transaction } from 'kysely';
 import { parseReferenceData } from '../batches/index.ts';
@@ -184,16 +185,13 @@ export function createOrderReviewsRepository(db: Database) {
       if (f.customerId) q = q.where('r.customer_id', '=', f.customerId);
       if (f.dateFrom) q = q.where('r.created_at', '>=', chinaDayStart(f.dateFrom));
       if (f.dateTo) q = q.where('r.created_at', '<', chinaDayStart(nextDay(f.dateTo)));
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const ids = await q
-        .select('r.id')
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('r.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
+      const { total, rows: ids } = await pageOf(
+        q,
+        (q) => q.select('r.id').orderBy(SORT[f.sort], f.order).orderBy('r.id', f.order),
+        f,
+      );
       const rows = await rowsInOrder(ids, (page) => base(db).where('r.id', 'in', page).execute());
-      return { total: Number(n), rows };
+      return { total, rows };
     },
 
     /** A page of the review's orders, in sheet order. */
@@ -201,9 +199,7 @@ export function createOrderReviewsRepository(db: Database) {
       let q = db.selectFrom('order_review_orders').where('review_id', '=', reviewId);
       if (f.flaggedOnly) q = q.where('finding_count', '>', 0);
       if (f.orderNo) q = q.where('order_no', '=', f.orderNo);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q.selectAll().orderBy('seq').offset(f.offset).limit(f.limit).execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.selectAll().orderBy('seq'), f);
     },
 
     async items(
@@ -217,16 +213,7 @@ export function createOrderReviewsRepository(db: Database) {
       if (f.orderId) q = q.where('i.order_id', '=', f.orderId);
       if (f.catalogue) q = q.where('i.catalogue', '=', f.catalogue);
       if (f.flaggedOnly) q = q.where('i.findings', '!=', '[]');
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .selectAll('i')
-        .select('o.order_no')
-        .orderBy('o.seq')
-        .orderBy('i.seq')
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.selectAll('i').select('o.order_no').orderBy('o.seq').orderBy('i.seq'), f);
     },
 
     /** Deletes a pending review in scope: the status guard is in the statement, so two deletes delete once. */

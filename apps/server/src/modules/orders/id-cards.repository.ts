@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { Paging } from '@console/contract';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -35,9 +36,7 @@ export function createIdCardsRepository(db: Database) {
             eb('i.name', '=', p.keyword!),
           ]),
         );
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q.select(LISTED_COLUMNS).orderBy('i.id', p.order).offset(p.offset).limit(p.limit).execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(LISTED_COLUMNS).orderBy('i.id', p.order), p);
     },
     /** One card as the list shows it, read inside the write that made it. */
     listed: (trx: Transaction<DB>, id: number) =>

@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { pickups as C } from '@console/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -120,15 +121,7 @@ export function createPickupsRepository(db: Database) {
       if (f.status) q = q.where('p.status', '=', f.status);
       if (f.dateFrom) q = q.where('p.pickup_date', '>=', f.dateFrom);
       if (f.dateTo) q = q.where('p.pickup_date', '<=', f.dateTo);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(SORT[f.sort], f.order)
-        .orderBy('p.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('p.id', f.order), f);
     },
 
     /** Changes a booked pickup (only while booked: a cancel or pickup in between wins). */
@@ -177,15 +170,23 @@ export function createPickupsRepository(db: Database) {
         scope,
       );
       if (f.pickupId) q = q.where('m.pickup_id', '=', f.pickupId);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(['m.id', 'm.pickup_id', 'p.pickup_no', 'c.code as customer_code', 'm.kind', 'm.params', 'm.created_at'])
-        .orderBy('m.created_at', f.order)
-        .orderBy('m.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .select([
+              'm.id',
+              'm.pickup_id',
+              'p.pickup_no',
+              'c.code as customer_code',
+              'm.kind',
+              'm.params',
+              'm.created_at',
+            ])
+            .orderBy('m.created_at', f.order)
+            .orderBy('m.id', f.order),
+        f,
+      );
     },
 
     customerExists: async (id: number) =>

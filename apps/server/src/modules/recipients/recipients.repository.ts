@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { recipients as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
 import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
@@ -43,15 +44,15 @@ export function createRecipientsRepository(db: Database) {
           eb.or([likeSql('r.name', like, p), likeSql('r.phone', 'like', p), likeSql('r.address', like, p)]),
         );
       }
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select(columns)
-        .orderBy(f.sort === 'name' ? 'r.name' : 'r.created_at', f.order)
-        .orderBy('r.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .select(columns)
+            .orderBy(f.sort === 'name' ? 'r.name' : 'r.created_at', f.order)
+            .orderBy('r.id', f.order),
+        f,
+      );
     },
 
     find: (scope: Scope, id: number) => base(scope).where('r.id', '=', id).select(columns).executeTakeFirst(),

@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { selfSends as C } from '@console/contract';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -48,25 +49,25 @@ export function createSelfSendsRepository(db: Database) {
     /** A page of the list; with `id`, that self-send alone (a save answers with its row). */
     async page(scope: Scope, f: C.SelfSendListRequest, id?: number) {
       const q = filtered(scope, f, id);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select([
-          's.id',
-          's.customer_id',
-          'c.code as customer_code',
-          's.express_company',
-          's.express_name',
-          's.send_date',
-          's.expected_pieces',
-          's.remark',
-          's.created_at',
-        ])
-        .orderBy(f.sort === 'sendDate' ? 's.send_date' : 's.created_at', f.order)
-        .orderBy('s.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .select([
+              's.id',
+              's.customer_id',
+              'c.code as customer_code',
+              's.express_company',
+              's.express_name',
+              's.send_date',
+              's.expected_pieces',
+              's.remark',
+              's.created_at',
+            ])
+            .orderBy(f.sort === 'sendDate' ? 's.send_date' : 's.created_at', f.order)
+            .orderBy('s.id', f.order),
+        f,
+      );
     },
 
     parcelsOf: (ids: number[]) =>

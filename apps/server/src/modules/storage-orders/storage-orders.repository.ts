@@ -1,3 +1,4 @@
+import { pageOf } from '../../db/paged.ts';
 import type { storageOrders as C } from '@console/contract';
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
@@ -251,29 +252,29 @@ export function createStorageOrdersRepository(db: Database) {
       if (f.result === 'ok') q = q.where('l.outcome', 'in', ['received', 'preAlerted']);
       if (f.result === 'refused') q = q.where('l.outcome', 'not in', ['received', 'preAlerted']);
       if (f.code) q = q.where('l.code', '=', f.code.toUpperCase());
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .select([
-          'l.id',
-          'l.code',
-          'l.outcome',
-          'l.message_key',
-          'l.gross_weight_g',
-          'l.created_at',
-          'o.gross_weight_g as measured_weight_g',
-          'o.declared_weight_g',
-          'o.id as order_id',
-          'o.order_no',
-          'o.waybill_no',
-          'o.status',
-          'o.received_at',
-          'c.code as customer_code',
-        ])
-        .orderBy('l.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .select([
+              'l.id',
+              'l.code',
+              'l.outcome',
+              'l.message_key',
+              'l.gross_weight_g',
+              'l.created_at',
+              'o.gross_weight_g as measured_weight_g',
+              'o.declared_weight_g',
+              'o.id as order_id',
+              'o.order_no',
+              'o.waybill_no',
+              'o.status',
+              'o.received_at',
+              'c.code as customer_code',
+            ])
+            .orderBy('l.id', f.order),
+        f,
+      );
     },
 
     // ---- shipments -------------------------------------------------------
@@ -319,30 +320,30 @@ export function createStorageOrdersRepository(db: Database) {
       if (f.code)
         q = q.where((eb) => eb.or([eb('o.waybill_no', '=', f.code!.toUpperCase()), eb('o.order_no', '=', f.code!)]));
       if (f.customerId) q = q.where('o.customer_id', '=', f.customerId);
-      const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await q
-        .innerJoin('customers as c', 'c.id', 'o.customer_id')
-        .select([
-          'o.id',
-          'o.order_no',
-          'o.waybill_no',
-          'c.code as customer_code',
-          'o.status',
-          'o.received_at',
-          'o.recipient_city',
-          (eb) =>
-            eb
-              .selectFrom('order_items as i')
-              .whereRef('i.order_id', '=', 'o.id')
-              .select((e) => e.fn.countAll<number>().as('n'))
-              .as('item_count'),
-        ])
-        .orderBy('o.received_at', f.order)
-        .orderBy('o.id', f.order)
-        .offset(f.offset)
-        .limit(f.limit)
-        .execute();
-      return { total: Number(n), rows };
+      return pageOf(
+        q,
+        (q) =>
+          q
+            .innerJoin('customers as c', 'c.id', 'o.customer_id')
+            .select([
+              'o.id',
+              'o.order_no',
+              'o.waybill_no',
+              'c.code as customer_code',
+              'o.status',
+              'o.received_at',
+              'o.recipient_city',
+              (eb) =>
+                eb
+                  .selectFrom('order_items as i')
+                  .whereRef('i.order_id', '=', 'o.id')
+                  .select((e) => e.fn.countAll<number>().as('n'))
+                  .as('item_count'),
+            ])
+            .orderBy('o.received_at', f.order)
+            .orderBy('o.id', f.order),
+        f,
+      );
     },
     /** The manifest's rows: the shipment's orders with their items and the currency's decimals. */
     async manifest(shipmentId: number) {
