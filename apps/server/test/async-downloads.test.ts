@@ -162,13 +162,43 @@ describe('a download whose builder is gone', () => {
       });
       expect((await on(b, 'export/file', { id: 'orphan-0001' }, demo)).json().key).toBe('downloadNotReady');
       expect(['waiting', 'writing']).toContain((await progressOf('orphan-0001')).phase);
-      // What a kill does to its beats (the build itself stays held at the store).
+      // A kill: the instance writes nothing more (its database gone first, so its stop cannot fail
+      // the build either), and its beats stop. The build itself stays held at the store.
+      await c.db.destroy();
       await c.app.close();
       await waitFor('the download answered failed', async () => (await progressOf('orphan-0001')).phase === 'failed');
     } finally {
       open();
     }
     const file = await on(b, 'export/file', { id: 'orphan-0001' }, demo, { 'accept-language': 'en' });
+    expect(file.statusCode).toBe(503);
+    expect(file.json()).toMatchObject({ code: 503, key: 'downloadInterrupted', message: INTERRUPTED_EN });
+  }, 60_000);
+
+  it('its instance stops gracefully mid-build: the stop fails the download itself, not the beat’s bound', async () => {
+    // A beat of a minute: the bound (4 min) cannot be what fails it here.
+    const c = await secondInstance(h, { env: { ...ENV, DOWNLOAD_HEARTBEAT_SECONDS: '60' }, wrapStorage: holding });
+    held.waiting = 0;
+    shut();
+    try {
+      const res = await on(c.app, 'order/downloadOrderExcel', { progressId: 'stopped-0001' }, demo, ASYNC);
+      expect(res.statusCode).toBe(202);
+      await waitFor('the render held', () => held.waiting === 1);
+      expect((await on(b, 'export/file', { id: 'stopped-0001' }, demo)).json().key).toBe('downloadNotReady');
+      // A graceful stop (SIGTERM ends in app.close): once it has returned, the download is failed.
+      await c.app.close();
+      const row = await h.db
+        .selectFrom('export_downloads')
+        .select(['state', 'error'])
+        .where('id', '=', 'stopped-0001')
+        .executeTakeFirstOrThrow();
+      expect(row.state).toBe('failed');
+      expect(JSON.parse(String(row.error))).toMatchObject({ code: 503, key: 'downloadInterrupted' });
+      expect((await progressOf('stopped-0001')).phase).toBe('failed');
+    } finally {
+      open();
+    }
+    const file = await on(b, 'export/file', { id: 'stopped-0001' }, demo, { 'accept-language': 'en' });
     expect(file.statusCode).toBe(503);
     expect(file.json()).toMatchObject({ code: 503, key: 'downloadInterrupted', message: INTERRUPTED_EN });
   }, 60_000);

@@ -60,6 +60,12 @@ export const exportDeclarationsMessages = {
     en: 'The mail server refused the permit e-mail; it is not sent again. Check the receiving address (reference {errorId}).',
     'zh-CN': '邮件服务器拒收了许可证邮件，不会再次发送。请检查收件地址（编号 {errorId}）。',
   },
+  // The queue gave up on the mail job (its server restarted each time it ran): it may have gone out.
+  declMailStopped: {
+    en: 'Sending the permit e-mail was interrupted too many times (the server restarted each time), so it is not tried again; it may or may not have reached the recipient. Upload the permit again to send it again.',
+    'zh-CN':
+      '许可证邮件的发送多次被中断（服务器每次都重启了），因此不再重试；收件人可能已收到，也可能未收到。如需重新发送，请重新上传许可证。',
+  },
   declMailSubject: { en: 'Export permit {orderNo}', 'zh-CN': '出口许可 {orderNo}' },
   declMailBody: {
     en: 'Attached is the export permit of order {orderNo} (waybill {waybillNo}).',

@@ -24,6 +24,9 @@ type MailPayload = JobPayload<'export-permit-mail'>;
  * meanwhile; once the tries are used up it is `declMailFailed` (issue 38 row 6: one hiccup was
  * final). A 5xx reply is final at once, `declMailRefused`: the same mail would be refused again.
  *
+ * A job the queue gives up on (its runs kept being cut short) leaves `declMailStopped` on the
+ * permit, unless a result was written meanwhile.
+ *
  * At least once, not exactly once: mail is not transactional. An instance dying between the send
  * and the write makes the taken-over run send again, and so does a retry after a connection lost
  * or timed out once the server had the whole message (its reply to it never came).
@@ -67,7 +70,15 @@ export function createPermitMails(deps: {
     }
   }
   const retry = deps.mailRetry?.limit ? deps.mailRetry : undefined;
-  deps.jobs.define<MailPayload>({ name: MAIL_JOB, exclusive: true, retry, run: (p, ctx) => mailJob(p, ctx) });
+  deps.jobs.define<MailPayload>({
+    name: MAIL_JOB,
+    exclusive: true,
+    retry,
+    run: (p, ctx) => mailJob(p, ctx),
+    // The permit's row is what its operator watches: given up on, it says so instead of "not yet
+    // sent" for good. Not "failed": the last cut-short run may have handed the mail over.
+    gaveUp: ({ orderId, fileId }) => repo.mailGaveUp(orderId, fileId, 'declMailStopped'),
+  });
 
   return {
     /** In the permit's transaction: the mail is sent by a worker once the permit is committed. */

@@ -258,6 +258,21 @@ export function createExportDeclarationsRepository(db: Database) {
         .execute();
     },
 
+    /**
+     * The queue gave up on the permit's mail: said on the permit it was for, only while its result
+     * is still unknown (a mail recorded sent or failed keeps that; a replaced permit its own).
+     */
+    async mailGaveUp(orderId: number, fileId: number, key: string) {
+      await db
+        .updateTable('export_declarations')
+        .set({ permit_email_error: key, permit_email_error_id: null })
+        .where('order_id', '=', orderId)
+        .where('permit_file_id', '=', fileId)
+        .where('permit_emailed_at', 'is', null)
+        .where('permit_email_error', 'is', null)
+        .execute();
+    },
+
     async permitFile(fileId: number) {
       return db.selectFrom('files').select(['name', 'mime', 'storage_key']).where('id', '=', fileId).executeTakeFirst();
     },

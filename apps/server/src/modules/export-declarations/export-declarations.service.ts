@@ -50,7 +50,9 @@ export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclar
             emailedAt: iso(r.permit_emailed_at),
             // A key since the mail is a job; text stored before it is shown as it was.
             emailError:
-              r.permit_email_error === 'declMailFailed' || r.permit_email_error === 'declMailRefused'
+              r.permit_email_error === 'declMailFailed' ||
+              r.permit_email_error === 'declMailRefused' ||
+              r.permit_email_error === 'declMailStopped'
                 ? translate(lang, r.permit_email_error, { errorId: r.permit_email_error_id ?? '-' })
                 : r.permit_email_error,
           },

@@ -48,8 +48,12 @@ export interface ExportDownloads {
   file(userId: number, id: string): Promise<Download>;
   /** `export/progress`: the download's progress, "failed" once its builder is gone. */
   progress(userId: number, id: string): Promise<ExportProgress>;
-  /** This instance builds no more: its beats stop (what a killed instance's do). */
-  stop(): void;
+  /**
+   * This instance builds no more (a graceful stop: the app closes). Its beats stop, and the builds
+   * still running here are failed at once (`downloadInterrupted`), so their users learn it now and
+   * not after the beat's bound; a build that ends later finds its row ended and is discarded.
+   */
+  stop(): Promise<void>;
 }
 
 /**
@@ -89,9 +93,21 @@ export function createExportDownloads(deps: {
     }
     return failed;
   };
-  /** The beats of the builds running here, stopped when each ends or the instance stops. */
-  const beating = new Set<NodeJS.Timeout>();
+  /** The builds running here and their beats: each leaves when it ends; a stop fails those left. */
+  const building = new Set<{ userId: number; id: string; startedAt: string; beat: NodeJS.Timeout }>();
   let stopped = false;
+  /** Fails this instance's own build at once (it will not finish here); whether the row was still its. */
+  const interrupt = async (userId: number, id: string, startedAt: string) => {
+    const failed = await repo.finish(
+      userId,
+      id,
+      startedAt,
+      { state: 'failed', error: JSON.stringify(INTERRUPTED) },
+      stamp(),
+    );
+    if (failed) await progressFailed(userId, id);
+    return failed;
+  };
 
   deps.jobs.every(
     {
@@ -133,17 +149,21 @@ export function createExportDownloads(deps: {
     async start(userId, id, tracker, build) {
       const startedAt = stamp();
       await repo.start(userId, id, startedAt);
-      // A build on a stopping instance would never beat: it is failed by the first look after the bound.
-      const beat = stopped
-        ? undefined
-        : setInterval(
-            () =>
-              void repo
-                .beat(userId, id, startedAt, stamp())
-                .catch((err: unknown) => log.warn({ err, download: id }, 'download beat not written')),
-            heartbeatMs,
-          );
-      if (beat) beating.add(beat.unref());
+      // Asked while this instance stops (a call the stop let finish): it will not be built here.
+      if (stopped) return void (await interrupt(userId, id, startedAt));
+      const build$ = {
+        userId,
+        id,
+        startedAt,
+        beat: setInterval(
+          () =>
+            void repo
+              .beat(userId, id, startedAt, stamp())
+              .catch((err: unknown) => log.warn({ err, download: id }, 'download beat not written')),
+          heartbeatMs,
+        ).unref(),
+      };
+      building.add(build$);
       void (async () => {
         try {
           await storeResult(userId, id, startedAt, tracker, await build());
@@ -152,19 +172,28 @@ export function createExportDownloads(deps: {
             log.error({ err, download: id }, 'download failure not recorded'),
           );
         } finally {
-          if (beat) {
-            clearInterval(beat);
-            beating.delete(beat);
-          }
+          clearInterval(build$.beat);
+          building.delete(build$);
           await tracker.flushed();
         }
       })();
     },
 
-    stop() {
+    async stop() {
       stopped = true;
-      for (const beat of beating) clearInterval(beat);
-      beating.clear();
+      const left = [...building];
+      building.clear();
+      for (const b of left) clearInterval(b.beat);
+      // Not waited for: a build may wait hours on its render, past any stop's grace (the drain,
+      // SHUTDOWN_DRAIN_SECONDS, is when a build may still end well). If this write fails (the
+      // database is gone too), the beat's bound fails the row, as after a kill.
+      for (const b of left) {
+        await interrupt(b.userId, b.id, b.startedAt).then(
+          (failed) =>
+            failed && log.warn({ download: b.id, userId: b.userId }, 'download failed: this instance stopped'),
+          (err: unknown) => log.warn({ err, download: b.id }, 'stopped download not failed; its beat will tell'),
+        );
+      }
     },
 
     async progress(userId, id) {
