@@ -305,6 +305,7 @@ export async function buildApp({
     box: secretBox(secretKey),
     jobs,
     allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
     retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
     log: app.log,
   });

@@ -120,6 +120,12 @@ export const webhookEndpoint = z.object({
   disabledAt: isoTime.nullable(),
   /** The first failure of the current run of failures; null when the last delivery succeeded. */
   failingSince: isoTime.nullable(),
+  /**
+   * The rule of the server's current settings this URL breaks (`webhookUrlHttps`: a plain http
+   * address saved before https was required), or null. Nothing is sent to it until the URL is fixed:
+   * each delivery fails once with this key as its error.
+   */
+  urlProblem: z.string().nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,
 });
