@@ -72,6 +72,39 @@ test("an agent's key limited to some customers lists them by code, not by id", a
   await context.close();
 });
 
+test('the key list filters and sorts on the server, and a reload keeps both', async ({ browser, request }) => {
+  const context = await browser.newContext();
+  const token = await loginByCookie(context, request, 'demo2');
+  const tag = `pg${Date.now().toString(36)}`;
+  const made: number[] = [];
+  for (const n of ['b', 'c', 'a']) {
+    const r = await api<{ id: number }>(
+      request,
+      'apiKey/create',
+      { name: `${tag} ${n}`, scopes: ['orders:read'] },
+      token,
+    );
+    expect(r.status).toBe(200);
+    made.push(r.body.data.id);
+  }
+  const page = await context.newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(`${MAIN}/home/developer/apiKeys`);
+  await page.getByTestId('key-keyword').fill(tag);
+  await page.getByTestId('key-search').click();
+  const names = page.getByTestId('key-table').locator('tbody tr[data-key-prefix] td:first-child');
+  // Newest first by default.
+  await expect(names).toHaveText([`${tag} a`, `${tag} c`, `${tag} b`]);
+  await page.getByRole('columnheader', { name: /名称|Name/ }).click();
+  await expect(names).toHaveText([`${tag} a`, `${tag} b`, `${tag} c`]);
+  await page.reload();
+  await expect(names).toHaveText([`${tag} a`, `${tag} b`, `${tag} c`]);
+  await expect(page.getByTestId('key-keyword')).toHaveValue(tag);
+  for (const id of made) await api(request, 'apiKey/revoke', { id }, token);
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
 test('webhook endpoint: made on a local receiver, test event delivered and logged', async ({ browser, request }) => {
   const received: string[] = [];
   const receiver = http.createServer((req, res) => {

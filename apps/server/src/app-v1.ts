@@ -71,6 +71,7 @@ export function mountV1Door(app: FastifyInstance, registrar: Registrar, d: V1Doo
     box: secretBox(d.secretKey),
     jobs,
     allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
     retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
     log: app.log,
   });

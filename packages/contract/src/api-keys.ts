@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall, nothing } from './call.ts';
-import { ErrorCode, isoTime } from './envelope.ts';
+import { ErrorCode, isoTime, paged, paging } from './envelope.ts';
 import { idOf, text } from './fields.ts';
 import { pattern, ruleIssue } from './messages.ts';
 import { customerOption } from './reference.ts';
@@ -52,13 +52,23 @@ export const apiKeyRow = z.object({
 });
 export type ApiKeyRow = z.infer<typeof apiKeyRow>;
 
+export const apiKeyListRequest = paging
+  .extend({
+    includeRevoked: z.boolean().default(false),
+    /** Part of the key's name or prefix. */
+    keyword: text({ min: 1, max: 64 }).optional(),
+    sort: z.enum(['createdAt', 'name', 'lastUsedAt', 'expiresAt']).default('createdAt'),
+  })
+  .strict();
+export type ApiKeyListRequest = z.output<typeof apiKeyListRequest>;
+
 export const apiKeyList = defineCall({
   path: 'apiKey/list',
   summary:
-    "API keys: a customer's own, an agent's own, every key for an admin; newest first, revoked ones last when asked for.",
+    "API keys: a customer's own, an agent's own, every key for an admin; filter by name or prefix, revoked ones when asked for, sort, paging.",
   permission: 'developer.apiKeys',
-  request: z.object({ includeRevoked: z.boolean().default(false) }),
-  response: z.array(apiKeyRow),
+  request: apiKeyListRequest,
+  response: paged(apiKeyRow),
 });
 
 export const apiKeyCreate = defineCall({

@@ -33,6 +33,8 @@ export const webhookEventTypes = {
     'An order import failed: its file could not be read, its commit was refused (`data.batch.errorMessage` says why; none of its orders exist), or its preview expired unconfirmed.',
   'bill.issued':
     'A month’s bill was issued to the customer: `data.bill` has its period, line count and totals per currency, as the console’s bill list shows them.',
+  'bill.paid':
+    'An issued bill was marked paid by the operator: `data.bill` as for `bill.issued`, with `status` paid and `paidAt`.',
 } as const;
 export type WebhookEventType = keyof typeof webhookEventTypes;
 export const webhookEventType = z.enum(Object.keys(webhookEventTypes) as [WebhookEventType, ...WebhookEventType[]]);
@@ -68,11 +70,12 @@ export const webhookBill = billRow.pick({
   lines: true,
   totals: true,
   issuedAt: true,
+  paidAt: true,
 });
 
-/** The body of a bill's event (`bill.issued`): the same envelope, the bill in place of the order. */
+/** The body of a bill's event (`bill.*`): the same envelope, the bill in place of the order. */
 export const webhookBillEventBody = webhookEventBody.extend({
-  /** A bill is issued once: always 1. */
+  /** A bill is issued once (1), then paid once (2). */
   sequence: z.number().int(),
   data: z.object({ bill: webhookBill }),
 });
@@ -120,6 +123,12 @@ export const webhookEndpoint = z.object({
   disabledAt: isoTime.nullable(),
   /** The first failure of the current run of failures; null when the last delivery succeeded. */
   failingSince: isoTime.nullable(),
+  /**
+   * The rule of the server's current settings this URL breaks (`webhookUrlHttps`: a plain http
+   * address saved before https was required), or null. Nothing is sent to it until the URL is fixed:
+   * each delivery fails once with this key as its error.
+   */
+  urlProblem: z.string().nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,
 });

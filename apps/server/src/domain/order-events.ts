@@ -177,15 +177,16 @@ export async function recordBatchEvent(
 }
 
 /**
- * A bill's issue as an event (`bill.issued`, issue 39 item 4): called by the bills service in the
- * transaction that issues it (bills.repository `setStatus` moves a bill only from `open`, so once),
- * with the bill as that transaction left it. `sequence` 1: a bill's only event. Only for a customer
- * with an endpoint, as orders' events.
+ * A bill's step as an event (`bill.issued`, `bill.paid`; issue 39 item 4): called by the bills
+ * service in the transaction that moves it (bills.repository `setStatus` moves a bill only from the
+ * step before, so each once), with the bill as that transaction left it. `sequence` 1 when issued,
+ * 2 when paid. Only for a customer with an endpoint, as orders' events.
  */
 export async function recordBillEvent(
   trx: Transaction<DB> | Kysely<DB>,
   bill: { customerId: number } & Record<string, unknown>,
   at: string,
+  type: 'bill.issued' | 'bill.paid',
 ): Promise<void> {
   const endpoint = await trx
     .selectFrom('webhook_endpoints')
@@ -196,8 +197,8 @@ export async function recordBillEvent(
     .executeTakeFirst();
   if (!endpoint) return;
   const id = newEventId();
-  const type = 'bill.issued';
-  const payload = JSON.stringify({ id, type, timestamp: at, sequence: 1, data: { bill } });
+  const sequence = type === 'bill.paid' ? 2 : 1;
+  const payload = JSON.stringify({ id, type, timestamp: at, sequence, data: { bill } });
   await trx
     .insertInto('webhook_events')
     .values({ id, customer_id: bill.customerId, order_id: null, seq: null, type, payload, occurred_at: at })

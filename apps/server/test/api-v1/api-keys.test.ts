@@ -36,7 +36,7 @@ describe('making and listing keys', () => {
     expect(JSON.stringify(row)).not.toContain(made.key.slice(made.prefix.length));
 
     const list = await h.post('apiKey/list', {}, demo);
-    const listed = list.body.data.find((k: { id: number }) => k.id === made.id);
+    const listed = list.body.data.list.find((k: { id: number }) => k.id === made.id);
     expect(listed).toMatchObject({
       name: 'ERP',
       prefix: made.prefix,
@@ -49,8 +49,10 @@ describe('making and listing keys', () => {
     });
     expect(JSON.stringify(list.body)).not.toContain(made.key);
     // Another customer does not see it; the admin does.
-    expect((await h.post('apiKey/list', {}, demo2)).body.data.map((k: { id: number }) => k.id)).not.toContain(made.id);
-    expect((await h.post('apiKey/list', {}, admin)).body.data.map((k: { id: number }) => k.id)).toContain(made.id);
+    expect((await h.post('apiKey/list', {}, demo2)).body.data.list.map((k: { id: number }) => k.id)).not.toContain(
+      made.id,
+    );
+    expect((await h.post('apiKey/list', {}, admin)).body.data.list.map((k: { id: number }) => k.id)).toContain(made.id);
 
     const audits = await h.db.selectFrom('audit_log').selectAll().where('action', '=', 'apiKey.create').execute();
     const mine = audits.find((a) => a.target === `apiKey:${made.prefix}`);
@@ -100,12 +102,12 @@ describe('the customers a key acts for', () => {
     expect(made.status).toBe(200);
     const expected = mine.map((c) => ({ id: c.id, code: c.code, name: c.name }));
     expect(made.body.data.customers).toEqual(expected);
-    const listed = (await h.post('apiKey/list', {}, agent)).body.data.find(
+    const listed = (await h.post('apiKey/list', {}, agent)).body.data.list.find(
       (k: { id: number }) => k.id === made.body.data.id,
     );
     expect(listed).toMatchObject({ customerIds: mine.map((c) => c.id), customers: expected });
     // The admin's list says it too; an unlimited key and a customer's key list none.
-    const all = (await h.post('apiKey/list', {}, admin)).body.data.find(
+    const all = (await h.post('apiKey/list', {}, admin)).body.data.list.find(
       (k: { id: number }) => k.id === made.body.data.id,
     );
     expect(all.customers).toEqual(expected);
@@ -146,7 +148,7 @@ describe('revoking', () => {
     const theirs = await makeKey(h, demo2);
     expect((await h.post('apiKey/revoke', { id: theirs.id }, admin)).status).toBe(200);
     expect((await v1(h.app, 'GET', 'orders?limit=1', theirs.key)).status).toBe(401);
-    const listed = (await h.post('apiKey/list', { includeRevoked: true }, demo2)).body.data;
+    const listed = (await h.post('apiKey/list', { includeRevoked: true }, demo2)).body.data.list;
     expect(listed.find((k: { id: number }) => k.id === theirs.id).revokedAt).not.toBeNull();
   });
 

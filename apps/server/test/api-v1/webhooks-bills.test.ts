@@ -15,6 +15,7 @@ let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
 vi.setConfig({ testTimeout: 120_000 });
 let operator: string;
 let demoId: number;
+let demoKey: string;
 
 beforeAll(async () => {
   receiver = await webhookReceiver();
@@ -29,6 +30,7 @@ beforeAll(async () => {
     [demo2, '/demo2'],
   ] as const) {
     const key = (await makeKey(h, token, { scopes: ['webhooks:manage'] })).key;
+    if (path === '/demo') demoKey = key;
     const made = await v1(h.app, 'POST', 'webhook-endpoints', key, {
       body: { url: receiver.url(path), eventTypes: ['bill.issued'] },
     });
@@ -58,5 +60,34 @@ describe('bill.issued', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(ofBill()).toHaveLength(1);
     expect(receiver.received.some((r) => r.path === '/demo2')).toBe(false);
+  });
+});
+
+describe('bill.paid', () => {
+  it('a bill marked paid is sent to endpoints subscribed to it, with its paid time, as sequence 2', async () => {
+    const made = await v1(h.app, 'POST', 'webhook-endpoints', demoKey, {
+      body: { url: receiver.url('/demo-paid'), eventTypes: ['bill.paid'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    receiver.secrets.push(made.body.data.secret);
+    const secretIndex = receiver.secrets.length - 1;
+    // An issued bill (the test above issued one), else one issued here.
+    const bills = (await h.post('bills', { limit: 500, customerId: demoId }, operator)).body.data.list as {
+      id: number;
+      status: string;
+      period: string;
+    }[];
+    const open = bills.find((b) => b.status === 'issued') ?? bills.find((b) => b.status === 'open');
+    expect(open).toBeDefined();
+    if (open!.status === 'open') expect((await h.post('bill/issue', { id: open!.id }, operator)).status).toBe(200);
+    const paid = await h.post('bill/markPaid', { id: open!.id }, operator);
+    expect(paid.status).toBe(200);
+    const ofBill = () => receiver.received.filter((r) => r.path === '/demo-paid' && r.event.data.bill?.id === open!.id);
+    await waitFor('bill.paid', () => ofBill().length > 0, 45_000);
+    const [got] = ofBill();
+    // Only the paid event reaches this endpoint: it is not subscribed to bill.issued.
+    expect([got!.event.type, got!.event.sequence, got!.verifiedBy]).toEqual(['bill.paid', 2, [secretIndex]]);
+    expect(contract.webhookEventBodyOf('bill.paid').safeParse(got!.event).success).toBe(true);
+    expect(got!.event.data.bill).toMatchObject({ status: 'paid', paidAt: paid.body.data.paidAt, period: open!.period });
   });
 });

@@ -1,11 +1,82 @@
+import type { apiKeys as C } from '@console/contract';
 import { sql } from 'kysely';
+import { ilike, likeContaining, likeSql } from '../../db/dialect.ts';
 import type { Database } from '../../db/database.ts';
 
 /** Whose keys a list shows: a customer's, an agent's, or every key (the admin). */
 export type KeyOwner = { customerId: number } | { agentUserId: number } | 'all';
 
+const SORT_COLUMNS = {
+  createdAt: 'k.created_at',
+  name: 'k.name',
+  lastUsedAt: 'k.last_used_at',
+  expiresAt: 'k.expires_at',
+} as const;
+
 /** The SQL of API keys (issue 39): their rows, the customers an agent's key is limited to, rate windows. */
 export function createApiKeysRepository(db: Database) {
+  const keys = () =>
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('users as u', 'u.id', 'k.created_by')
+      .leftJoin('customers as c', 'c.id', 'k.customer_id');
+  type Keys = ReturnType<typeof keys>;
+
+  const filtered = (owner: KeyOwner, f: Pick<C.ApiKeyListRequest, 'includeRevoked' | 'keyword'>): Keys => {
+    let q = keys();
+    if (owner !== 'all' && 'customerId' in owner) q = q.where('k.customer_id', '=', owner.customerId);
+    if (owner !== 'all' && 'agentUserId' in owner) q = q.where('k.agent_user_id', '=', owner.agentUserId);
+    if (!f.includeRevoked) q = q.where('k.revoked_at', 'is', null);
+    if (f.keyword) {
+      // The user's text inside LIKE: its wildcards are matched literally.
+      const p = likeContaining(f.keyword);
+      const op = ilike(db);
+      q = q.where((eb) => eb.or([likeSql('k.name', op, p), likeSql('k.prefix', op, p)]));
+    }
+    return q;
+  };
+
+  const withColumns = (q: Keys) =>
+    q.select([
+      'k.id',
+      'k.name',
+      'k.prefix',
+      'k.scopes',
+      'k.customer_id',
+      'c.code as customer_code',
+      'k.agent_user_id',
+      'u.name as created_by_name',
+      'k.created_at',
+      'k.expires_at',
+      'k.last_used_at',
+      'k.revoked_at',
+    ]);
+
+  /** The rows with the customers each agent's key is limited to (by id, code and name). */
+  async function withCustomers<R extends { id: number }>(rows: R[]) {
+    const limited = rows.length
+      ? await db
+          .selectFrom('api_key_customers as l')
+          .innerJoin('customers as lc', 'lc.id', 'l.customer_id')
+          .select(['l.api_key_id', 'l.customer_id', 'lc.code', 'lc.name'])
+          .where(
+            'l.api_key_id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .orderBy('l.customer_id')
+          .execute()
+      : [];
+    return rows.map((r) => {
+      const mine = limited.filter((l) => l.api_key_id === r.id);
+      return {
+        ...r,
+        customer_ids: mine.map((l) => l.customer_id),
+        customers: mine.map((l) => ({ id: l.customer_id, code: l.code, name: l.name })),
+      };
+    });
+  }
+
   return {
     async insert(
       trx: Database,
@@ -46,54 +117,23 @@ export function createApiKeysRepository(db: Database) {
       return id;
     },
 
-    async list(owner: KeyOwner, includeRevoked: boolean, id?: number) {
-      let q = db
-        .selectFrom('api_keys as k')
-        .innerJoin('users as u', 'u.id', 'k.created_by')
-        .leftJoin('customers as c', 'c.id', 'k.customer_id')
-        .select([
-          'k.id',
-          'k.name',
-          'k.prefix',
-          'k.scopes',
-          'k.customer_id',
-          'c.code as customer_code',
-          'k.agent_user_id',
-          'u.name as created_by_name',
-          'k.created_at',
-          'k.expires_at',
-          'k.last_used_at',
-          'k.revoked_at',
-        ])
-        // Live keys first, newest first: what a developer looks for.
-        .orderBy(sql`case when k.revoked_at is null then 0 else 1 end`)
-        .orderBy('k.id', 'desc');
-      if (owner !== 'all' && 'customerId' in owner) q = q.where('k.customer_id', '=', owner.customerId);
-      if (owner !== 'all' && 'agentUserId' in owner) q = q.where('k.agent_user_id', '=', owner.agentUserId);
-      if (!includeRevoked) q = q.where('k.revoked_at', 'is', null);
-      if (id !== undefined) q = q.where('k.id', '=', id);
-      const rows = await q.limit(1000).execute();
-      const limited = rows.length
-        ? await db
-            .selectFrom('api_key_customers as l')
-            .innerJoin('customers as lc', 'lc.id', 'l.customer_id')
-            .select(['l.api_key_id', 'l.customer_id', 'lc.code', 'lc.name'])
-            .where(
-              'l.api_key_id',
-              'in',
-              rows.map((r) => r.id),
-            )
-            .orderBy('l.customer_id')
-            .execute()
-        : [];
-      return rows.map((r) => {
-        const mine = limited.filter((l) => l.api_key_id === r.id);
-        return {
-          ...r,
-          customer_ids: mine.map((l) => l.customer_id),
-          customers: mine.map((l) => ({ id: l.customer_id, code: l.code, name: l.name })),
-        };
-      });
+    /** One page of the owner's keys (apiKey/list): the filters, the sort, and the total they match. */
+    async page(owner: KeyOwner, f: C.ApiKeyListRequest) {
+      const [{ n }] = await filtered(owner, f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .execute();
+      const col = SORT_COLUMNS[f.sort];
+      let q = withColumns(filtered(owner, f));
+      // A key never used or never expiring sorts last either way, on both databases (their nulls differ).
+      if (col !== 'k.created_at' && col !== 'k.name') q = q.orderBy(sql`${sql.ref(col)} is null`);
+      const rows = await q.orderBy(col, f.order).orderBy('k.id', f.order).limit(f.limit).offset(f.offset).execute();
+      return { total: Number(n), list: await withCustomers(rows) };
+    },
+
+    /** One key as the list shows it (the answer of a create). */
+    async one(id: number) {
+      const rows = await withColumns(keys().where('k.id', '=', id)).execute();
+      return (await withCustomers(rows))[0];
     },
 
     /** The key's owner, for the revoke's tenancy check. */

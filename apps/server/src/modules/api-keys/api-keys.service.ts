@@ -53,27 +53,28 @@ export function createApiKeysService({ db, clock }: { db: Database; clock: () =>
     throw AppError.forbidden();
   }
 
-  async function list(actor: Actor, scope: Scope, includeRevoked: boolean, id?: number): Promise<Contract.ApiKeyRow[]> {
-    const rows = await repo.list(ownerOf(actor, scope), includeRevoked, id);
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      prefix: r.prefix,
-      scopes: JSON.parse(r.scopes),
-      customerId: r.customer_id,
-      customerCode: r.customer_code,
-      customerIds: r.customer_ids,
-      customers: r.customers,
-      createdBy: r.created_by_name,
-      createdAt: r.created_at,
-      expiresAt: r.expires_at,
-      lastUsedAt: r.last_used_at,
-      revokedAt: r.revoked_at,
-    }));
-  }
+  type KeyRow = NonNullable<Awaited<ReturnType<typeof repo.one>>>;
+  const toRow = (r: KeyRow): Contract.ApiKeyRow => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    scopes: JSON.parse(r.scopes),
+    customerId: r.customer_id,
+    customerCode: r.customer_code,
+    customerIds: r.customer_ids,
+    customers: r.customers,
+    createdBy: r.created_by_name,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  });
 
   return {
-    list: (actor: Actor, scope: Scope, includeRevoked: boolean) => list(actor, scope, includeRevoked),
+    async list(actor: Actor, scope: Scope, f: Contract.ApiKeyListRequest) {
+      const page = await repo.page(ownerOf(actor, scope), f);
+      return { total: page.total, list: page.list.map(toRow) };
+    },
 
     async create(who: AuditWho & { actor: Actor }, input: CreateInput) {
       const { actor } = who;
@@ -113,8 +114,7 @@ export function createApiKeysService({ db, clock }: { db: Database; clock: () =>
         });
         return keyId;
       });
-      const [row] = await list(actor, { all: true }, false, id);
-      return { ...row!, key: fresh.key };
+      return { ...toRow((await repo.one(id))!), key: fresh.key };
     },
 
     async revoke(who: AuditWho & { actor: Actor }, scope: Scope, id: number) {

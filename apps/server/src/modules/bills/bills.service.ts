@@ -110,11 +110,11 @@ export function createBillsService(deps: { db: Database; clock: () => Date }) {
       const inTrx = createBillsRepository(trx);
       const at = now();
       if (!(await inTrx.setStatus(id, from, to, at))) throw AppError.conflict(notKey);
-      if (to === 'issued') {
-        // The customer's systems hear of it (a webhook event), in this transaction: the bill as issued.
+      if (to === 'issued' || to === 'paid') {
+        // The customer's systems hear of it (a webhook event), in this transaction: the bill as it left it.
         const [bill] = await present([(await inTrx.find({ all: true }, id))!], inTrx);
-        const { totalCny: _, paidAt: __, ...shown } = bill!;
-        await recordBillEvent(trx, shown, at);
+        const { totalCny: _, ...shown } = bill!;
+        await recordBillEvent(trx, shown, at, to === 'paid' ? 'bill.paid' : 'bill.issued');
       }
       await audit(
         trx,

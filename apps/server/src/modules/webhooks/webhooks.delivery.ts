@@ -6,7 +6,7 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import { noticeForUser } from '../notifications/index.ts';
 import { sendWebhook } from './webhooks.outbound.ts';
 import { createWebhooksRepository } from './webhooks.repository.ts';
-import { DELIVER_KIND, SECRET_PURPOSE } from './webhooks.service.ts';
+import { DELIVER_KIND, SECRET_PURPOSE, urlProblem } from './webhooks.service.ts';
 import type { JobPayload } from '../../lib/job-catalogue.ts';
 
 /** An endpoint failing without a success for this long is disabled. */
@@ -34,6 +34,7 @@ export function defineWebhookJobs({
   box,
   jobs,
   allowedHosts,
+  allowHttp = false,
   retryDelaySeconds,
   log,
 }: {
@@ -42,6 +43,8 @@ export function defineWebhookJobs({
   box: SecretBox;
   jobs: JobQueue;
   allowedHosts: readonly string[];
+  /** WEBHOOK_ALLOW_HTTP: off, a plain http endpoint (saved before the check) is sent nothing. */
+  allowHttp?: boolean;
   retryDelaySeconds: number;
   log: { warn(obj: object, msg: string): void };
 }) {
@@ -98,20 +101,25 @@ export function defineWebhookJobs({
     }
     // Standard Webhooks: the id is the event's (the same on every retry), space-separated signatures.
     const signature = secrets.map((s) => new Webhook(s).sign(d.event_id, now, d.payload)).join(' ');
-    const result = await sendWebhook(
-      d.url,
-      d.payload,
-      {
-        'webhook-id': d.event_id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': signature,
-        'user-agent': 'console-webhooks/1',
-      },
-      { allowedHosts },
-    );
+    // A URL today's rules refuse (http saved before https was required) is not sent to: the
+    // attempt says which rule, a key the console words in zh and en.
+    const problem = urlProblem(d.url, allowHttp);
+    const result = problem
+      ? { statusCode: null, latencyMs: 0, excerpt: '', error: problem }
+      : await sendWebhook(
+          d.url,
+          d.payload,
+          {
+            'webhook-id': d.event_id,
+            'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+            'webhook-signature': signature,
+            'user-agent': 'console-webhooks/1',
+          },
+          { allowedHosts },
+        );
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-    // A refused target will be refused again: no retry.
-    const retry = !ok && result.error !== 'targetRefused' && runsAgain();
+    // A refused target or URL will be refused again: no retry.
+    const retry = !ok && !problem && result.error !== 'targetRefused' && runsAgain();
     const at = clock();
     await db.transaction().execute(async (trx) => {
       await repo.recordAttempt(

@@ -18,8 +18,18 @@ export const SECRET_PURPOSE = 'webhookSecret';
 /** `whsec_` + 32 random bytes base64: the Standard Webhooks secret format. */
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/**
+ * The rule of the current settings an endpoint's URL breaks, or null: only https unless
+ * WEBHOOK_ALLOW_HTTP (an event carries the order's address and phone). Checked on create and
+ * edit, and again before each delivery: an endpoint saved before the check keeps its URL, but
+ * nothing is sent to it until the URL is fixed (docs/decisions/2026-12-07-webhook-urls.md).
+ */
+export function urlProblem(url: string, allowHttp: boolean): 'webhookUrlHttps' | null {
+  return !allowHttp && new URL(url).protocol !== 'https:' ? 'webhookUrlHttps' : null;
+}
+
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof createWebhooksRepository>['endpoint']>>>;
-const present = (r: Row): v1.WebhookEndpoint => ({
+const present = (r: Row, allowHttp: boolean): v1.WebhookEndpoint => ({
   id: r.id,
   customerId: r.customer_id,
   url: r.url,
@@ -28,6 +38,7 @@ const present = (r: Row): v1.WebhookEndpoint => ({
   active: r.active === 1,
   disabledAt: r.disabled_at,
   failingSince: r.failing_since,
+  urlProblem: urlProblem(r.url, allowHttp),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -55,11 +66,11 @@ export function createWebhooksService({
   const now = () => clock().toISOString();
   const customersOf = (scope: Scope): readonly number[] => (scope.all ? [] : scope.customerIds);
 
-  /** Only https unless the setting allows http: an event carries the order's address and phone. */
   function checkUrl(url: string | undefined) {
-    if (url !== undefined && !allowHttp && new URL(url).protocol !== 'https:')
-      throw AppError.field('url', 'webhookUrlHttps');
+    const problem = url === undefined ? null : urlProblem(url, allowHttp);
+    if (problem) throw AppError.field('url', problem);
   }
+  const show = (r: Row) => present(r, allowHttp);
 
   async function mine(scope: Scope, id: number): Promise<Row> {
     const [row] = await repo.endpoints(customersOf(scope), id);
@@ -104,9 +115,9 @@ export function createWebhooksService({
   return {
     async list(scope: Scope, customerId?: number) {
       const ids = customersOf(scope).filter((c) => customerId === undefined || c === customerId);
-      return { list: (await repo.endpoints(ids)).map(present) };
+      return { list: (await repo.endpoints(ids)).map(show) };
     },
-    get: async (scope: Scope, id: number) => present(await mine(scope, id)),
+    get: async (scope: Scope, id: number) => show(await mine(scope, id)),
 
     async create(who: Who, scope: Scope, input: v1.V1Body<typeof v1.createWebhookEndpoint>) {
       checkUrl(input.url);
@@ -137,7 +148,7 @@ export function createWebhooksService({
         });
         return id;
       });
-      return { ...present((await repo.endpoint(id))!), secret };
+      return { ...show((await repo.endpoint(id))!), secret };
     },
 
     async update(who: Who, scope: Scope, id: number, input: v1.V1Body<typeof v1.updateWebhookEndpoint>) {
@@ -157,7 +168,7 @@ export function createWebhooksService({
         if (input.active === false) await repo.cancelPending(trx, id);
         await audit(trx, who, { action: 'webhookEndpoint.update', target: `webhookEndpoint:${id}`, detail: input });
       });
-      return present((await repo.endpoint(id))!);
+      return show((await repo.endpoint(id))!);
     },
 
     async remove(who: Who, scope: Scope, id: number) {
@@ -188,7 +199,7 @@ export function createWebhooksService({
           detail: { previousValidUntil: until },
         });
       });
-      return { ...present((await repo.endpoint(id))!), secret, previousValidUntil: until };
+      return { ...show((await repo.endpoint(id))!), secret, previousValidUntil: until };
     },
 
     sendTest,

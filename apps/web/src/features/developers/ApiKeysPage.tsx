@@ -10,7 +10,6 @@ import {
   Select,
   Space,
   Switch,
-  Table,
   Tag,
   Tooltip,
   Typography,
@@ -19,23 +18,22 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { FilterBar, PagedTable, usePagedQuery } from '@/components/paged-table';
 import { Form, validateForSubmit } from '@/components/form.tsx';
-import { ApiError, errorText, formatTime, t, useCall, useI18n, useSession } from '@/lib';
+import { ApiError, errorText, formatTime, t, useI18n, useSession } from '@/lib';
 import { apiKeysCall, createApiKey, revokeApiKey } from './api/developers.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 import './i18n.ts';
 
-type Row = CallResponse<typeof apiKeys.apiKeyList>[number];
+type Row = CallResponse<typeof apiKeys.apiKeyList>['list'][number];
 type Values = { name: string; scopes: Row['scopes']; expiresAt?: Dayjs | null; customerIds?: number[] };
-
-const byTime = (k: 'createdAt' | 'lastUsedAt' | 'expiresAt') => (a: Row, b: Row) =>
-  (a[k] ?? '').localeCompare(b[k] ?? '');
+type Filters = { keyword?: string; includeRevoked?: boolean };
 
 /**
  * Developers → API keys (issue 39 item 5): a customer's or an agent's keys for the v1 API. A key
  * is made with its scopes and optional expiry (an agent may limit it to some of its customers),
- * shown once, and revoked after a confirmation; the server audits both. The call answers a
- * tenant's keys whole (a handful each), so the table sorts and pages them here.
+ * shown once, and revoked after a confirmation; the server audits both. Filtered, sorted and paged
+ * on the server like every list (the admin sees every tenant's keys), its state in the tab's URL.
  */
 export default function ApiKeysPage() {
   useI18n();
@@ -43,8 +41,8 @@ export default function ApiKeysPage() {
   const { user } = useSession();
   const role = user?.roles[0];
   const canMake = role === 'customer' || role === 'agent';
-  const [includeRevoked, setIncludeRevoked] = useState(false);
-  const list = useCall(apiKeysCall, { includeRevoked });
+  const paged = usePagedQuery<typeof apiKeysCall, Filters>(apiKeysCall, { sort: 'createdAt' });
+  const includeRevoked = paged.state.filters.includeRevoked === true;
   const [form] = Form.useForm<Values>();
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -91,7 +89,7 @@ export default function ApiKeysPage() {
     );
 
   const columns: TableColumnsType<Row> = [
-    { title: t('dev.name'), dataIndex: 'name', sorter: (a, b) => a.name.localeCompare(b.name) },
+    { title: t('dev.name'), dataIndex: 'name', key: 'name', sorter: true },
     {
       title: t('dev.prefix'),
       dataIndex: 'prefix',
@@ -131,20 +129,22 @@ export default function ApiKeysPage() {
     {
       title: t('dev.createdAt'),
       dataIndex: 'createdAt',
-      sorter: byTime('createdAt'),
-      defaultSortOrder: 'descend',
+      key: 'createdAt',
+      sorter: true,
       render: (v: string) => formatTime(v),
     },
     {
       title: t('dev.expiresAt'),
       dataIndex: 'expiresAt',
-      sorter: byTime('expiresAt'),
+      key: 'expiresAt',
+      sorter: true,
       render: (v: string | null) => (v ? formatTime(v) : t('dev.noExpiry')),
     },
     {
       title: t('dev.lastUsedAt'),
       dataIndex: 'lastUsedAt',
-      sorter: byTime('lastUsedAt'),
+      key: 'lastUsedAt',
+      sorter: true,
       render: (v: string | null) => (v ? formatTime(v) : t('dev.never')),
     },
     {
@@ -177,20 +177,36 @@ export default function ApiKeysPage() {
         )}
         <Switch
           checked={includeRevoked}
-          onChange={setIncludeRevoked}
+          onChange={(v) => paged.setFilters({ ...paged.state.filters, includeRevoked: v || undefined })}
           aria-label={t('dev.includeRevoked')}
           data-testid="key-include-revoked"
         />
         <span>{t('dev.includeRevoked')}</span>
       </Space>
-      <Table<Row>
+      <FilterBar
+        filters={paged.filters}
+        i18n="dev"
+        onSearch={(v) =>
+          paged.setFilters({
+            ...paged.state.filters,
+            keyword: (v.keyword as string | undefined)?.trim() || undefined,
+          })
+        }
+        searchTestId="key-search"
+      >
+        <FilterBar.Text
+          name="keyword"
+          width={280}
+          maxLength={64}
+          placeholder={t('dev.keyKeywordHint')}
+          data-testid="key-keyword"
+        />
+      </FilterBar>
+      <PagedTable<Row>
         rowKey="id"
         size="small"
-        loading={list.isLoading}
-        dataSource={list.data ?? []}
+        paged={paged}
         columns={columns}
-        scroll={{ x: 'max-content' }}
-        pagination={{ defaultPageSize: 20, showSizeChanger: true, hideOnSinglePage: true }}
         data-testid="key-table"
         onRow={(r) => ({ 'data-key-prefix': r.prefix }) as never}
       />

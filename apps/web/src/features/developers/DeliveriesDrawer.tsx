@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { formatTime, t, useCall } from '@/lib';
 import { deliveriesCall, resendDelivery } from './api/developers.ts';
 import type { Endpoint } from './EndpointForm.tsx';
+import { reasonText } from './reason.ts';
 import './i18n.ts';
 
 type Row = CallResponse<typeof webhooks.webhookDeliveryList>['list'][number];
@@ -30,7 +31,9 @@ function Attempts({ id }: { id: number }) {
           title: t('dev.response'),
           key: 'response',
           render: (_, a) => (
-            <Typography.Text type={a.error ? 'danger' : undefined}>{a.error ?? a.response}</Typography.Text>
+            <Typography.Text type={a.error ? 'danger' : undefined}>
+              {a.error ? reasonText(a.error) : a.response}
+            </Typography.Text>
           ),
         },
       ]}

@@ -5,6 +5,7 @@ import { formatTime, t, useCall, useI18n, useSession } from '@/lib';
 import { deleteEndpoint, endpointsCall, rotateSecret, sendTest } from './api/developers.ts';
 import { DeliveriesDrawer } from './DeliveriesDrawer.tsx';
 import { type Endpoint, EndpointForm } from './EndpointForm.tsx';
+import { reasonText } from './reason.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 import './i18n.ts';
 
@@ -52,7 +53,19 @@ export default function WebhooksPage() {
       title: t('dev.url'),
       dataIndex: 'url',
       sorter: (a, b) => a.url.localeCompare(b.url),
-      render: (v: string) => <Typography.Text style={{ wordBreak: 'break-all' }}>{v}</Typography.Text>,
+      render: (v: string, r) => (
+        <Space size={4} wrap>
+          <Typography.Text style={{ wordBreak: 'break-all' }}>{v}</Typography.Text>
+          {/* Saved before today's rules (plain http): nothing is sent until it is edited. */}
+          {r.urlProblem && (
+            <Tooltip title={reasonText(r.urlProblem)}>
+              <Tag color="red" data-testid="endpoint-url-fix">
+                {t('dev.urlNeedsFix')}
+              </Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
     },
     { title: t('dev.description'), dataIndex: 'description' },
     ...(isAgent ? [{ title: t('dev.customer'), dataIndex: 'customerId', render: codeOf }] : []),
