@@ -33,7 +33,14 @@ export default function JdAuthorizeCreatePage() {
   });
   return (
     <Card title={t('jdAuthorize.create')} data-testid="jd-create">
-      <Form form={form} layout="vertical" onFinish={submit} onValuesChange={draft.touched} scrollToFirstError style={{ maxWidth: 900 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        scrollToFirstError
+        style={{ maxWidth: 900 }}
+      >
         {!isCustomer && (
           <Form.Item
             name="customerId"

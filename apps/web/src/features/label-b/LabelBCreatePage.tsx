@@ -54,7 +54,9 @@ export default function LabelBCreatePage() {
         <Space wrap>
           {!isCustomer && (
             <Form.Item label={l('customer')} style={{ marginBottom: 0 }}>
-              <CustomerSelect style={{ width: 220 }} value={customerId}
+              <CustomerSelect
+                style={{ width: 220 }}
+                value={customerId}
                 onChange={(v) => (setCustomerId(v), unsaved.touched())}
                 disabled={!!draft}
               />
