@@ -316,7 +316,9 @@ test.describe('orders workspace', () => {
       const card = tracking.getByTestId(`tracking-${w}`);
       await expect(card).toContainText('已收货');
       await expect(card).toContainText('已创建');
-      await expect(card).toContainText('Warehouse');
+      // The warehouse's place in the user's language (issue 36 #23: "已收货 Warehouse").
+      await expect(card).toContainText('已收货  仓库');
+      await expect(card).not.toContainText(/warehouse/i);
       // Only a masked name: no full name, phone or ID.
       await expect(card).toContainText('张*');
       await expect(card).not.toContainText('张三丰');

@@ -11,6 +11,8 @@ import { createOrder } from '../support/orders.ts';
 import { tabPaths } from '../support/session.ts';
 import { consoleWithHomeTabOnly, openInConsole as open, tab } from '../support/tabs.ts';
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 test.describe('tab state', () => {
   test.describe.configure({ timeout: 120_000 });
 
@@ -128,6 +130,33 @@ test.describe('tab state', () => {
       expect(await tabPaths(page)).toContain(c.path);
       await expect(input).toHaveValue(c.value);
     }
+
+    // The upload pages (a chosen sheet is what the user would lose) and the JD form: same question.
+    const sheet = { name: 'draft.xlsx', mimeType: XLSX, buffer: Buffer.from('not sent') };
+    const uploads = [
+      { path: '/order/updateLabelB/create', file: 'labelb-file' },
+      { path: '/meituanOrder/create', file: 'meituan-file' },
+      { path: '/orderReview/create', file: 'review-file' },
+    ];
+    for (const u of uploads) {
+      await open(page, u.path);
+      const view = page.locator(`[data-tab-view="${u.path}"]`);
+      await expect(tab(page, u.path)).not.toHaveClass(/is-dirty/);
+      await view.getByTestId(u.file).locator('input[type=file]').setInputFiles(sheet);
+      await expect(tab(page, u.path)).toHaveClass(/is-dirty/);
+      await tab(page, u.path).getByTestId('tab-close').click();
+      await ask.getByRole('button', { name: /取\s*消/ }).click();
+      await expect(ask).toHaveCount(0);
+      await expect(view.getByTestId(u.file)).toContainText('draft.xlsx');
+    }
+    const jd = '/order/jdAuthorize/create';
+    await open(page, jd);
+    await expect(tab(page, jd)).not.toHaveClass(/is-dirty/);
+    await page.locator(`[data-tab-view="${jd}"]`).getByTestId('jd-platformName').fill('草稿店铺');
+    await expect(tab(page, jd)).toHaveClass(/is-dirty/);
+    await tab(page, jd).getByTestId('tab-close').click();
+    await ask.getByRole('button', { name: /取\s*消/ }).click();
+    await expect(page.locator(`[data-tab-view="${jd}"]`).getByTestId('jd-platformName')).toHaveValue('草稿店铺');
 
     // Created: the form is clean again, and × closes the tab without asking.
     const selfSend = '/selfSendTake/create';

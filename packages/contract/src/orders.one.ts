@@ -84,6 +84,12 @@ export const trackingKind = z.enum([
   // Issue 15 (modules/label-b): a recipient address changed by an address-modification batch.
   'addressChanged',
 ]);
+/**
+ * The place of the warehouse's own scans (received, shipped) in a tracking event's `location`: a
+ * neutral code the console words in the user's language (issue 36 #23: the English word was stored
+ * and shown as-is in the Chinese console). Any other `location` is a place as a client gave it.
+ */
+export const WAREHOUSE_LOCATION = 'warehouse';
 export const trackingEvent = z.object({
   kind: z.string(),
   at: isoTime,

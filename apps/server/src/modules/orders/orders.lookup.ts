@@ -180,7 +180,7 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
       const moved = await db
         .transaction()
         .execute((trx) =>
-          transition(trx, 'receive', [o.id], { at, by: actor.userId, location: location || 'Warehouse' }),
+          transition(trx, 'receive', [o.id], { at, by: actor.userId, location: location || orders.WAREHOUSE_LOCATION }),
         );
       const status = moved.done.length ? (moved.batches[0]?.receiveStatus ?? null) : ('refused' as const);
       if (status === 'refused') {

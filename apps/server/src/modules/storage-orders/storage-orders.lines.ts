@@ -1,4 +1,4 @@
-import type { storageOrders as C } from '@console/contract';
+import { orders, type storageOrders as C } from '@console/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { transition } from '../../domain/order-life.ts';
@@ -35,7 +35,7 @@ export const isOk = (o: C.StorageOutcome) => o === 'received' || o === 'preAlert
 /** The warehouse's scan: the planned orders received through the order's life (or why not). */
 export async function receive(trx: Transaction<DB>, by: number, note: string, plan: Planned[], at: string) {
   const wanted = plan.filter((p) => p.outcome === 'received').map((p) => p.order!.id);
-  const moved = await transition(trx, 'receive', wanted, { at, by, location: 'Warehouse', note });
+  const moved = await transition(trx, 'receive', wanted, { at, by, location: orders.WAREHOUSE_LOCATION, note });
   const refusedKey = new Map(moved.refused.map((r) => [r.id, r.key]));
   for (const p of plan) {
     if (p.outcome !== 'received') continue;

@@ -2,6 +2,7 @@ import {
   type ApiLanguage,
   ErrorCode,
   lastPlaces,
+  orders,
   type ParsedRequest,
   type storageOrders as C,
 } from '@console/contract';
@@ -99,7 +100,7 @@ export function createOutbound(deps: { db: Database; clock: () => Date; files: F
       trx,
       'ship',
       plan.flatMap((p) => (p.outcome === 'shipped' ? [p.order!.id] : [])),
-      { at, by: actor.userId, location: 'Warehouse' },
+      { at, by: actor.userId, location: orders.WAREHOUSE_LOCATION },
     );
     const refused = new Map(moved.refused.map((r) => [r.id, r.key]));
     for (const p of plan) {

@@ -214,6 +214,8 @@ export default function BatchListPage() {
           { title: t('batches.createdAt'), render: (_, b) => formatTime(b.createdAt) },
           {
             title: t('batches.actions'),
+            // Fixed as every other list's 操作: at 1440 px it was past the window's edge (issue 36 #23).
+            fixed: 'right',
             render: (_, b) => (
               <Space>
                 {b.previewUntil && (

@@ -73,6 +73,9 @@ export default function BillPage() {
     {
       key: 'totals',
       title: t('bills.totals'),
+      // A bill in eight currencies on one line pushed 付款时间 under the fixed 操作 column at
+      // 1440 px (issue 36 #23): the totals wrap within this width instead.
+      width: 260,
       render: (_, r) => (
         <Space size={4} wrap>
           {r.totals.map((x) => (

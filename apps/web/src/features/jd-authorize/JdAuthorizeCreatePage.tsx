@@ -2,6 +2,7 @@ import { App, Button, Card, Space } from 'antd';
 import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { t, useI18n, useSession } from '@/lib';
 import { createJd, refreshJd } from './api/jdAuthorize.ts';
 import { JdFields, toFields } from './components/JdFields.tsx';
@@ -16,9 +17,12 @@ export default function JdAuthorizeCreatePage() {
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
+  // A typed app key and secret are lost with the tab: it asks first (issue 36 #18, #19).
+  const draft = useCreateFormDirty();
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createJd({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
+      draft.created();
       void message.success(t('jdAuthorize.created'));
       await refreshJd();
       form.resetFields();
@@ -29,7 +33,14 @@ export default function JdAuthorizeCreatePage() {
   });
   return (
     <Card title={t('jdAuthorize.create')} data-testid="jd-create">
-      <Form form={form} layout="vertical" onFinish={submit} scrollToFirstError style={{ maxWidth: 900 }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={draft.touched}
+        scrollToFirstError
+        style={{ maxWidth: 900 }}
+      >
         {!isCustomer && (
           <Form.Item
             name="customerId"

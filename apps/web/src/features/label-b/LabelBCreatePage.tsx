@@ -4,6 +4,7 @@ import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, labelBListCall, promptAddresses } from './api/labelB.ts';
 import { ConfirmBatch } from './components/ConfirmBatch.tsx';
@@ -26,6 +27,9 @@ export default function LabelBCreatePage() {
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState<L.LabelBDetail | null>(null);
   const l = (k: string) => t(`labelB.${k}`);
+  // A chosen sheet or customer not checked yet is lost with the tab: it asks first (issue 36 #18,
+  // #19). Checked, the batch is a draft on the server (its list reopens it): nothing to lose.
+  const unsaved = useCreateFormDirty();
 
   const check = async () => {
     if (!file) return setError(l('chooseFile'));
@@ -34,6 +38,7 @@ export default function LabelBCreatePage() {
     setBusy(true);
     try {
       setDraft(await promptAddresses(file, customerId));
+      unsaved.created();
       void invalidateCall(labelBListCall);
     } catch (e) {
       setError(errorText(e));
@@ -49,7 +54,12 @@ export default function LabelBCreatePage() {
         <Space wrap>
           {!isCustomer && (
             <Form.Item label={l('customer')} style={{ marginBottom: 0 }}>
-              <CustomerSelect style={{ width: 220 }} value={customerId} onChange={setCustomerId} disabled={!!draft} />
+              <CustomerSelect
+                style={{ width: 220 }}
+                value={customerId}
+                onChange={(v) => (setCustomerId(v), unsaved.touched())}
+                disabled={!!draft}
+              />
             </Form.Item>
           )}
           <Button onClick={() => void downloadTemplate()} data-testid="labelb-template">
@@ -70,6 +80,7 @@ export default function LabelBCreatePage() {
                 }
                 setError(null);
                 setFile(f);
+                unsaved.touched();
                 return false;
               }}
               onRemove={() => setFile(null)}

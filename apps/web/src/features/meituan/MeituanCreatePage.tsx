@@ -4,6 +4,7 @@ import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import {
   batchNumbersCall,
@@ -35,6 +36,9 @@ export default function MeituanCreatePage() {
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const l = (k: string, p?: Record<string, string | number>) => t(`meituan.${k}`, p);
+  // A chosen sheet not uploaded yet is lost with the tab: it asks first (issue 36 #18, #19); a
+  // preview writes nothing, so only the upload that committed makes the page clean.
+  const unsaved = useCreateFormDirty();
 
   const send = async (preview: boolean) => {
     if (!file) return setError(l('chooseFile'));
@@ -45,6 +49,7 @@ export default function MeituanCreatePage() {
       const r = await uploadMeituan(file, { operationLocation: location, customerId, preview });
       setResult(r);
       if (r.committed) {
+        unsaved.created();
         void invalidateCall(meituanListCall);
         void invalidateCall(batchNumbersCall);
       }
@@ -67,7 +72,7 @@ export default function MeituanCreatePage() {
             <Select
               style={{ width: 180 }}
               value={location}
-              onChange={setLocation}
+              onChange={(v) => (setLocation(v), unsaved.touched())}
               options={locations.data ?? []}
               aria-label={l('operationLocation')}
               data-testid="meituan-location"
@@ -79,7 +84,7 @@ export default function MeituanCreatePage() {
                 allowClear
                 style={{ width: 220 }}
                 value={customerId}
-                onChange={setCustomerId}
+                onChange={(v) => (setCustomerId(v), unsaved.touched())}
                 data-testid="meituan-customer"
               />
             </Form.Item>
@@ -99,6 +104,7 @@ export default function MeituanCreatePage() {
               setError(null);
               setResult(null);
               setFile(f);
+              unsaved.touched();
               return false;
             }}
             onRemove={() => (setFile(null), setResult(null))}

@@ -4,6 +4,7 @@ import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { newProgressId } from '@/components/download-progress.tsx';
 import { call, errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, submitReview } from './api/orderReviews.ts';
@@ -30,6 +31,9 @@ export default function OrderReviewCreatePage() {
   const [checking, setChecking] = useState(false);
   const [queued, setQueued] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A chosen sheet not submitted yet is lost with the tab: it asks first (issue 36 #18, #19).
+  // Once queued the review is on the server (its list shows it, even if its check fails).
+  const unsaved = useCreateFormDirty();
   const timer = useRef<ReturnType<typeof setInterval>>(undefined);
   const mounted = useRef(true);
   useEffect(
@@ -83,6 +87,7 @@ export default function OrderReviewCreatePage() {
     try {
       const queued = await submitReview(file, isCustomer ? undefined : customerId, progressId);
       clearInterval(timer.current);
+      unsaved.created();
       setQueued(true);
       setPercent((v) => Math.max(v, 10));
       await invalidateCall(orderReviews.orderReviews);
@@ -119,7 +124,7 @@ export default function OrderReviewCreatePage() {
               placeholder={t('orderReviews.selectCustomer')}
               style={{ width: 240 }}
               value={customerId}
-              onChange={setCustomerId}
+              onChange={(v) => (setCustomerId(v), unsaved.touched())}
               data-testid="review-customer"
             />
           </Form.Item>
@@ -138,6 +143,7 @@ export default function OrderReviewCreatePage() {
               }
               setError(null);
               setFile(f);
+              unsaved.touched();
               return false;
             }}
             onRemove={() => setFile(null)}

@@ -8,6 +8,7 @@ import { CatalogueStatusTag, TaxEstimateBlock } from '@/components/tax-estimate.
 import { PrintButton } from '@/components/printing/components.tsx';
 import { CopyNumber } from '@/components/CopyNumber.tsx';
 import { OrderFlagSwitch } from './components/OrderFlagSwitch.tsx';
+import { eventLine } from './components/event-line.ts';
 import './i18n.ts';
 import './pages-i18n.ts';
 
@@ -178,7 +179,7 @@ export default function OrderDetailPage() {
         {o.events.length ? (
           <Timeline
             items={o.events.map((e) => ({
-              children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''} ${e.note ?? ''}`,
+              children: eventLine(e),
             }))}
           />
         ) : (

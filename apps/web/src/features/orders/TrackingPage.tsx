@@ -1,7 +1,8 @@
 import { Alert, Button, Card, ConfigProvider, Empty, Input, Space, Tag, Timeline, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, formatTime, t, useI18n } from '@/lib';
+import { ApiError, t, useI18n } from '@/lib';
 import { track } from './api/orders.ts';
+import { eventLine } from './components/event-line.ts';
 import './i18n.ts';
 
 /** Public tracking page (no login): opened by the header's logistics-trajectory button in a new window. */
@@ -64,7 +65,7 @@ export default function TrackingPage() {
               {r.found ? (
                 <Timeline
                   items={[...r.events].reverse().map((e) => ({
-                    children: `${formatTime(e.at)}  ${t(`orders.kinds.${e.kind}`)}  ${e.location ?? ''}`,
+                    children: eventLine(e),
                   }))}
                 />
               ) : (

@@ -192,6 +192,7 @@ registerMessages('orders', {
       addressChanged: '地址已修改',
     },
     receive: { none: '未揽收', partial: '部分揽收', all: '全部揽收' },
+    locations: { warehouse: '仓库' },
     countries: { CN: '中国', JP: '日本', US: '美国', SG: '新加坡' },
     // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
     postcodePlausible: '格式正确，未核实',
@@ -402,6 +403,7 @@ registerMessages('orders', {
       addressChanged: 'Address changed',
     },
     receive: { none: 'None picked up', partial: 'Partly picked up', all: 'All picked up' },
+    locations: { warehouse: 'Warehouse' },
     countries: { CN: 'China', JP: 'Japan', US: 'United States', SG: 'Singapore' },
     // Issue 11 (forms): postcodes, divisions, ID cards by order number, clearing errors.
     postcodePlausible: 'Plausible, not verified',

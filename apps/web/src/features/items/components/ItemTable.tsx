@@ -7,9 +7,12 @@ import { ReviewActions } from './ReviewActions.tsx';
 import { ItemThumb, StatusTag } from './shared.tsx';
 
 type Row = items.ItemRow;
+// The status right after the JAN: at 1440 px the table is twice the window's width, and last in
+// the row it sat under the fixed 操作 column until scrolled to (issue 36 #23).
 export const ALL_COLUMNS = [
   'image',
   'jan',
+  'status',
   'nameZh',
   'nameEn',
   'nameJa',
@@ -22,7 +25,6 @@ export const ALL_COLUMNS = [
   'declarationPrice',
   'netWeightG',
   'origin',
-  'status',
   'reason',
   'createdAt',
   'updatedAt',
