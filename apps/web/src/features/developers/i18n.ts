@@ -37,6 +37,7 @@ registerMessages('dev', {
     keyOnce: '这是唯一一次显示完整密钥。关闭此窗口后将无法再次查看；如遗失，请吊销并新建。',
     keysHint: 'API 密钥供您自己的系统调用 v1 接口（请求头 Authorization: Bearer <密钥>）。请像密码一样保管。',
     staffNoKey: '员工账号没有客户，不能创建密钥；此处可查看和吊销所有密钥。',
+    keyword: '关键字',
     keyKeywordHint: '名称或前缀',
     reset: '重置',
     webhooks: 'Webhook',
@@ -127,6 +128,7 @@ registerMessages('dev', {
     keysHint:
       'API keys let your own systems call the v1 API (header Authorization: Bearer <key>). Keep them like passwords.',
     staffNoKey: 'Staff accounts have no customer and cannot make keys; here every key can be seen and revoked.',
+    keyword: 'Keyword',
     keyKeywordHint: 'Name or prefix',
     reset: 'Reset',
     webhooks: 'Webhooks',
