@@ -161,18 +161,10 @@ export default function BatchListPage() {
                 b.batchNo
               ),
           },
-          ...(isCustomer
-            ? []
-            : [
-                {
-                  title: t('batches.customer'),
-                  key: 'customer',
-                  render: (_: unknown, b: batches.BatchRow) => `${b.customerCode} ${b.customerName}`,
-                },
-              ]),
-          { title: t('batches.channel'), dataIndex: 'channel', width: 80 },
-          { title: t('batches.exportNomination'), render: (_, b) => b.exportNomination?.name ?? '—' },
           {
+            // Next to the number, where a user looks first: with the customer, nomination and a
+            // failure's reason the table is wider than 1440 px, and a status further right sat
+            // under the fixed 操作 column (issue 36 #23; seen with the suite's data).
             title: t('batches.status'),
             render: (_, b) => (
               <Space direction="vertical" size={0}>
@@ -197,6 +189,17 @@ export default function BatchListPage() {
               </Space>
             ),
           },
+          ...(isCustomer
+            ? []
+            : [
+                {
+                  title: t('batches.customer'),
+                  key: 'customer',
+                  render: (_: unknown, b: batches.BatchRow) => `${b.customerCode} ${b.customerName}`,
+                },
+              ]),
+          { title: t('batches.channel'), dataIndex: 'channel', width: 80 },
+          { title: t('batches.exportNomination'), render: (_, b) => b.exportNomination?.name ?? '—' },
           {
             title: t('batches.progress'),
             width: 160,
