@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smtpFailure } from '../../src/modules/export-declarations/export-declarations.mailer.ts';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
-import { createHarness, type Harness, multipart } from '../harness.ts';
+import { createHarness, type Harness } from '../harness.ts';
 import { waitFor } from '../support/jobs.ts';
-import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
+import { smtpReceiver, uploadPermitTo } from '../support/smtp.ts';
 
 /**
  * Issue 38 row 6: an SMTP hiccup while sending a permit's e-mail was final ("could not be
@@ -50,26 +50,10 @@ afterAll(() => smtp?.close());
 
 /** Uploads a permit for the order, whose nomination receives at `to`; the order's id. */
 async function uploadPermit(orderNo: string, to: string) {
-  const o = await h.db
-    .selectFrom('orders')
-    .select(['id', 'export_nomination_id'])
-    .where('order_no', '=', orderNo)
-    .executeTakeFirstOrThrow();
-  await h.db
-    .updateTable('export_nominations')
-    .set({ receive_email: to })
-    .where('id', '=', o.export_nomination_id!)
-    .execute();
-  const m = multipart({ orderId: String(o.id) }, { name: 'permit.pdf', data: TINY_PDF });
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/api/exportDeclaration/uploadPermit',
-    headers: { 'content-type': m.contentType, authorization: `Bearer ${operator}`, 'accept-language': 'en' },
-    payload: m.payload,
-  });
+  const { orderId, res } = await uploadPermitTo(h, operator, orderNo, to);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().data.mail).toBe('queued');
-  return o.id;
+  return orderId;
 }
 
 /** The permit's recorded mail result. */

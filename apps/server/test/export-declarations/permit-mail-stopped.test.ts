@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
-import { createHarness, type Harness, multipart } from '../harness.ts';
+import { createHarness, type Harness } from '../harness.ts';
 import { waitFor } from '../support/jobs.ts';
-import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
+import { smtpReceiver, uploadPermitTo } from '../support/smtp.ts';
 import { stopTooOften } from '../support/stopped.ts';
 import { INSTANCES_ENV } from '../support/two-instances.ts';
 
@@ -47,23 +47,7 @@ const permitOf = async (orderNo: string, lang: string) => {
 
 it('a permit mail stopped too often says so on the permit, in both languages; a result written later wins', async () => {
   const to = 'held@demo.example';
-  const o = await h.db
-    .selectFrom('orders')
-    .select(['id', 'export_nomination_id'])
-    .where('order_no', '=', 'DMX100001')
-    .executeTakeFirstOrThrow();
-  await h.db
-    .updateTable('export_nominations')
-    .set({ receive_email: to })
-    .where('id', '=', o.export_nomination_id!)
-    .execute();
-  const m = multipart({ orderId: String(o.id) }, { name: 'permit.pdf', data: TINY_PDF });
-  const res = await h.app.inject({
-    method: 'POST',
-    url: '/api/exportDeclaration/uploadPermit',
-    headers: { 'content-type': m.contentType, authorization: `Bearer ${operator}`, 'accept-language': 'en' },
-    payload: m.payload,
-  });
+  const { res } = await uploadPermitTo(h, operator, 'DMX100001', to);
   expect(res.statusCode, res.body).toBe(200);
   await waitFor('the mail under way', () => gate.reached, 20_000);
 

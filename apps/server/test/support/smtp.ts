@@ -1,3 +1,4 @@
+import { type Harness, multipart } from '../harness.ts';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 
@@ -40,4 +41,30 @@ export async function smtpReceiver(opts: {
     env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'permits@example.com' },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Sends order `orderNo`'s permit to `to` as the export-declaration tests do: the order's
+ * nomination gets the address, the permit is uploaded (the mail is queued after the commit).
+ * Answers the order's id and the upload's answer, for the caller to check.
+ */
+export async function uploadPermitTo(h: Harness, token: string, orderNo: string, to: string) {
+  const o = await h.db
+    .selectFrom('orders')
+    .select(['id', 'export_nomination_id'])
+    .where('order_no', '=', orderNo)
+    .executeTakeFirstOrThrow();
+  await h.db
+    .updateTable('export_nominations')
+    .set({ receive_email: to })
+    .where('id', '=', o.export_nomination_id!)
+    .execute();
+  const m = multipart({ orderId: String(o.id) }, { name: 'permit.pdf', data: TINY_PDF });
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/api/exportDeclaration/uploadPermit',
+    headers: { 'content-type': m.contentType, authorization: `Bearer ${token}`, 'accept-language': 'en' },
+    payload: m.payload,
+  });
+  return { orderId: o.id, res };
 }
