@@ -59,14 +59,20 @@ export interface PgPair {
   standbyName: string;
   /** Promotes the standby (pg_ctl promote, waiting until it accepts writes). */
   promote: () => void;
+  /** Stops the standby alone (pg_ctl stop -m fast, waiting until it is down): a replica gone. */
+  stopStandby: () => void;
   /** Stops both (what is left of them), and removes the data folders. */
   stop: () => Promise<void>;
 }
 
 const STANDBY = 'standby1';
 
-/** Starts the primary, takes the base backup, starts the standby; resolves once it streams in sync. */
-export async function startPgPair(): Promise<PgPair> {
+/**
+ * Starts the primary, takes the base backup, starts the standby. `synchronous: false` (the
+ * read-replica test's): the standby is not named in `synchronous_standby_names`, so commits do
+ * not wait for it and it can be stopped while the primary works on.
+ */
+export async function startPgPair(opts: { synchronous?: boolean } = {}): Promise<PgPair> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'failover-pg-'));
   fs.chmodSync(base, 0o755);
   if (asRoot) execFileSync('chown', ['postgres:postgres', base]);
@@ -103,7 +109,7 @@ export async function startPgPair(): Promise<PgPair> {
     ]);
 
   pgRun('initdb', ['-D', primary.dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C']);
-  start(primary, `-c synchronous_standby_names='FIRST 1 (${STANDBY})'`);
+  start(primary, opts.synchronous === false ? '' : `-c synchronous_standby_names='FIRST 1 (${STANDBY})'`);
   pgRun('pg_basebackup', [
     '-h',
     '127.0.0.1',
@@ -129,6 +135,7 @@ export async function startPgPair(): Promise<PgPair> {
     standby,
     standbyName: STANDBY,
     promote: () => void pgRun('pg_ctl', ['-D', standby.dataDir, '-w', '-t', '60', 'promote']),
+    stopStandby: () => void pgRun('pg_ctl', ['-D', standby.dataDir, '-w', '-t', '60', '-m', 'fast', 'stop']),
     stop: async () => {
       for (const n of [standby, primary]) {
         try {

@@ -40,6 +40,15 @@ export const databaseSettings = {
    */
   DATABASE_READ_POOL_SIZE: z.coerce.number().int().min(0).max(100).default(4),
   /**
+   * PostgreSQL: a streaming replica (a hot standby) that serves the list pages, their counts and
+   * the exports' reads, with read-your-own-writes: a user who has written reads from the primary
+   * until the replica has replayed past their last write (db/read-replica.ts). Unset: every read
+   * on the primary.
+   */
+  DATABASE_READ_URL: z.string().optional(),
+  /** PostgreSQL with DATABASE_READ_URL: connections of the replica's pool (same wait and timeouts as the others). */
+  DATABASE_REPLICA_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
+  /**
    * PostgreSQL: how long a query waits for one of the pool's connections (or for a new one to
    * open) before it fails: a call then answers 503 `databaseUnavailable` with Retry-After and a
    * job runs again with backoff, instead of both waiting forever behind a full pool.
@@ -66,6 +75,11 @@ export interface PostgresConnection {
   directUrl?: string;
   poolSize?: number;
   readPoolSize?: number;
+  /** A streaming replica for the list pages, counts and exports (DATABASE_READ_URL); unset: none. */
+  readUrl?: string;
+  replicaPoolSize?: number;
+  /** The connections' `application_name` (the replica's, to tell them apart in pg_stat_activity). */
+  applicationName?: string;
   /** Milliseconds; unset: pg's default (wait forever). */
   poolWaitMs?: number;
   /** Milliseconds, sent as startup parameters; 0 or unset: not sent. */
@@ -96,6 +110,13 @@ export function databaseOf(s: DatabaseSettings, dataDir: string, jdSecretKey: Bu
         'PostgreSQL (DATABASE_URL=postgres://…)',
     );
   }
+  const readUrl = s.DATABASE_READ_URL?.trim() || undefined;
+  if (readUrl && !(postgres && isPostgresUrl(readUrl))) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DATABASE_READ_URL: a postgres://… address of a streaming replica of the database, ' +
+        'and only with PostgreSQL (DATABASE_URL=postgres://…); SQLite has no replica',
+    );
+  }
   return postgres
     ? {
         dialect: 'postgres',
@@ -103,6 +124,7 @@ export function databaseOf(s: DatabaseSettings, dataDir: string, jdSecretKey: Bu
         directUrl: directUrl ?? url!,
         poolSize: s.DATABASE_POOL_SIZE,
         readPoolSize: s.DATABASE_READ_POOL_SIZE,
+        ...(readUrl ? { readUrl, replicaPoolSize: s.DATABASE_REPLICA_POOL_SIZE } : {}),
         poolWaitMs: Math.round(s.DATABASE_POOL_WAIT_SECONDS * 1000),
         statementTimeoutMs: s.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
         idleInTransactionMs: s.DATABASE_IDLE_IN_TRANSACTION_SECONDS * 1000,

@@ -58,6 +58,28 @@ describe('config', () => {
       /DATABASE_POOL_WAIT_SECONDS/,
     );
   });
+  // Issue 38 item 4: a streaming replica for the list pages, counts and exports, PostgreSQL only.
+  it('takes DATABASE_READ_URL for a replica with its own pool size (PostgreSQL only), and none by default', () => {
+    const primary = 'postgres://u@db:5432/console';
+    const replica = 'postgres://u@replica:5432/console';
+    expect(parseConfig({ DATABASE_URL: primary, JD_SECRET_KEY: KEY }).database).not.toHaveProperty('readUrl');
+    const c = parseConfig({
+      DATABASE_URL: primary,
+      DATABASE_READ_URL: ` ${replica} `,
+      DATABASE_REPLICA_POOL_SIZE: '6',
+      JD_SECRET_KEY: KEY,
+    });
+    expect(c.database).toMatchObject({ url: primary, readUrl: replica, replicaPoolSize: 6, readPoolSize: 4 });
+    expect(
+      parseConfig({ DATABASE_URL: primary, DATABASE_READ_URL: replica, JD_SECRET_KEY: KEY }).database,
+    ).toMatchObject({ replicaPoolSize: 4 });
+    for (const env of [
+      { DATABASE_READ_URL: replica },
+      { DATABASE_URL: 'data/console.sqlite', DATABASE_READ_URL: replica },
+      { DATABASE_URL: primary, DATABASE_READ_URL: 'replica:5432/console', JD_SECRET_KEY: KEY },
+    ])
+      expect(() => parseConfig(env)).toThrow(/DATABASE_READ_URL: a postgres:\/\/… address of a streaming replica/);
+  });
   // Issue 27, finding 7: an instance started without the key generated one of its own into its
   // DATA_DIR and could read no JD secret the other instances had sealed.
   it('refuses PostgreSQL without JD_SECRET_KEY, naming the setting; SQLite still starts without it', () => {

@@ -4,6 +4,8 @@ import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
 import { pgClientOptions, pgDirectOptions } from './pg-connection.ts';
 import { pg } from './pg-types.ts';
+import { currentCallReads, isWriteStatement, noteWritePosition, runAsCallOf } from './read-replica.ts';
+import { createReplicaReads, type ReplicaReads } from './replica-reads.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDialect } from './sqlite-dialect.ts';
 
@@ -15,9 +17,20 @@ export function createDatabase(db: Config['database']): Database {
     // The heaviest reads' own connections (readOffLoop): a write never waits for a connection
     // behind them (issue 29: a scan waited 1.1 s at p99 behind 50 users' list pages).
     const reads = db.readPoolSize ? listenedPool({ ...pgClientOptions(db), max: db.readPoolSize }) : undefined;
-    const kysely = kyselyOn(pool, reads);
+    // A streaming replica (DATABASE_READ_URL): the same wait and timeouts, named so that its
+    // sessions can be told apart in pg_stat_activity. The primary pool's statements then mark the
+    // call they run for as having written (read-replica.ts).
+    const replica = db.readUrl
+      ? listenedPool({
+          ...pgClientOptions({ ...db, url: db.readUrl, applicationName: REPLICA_APPLICATION_NAME }),
+          max: db.replicaPoolSize ?? 4,
+        })
+      : undefined;
+    if (replica) pool.on('connect', markWrites);
+    const kysely = kyselyOn(pool, reads, replica);
     connections.set(kysely, db);
     if (reads) readPools.set(kysely, reads);
+    if (replica) replicas.set(kysely, createReplicaReads(kysely, replica));
     return kysely;
   }
   if (db.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(db.file)), { recursive: true });
@@ -59,7 +72,24 @@ function listenedPool(options: pg.PoolConfig): pg.Pool {
   return p;
 }
 
-function kyselyOn(pool: pg.Pool, reads?: pg.Pool): Database {
+/** The replica pool's `application_name` (its connections in pg_stat_activity, on the replica). */
+export const REPLICA_APPLICATION_NAME = 'console-replica-reads';
+
+/** A primary connection's statements that write mark the console call they run for (if any). */
+function markWrites(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const store = currentCallReads();
+    if (store && !store.wrote) {
+      const a = args[0] as string | { text?: unknown } | undefined;
+      const text = typeof a === 'string' ? a : typeof a?.text === 'string' ? a.text : null;
+      if (text !== null && isWriteStatement(text)) store.wrote = true;
+    }
+    return query(...args);
+  };
+}
+
+function kyselyOn(pool: pg.Pool, reads?: pg.Pool, replica?: pg.Pool): Database {
   // Kysely ends the pool it was given on destroy() (once it has run a query: a server's
   // migrations run first): the read pool ends with it.
   const both = {
@@ -68,7 +98,7 @@ function kyselyOn(pool: pg.Pool, reads?: pg.Pool): Database {
     options: pool.options,
     connect: () => pool.connect(),
     end: async () => {
-      await Promise.all([pool.end(), reads?.end()]);
+      await Promise.all([pool.end(), reads?.end(), replica?.end()]);
     },
   };
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool: both }) });
@@ -90,6 +120,7 @@ export function connectionOf(db: Kysely<any>): Config['database'] | undefined {
 
 const sqliteDialects = new WeakMap<Kysely<any>, NodeSqliteDialect>();
 const readPools = new WeakMap<Kysely<any>, pg.Pool>();
+const replicas = new WeakMap<Kysely<any>, ReplicaReads>();
 
 /**
  * A number that changes whenever any connection — this process's writer or another process —
@@ -112,7 +143,43 @@ export function dataVersionOf(db: Kysely<any>): () => number | null {
 export async function readOffLoop<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<R[]> {
   const threads = sqliteDialects.get(db)?.readerThreads();
   if (threads) return threads.all<R>(query.sql, query.parameters);
+  const replica = replicas.get(db);
+  if (replica) {
+    const rows = await replica.read<R>(query);
+    if (rows) return rows;
+  }
   const reads = readPools.get(db);
   if (reads) return (await reads.query(query.sql, query.parameters as unknown[])).rows as R[];
   return (await db.executeQuery(query)).rows;
+}
+
+/**
+ * Runs a console call of `userId`'s (none: an unauthenticated call) so that its routed reads
+ * may go to the replica, and notes its writes' position after it (read-your-own-writes,
+ * db/read-replica.ts). Without a replica: the call as it is.
+ */
+export async function asCallOf<T>(db: Kysely<any>, userId: number | null, fn: () => Promise<T>): Promise<T> {
+  if (userId === null || !replicas.has(db)) return fn();
+  const store = { userId, wrote: false };
+  try {
+    return await runAsCallOf(store, fn);
+  } finally {
+    // Even when the call failed: what it committed before failing is the user's write too.
+    if (store.wrote) {
+      await noteWritePosition(db, userId).catch((e: unknown) =>
+        // The write stands; only the next read may be the replica's, a moment behind it.
+        process.emitWarning(`write position not noted: ${(e as Error).message}`),
+      );
+    }
+  }
+}
+
+/** Whether this call's reader may read the replica now (no replica: false). The exports' rule. */
+export async function mayReadReplica(db: Kysely<any>): Promise<boolean> {
+  return (await replicas.get(db)?.serves(true)) ?? false;
+}
+
+/** How many routed reads each side served (tests, and an operator's question "is it used?"). */
+export function routedReads(db: Kysely<any>): { replica: number; primary: number } {
+  return replicas.get(db)?.served ?? { replica: 0, primary: 0 };
 }

@@ -60,6 +60,7 @@ import * as developerMenu from './migrations/2026-12-07T0500-developer-menu.ts';
 import * as exportDownloads from './migrations/2026-12-07T0510-export-downloads.ts';
 import * as exportDownloadsHeartbeat from './migrations/2026-12-07T0900-export-downloads-heartbeat.ts';
 import * as trackingLocationCode from './migrations/2026-12-07T1300-tracking-location-code.ts';
+import * as writePositions from './migrations/2026-12-07T1700-write-positions.ts';
 
 /**
  * Migrations are listed here in order rather than read from the folder, so the
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   '2026-12-07T0510-export-downloads': exportDownloads,
   '2026-12-07T0900-export-downloads-heartbeat': exportDownloadsHeartbeat,
   '2026-12-07T1300-tracking-location-code': trackingLocationCode,
+  '2026-12-07T1700-write-positions': writePositions,
 };
 
 class ListedMigrations implements MigrationProvider {

@@ -21,6 +21,7 @@ import type { PostgresConnection } from '../config.ts';
 export function pgClientOptions(c: PostgresConnection): ClientConfig & Pick<PoolConfig, 'connectionTimeoutMillis'> {
   return {
     connectionString: c.url,
+    ...(c.applicationName ? { application_name: c.applicationName } : {}),
     ...(c.poolWaitMs ? { connectionTimeoutMillis: c.poolWaitMs } : {}),
     ...(c.statementTimeoutMs ? { statement_timeout: c.statementTimeoutMs } : {}),
     ...(c.idleInTransactionMs ? { idle_in_transaction_session_timeout: c.idleInTransactionMs } : {}),

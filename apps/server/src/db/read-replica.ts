@@ -1,17 +1,80 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Read-your-own-writes over a streaming replica (issue 38 item 4, `DATABASE_READ_URL`): the rule,
- * not yet a setting. A reader who has written reads from the primary until the replica has
- * replayed past that write's position in the WAL; a reader with no write noted reads from the
- * replica. Positions, not a time window after a write: a replica's lag has no bound (a long query
- * on it, a network stall), so any window can be too short and the user misses their own write.
+ * Read-your-own-writes over a streaming replica (issue 38 item 4, `DATABASE_READ_URL`). A reader
+ * who has written reads from the primary until the replica has replayed past that write's
+ * position in the WAL; a reader with no write noted reads from the replica. Positions, not a time
+ * window after a write: a replica's lag has no bound (a long query on it, a network stall), so any
+ * window can be too short and the user misses their own write.
  *
- * Not wired yet: no read of the app goes through `reader` (the list pages, counts and exports
- * still read the primary), and the positions are this instance's own (`createWritePositions`).
- * Across instances the position has to travel with the reader (a header the console sends back,
- * or a row on the primary) before the setting can be offered.
+ * Wired (db/database.ts): each console call runs in a `CallReads` context (http/register-call.ts);
+ * a statement that writes, on the primary pool's connections, marks it; after the call the
+ * primary's WAL position is noted in the user's `write_positions` row (`noteWritePosition`), on
+ * the primary, so whichever instance serves the next call reads it (`notedWritePosition`). The
+ * routed reads (`readOffLoop`'s: the order list and its count, the item list; the exports'
+ * queries) ask `replicaServes` with it. `createReadRouting` is the same rule over an in-memory
+ * note, kept for the rule's own tests.
  */
+
+/** What a console call's routed reads need: whose they are, and whether the call itself wrote. */
+export interface CallReads {
+  userId: number;
+  /** A statement of this call that writes ran on the primary (not yet noted). */
+  wrote: boolean;
+  /** This call's answer to "may the replica serve?", asked once per call. */
+  decision?: Promise<boolean>;
+}
+const callReads = new AsyncLocalStorage<CallReads>();
+export const runAsCallOf = <T>(store: CallReads, fn: () => Promise<T>): Promise<T> => callReads.run(store, fn);
+export const currentCallReads = (): CallReads | undefined => callReads.getStore();
+
+/**
+ * Whether a statement may change data, by its first word: anything but a plain read or a
+ * transaction's control. Generous on purpose: a read taken for a write (`with …`, a `select` in a
+ * transaction that then commits nothing) only costs the reader a read on the primary; a write
+ * taken for a read would show them a list without their write.
+ */
+export function isWriteStatement(text: string): boolean {
+  const first = /^[\s(]*([A-Za-z]+)/.exec(text.replace(/^\s*(--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*/g, ''))?.[1];
+  return !first || !READ_WORDS.has(first.toLowerCase());
+}
+const READ_WORDS = new Set([
+  'select',
+  'show',
+  'values',
+  'explain',
+  'begin',
+  'start',
+  'commit',
+  'rollback',
+  'savepoint',
+  'release',
+  'set',
+  'declare',
+  'fetch',
+  'close',
+]);
+
+/**
+ * Notes, after a call of `userId`'s wrote, where the primary's WAL stands now (at or past that
+ * call's commits), keeping the higher of it and what was noted (two calls of one user may end in
+ * either order). On the primary, in one statement.
+ */
+export async function noteWritePosition(primary: Kysely<any>, userId: number): Promise<void> {
+  await sql`
+    insert into write_positions (user_id, wal_lsn) values (${userId}, pg_current_wal_insert_lsn()::text)
+    on conflict (user_id) do update
+      set wal_lsn = greatest(write_positions.wal_lsn::pg_lsn, excluded.wal_lsn::pg_lsn)::text`.execute(primary);
+}
+
+/** `userId`'s last noted write position, or null when none was ever noted. Read on the primary. */
+export async function notedWritePosition(primary: Kysely<any>, userId: number): Promise<string | null> {
+  const r = await sql<{ lsn: string }>`select wal_lsn as lsn from write_positions where user_id = ${userId}`.execute(
+    primary,
+  );
+  return r.rows[0]?.lsn ?? null;
+}
 
 /** A WAL position as PostgreSQL prints it (`16/B374D848`: two hex halves), as a number. */
 export function lsnValue(lsn: string): bigint {

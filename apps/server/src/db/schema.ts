@@ -192,6 +192,13 @@ export interface DB
   rate_limits: RateLimitsTable;
   /** SQLite only: the document-number counter (PostgreSQL draws from document_number_seq). */
   document_counters: DocumentCountersTable;
+  /** PostgreSQL with a replica: each user's last write position in the WAL (db/read-replica.ts). */
+  write_positions: WritePositionsTable;
+}
+export interface WritePositionsTable {
+  user_id: number;
+  /** `16/B374D848`, as `pg_current_wal_insert_lsn()` prints it. */
+  wal_lsn: string;
 }
 export interface DocumentCountersTable {
   name: string;

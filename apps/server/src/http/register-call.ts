@@ -21,7 +21,7 @@ import { languageOf, translate } from '../lib/messages.ts';
 import type { ExportProgressStore, ProgressTracker } from '../lib/export-progress.ts';
 import { type Actor, type Scope, scopeOf } from '../lib/scope.ts';
 import { StaffWrite } from '../lib/staff-writes.ts';
-import type { Database } from '../db/database.ts';
+import { asCallOf, type Database } from '../db/database.ts';
 import { type AsyncDownloads, type CallContext, Download, Prepared, type UploadedFile } from './call-context.ts';
 import { answerableError } from './error-handler.ts';
 import { contentDisposition } from './content-disposition.ts';
@@ -140,14 +140,17 @@ export function createRegistrar(
         // The files this call builds and the sheets it reads wait in the shared pools as its
         // customer's (lib/fair-turns.ts); staff and agents wait as themselves.
         const tenant = def.auth ? tenantOf(actor) : '';
-        const work = async () => {
-          const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
-          // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts): the service's,
-          // with before and after, in its transaction; else this one, once the call succeeded.
-          const fallback = staff.fallback();
-          if (fallback) await audit(db, { actor, ip: request.ip }, fallback);
-          return result;
-        };
+        // With a replica (DATABASE_READ_URL), the call's list reads may go there, and what it
+        // writes is noted after it so its user's next reads, on any instance, see it (db/read-replica.ts).
+        const work = () =>
+          asCallOf(db, def.auth ? actor.userId : null, async () => {
+            const result = await asTenant(tenant, () => handler(parsed.data as ParsedRequest<typeof def>, ctx));
+            // Staff and agents changing a customer's data leave a row (lib/staff-writes.ts): the service's,
+            // with before and after, in its transaction; else this one, once the call succeeded.
+            const fallback = staff.fallback();
+            if (fallback) await audit(db, { actor, ip: request.ip }, fallback);
+            return result;
+          });
         if (asyncId && asyncTracker && opts.downloads) {
           await opts.downloads.start(actor.userId, asyncId, asyncTracker, async () => {
             try {

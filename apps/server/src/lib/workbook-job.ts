@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import type { Config } from '../config.ts';
-import { connectionOf, type Database } from '../db/database.ts';
+import { connectionOf, type Database, mayReadReplica, REPLICA_APPLICATION_NAME } from '../db/database.ts';
 import type { ProgressTracker } from './export-progress.ts';
 import { currentTenant, FairTurns, type Turn } from './fair-turns.ts';
 import { insideJob } from './job-scope.ts';
@@ -63,6 +63,11 @@ export interface WorkbookJobData {
 export interface QueryText {
   sql: string;
   parameters: readonly unknown[];
+  /**
+   * Read on the replica (DATABASE_READ_URL) of the instance that renders: decided where the export
+   * was asked for, by the asker's read-your-own-writes (db/read-replica.ts). Unset: the primary.
+   */
+  replica?: boolean;
 }
 /**
  * Any other file the server builds (label PDFs): a render function run in the same pool of
@@ -106,7 +111,12 @@ function workerJob(data: WorkbookJobData | RenderJobData, database: Config['data
   const { source } = data;
   if (!('query' in source)) return { ...data, source, mapper };
   if (!database) throw new UnknownRenderError('a query with no database to read it from');
-  return { ...data, source: { query: source.query, database }, mapper };
+  // Only where the asker's reader may read a replica, and this instance has one.
+  const from =
+    source.query.replica && database.dialect === 'postgres' && database.readUrl
+      ? { ...database, url: database.readUrl, applicationName: REPLICA_APPLICATION_NAME }
+      : database;
+  return { ...data, source: { query: source.query, database: from }, mapper };
 }
 export type RenderFn = (arg: never, out: string, onProgress: (done: number) => void) => Promise<void>;
 export type WorkbookJobReply =
@@ -272,7 +282,8 @@ async function workbookFile(
     // here and handed over (test and experiment setups only).
     if (!database || (database.dialect === 'sqlite' && database.file === ':memory:'))
       source = { records: (await db.executeQuery<Record<string, unknown>>(job.query)).rows };
-    else source = { query: { sql: job.query.sql, parameters: job.query.parameters } };
+    else
+      source = { query: { sql: job.query.sql, parameters: job.query.parameters, replica: await mayReadReplica(db) } };
   } else source = { rows: job.rows ?? [] };
   const out = tempFile('xlsx');
   const data: WorkbookJobData = { sheet: job.sheet, source, mapper: job.mapper, out, count: !!progress };

@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig } from '../src/config.ts';
+import { createDatabase, type Database, routedReads } from '../src/db/database.ts';
+import { lsnValue } from '../src/db/read-replica.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { jpOrderBody } from '../test/support/orders.ts';
+import { type PgPair, startPgPair } from './pg-pair.ts';
+
+/**
+ * Issue 38 item 4, `DATABASE_READ_URL` over a REAL streaming replica (the failover drill's pair:
+ * Debian's initdb and pg_basebackup -R, failover/pg-pair.ts): two instances on one database, A
+ * and B (B with a module graph of its own, as another process: nothing of A's memory is B's),
+ * both given the standby as their replica. The standby's replay is paused and resumed by the test
+ * (`pg_wal_replay_pause()`), so "the replica has not replayed the write yet" is a state, not a
+ * race. Which side served a list is proven twice: by what the list holds (the paused replica
+ * lacks the write) and by each instance's routed-read counters (`routedReads`).
+ */
+const DB = 'console';
+const JD_SECRET_KEY = 'c4'.repeat(32);
+let pair: PgPair | undefined;
+const closing: (() => Promise<unknown>)[] = [];
+let a: FastifyInstance;
+let b: FastifyInstance;
+let dbA: Database;
+let reads: { a: () => { replica: number; primary: number }; b: () => { replica: number; primary: number } };
+
+async function query<T extends pg.QueryResultRow>(port: number, text: string, db = DB): Promise<T[]> {
+  const c = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/${db}` });
+  c.on('error', () => {});
+  await c.connect();
+  try {
+    return (await c.query<T>(text)).rows;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls until `check` holds (a positive wait: it fails the test only when the state never comes). */
+async function until(what: string, check: () => Promise<boolean>, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`not in ${ms} ms: ${what}`);
+    await sleep(50);
+  }
+}
+const primaryAt = async () =>
+  (await query<{ l: string }>(pair!.primary.port, 'select pg_current_wal_insert_lsn()::text as l'))[0]!.l;
+const replayedAt = async () =>
+  (await query<{ l: string }>(pair!.standby.port, 'select pg_last_wal_replay_lsn()::text as l'))[0]!.l;
+
+async function post(app: FastifyInstance, p: string, body: unknown, token?: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/${p}`,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    payload: JSON.stringify(body),
+  });
+  return { status: res.statusCode, body: res.json() };
+}
+async function login(app: FastifyInstance, name: string): Promise<string> {
+  const r = await post(app, 'login', { name, password: DEMO_PASSWORD });
+  expect(r.status).toBe(200);
+  return r.body.data.access_token;
+}
+/** The order list filtered to these numbers, and which side served its routed reads (page and count). */
+async function list(app: FastifyInstance, side: 'a' | 'b', token: string, numbers: string[]) {
+  const before = reads[side]();
+  const r = await post(app, 'order/orderList', { offset: 0, limit: 20, numbers }, token);
+  expect(r.status).toBe(200);
+  const after = reads[side]();
+  return {
+    orderNos: (r.body.data.list as { orderNo: string }[]).map((o) => o.orderNo),
+    total: r.body.data.total as number,
+    served: { replica: after.replica - before.replica, primary: after.primary - before.primary },
+  };
+}
+
+beforeAll(async () => {
+  // Asynchronous: the second test stops the standby, which a synchronous one would stop every commit for.
+  pair = await startPgPair({ synchronous: false });
+  closing.push(() => pair!.stop());
+  await query(pair.primary.port, `create database ${DB}`, 'postgres');
+  const env = (dir: string) => ({
+    DATABASE_URL: `postgres://postgres@127.0.0.1:${pair!.primary.port}/${DB}`,
+    DATABASE_READ_URL: `postgres://postgres@127.0.0.1:${pair!.standby.port}/${DB}`,
+    DATABASE_POOL_WAIT_SECONDS: '2',
+    JD_SECRET_KEY,
+    DATA_DIR: dir,
+    WEB_DIST: path.join(dir, 'no-web'),
+    FILE_STORE: 'database',
+  });
+  const dirA = fs.mkdtempSync(path.join(os.tmpdir(), 'replica-a-'));
+  dbA = createDatabase(testConfig(env(dirA)).database);
+  await migrateToLatest(dbA);
+  await seedDemo(dbA, { orders: 10 });
+  a = await buildApp({ config: testConfig(env(dirA)), db: dbA });
+  await a.ready();
+  closing.push(async () => {
+    await a.close();
+    await dbA.destroy();
+    fs.rmSync(dirA, { recursive: true, force: true });
+  });
+  // B: another process's modules (as test/harness.ts secondInstance does).
+  vi.resetModules();
+  const fresh = {
+    app: (await import('../src/app.ts')) as typeof import('../src/app.ts'),
+    config: (await import('../src/config.ts')) as typeof import('../src/config.ts'),
+    database: (await import('../src/db/database.ts')) as typeof import('../src/db/database.ts'),
+  };
+  const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'replica-b-'));
+  const configB = fresh.config.testConfig(env(dirB));
+  const dbB = fresh.database.createDatabase(configB.database);
+  b = await fresh.app.buildApp({ config: configB, db: dbB });
+  await b.ready();
+  closing.push(async () => {
+    await b.close();
+    await dbB.destroy();
+    fs.rmSync(dirB, { recursive: true, force: true });
+  });
+  reads = { a: () => ({ ...routedReads(dbA) }), b: () => ({ ...fresh.database.routedReads(dbB) }) };
+  // The replica has the schema and the demo data before the test holds its replay.
+  const seeded = await primaryAt();
+  await until('the standby replays the seed', async () => lsnValue(await replayedAt()) >= lsnValue(seeded));
+}, 180_000);
+
+afterAll(async () => {
+  // Each close bounded: the database pair is stopped even when an app's close hangs.
+  for (const close of closing.reverse()) await Promise.race([close().catch(() => {}), sleep(15_000)]);
+}, 90_000);
+
+describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-your-own-writes', () => {
+  let orderNo = '';
+
+  it('a user who wrote through A reads their write through B from the primary while the replica lags; then from the replica once it has replayed it; a reader with no write reads the replica', async () => {
+    const writer = await login(a, 'demo');
+    const reader = await login(b, 'operator');
+    await query(pair!.standby.port, 'select pg_wal_replay_pause()');
+    await until(
+      'the standby pauses its replay',
+      async () =>
+        (await query<{ s: string }>(pair!.standby.port, 'select pg_get_wal_replay_pause_state() as s'))[0]!.s ===
+        'paused',
+    );
+
+    const made = await post(a, 'order/createImport', jpOrderBody('RR'), writer);
+    expect(made.status).toBe(200);
+    orderNo = made.body.data.orderNo;
+
+    // The writer, on the other instance, at once: the primary serves, the write is there.
+    const mine = await list(b, 'b', writer, [orderNo]);
+    expect(mine.orderNos).toEqual([orderNo]);
+    expect(mine.served).toEqual({ replica: 0, primary: 2 });
+
+    // A reader with no write: the replica, which has not replayed the order (paused before it).
+    const theirs = await list(b, 'b', reader, [orderNo]);
+    expect(theirs.served).toEqual({ replica: 2, primary: 0 });
+    expect(theirs.orderNos).toEqual([]);
+
+    // Replay resumes; once the standby is past the writer's noted position, the same list of the
+    // writer's comes from the replica, with the write.
+    await query(pair!.standby.port, 'select pg_wal_replay_resume()');
+    const noted = (await query<{ l: string }>(pair!.primary.port, 'select wal_lsn as l from write_positions'))[0]!.l;
+    await until('the standby replays past the write', async () => lsnValue(await replayedAt()) >= lsnValue(noted));
+    const later = await list(b, 'b', writer, [orderNo]);
+    expect(later.served).toEqual({ replica: 2, primary: 0 });
+    expect(later.orderNos).toEqual([orderNo]);
+    const theirsLater = await list(a, 'a', reader, [orderNo]);
+    expect(theirsLater.served).toEqual({ replica: 2, primary: 0 });
+    expect(theirsLater.orderNos).toEqual([orderNo]);
+  }, 60_000);
+
+  it('a replica that is down: the list is read from the primary, and answers', async () => {
+    expect(orderNo).not.toBe('');
+    pair!.stopStandby();
+    const reader = await login(a, 'operator');
+    const r = await list(a, 'a', reader, [orderNo]);
+    expect(r.orderNos).toEqual([orderNo]);
+    expect(r.served).toEqual({ replica: 0, primary: 2 });
+  }, 60_000);
+});
