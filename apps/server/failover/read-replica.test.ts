@@ -9,6 +9,7 @@ import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database, routedReads } from '../src/db/database.ts';
 import { lsnValue } from '../src/db/read-replica.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { readSheetRows } from '../src/lib/sheet-rows.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
 import { jpOrderBody } from '../test/support/orders.ts';
 import { type PgPair, startPgPair } from './pg-pair.ts';
@@ -82,6 +83,18 @@ async function list(app: FastifyInstance, side: 'a' | 'b', token: string, number
   };
 }
 
+/** Whether the order export of these numbers (a workbook read back) holds `orderNo`. */
+async function exportHolds(app: FastifyInstance, token: string, orderNo: string): Promise<boolean> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/order/downloadOrderExcel',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    payload: JSON.stringify({ numbers: [orderNo] }),
+  });
+  expect(res.statusCode).toBe(200);
+  return JSON.stringify(await readSheetRows(res.rawPayload, 100)).includes(orderNo);
+}
+
 beforeAll(async () => {
   // Asynchronous: the second test stops the standby, which a synchronous one would stop every commit for.
   pair = await startPgPair({ synchronous: false });
@@ -102,6 +115,7 @@ beforeAll(async () => {
   await seedDemo(dbA, { orders: 10 });
   a = await buildApp({ config: testConfig(env(dirA)), db: dbA });
   await a.ready();
+  await a.jobs.start();
   closing.push(async () => {
     await a.close();
     await dbA.destroy();
@@ -119,6 +133,7 @@ beforeAll(async () => {
   const dbB = fresh.database.createDatabase(configB.database);
   b = await fresh.app.buildApp({ config: configB, db: dbB });
   await b.ready();
+  await b.jobs.start();
   closing.push(async () => {
     await b.close();
     await dbB.destroy();
@@ -162,6 +177,10 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
     const theirs = await list(b, 'b', reader, [orderNo]);
     expect(theirs.served).toEqual({ replica: 2, primary: 0 });
     expect(theirs.orderNos).toEqual([]);
+    // The exports' queries likewise (their workbook worker's own connection, on the instance
+    // that renders): the writer's holds the order, the other reader's, from the replica, not yet.
+    expect(await exportHolds(b, writer, orderNo)).toBe(true);
+    expect(await exportHolds(b, reader, orderNo)).toBe(false);
 
     // Replay resumes; once the standby is past the writer's noted position, the same list of the
     // writer's comes from the replica, with the write.
@@ -174,6 +193,7 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
     const theirsLater = await list(a, 'a', reader, [orderNo]);
     expect(theirsLater.served).toEqual({ replica: 2, primary: 0 });
     expect(theirsLater.orderNos).toEqual([orderNo]);
+    expect(await exportHolds(a, reader, orderNo)).toBe(true);
   }, 60_000);
 
   it('a replica that is down: the list is read from the primary, and answers', async () => {

@@ -74,7 +74,13 @@ export async function sealInput(
   else {
     const { out: _out, source, ...rest } = data;
     if ('query' in source) {
-      const q: QueryText = { sql: source.query.sql, parameters: source.query.parameters };
+      // `replica`: the asker's reader may read the replica (read-your-own-writes, decided where it
+      // was asked); sealed with the query, so it cannot be turned on in the store.
+      const q: QueryText = {
+        sql: source.query.sql,
+        parameters: source.query.parameters,
+        ...(source.query.replica ? { replica: true } : {}),
+      };
       query = v8.serialize(q).toString('base64');
       stored = { workbook: { ...rest, source: { query: 'with-the-job' } }, ext };
     } else stored = { workbook: { ...rest, source }, ext };
