@@ -16,8 +16,8 @@ import {
 import { emptyDatabase } from '../harness.ts';
 
 /**
- * Issue 38 item 4, `DATABASE_READ_URL`'s read-your-own-writes, as a rule (db/read-replica.ts; not
- * wired to any read yet). A real streaming replica is not at hand here: the "replica" is a second
+ * Issue 38 item 4, `DATABASE_READ_URL`'s read-your-own-writes, as a rule (db/read-replica.ts; the
+ * wiring, over a real standby, is failover/read-replica.test.ts). Here the "replica" is a second
  * pool on the same database, and how far it has replayed is the adapter's boundary, held back by
  * the test to stand for a lagging standby. What is real: the positions are PostgreSQL's own
  * (`pg_current_wal_lsn()` after a real commit), compared as PostgreSQL orders them, and the real
