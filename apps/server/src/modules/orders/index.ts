@@ -13,4 +13,5 @@ export {
 } from './orders.input.ts';
 export { fromMinor } from './orders.presenter.ts';
 export { chinaDayStart, numberColumn } from './orders.list.repository.ts';
+export { createOrdersRepository } from './orders.repository.ts';
 export { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from './orders.tax.ts';
