@@ -8,7 +8,7 @@ import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
-import { interruptedMessage } from './batches.commit.ts';
+import { interruptedMessage } from './batch-confirm.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import { parseFailureText } from './parse-pool.ts';
