@@ -62,7 +62,7 @@ import { createLabelBService } from './modules/label-b/label-b.service.ts';
 import { setFileRetentionDays } from './lib/generated-files.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
-import { chargeRelabel } from './domain/charges.ts';
+import { chargeRelabel } from './domain/pricing/index.ts';
 import { storageAccrualJob } from './modules/bills/storage-accrual.ts';
 import { type CataloguedQueue, withJobCatalogue } from './lib/job-catalogue.ts';
 import { createJobQueue, runsJobs } from './lib/jobs.ts';

@@ -57,7 +57,7 @@ export interface OrderInput {
   items: OrderItemInput[];
   insuredAmount: number;
   remark: string | null;
-  /** CNY decimal: the tax estimated for the order (domain/tax-estimate.ts), stored with it. */
+  /** CNY decimal: the tax estimated for the order (domain/pricing/tax-estimate.ts), stored with it. */
   taxEstimate?: string | null;
   /** The abnormal rules that caught the order (batch import computes them per row), stored with it. */
   abnormal?: { abnormal_rule: string | null; abnormal_reason: string | null; abnormal_at: string | null } | null;

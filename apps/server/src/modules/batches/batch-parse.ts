@@ -7,7 +7,7 @@ import type { GaveUpReason, JobContext } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
 import type { Files } from '../../lib/files.ts';
 import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
-import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
+import { loadChannelTax, yearlyTotals } from '../../domain/pricing/index.ts';
 import { interruptedMessage } from './batch-confirm.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';

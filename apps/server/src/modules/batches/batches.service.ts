@@ -19,8 +19,9 @@ import { createBatchParses, type ParsePayload, type Preview } from './batch-pars
 import { createBatchesRepository } from './batches.repository.ts';
 import type { ParsePool } from './parse-pool.ts';
 import type { NotesSummary, OrderNote } from './parse.protocol.ts';
-import { type CatalogueEntries, presentTax } from '../orders/index.ts';
-import { fenText } from '../../domain/tax-estimate.ts';
+import type { CatalogueEntries } from '../../domain/pricing/index.ts';
+import { presentTax } from '../orders/index.ts';
+import { fenText } from '../../domain/pricing/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
 import { COLUMNS } from '../../domain/order-templates/template-columns.ts';
 import { TEMPLATES, templateFor } from '../../domain/order-templates/templates.ts';

@@ -8,7 +8,7 @@ import {
   estimateTax,
   fenText,
   passesYearlyLimit,
-} from '../../domain/tax-estimate.ts';
+} from '../../domain/pricing/tax-estimate.ts';
 import type { Group } from './parse.orders.ts';
 import type { NotesSummary, OrderNote, ParseJob } from './parse.protocol.ts';
 import type { ColumnKey } from '../../domain/order-templates/template-columns.ts';

@@ -8,7 +8,7 @@ import {
   cnyWhole,
   estimateTax,
   passesYearlyLimit,
-} from '../../domain/tax-estimate.ts';
+} from '../../domain/pricing/tax-estimate.ts';
 
 /**
  * The checks an order review runs, as a list: each looks at one order (and its items) and
@@ -167,7 +167,7 @@ export const abnormalCheck: ReviewCheck = {
 /**
  * The tax rules: an order that would take its recipient past the regime's yearly cross-border
  * limit (CNY 26,000 a calendar year, by ID number over every customer's orders) fails at customs:
- * found here first, with the same estimate the order import makes (domain/tax-estimate.ts).
+ * found here first, with the same estimate the order import makes (domain/pricing/tax-estimate.ts).
  */
 export const taxCheck: ReviewCheck = {
   name: 'tax',

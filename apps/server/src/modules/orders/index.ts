@@ -14,4 +14,4 @@ export {
 export { fromMinor } from './orders.presenter.ts';
 export { chinaDayStart, numberColumn } from './orders.list.repository.ts';
 export { createOrdersRepository } from './orders.repository.ts';
-export { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from './orders.tax.ts';
+export { presentTax } from './orders.presenter.ts';

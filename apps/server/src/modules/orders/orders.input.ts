@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from '../../domain/order-input.ts';
 import { type Reason, storeReasons } from '../../lib/reasons.ts';
-import { createOrderChecksRepository } from './orders.checks.repository.ts';
+import { createOrderChecksRepository } from '../../domain/order-checks.repository.ts';
 import { fromMinor } from './orders.presenter.ts';
 import type { OrderRecord, OrdersRepository } from './orders.repository.ts';
 

@@ -1,4 +1,4 @@
-import { CNY_REFERENCE_RATES, type OrderItemInput } from './order-input.ts';
+import { CNY_REFERENCE_RATES, type OrderItemInput } from '../order-input.ts';
 
 /**
  * Catalogue status of order items and the tax estimate of an order (issue 12). Pure, so the
