@@ -17,7 +17,7 @@ import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
-import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/index.ts';
+import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../../domain/order-checks.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import type { Preview } from './batch-parse.ts';

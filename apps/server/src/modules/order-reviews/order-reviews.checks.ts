@@ -1,7 +1,8 @@
 import type { Database } from '../../db/database.ts';
 import { CNY_REFERENCE_RATES, type OrderInput, type OrderItemInput, validateOrder } from '../../domain/order-input.ts';
 import { readReasons } from '../../lib/reasons.ts';
-import { evaluateAbnormal, type ValidationContext, fromMinor } from '../orders/index.ts';
+import { evaluateAbnormal, type ValidationContext } from '../../domain/order-checks.ts';
+import { fromMinor } from '../orders/index.ts';
 import {
   type CatalogueEntry as TaxCatalogueEntry,
   type ChannelTax,
