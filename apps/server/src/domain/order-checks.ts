@@ -1,5 +1,11 @@
 import type { Database } from '../db/database.ts';
-import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from './order-input.ts';
+import { type OrderInput, orderValueCny } from './order-input.ts';
+import {
+  CNY_LIMIT_PER_ORDER_MINOR,
+  mayReceive,
+  SAME_RECIPIENT_MAX,
+  sameRecipientSince,
+} from './recipient-eligibility.ts';
 import { type Reason, storeReasons } from '../lib/reasons.ts';
 import { createOrderChecksRepository } from './order-checks.repository.ts';
 import { fromMinor } from './pricing/charge-amounts.ts';
@@ -23,8 +29,8 @@ export async function loadValidationContext(db: Database, now: Date) {
 }
 export type ValidationContext = Awaited<ReturnType<typeof loadValidationContext>>;
 
-/** How many orders for one ID number within 7 days make the recipient "too often". */
-export const SAME_RECIPIENT_MAX = 5;
+/** The same-recipient rule's threshold (recipient-eligibility.ts). */
+export { SAME_RECIPIENT_MAX };
 
 /** Every abnormal rule, in the order they are listed (abnormal_rules holds whether each is on). */
 export const ABNORMAL_RULES = [
@@ -68,9 +74,10 @@ export function abnormalOf(
   if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
   if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
   const fen = orderValueCny(input, currencies);
-  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
+  const recipient = mayReceive({ valueFen: fen, recentOrders: recent });
+  if (fen !== null && recipient.overOrderLimit)
     hit('valueOverLimit', { value: fromMinor(BigInt(fen), 2), limit: fromMinor(BigInt(CNY_LIMIT_PER_ORDER_MINOR), 2) });
-  if (recent + 1 >= SAME_RECIPIENT_MAX) hit('sameRecipientTooOften', { count: recent + 1, max: SAME_RECIPIENT_MAX });
+  if (recipient.tooOften) hit('sameRecipientTooOften', { count: recent + 1, max: SAME_RECIPIENT_MAX });
   if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
   return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now.toISOString() };
 }
@@ -103,7 +110,7 @@ export async function evaluateAbnormal(
   const enabled = await enabledAbnormalRules(db);
   let recent = 0;
   if (enabled.has('sameRecipientTooOften')) {
-    const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+    const since = sameRecipientSince(now);
     recent = await createOrderChecksRepository(db).recentByIdCard(
       input.recipient.idCard.toUpperCase(),
       since,

@@ -12,7 +12,6 @@ import {
   estimateTax,
   fenText,
   itemValueFen,
-  passesYearlyLimit,
   type RegimeCode,
   type TaxEstimate,
   type TaxItem,
@@ -21,6 +20,7 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import { createOrderChecksRepository } from '../order-checks.repository.ts';
+import { mayReceive } from '../recipient-eligibility.ts';
 
 /** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */
 export type CatalogueEntries = (customerId: number, jans: Iterable<string>) => Promise<Map<string, CatalogueEntry>>;
@@ -128,7 +128,10 @@ export function createOrderPricing(db: Database, catalogue: CatalogueEntries | u
       if (opts.yearly && estimate && regime?.yearlyLimit) {
         const id = input.recipient.idCard.toUpperCase();
         const totals = await yearlyTotals(db, [id], now, channelTax, currencies, opts.excludeOrderId);
-        if (passesYearlyLimit(regime, totals.get(id) ?? 0, estimate.valueFen))
+        const earlierFen = totals.get(id) ?? 0;
+        if (
+          mayReceive({ yearly: { limit: regime.yearlyLimit, earlierFen, orderFen: estimate.valueFen } }).overYearlyLimit
+        )
           warnings.push({
             kind: 'yearlyLimit',
             field: 'recipient.idCard',

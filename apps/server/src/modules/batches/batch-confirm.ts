@@ -18,6 +18,7 @@ import type { Actor, Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
 import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../../domain/order-checks.ts';
+import { sameRecipientSince } from '../../domain/recipient-eligibility.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
 import type { Preview } from './batch-parse.ts';
@@ -155,7 +156,7 @@ export function createBatchConfirms<Shown>({
       // and the batch's own earlier rows counted here (they are hidden while it commits).
       const [abnormalOn, currencyDecimals] = await Promise.all([enabledAbnormalRules(db), repo.currencyDecimals()]);
       const commitClock = new Date(createdAt);
-      const recentSince = new Date(commitClock.getTime() - 7 * 86_400_000).toISOString();
+      const recentSince = sameRecipientSince(commitClock);
       const inBatch = new Map<string, number>();
       // Each ID number's orders before this batch, read once per commit: the batch's own rows are
       // hidden from the count but not from the index range it scans, so asking again with every

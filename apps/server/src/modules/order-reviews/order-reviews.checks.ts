@@ -8,8 +8,8 @@ import {
   type ChannelTax,
   cnyWhole,
   estimateTax,
-  passesYearlyLimit,
 } from '../../domain/pricing/tax-estimate.ts';
+import { mayReceive } from '../../domain/recipient-eligibility.ts';
 
 /**
  * The checks an order review runs, as a list: each looks at one order (and its items) and
@@ -180,7 +180,9 @@ export const taxCheck: ReviewCheck = {
     const id = order.recipient.idCard.toUpperCase();
     const earlier = ctx.tax.yearly.get(id) ?? 0;
     ctx.tax.yearly.set(id, earlier + tax.valueFen);
-    if (passesYearlyLimit(regime, earlier, tax.valueFen))
+    if (
+      mayReceive({ yearly: { limit: regime.yearlyLimit, earlierFen: earlier, orderFen: tax.valueFen } }).overYearlyLimit
+    )
       out.order(finding('tax', 'yearlyLimit', 'error', { limit: cnyWhole(regime.yearlyLimit) }));
   },
 };
