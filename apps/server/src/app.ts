@@ -30,6 +30,8 @@ import { ordersRoutes } from './modules/orders/orders.routes.ts';
 import { createOrderChanges } from './modules/orders/orders.changes.ts';
 import { orderChangesRoutes } from './modules/orders/orders.changes.routes.ts';
 import { createOrdersLookup } from './modules/orders/orders.lookup.ts';
+import { createIdCardsService } from './modules/id-cards/id-cards.service.ts';
+import { idCardsRoutes } from './modules/id-cards/id-cards.routes.ts';
 import { createOrdersService } from './modules/orders/orders.service.ts';
 import { referenceRoutes } from './modules/reference/reference.routes.ts';
 import { batchesRoutes } from './modules/batches/batches.routes.ts';
@@ -60,7 +62,7 @@ import { createLabelBService } from './modules/label-b/label-b.service.ts';
 import { setFileRetentionDays } from './lib/generated-files.ts';
 import { billsRoutes } from './modules/bills/bills.routes.ts';
 import { createBillsService } from './modules/bills/bills.service.ts';
-import { chargeRelabel } from './domain/charges.ts';
+import { chargeRelabel } from './domain/pricing/index.ts';
 import { storageAccrualJob } from './modules/bills/storage-accrual.ts';
 import { type CataloguedQueue, withJobCatalogue } from './lib/job-catalogue.ts';
 import { createJobQueue, runsJobs } from './lib/jobs.ts';
@@ -240,6 +242,7 @@ export async function buildApp({
   app.addHook('onClose', () => batches.close());
   notificationsRoutes(registrar, notifications);
   ordersRoutes(registrar, orders, ordersLookup);
+  idCardsRoutes(registrar, createIdCardsService(db, clock, files));
   // The v1 API for customers' own systems and their webhooks (issue 39): app-v1.ts.
   const interceptions = createInterceptionsService(db, clock);
   const v1 = mountV1Door(app, registrar, {

@@ -7,8 +7,8 @@ import {
   mulDiv,
   passesYearlyLimit,
   type TaxRegime,
-} from '../src/domain/tax-estimate.ts';
-import { loadChannelTax } from '../src/modules/orders/orders.tax.ts';
+} from '../src/domain/pricing/tax-estimate.ts';
+import { loadChannelTax } from '../src/domain/pricing/order-price.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { baseRow, download, fill, idCard, jan, settle, template, upload } from './batches/helpers.ts';
 import { catalogueItem } from './support/catalogue.ts';

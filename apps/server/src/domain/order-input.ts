@@ -1,9 +1,10 @@
 // The contract's parts, not its index: the batch parse workers load this (see lib/messages.ts).
 import type { reference } from '@console/contract';
-import { checkIdCard, isMinor, isValidJan } from '@console/contract/checks';
+import { isValidJan } from '@console/contract/checks';
 import { isEmailAddress } from '@console/contract/email';
 import { textProblem } from '@console/contract/fields';
 import { cnDivisions } from './cn-divisions.ts';
+import { CNY_LIMIT_PER_ORDER_MINOR, mayReceive } from './recipient-eligibility.ts';
 
 /**
  * The normalised shape of one order to create, whatever it came from (a spreadsheet
@@ -57,7 +58,7 @@ export interface OrderInput {
   items: OrderItemInput[];
   insuredAmount: number;
   remark: string | null;
-  /** CNY decimal: the tax estimated for the order (domain/tax-estimate.ts), stored with it. */
+  /** CNY decimal: the tax estimated for the order (domain/pricing/tax-estimate.ts), stored with it. */
   taxEstimate?: string | null;
   /** The abnormal rules that caught the order (batch import computes them per row), stored with it. */
   abnormal?: { abnormal_rule: string | null; abnormal_reason: string | null; abnormal_at: string | null } | null;
@@ -202,8 +203,8 @@ export interface ValidateContext {
   allowedChannels?: ReadonlySet<string> | null;
 }
 
-/** Cross-border e-commerce retail import limit per transaction (ARCHITECTURE.md "Domain facts"). */
-export const CNY_LIMIT_PER_ORDER_MINOR = 5_000_00;
+/** The per-order limit is a rule on the recipient (recipient-eligibility.ts). */
+export { CNY_LIMIT_PER_ORDER_MINOR };
 
 /**
  * Reference rates to CNY used only to flag the per-order limit for confirmation (the
@@ -298,14 +299,14 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     err('recipient.phone', 'recipientPhoneFormat');
   }
   if (required('recipient.idCard', r.idCard, 'recipientIdCardRequired')) {
-    const id = checkIdCard(r.idCard, ctx.now);
-    if (!id.ok) err('recipient.idCard', `idCard_${id.problem}`);
-    else if (isMinor(id.birth, ctx.now)) {
+    const id = mayReceive({ idCard: r.idCard, now: ctx.now });
+    if (id.idCardProblem) err('recipient.idCard', id.idCardProblem);
+    else if (id.minorBirth) {
       confirmations.push({
         kind: 'minorId',
         field: 'recipient.idCard',
         messageKey: 'confirmMinorId',
-        params: { birth: id.birth },
+        params: { birth: id.minorBirth },
       });
     }
   }
@@ -366,7 +367,7 @@ export function validateOrder(input: OrderInput, ctx: ValidateContext): OrderVal
     }
   }
   const fen = errors.length === 0 ? orderValueCny(input, ctx.currencies) : null;
-  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR) {
+  if (fen !== null && mayReceive({ valueFen: fen }).overOrderLimit) {
     confirmations.push({
       kind: 'crossBorderLimit',
       field: 'items',

@@ -1,7 +1,7 @@
 import type { orders } from '@console/contract';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { chargeInterception, chargeShipment } from './charges.ts';
+import { chargeInterception, chargeShipment } from './pricing/charges.ts';
 import { recordOrderEvents } from './order-events.ts';
 
 /**

@@ -38,7 +38,7 @@ const ROW_CHUNK = 1500;
  * commit does not hold the only writer for seconds (another user's login or create waits one
  * chunk, not the commit), then shown together by the one statement that marks the batch done;
  * a failed commit removes them while they are still hidden. PostgreSQL commits a batch in one
- * transaction instead (its own snapshot hides the rows; see batches.service commitJob).
+ * transaction instead (its own snapshot hides the rows; see batch-confirm.ts commitJob).
  *
  * Kept in this process, per database: on SQLite only this process writes the file (the writer
  * lock is here), and what a previous process left staged is removed at start before anything is

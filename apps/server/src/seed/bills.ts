@@ -1,7 +1,6 @@
 import type { bills as C } from '@console/contract';
 import type { Database } from '../db/database.ts';
-import { chinaMonthOf } from '../domain/charge-amounts.ts';
-import { chargeShipment } from '../domain/charges.ts';
+import { chinaMonthOf, chargeShipment } from '../domain/pricing/index.ts';
 
 /**
  * Demo rate cards and charges (issue 17, embedded default only, after the demo orders): a card

@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
-import { estimateTax, fenText } from '../domain/tax-estimate.ts';
+import { estimateTax, fenText } from '../domain/pricing/tax-estimate.ts';
 import { createCatalogueLookup } from '../modules/items/items.catalogue.ts';
-import { loadChannelTax } from '../modules/orders/orders.tax.ts';
+import { loadChannelTax } from '../domain/pricing/index.ts';
 
 /**
  * The demo orders of `demo` and `demo2` get the tax estimate a new order is stored with

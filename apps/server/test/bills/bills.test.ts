@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromMinor, toCnyFen, toMinor } from '../../src/domain/charge-amounts.ts';
-import { chargeRelabel, chargeShipment } from '../../src/domain/charges.ts';
+import { fromMinor, toCnyFen, toMinor } from '../../src/domain/pricing/charge-amounts.ts';
+import { chargeRelabel, chargeShipment } from '../../src/domain/pricing/charges.ts';
 import { transition } from '../../src/domain/order-life.ts';
 import { createHarness, type Harness } from '../harness.ts';
 import { aes, outsider } from '../items/helpers.ts';

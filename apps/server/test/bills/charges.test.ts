@@ -9,8 +9,8 @@ import {
   storageMonths,
   toCnyFen,
   toMinor,
-} from '../../src/domain/charge-amounts.ts';
-import { cardInForce } from '../../src/domain/rate-cards.ts';
+} from '../../src/domain/pricing/charge-amounts.ts';
+import { cardInForce } from '../../src/domain/pricing/rate-cards.ts';
 
 /** Charges as pure rules (issue 17): brackets, minimums, storage, card choice, exact currency conversion. */
 const rules = (over: Partial<C.RateRules> = {}): C.RateRules => ({

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromMinor, toMinor } from '../../src/domain/charge-amounts.ts';
-import { type NewCharge, writeCharges } from '../../src/domain/charges.ts';
+import { fromMinor, toMinor } from '../../src/domain/pricing/charge-amounts.ts';
+import { type NewCharge, writeCharges } from '../../src/domain/pricing/charges.ts';
 import { transition } from '../../src/domain/order-life.ts';
 import { accrueStorage } from '../../src/modules/bills/storage-accrual.ts';
 import { createHarness, type Harness } from '../harness.ts';

@@ -14,13 +14,14 @@ import { buildWorkbookStream } from '../../lib/workbook-job.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import { cnDivisions } from '../../domain/cn-divisions.ts';
 import { batchOrdersJob } from './batch-orders.export.ts';
-import { type CommitPayload, createBatchCommits } from './batches.commit.ts';
-import { createBatchParses, type ParsePayload, type Preview } from './batches.parse.ts';
+import { COMMIT_JOB, type CommitPayload, createBatchConfirms } from './batch-confirm.ts';
+import { createBatchParses, type ParsePayload, type Preview } from './batch-parse.ts';
 import { createBatchesRepository } from './batches.repository.ts';
 import type { ParsePool } from './parse-pool.ts';
 import type { NotesSummary, OrderNote } from './parse.protocol.ts';
-import { type CatalogueEntries, presentTax } from '../orders/index.ts';
-import { fenText } from '../../domain/tax-estimate.ts';
+import type { CatalogueEntries } from '../../domain/pricing/index.ts';
+import { presentTax } from '../orders/index.ts';
+import { fenText } from '../../domain/pricing/tax-estimate.ts';
 import { buildNumbersTemplate, buildTemplate } from './template-workbook.ts';
 import { COLUMNS } from '../../domain/order-templates/template-columns.ts';
 import { TEMPLATES, templateFor } from '../../domain/order-templates/templates.ts';
@@ -28,12 +29,11 @@ import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { batchNumber } from '../../lib/document-numbers.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-export { MAX_ROWS } from './batches.parse.ts';
+export { MAX_ROWS } from './batch-parse.ts';
 /** The period of the preview-expiry job (once per period across instances). */
 const SWEEP_MS = 30_000;
 /** The queue's kinds (lib/jobs.ts): a batch's parse and commit, one of each per batch at a time. */
 const PARSE_JOB = 'batch-parse';
-const COMMIT_JOB = 'batch-commit';
 
 type UploadCall = 'create' | 'createImport' | 'createImportByBoxC' | 'createUsaBoxcImport' | 'createEmsImport';
 type BatchRecord = NonNullable<Awaited<ReturnType<ReturnType<typeof createBatchesRepository>['find']>>>;
@@ -112,8 +112,23 @@ export function createBatchesService(deps: BatchesDeps) {
   const removeFile = (key: string | null) => (key ? files.discard(key).catch(() => {}) : Promise.resolve());
   const parses = createBatchParses({ db, clock, files, deps, repo, live, now, removeFile });
   const { parsedOrders } = parses;
-
-  const { commitRun } = createBatchCommits({ db, deps, repo, live, now, parsedOrders, removeFile });
+  // Heavy, by customer: one customer's big sheets wait behind each other, not before another's.
+  const enqueue = (kind: string, p: ParsePayload | CommitPayload, customerId: number, trx?: Transaction<DB>) =>
+    deps.jobs.enqueue(kind, p, { trx, customerId, size: 'heavy', singletonKey: String(p.batchId) });
+  const confirms = createBatchConfirms({
+    db,
+    deps,
+    repo,
+    live,
+    now,
+    parsedOrders,
+    removeFile,
+    enqueue,
+    loadScoped,
+    checkStale,
+    present,
+  });
+  const { commitRun } = confirms;
 
   // Exclusive per batch: a second enqueue of a batch's job while one waits or runs is dropped.
   // Retryable only for that hand-back: parseRun settles every other failure itself.
@@ -126,9 +141,6 @@ export function createBatchesService(deps: BatchesDeps) {
     gaveUp: (p, reason) => parses.failStopped(p.batchId, reason),
   });
   deps.jobs.define<CommitPayload>({ name: COMMIT_JOB, exclusive: true, run: commitRun });
-  // Heavy, by customer: one customer's big sheets wait behind each other, not before another's.
-  const enqueue = (kind: string, p: ParsePayload | CommitPayload, customerId: number, trx?: Transaction<DB>) =>
-    deps.jobs.enqueue(kind, p, { trx, customerId, size: 'heavy', singletonKey: String(p.batchId) });
 
   /** Unconfirmed previews past PREVIEW_TTL_MINUTES: failed with the reason, their parsed orders removed. */
   async function expirePreviews() {
@@ -187,7 +199,7 @@ export function createBatchesService(deps: BatchesDeps) {
       // Previews with errors were once made without an end: they get one from now.
       await repo.endlessPreviews(new Date(clock().getTime() + deps.previewTtlMinutes * 60_000).toISOString());
     },
-    /** Ends the running parses (batches.parse.ts). */
+    /** Ends the running parses (batch-parse.ts). */
     close: () => parses.close(),
 
     async template(kind: contract.TemplateKind) {
@@ -281,55 +293,8 @@ export function createBatchesService(deps: BatchesDeps) {
       return present((await repo.find(scope, id))!);
     },
 
-    async confirm(
-      actor: Actor,
-      scope: Scope,
-      id: number,
-      confirmations: string[],
-      lang: ApiLanguage,
-      skipInvalid = false,
-    ) {
-      let b = await loadScoped(scope, id);
-      if (await checkStale(b)) b = await loadScoped(scope, id);
-      if (b.status === 'failed' && b.preview_until && !b.parsed_key) {
-        throw AppError.conflict('batchPreviewExpired', { minutes: deps.previewTtlMinutes });
-      }
-      if (b.status !== 'preview') {
-        throw AppError.conflict('batchNotInPreview', { status: b.status });
-      }
-      // A batch with errors is made whole after fixing, or without the orders with errors when the
-      // user chooses so; those rows stay in its error workbook.
-      if (b.invalid_rows > 0 && !skipInvalid) throw AppError.field('id', 'batchHasErrors');
-      if (b.order_count === 0) throw AppError.field('id', 'batchNoValidOrders');
-      const preview = JSON.parse(b.preview ?? '{}') as Preview;
-      const missing = (preview.confirmations ?? []).filter((c) => !confirmations.includes(c.kind));
-      if (missing.length) {
-        throw AppError.validation({ confirmations: missing.map((c) => `confirmKind_${c.kind}`) });
-      }
-      await deps.assertNoticesClear(actor);
-      // A channel taken from the customer since the preview writes none of its orders (issue 17):
-      // the preview stays, to be confirmed once the channel is given back or the sheet is changed.
-      // (A preview stored before its orders were is parsed again by the commit, with today's list.)
-      const allowed = await allowedChannelsOf(db, b.customer_id);
-      if (allowed && b.parsed_key) {
-        const channels = preview.channels ?? (await parsedOrders(b, lang)).waybills.map((g) => g.channel as string);
-        const refused = [...new Set(channels)].filter((c) => !allowed.has(c));
-        if (refused.length) throw AppError.field('id', 'channelNotAllowed', { value: refused.join(', ') });
-      }
-      // Claim the batch atomically, with its commit job: two confirms of one batch commit it once.
-      await db.transaction().execute(async (trx) => {
-        const claimed = await repo.updateFrom(
-          id,
-          'preview',
-          { status: 'committing', progress: 0, updated_at: now(), heartbeat_at: now() },
-          trx,
-        );
-        if (!claimed) throw AppError.conflict('batchBusy');
-        await enqueue(COMMIT_JOB, { batchId: id, userId: actor.userId, lang }, b.customer_id, trx);
-      });
-      deps.jobs.wake(COMMIT_JOB);
-      return present((await repo.find(scope, id))!);
-    },
+    /** Confirm a preview: the batch goes committing with its commit job (batch-confirm.ts). */
+    confirm: confirms.confirm,
 
     async progress(scope: Scope, id: number, lang: ApiLanguage) {
       let b = await loadScoped(scope, id);

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { ApiLanguage } from '@console/contract';
 import { translate } from '../../lib/messages.ts';
 import { parseBudgetMs } from '../../lib/parse-budget.ts';
-import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
+import type { CatalogueEntry } from '../../domain/pricing/tax-estimate.ts';
 import type { ParseJob, StopMessage, WorkerMessage } from './parse.protocol.ts';
 
 /**

@@ -7,12 +7,12 @@ import {
   cnyWhole,
   estimateTax,
   fenText,
-  passesYearlyLimit,
-} from '../../domain/tax-estimate.ts';
+} from '../../domain/pricing/tax-estimate.ts';
 import type { Group } from './parse.orders.ts';
 import type { NotesSummary, OrderNote, ParseJob } from './parse.protocol.ts';
 import type { ColumnKey } from '../../domain/order-templates/template-columns.ts';
 import { TEMPLATES } from '../../domain/order-templates/templates.ts';
+import { mayReceive } from '../../domain/recipient-eligibility.ts';
 
 /**
  * What the parse worker tells of the orders to be made (issue 12): their items against the
@@ -93,7 +93,9 @@ export function taxNotes(
       notesSummary.taxTotalFen += tax.totalFen;
       if (regime?.yearlyLimit) {
         const earlier = yearly.get(o.recipient.idCard) ?? 0;
-        passes = passesYearlyLimit(regime, earlier, tax.valueFen);
+        passes = mayReceive({
+          yearly: { limit: regime.yearlyLimit, earlierFen: earlier, orderFen: tax.valueFen },
+        }).overYearlyLimit;
         yearly.set(o.recipient.idCard, earlier + tax.valueFen);
         if (passes) {
           notesSummary.yearlyLimitOrders++;

@@ -1,4 +1,4 @@
-import { boxPriceConflicts } from '../../domain/box-prices.ts';
+import { boxPriceConflicts } from '../../domain/box-price-conflicts.ts';
 import { type OrderInput, validateOrder } from '../../domain/order-input.ts';
 import type { ConfirmOrder, Duplicate, Issue, ParseJob } from './parse.protocol.ts';
 import type { RowRec } from './parse.sheet.ts';

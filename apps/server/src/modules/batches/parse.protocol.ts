@@ -1,6 +1,6 @@
 import type { ApiLanguage } from '@console/contract';
 import type { DefaultSender } from '../../domain/default-sender.ts';
-import type { ChannelTax, TaxEstimate } from '../../domain/tax-estimate.ts';
+import type { ChannelTax, TaxEstimate } from '../../domain/pricing/tax-estimate.ts';
 import type { ColumnKey } from '../../domain/order-templates/template-columns.ts';
 import type { TEMPLATES } from '../../domain/order-templates/templates.ts';
 
@@ -23,7 +23,7 @@ export interface ParseJob {
   channels: { code: string; currency: string; origin: string }[];
   orderTypes: string[];
   clearanceCompanies: string[];
-  /** Each channel's tax regime and whether it takes registered items only (orders.tax.ts). */
+  /** Each channel's tax regime and whether it takes registered items only (domain/pricing/order-price.ts). */
   channelTax: [string, ChannelTax][];
   /** The channels the customer may use (domain/customer-channels.ts); null: every channel. */
   allowedChannels: string[] | null;

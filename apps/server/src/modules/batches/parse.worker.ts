@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { OrderInput } from '../../domain/order-input.ts';
-import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
+import type { CatalogueEntry } from '../../domain/pricing/tax-estimate.ts';
 import { ZipBombError } from '../../lib/zip.ts';
 import { writeErrorWorkbook } from './error-workbook.ts';
 import { encodeParsedOrders } from './parsed-orders.ts';

@@ -3,7 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import { chinaTime } from '../../lib/screen-values.ts';
 import type { WorkbookJob } from '../../lib/workbook-job.ts';
 import type { WorkbookRow } from '../../lib/workbook-writer.ts';
-import { fromMinor } from '../../domain/charge-amounts.ts';
+import { fromMinor } from '../../domain/pricing/index.ts';
 
 /**
  * A statement's workbook (`bill/downloadXlsx`): one row per line, then a total row per currency

@@ -1,7 +1,6 @@
 import { type ApiLanguage, type bills as C, ErrorCode } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { chinaMonthOf, fromMinor, toCnyFen, toMinor } from '../../domain/charge-amounts.ts';
-import { writeCharges } from '../../domain/charges.ts';
+import { chinaMonthOf, fromMinor, toCnyFen, toMinor, writeCharges } from '../../domain/pricing/index.ts';
 import { recordBillEvent } from '../../domain/order-events.ts';
 import { Download } from '../../http/call-context.ts';
 import { audit, type AuditWho } from '../../lib/audit.ts';

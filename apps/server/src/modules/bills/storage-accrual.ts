@@ -1,7 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { JobKind } from '../../lib/jobs.ts';
-import { chinaMonthOf, chinaMonthStart } from '../../domain/charge-amounts.ts';
-import { chargeStorageAccrued } from '../../domain/charges.ts';
+import { chinaMonthOf, chinaMonthStart, chargeStorageAccrued } from '../../domain/pricing/index.ts';
 import { createBillsRepository } from './bills.repository.ts';
 
 /** Orders per transaction: short transactions, so scans and shipping are not held behind the job. */

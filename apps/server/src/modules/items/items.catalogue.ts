@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import type { CatalogueEntry } from '../../domain/tax-estimate.ts';
+import type { CatalogueEntry } from '../../domain/pricing/tax-estimate.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import { createCatalogueRepository } from './items.catalogue.repository.ts';
 

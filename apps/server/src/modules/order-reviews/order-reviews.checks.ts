@@ -1,14 +1,15 @@
 import type { Database } from '../../db/database.ts';
 import { CNY_REFERENCE_RATES, type OrderInput, type OrderItemInput, validateOrder } from '../../domain/order-input.ts';
 import { readReasons } from '../../lib/reasons.ts';
-import { evaluateAbnormal, type ValidationContext, fromMinor } from '../orders/index.ts';
+import { evaluateAbnormal, type ValidationContext } from '../../domain/order-checks.ts';
+import { fromMinor } from '../orders/index.ts';
 import {
   type CatalogueEntry as TaxCatalogueEntry,
   type ChannelTax,
   cnyWhole,
   estimateTax,
-  passesYearlyLimit,
-} from '../../domain/tax-estimate.ts';
+} from '../../domain/pricing/tax-estimate.ts';
+import { mayReceive } from '../../domain/recipient-eligibility.ts';
 
 /**
  * The checks an order review runs, as a list: each looks at one order (and its items) and
@@ -167,7 +168,7 @@ export const abnormalCheck: ReviewCheck = {
 /**
  * The tax rules: an order that would take its recipient past the regime's yearly cross-border
  * limit (CNY 26,000 a calendar year, by ID number over every customer's orders) fails at customs:
- * found here first, with the same estimate the order import makes (domain/tax-estimate.ts).
+ * found here first, with the same estimate the order import makes (domain/pricing/tax-estimate.ts).
  */
 export const taxCheck: ReviewCheck = {
   name: 'tax',
@@ -179,7 +180,9 @@ export const taxCheck: ReviewCheck = {
     const id = order.recipient.idCard.toUpperCase();
     const earlier = ctx.tax.yearly.get(id) ?? 0;
     ctx.tax.yearly.set(id, earlier + tax.valueFen);
-    if (passesYearlyLimit(regime, earlier, tax.valueFen))
+    if (
+      mayReceive({ yearly: { limit: regime.yearlyLimit, earlierFen: earlier, orderFen: tax.valueFen } }).overYearlyLimit
+    )
       out.order(finding('tax', 'yearlyLimit', 'error', { limit: cnyWhole(regime.yearlyLimit) }));
   },
 };

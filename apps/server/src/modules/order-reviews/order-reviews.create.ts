@@ -12,7 +12,7 @@ import { isStorageFull, StoredFileMissing } from '../../lib/storage.ts';
 import { MAX_ROWS, type ParseJob, type ParsePool, decodeParsedOrders } from '../batches/index.ts';
 import { checkXlsxUpload } from '../../lib/xlsx-guard.ts';
 import { createCatalogueLookup } from '../items/index.ts';
-import { loadChannelTax, yearlyTotals } from '../orders/index.ts';
+import { loadChannelTax, yearlyTotals } from '../../domain/pricing/index.ts';
 import { createOrderReviewsRepository } from './order-reviews.repository.ts';
 import { buildReviewRows } from './order-reviews.rows.ts';
 import type { JobPayload } from '../../lib/job-catalogue.ts';

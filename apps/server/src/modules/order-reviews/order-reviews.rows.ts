@@ -1,6 +1,8 @@
 import type { Database } from '../../db/database.ts';
 import { type OrderInput, orderValueCny } from '../../domain/order-input.ts';
-import { fromMinor, loadValidationContext, loadChannelTax, yearlyTotals } from '../orders/index.ts';
+import { loadChannelTax, yearlyTotals } from '../../domain/pricing/index.ts';
+import { loadValidationContext } from '../../domain/order-checks.ts';
+import { fromMinor } from '../orders/index.ts';
 import { createCatalogueLookup } from '../items/index.ts';
 import { type CheckContext, reviewOrder } from './order-reviews.checks.ts';
 import {

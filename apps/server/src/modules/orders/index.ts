@@ -3,14 +3,7 @@
  * import-x zones, docs/decisions/2026-11-27-import-layering-lint.md).
  */
 export { CLEARANCE_REFUSALS, type ClearanceRefusal, clearanceReasonKey, isClearanceRefusal } from './order-errors.ts';
-export {
-  type ValidationContext,
-  abnormalOf,
-  enabledAbnormalRules,
-  evaluateAbnormal,
-  loadValidationContext,
-  recentOrdersByIdCard,
-} from './orders.input.ts';
 export { fromMinor } from './orders.presenter.ts';
 export { chinaDayStart, numberColumn } from './orders.list.repository.ts';
-export { type CatalogueEntries, loadChannelTax, presentTax, yearlyTotals } from './orders.tax.ts';
+export { createOrdersRepository } from './orders.repository.ts';
+export { presentTax } from './orders.presenter.ts';

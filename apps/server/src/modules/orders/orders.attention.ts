@@ -5,7 +5,12 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { storedReasonText } from '../../lib/reasons.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
-import { ABNORMAL_RULES, enabledAbnormalRules, saveAbnormalRule, SAME_RECIPIENT_MAX } from './orders.input.ts';
+import {
+  ABNORMAL_RULES,
+  enabledAbnormalRules,
+  saveAbnormalRule,
+  SAME_RECIPIENT_MAX,
+} from '../../domain/order-checks.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { SHIPPED_FIX_FIELDS, standingAfterBoxFix, standingErrors } from './order-errors.ts';
 import { transition } from '../../domain/order-life.ts';

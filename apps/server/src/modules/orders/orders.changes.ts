@@ -11,7 +11,8 @@ import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { transition } from '../../domain/order-life.ts';
 import { standingErrors } from './order-errors.ts';
 import { createOrderChangesRepository } from './orders.changes.repository.ts';
-import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
+import { evaluateAbnormal, loadValidationContext } from '../../domain/order-checks.ts';
+import { orderInputOf } from './orders.record-input.ts';
 import { lockKey } from './orders.write.ts';
 import {
   type ChangeKind,

@@ -6,13 +6,13 @@ import { insertOrders } from '../../domain/order-writer.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
-import { presentTax } from './orders.tax.ts';
+import { presentTax } from './orders.presenter.ts';
 import { fromMinor } from './orders.presenter.ts';
 import type { OrderWrites, Req } from './orders.write.ts';
 
 /** Creating one order: the form's checks and write, and what the form looks up (sender, JAN, numbers). */
 export function orderCreation(w: OrderWrites) {
-  const { db, clock, deps, repo, now, validationContext, orderTax, toItems, money, check, abnormalOf } = w;
+  const { db, clock, deps, repo, now, validationContext, pricing, toItems, money, check, abnormalOf } = w;
   return {
     // ---- creating one --------------------------------------------------
     async create(actor: Actor, scope: Scope, lang: ApiLanguage, p: Req<typeof orders.createImport>) {
@@ -46,10 +46,10 @@ export function orderCreation(w: OrderWrites) {
         insuredAmount: money(p.insuredAmount, channel.currency, ctx, 'insuredAmount'),
         remark: p.remark,
       };
-      let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
+      let assessed: Awaited<ReturnType<typeof pricing.price>> | undefined;
       const allowedChannels = await allowedChannelsOf(db, customerId);
       await check(input, { ...ctx, allowedChannels }, lang, p.confirm, async () => {
-        assessed = await orderTax.assess(input, ctx.currencies, clock(), lang, { yearly: true, refuse: true });
+        assessed = await pricing.price(input, ctx.currencies, clock(), lang, { yearly: true, refuse: true });
       });
       input.taxEstimate = assessed!.taxEstimate;
       if (await repo.orderNoExists(customerId, p.orderNo)) {

@@ -37,7 +37,7 @@ function foundRow(r: SearchRow, wanted: Set<string>, lang: ApiLanguage): orders.
 
 /** Finding orders: the list and its export, search by numbers, one order, the dashboard's counts. */
 export function orderFinding(w: OrderWrites) {
-  const { db, clock, repo, validationContext, orderTax, load } = w;
+  const { db, clock, repo, validationContext, pricing, load } = w;
   return {
     // ---- finding -------------------------------------------------------
     async list(scope: Scope, lang: ApiLanguage, p: Req<typeof orders.orderList>) {
@@ -91,7 +91,7 @@ export function orderFinding(w: OrderWrites) {
       const o = await load(scope, id);
       const [items, events, ctx] = await Promise.all([repo.items(id), repo.events(id), validationContext()]);
       const key = lockKey(o);
-      const tax = await orderTax.current(
+      const tax = await pricing.current(
         o,
         items.map((i) => ({ jan: i.jan, quantity: i.quantity, unitPrice: Number(i.unit_price), currency: i.currency })),
         ctx.currencies,

@@ -14,7 +14,6 @@ import { readSearchNumbers } from './batch-search.numbers.ts';
 import { presentOrderRow } from './orders.presenter.ts';
 import { createOrdersRepository } from './orders.repository.ts';
 import { transition } from '../../domain/order-life.ts';
-import { createIdCardsService } from './id-cards.service.ts';
 
 /**
  * What the parcel went through, as a recipient or carrier understands it. Edits, error flags and
@@ -76,11 +75,10 @@ const CN_POST_SPECIAL: Record<string, string> = { '999077': '810000', '999078': 
 
 /**
  * What the screens look up around orders: addresses and postcodes, the warehouse scan, public
- * tracking and batch search. Promise-letter ID cards are their own use case (id-cards.service.ts).
+ * tracking and batch search. Promise-letter ID cards are a module of their own (modules/id-cards).
  */
 export function createOrdersLookup(db: Database, clock: () => Date, files: Files) {
   const repo = createOrdersRepository(db);
-  const idCards = createIdCardsService(db, clock, files);
   const now = () => clock().toISOString();
 
   return {
@@ -213,8 +211,6 @@ export function createOrdersLookup(db: Database, clock: () => Date, files: Files
         };
       });
     },
-
-    ...idCards,
 
     // ---- batch search --------------------------------------------------
     /** The numbers of an uploaded workbook (batch-search.numbers.ts). */

@@ -3,10 +3,9 @@ import type { Selectable } from 'kysely';
 import type { OrderItemsTable } from '../../db/schema-orders.ts';
 import { maskName, maskPhone } from '../../lib/mask.ts';
 import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
-import type { TaxEstimate } from '../../domain/tax-estimate.ts';
+import { fenText, type TaxEstimate } from '../../domain/pricing/tax-estimate.ts';
 import type { OrderListRow } from './orders.list.repository.ts';
 import type { OrderRecord } from './orders.repository.ts';
-import { presentTax } from './orders.tax.ts';
 
 type OrderRow = orders.OrderRow;
 type OrderItem = orders.OrderItem;
@@ -157,5 +156,22 @@ export function presentDetail(
     items: items.map((i, k) => ({ ...presentItem(i, decimals), catalogueStatus: tax.marks[k] ?? null })),
     events,
     taxEstimate: presentTax(tax.estimate),
+  };
+}
+
+/** An order's tax estimate as the calls show it (yuan text). */
+export function presentTax(e: TaxEstimate | null): orders.TaxEstimate | null {
+  if (!e) return null;
+  return {
+    regime: e.regime,
+    value: fenText(e.valueFen),
+    duty: fenText(e.dutyFen),
+    vat: fenText(e.vatFen),
+    consumption: fenText(e.consumptionFen),
+    postal: fenText(e.postalFen),
+    total: fenText(e.totalFen),
+    waived: e.waived,
+    overOrderLimit: e.overOrderLimit,
+    incomplete: e.incomplete,
   };
 }

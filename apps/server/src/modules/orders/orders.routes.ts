@@ -139,27 +139,6 @@ export function ordersRoutes(r: Registrar, service: OrdersService, lookup: Order
   r.call(orders.abnormalRuleSwitch, (input, ctx) => service.switchAbnormalRule(ctx, input));
   r.call(orders.abnormalUpdate, async (input, ctx) => service.resolveAbnormal(ctx.actor, await ctx.scope(), input));
 
-  // ID cards
-  r.call(orders.idCards, async (input, ctx) => lookup.idCards(ctx.actor, await ctx.scope(), input));
-  r.call(orders.idCardUpload, async (input, ctx) =>
-    lookup.uploadIdCard(ctx.actor, await ctx.scope(), ctx.lang, input, ctx.files[0]),
-  );
-  r.call(orders.idCardImage, async (input, ctx) => {
-    const f = await lookup.idCardImage(ctx.actor, await ctx.scope(), input.id, input.side, ctx.ip);
-    return new Download(f.filename, f.mime, f.body);
-  });
-  r.call(orders.idCardImport, async (input, ctx) =>
-    lookup.importIdCards(ctx.actor, await ctx.scope(), ctx.lang, input.customerId, ctx.files[0]),
-  );
-  r.call(orders.idCardImportErrors, async (input, ctx) => {
-    const f = await lookup.idCardImportErrors(ctx.actor, input.fileId);
-    return new Download(f.filename, f.mime, f.body);
-  });
-  r.call(orders.idCardTemplate, async (_input, ctx) => {
-    const f = await lookup.idCardTemplate(ctx.actor, ctx.lang);
-    return new Download(f.filename, XLSX, f.body);
-  });
-
   // Warehouse and tracking
   r.call(orders.orderScan, (input, ctx) => lookup.scan(ctx.actor, ctx.lang, input.code, input.location));
   r.call(orders.tracking, (input, ctx) => lookup.tracking(ctx.ip, input.waybillNos));

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database.ts';
-import { SAME_RECIPIENT_MAX } from './orders.input.ts';
+import { SAME_RECIPIENT_MAX } from '../../domain/order-checks.ts';
 import { orderAttention } from './orders.attention.ts';
 import { orderCancelling } from './orders.cancel.ts';
 import { orderCreation } from './orders.create.ts';

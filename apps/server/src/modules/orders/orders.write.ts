@@ -10,8 +10,10 @@ import { translate } from '../../lib/messages.ts';
 import type { Actor, Scope } from '../../lib/scope.ts';
 import type { Files } from '../../lib/files.ts';
 import type { StaffWrite } from '../../lib/staff-writes.ts';
-import { evaluateAbnormal, loadValidationContext, orderInputOf } from './orders.input.ts';
-import { type CatalogueEntries, createOrderTax, presentTax } from './orders.tax.ts';
+import { evaluateAbnormal, loadValidationContext } from '../../domain/order-checks.ts';
+import { orderInputOf } from './orders.record-input.ts';
+import { type CatalogueEntries, createOrderPricing } from '../../domain/pricing/index.ts';
+import { presentTax } from './orders.presenter.ts';
 import { toMinor } from './orders.presenter.ts';
 import { standingErrors } from './order-errors.ts';
 import { transition } from '../../domain/order-life.ts';
@@ -60,7 +62,7 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
   const now = () => clock().toISOString();
 
   const validationContext = () => loadValidationContext(db, clock());
-  const orderTax = createOrderTax(db, deps.catalogueEntries);
+  const pricing = createOrderPricing(db, deps.catalogueEntries);
   type Ctx = Awaited<ReturnType<typeof validationContext>>;
 
   async function load(scope: Scope, id: number) {
@@ -216,11 +218,11 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
     const guard = opts.guard ?? CHANGEABLE;
     // Items given are checked against the catalogue (refused on a channel that needs registered
     // items); the tax estimate follows every change.
-    let assessed: Awaited<ReturnType<typeof orderTax.assess>> | undefined;
+    let assessed: Awaited<ReturnType<typeof pricing.price>> | undefined;
     await check(next, ctx, lang, confirm, async () => {
       // The yearly limit too: an update can move an order onto a recipient near it (a warning,
       // as on create; the order's own value is left out of the recipient's sum).
-      assessed = await orderTax.assess(next, ctx.currencies, clock(), lang, {
+      assessed = await pricing.price(next, ctx.currencies, clock(), lang, {
         excludeOrderId: o.id,
         yearly: true,
         refuse: !!(opts.replaceItems || opts.itemsWrite),
@@ -284,7 +286,7 @@ export function createOrderWrites(db: Database, clock: () => Date, deps: OrdersD
     repo,
     now,
     validationContext,
-    orderTax,
+    pricing,
     load,
     assertChangeable,
     refuse,

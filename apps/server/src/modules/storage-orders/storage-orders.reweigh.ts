@@ -1,7 +1,6 @@
 import { ErrorCode, type ParsedRequest, storageOrders as C } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import { fromMinor } from '../../domain/charge-amounts.ts';
-import { repriceFreight } from '../../domain/charges.ts';
+import { fromMinor, repriceFreight } from '../../domain/pricing/index.ts';
 import { audit } from '../../lib/audit.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Actor } from '../../lib/scope.ts';

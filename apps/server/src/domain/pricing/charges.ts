@@ -1,6 +1,6 @@
 import type { bills as C } from '@console/contract';
 import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 import { chinaDayOf, chinaMonthOf, freightMinor, nextMonth, storageMonths, toMinor } from './charge-amounts.ts';
 import { type Card, cardInForce, cardsFor } from './rate-cards.ts';
 

@@ -1,6 +1,6 @@
 import type { ApiLanguage, orders } from '@console/contract';
 import type { Database } from '../../db/database.ts';
-import type { OrderInput } from '../../domain/order-input.ts';
+import type { OrderInput } from '../order-input.ts';
 import {
   type CatalogueEntry,
   type CatalogueMark,
@@ -12,15 +12,15 @@ import {
   estimateTax,
   fenText,
   itemValueFen,
-  passesYearlyLimit,
   type RegimeCode,
   type TaxEstimate,
   type TaxItem,
-} from '../../domain/tax-estimate.ts';
+} from './tax-estimate.ts';
 import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { nextTurn } from '../../db/next-turn.ts';
-import { createOrderChecksRepository } from './orders.checks.repository.ts';
+import { createOrderChecksRepository } from '../order-checks.repository.ts';
+import { mayReceive } from '../recipient-eligibility.ts';
 
 /** The customer's catalogue entries of many JANs at once (modules/items/items.catalogue.ts). */
 export type CatalogueEntries = (customerId: number, jans: Iterable<string>) => Promise<Map<string, CatalogueEntry>>;
@@ -86,35 +86,20 @@ export async function yearlyTotals(
   return out;
 }
 
-export function presentTax(e: TaxEstimate | null): orders.TaxEstimate | null {
-  if (!e) return null;
-  return {
-    regime: e.regime,
-    value: fenText(e.valueFen),
-    duty: fenText(e.dutyFen),
-    vat: fenText(e.vatFen),
-    consumption: fenText(e.consumptionFen),
-    postal: fenText(e.postalFen),
-    total: fenText(e.totalFen),
-    waived: e.waived,
-    overOrderLimit: e.overOrderLimit,
-    incomplete: e.incomplete,
-  };
-}
-
 /**
  * What one order (single create, update) is told about its items and tax (issue 12): each
  * item's catalogue status, a refusal (422, per item field) on a channel that takes registered
  * items only, warnings otherwise, the tax estimate, and whether the order would take its
  * recipient past the yearly limit.
  */
-export function createOrderTax(db: Database, catalogue: CatalogueEntries | undefined) {
+export function createOrderPricing(db: Database, catalogue: CatalogueEntries | undefined) {
   async function entriesOf(customerId: number, items: readonly { jan: string | null }[]) {
     const jans = items.map((i) => i.jan).filter((j): j is string => !!j);
     return catalogue && jans.length ? catalogue(customerId, jans) : new Map<string, CatalogueEntry>();
   }
   return {
-    async assess(
+    /** Price this order: its items' catalogue marks, refusals or warnings, and its tax estimate. */
+    async price(
       input: OrderInput,
       currencies: ReadonlyMap<string, number>,
       now: Date,
@@ -143,7 +128,10 @@ export function createOrderTax(db: Database, catalogue: CatalogueEntries | undef
       if (opts.yearly && estimate && regime?.yearlyLimit) {
         const id = input.recipient.idCard.toUpperCase();
         const totals = await yearlyTotals(db, [id], now, channelTax, currencies, opts.excludeOrderId);
-        if (passesYearlyLimit(regime, totals.get(id) ?? 0, estimate.valueFen))
+        const earlierFen = totals.get(id) ?? 0;
+        if (
+          mayReceive({ yearly: { limit: regime.yearlyLimit, earlierFen, orderFen: estimate.valueFen } }).overYearlyLimit
+        )
           warnings.push({
             kind: 'yearlyLimit',
             field: 'recipient.idCard',

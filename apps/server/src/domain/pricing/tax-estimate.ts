@@ -1,4 +1,5 @@
-import { CNY_REFERENCE_RATES, type OrderItemInput } from './order-input.ts';
+import { CNY_REFERENCE_RATES, type OrderItemInput } from '../order-input.ts';
+import { mayReceive } from '../recipient-eligibility.ts';
 
 /**
  * Catalogue status of order items and the tax estimate of an order (issue 12). Pure, so the
@@ -197,11 +198,11 @@ export function chinaYear(now: Date): { from: string; to: string } {
 
 /**
  * Whether an order of `orderFen` takes a recipient with `earlierFen` this year past the regime's
- * yearly limit. Only the answer leaves the server: the total sums every customer's orders.
+ * yearly limit: a rule on the recipient, asked of recipient-eligibility.ts. Only the answer leaves
+ * the server: the total sums every customer's orders.
  */
 export function passesYearlyLimit(regime: TaxRegime | null, earlierFen: number, orderFen: number): boolean {
-  if (!regime?.yearlyLimit) return false;
-  return earlierFen + orderFen > fenOf(regime.yearlyLimit);
+  return mayReceive({ yearly: { limit: regime?.yearlyLimit ?? null, earlierFen, orderFen } }).overYearlyLimit;
 }
 
 /** '26,000' from '26000.00', for messages. */

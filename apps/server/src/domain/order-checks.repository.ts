@@ -1,8 +1,8 @@
-import type { Database } from '../../db/database.ts';
-import { visibleOrders } from '../../domain/order-writer.ts';
+import type { Database } from '../db/database.ts';
+import { visibleOrders } from './order-writer.ts';
 
 /**
- * The SQL of the checks every order goes through (orders.input.ts, orders.tax.ts): the reference
+ * The SQL of the checks every order goes through (order-checks.ts, pricing/order-price.ts): the reference
  * tables, the abnormal rules' switches, and the counts and sums per recipient ID number. `db`
  * may be the caller's transaction.
  */

@@ -1,6 +1,6 @@
 import type { bills as C } from '@console/contract';
 import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 
 /** Rate cards (issue 17): a channel's prices, overridden by a customer's own card from its day on. */
 

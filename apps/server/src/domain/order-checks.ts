@@ -1,9 +1,20 @@
-import type { Database } from '../../db/database.ts';
-import { CNY_LIMIT_PER_ORDER_MINOR, type OrderInput, orderValueCny } from '../../domain/order-input.ts';
-import { type Reason, storeReasons } from '../../lib/reasons.ts';
-import { createOrderChecksRepository } from './orders.checks.repository.ts';
-import { fromMinor } from './orders.presenter.ts';
-import type { OrderRecord, OrdersRepository } from './orders.repository.ts';
+import type { Database } from '../db/database.ts';
+import { type OrderInput, orderValueCny } from './order-input.ts';
+import {
+  CNY_LIMIT_PER_ORDER_MINOR,
+  mayReceive,
+  SAME_RECIPIENT_MAX,
+  sameRecipientSince,
+} from './recipient-eligibility.ts';
+import { type Reason, storeReasons } from '../lib/reasons.ts';
+import { createOrderChecksRepository } from './order-checks.repository.ts';
+import { fromMinor } from './pricing/charge-amounts.ts';
+
+/**
+ * The checks every order goes through, whoever makes it (single create, edit, batch import, order
+ * review, v1): the reference data validation reads, and the abnormal rules (issue 40: moved out of
+ * modules/orders, which the import needed). SQL in order-checks.repository.ts.
+ */
 
 /** Reference data the validation needs (small tables, read per call so edits apply at once). */
 export async function loadValidationContext(db: Database, now: Date) {
@@ -18,51 +29,8 @@ export async function loadValidationContext(db: Database, now: Date) {
 }
 export type ValidationContext = Awaited<ReturnType<typeof loadValidationContext>>;
 
-/** An order as it is in the database, in the domain's input shape (for re-validation). */
-export function orderInputOf(
-  o: NonNullable<OrderRecord>,
-  items: Awaited<ReturnType<OrdersRepository['items']>>,
-): OrderInput {
-  return {
-    customerId: o.customer_id,
-    channel: o.channel_code as OrderInput['channel'],
-    orderNo: o.order_no,
-    boxNo: o.box_no,
-    userRefNo: o.user_ref_no,
-    orderType: o.order_type,
-    exportNominationId: o.export_nomination_id,
-    clearanceCompanyCode: o.clearance_company_code,
-    recipient: {
-      name: o.recipient_name,
-      idCard: o.recipient_id_card,
-      phone: o.recipient_phone,
-      email: o.recipient_email,
-      province: o.recipient_province,
-      city: o.recipient_city,
-      district: o.recipient_district,
-      street: o.recipient_street,
-      address: o.recipient_address,
-      postcode: o.recipient_postcode,
-    },
-    sender: { name: o.sender_name, address: o.sender_address, phone: o.sender_phone },
-    items: items.map((i) => ({
-      jan: i.jan,
-      name: i.name,
-      brand: i.brand,
-      spec: i.spec,
-      quantity: i.quantity,
-      unitPrice: Number(i.unit_price),
-      currency: i.currency,
-      origin: i.origin,
-      hazardCode: i.hazard_code,
-    })),
-    insuredAmount: Number(o.insured_amount),
-    remark: o.remark,
-  };
-}
-
-/** How many orders for one ID number within 7 days make the recipient "too often". */
-export const SAME_RECIPIENT_MAX = 5;
+/** The same-recipient rule's threshold (recipient-eligibility.ts). */
+export { SAME_RECIPIENT_MAX };
 
 /** Every abnormal rule, in the order they are listed (abnormal_rules holds whether each is on). */
 export const ABNORMAL_RULES = [
@@ -106,9 +74,10 @@ export function abnormalOf(
   if (input.recipient.address.replace(/\s/g, '').length < 4) hit('unresolvableAddress');
   if (!/^1[3-9]\d{9}$/.test(input.recipient.phone.replace(/[\s-]/g, '').replace(/^\+?86/, ''))) hit('invalidPhone');
   const fen = orderValueCny(input, currencies);
-  if (fen !== null && fen > CNY_LIMIT_PER_ORDER_MINOR)
-    hit('valueOverLimit', { value: fromMinor(fen, 2), limit: fromMinor(CNY_LIMIT_PER_ORDER_MINOR, 2) });
-  if (recent + 1 >= SAME_RECIPIENT_MAX) hit('sameRecipientTooOften', { count: recent + 1, max: SAME_RECIPIENT_MAX });
+  const recipient = mayReceive({ valueFen: fen, recentOrders: recent });
+  if (fen !== null && recipient.overOrderLimit)
+    hit('valueOverLimit', { value: fromMinor(BigInt(fen), 2), limit: fromMinor(BigInt(CNY_LIMIT_PER_ORDER_MINOR), 2) });
+  if (recipient.tooOften) hit('sameRecipientTooOften', { count: recent + 1, max: SAME_RECIPIENT_MAX });
   if (!hits.length) return { abnormal_rule: null, abnormal_reason: null, abnormal_at: null };
   return { abnormal_rule: hits.join(','), abnormal_reason: storeReasons(reasons), abnormal_at: now.toISOString() };
 }
@@ -141,7 +110,7 @@ export async function evaluateAbnormal(
   const enabled = await enabledAbnormalRules(db);
   let recent = 0;
   if (enabled.has('sameRecipientTooOften')) {
-    const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+    const since = sameRecipientSince(now);
     recent = await createOrderChecksRepository(db).recentByIdCard(
       input.recipient.idCard.toUpperCase(),
       since,

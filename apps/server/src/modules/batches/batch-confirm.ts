@@ -10,14 +10,18 @@ import { unpackOrder } from '../../domain/order-input.ts';
 import { insertOrders, reserveWaybillGroups, setBatchHidden, type WaybillPlan } from '../../domain/order-writer.ts';
 import { recordReservation, returnWaybills, settleReservation } from '../../domain/waybills.ts';
 import { classifyDatabaseError, databaseErrorText } from '../../http/error-handler.ts';
+import { allowedChannelsOf } from '../../domain/customer-channels.ts';
 import { AppError } from '../../lib/errors.ts';
 import { type JobContext, retryDelayMs, TRANSIENT_DELAY_SECONDS, TRANSIENT_RETRIES } from '../../lib/jobs.ts';
 import { translate } from '../../lib/messages.ts';
+import type { Actor, Scope } from '../../lib/scope.ts';
 import { nextTurn } from '../../db/next-turn.ts';
 import { isStorageFull } from '../../lib/storage.ts';
-import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../orders/index.ts';
+import { abnormalOf, enabledAbnormalRules, recentOrdersByIdCard } from '../../domain/order-checks.ts';
+import { sameRecipientSince } from '../../domain/recipient-eligibility.ts';
 import type { createBatchesRepository } from './batches.repository.ts';
 import type { BatchesDeps } from './batches.service.ts';
+import type { Preview } from './batch-parse.ts';
 import type { decodeParsedOrders } from './parsed-orders.ts';
 import type { JobPayload } from '../../lib/job-catalogue.ts';
 
@@ -33,19 +37,24 @@ const COMMIT_CHUNK = 500;
  */
 export type CommitPayload = JobPayload<'batch-commit'>;
 
+/** The job kind of a confirmed batch's commit. */
+export const COMMIT_JOB = 'batch-commit';
+
 type Repo = ReturnType<typeof createBatchesRepository>;
 type BatchRow = NonNullable<Awaited<ReturnType<Repo['findAny']>>>;
+type BatchRecord = NonNullable<Awaited<ReturnType<Repo['find']>>>;
 
 /** The reason of a batch whose job was cut off, in both languages (the reader's is not known then). */
 export const interruptedMessage = () =>
   `${translate('zh-CN', 'batchInterrupted')} / ${translate('en', 'batchInterrupted')}`;
 
 /**
- * A confirmed batch's commit (the `batch-commit` job, batches.service.ts): the orders are staged
- * in short transactions, hidden while the batch is `committing`, and one short transaction makes
- * them all visible; a failure removes them (all or nothing).
+ * Confirming a batch, one use case: the confirm call claims the preview (`preview` → `committing`)
+ * with its `batch-commit` job, and the job commits it: the orders are staged in short
+ * transactions, hidden while the batch is `committing`, and one short transaction makes them all
+ * visible; a failure removes them (all or nothing).
  */
-export function createBatchCommits({
+export function createBatchConfirms<Shown>({
   db,
   deps,
   repo,
@@ -53,16 +62,78 @@ export function createBatchCommits({
   now,
   parsedOrders,
   removeFile,
+  enqueue,
+  loadScoped,
+  checkStale,
+  present,
 }: {
   db: Database;
-  deps: Pick<BatchesDeps, 'afterStagedChunk' | 'logError'>;
+  deps: Pick<BatchesDeps, 'afterStagedChunk' | 'logError' | 'assertNoticesClear' | 'previewTtlMinutes' | 'jobs'>;
   repo: Repo;
   /** Progress of this process's running jobs, shown by the progress call. */
   live: Map<number, { progress: number }>;
   now: () => string;
   parsedOrders: (batch: BatchRow, lang: ApiLanguage) => Promise<ReturnType<typeof decodeParsedOrders>>;
   removeFile: (key: string | null) => Promise<void>;
+  /** Enqueues the batch's job, heavy and by customer, in the caller's transaction. */
+  enqueue: (kind: string, p: CommitPayload, customerId: number, trx?: Transaction<DB>) => Promise<unknown>;
+  /** The batch in the caller's scope, or 404. */
+  loadScoped: (scope: Scope, id: number) => Promise<BatchRecord>;
+  /** Expires a preview past its end before it is used; true when it did. */
+  checkStale: (b: BatchRecord) => Promise<boolean>;
+  /** The batch as the calls show it. */
+  present: (b: BatchRecord) => Shown;
 }) {
+  async function confirm(
+    actor: Actor,
+    scope: Scope,
+    id: number,
+    confirmations: string[],
+    lang: ApiLanguage,
+    skipInvalid = false,
+  ) {
+    let b = await loadScoped(scope, id);
+    if (await checkStale(b)) b = await loadScoped(scope, id);
+    if (b.status === 'failed' && b.preview_until && !b.parsed_key) {
+      throw AppError.conflict('batchPreviewExpired', { minutes: deps.previewTtlMinutes });
+    }
+    if (b.status !== 'preview') {
+      throw AppError.conflict('batchNotInPreview', { status: b.status });
+    }
+    // A batch with errors is made whole after fixing, or without the orders with errors when the
+    // user chooses so; those rows stay in its error workbook.
+    if (b.invalid_rows > 0 && !skipInvalid) throw AppError.field('id', 'batchHasErrors');
+    if (b.order_count === 0) throw AppError.field('id', 'batchNoValidOrders');
+    const preview = JSON.parse(b.preview ?? '{}') as Preview;
+    const missing = (preview.confirmations ?? []).filter((c) => !confirmations.includes(c.kind));
+    if (missing.length) {
+      throw AppError.validation({ confirmations: missing.map((c) => `confirmKind_${c.kind}`) });
+    }
+    await deps.assertNoticesClear(actor);
+    // A channel taken from the customer since the preview writes none of its orders (issue 17):
+    // the preview stays, to be confirmed once the channel is given back or the sheet is changed.
+    // (A preview stored before its orders were is parsed again by the commit, with today's list.)
+    const allowed = await allowedChannelsOf(db, b.customer_id);
+    if (allowed && b.parsed_key) {
+      const channels = preview.channels ?? (await parsedOrders(b, lang)).waybills.map((g) => g.channel as string);
+      const refused = [...new Set(channels)].filter((c) => !allowed.has(c));
+      if (refused.length) throw AppError.field('id', 'channelNotAllowed', { value: refused.join(', ') });
+    }
+    // Claim the batch atomically, with its commit job: two confirms of one batch commit it once.
+    await db.transaction().execute(async (trx) => {
+      const claimed = await repo.updateFrom(
+        id,
+        'preview',
+        { status: 'committing', progress: 0, updated_at: now(), heartbeat_at: now() },
+        trx,
+      );
+      if (!claimed) throw AppError.conflict('batchBusy');
+      await enqueue(COMMIT_JOB, { batchId: id, userId: actor.userId, lang }, b.customer_id, trx);
+    });
+    deps.jobs.wake(COMMIT_JOB);
+    return present((await repo.find(scope, id))!);
+  }
+
   /**
    * One run of the commit. `again`: a transient database error on PostgreSQL may end it with
    * 'again' instead of failing the batch — the one transaction was rolled back with it, so nothing
@@ -85,7 +156,7 @@ export function createBatchCommits({
       // and the batch's own earlier rows counted here (they are hidden while it commits).
       const [abnormalOn, currencyDecimals] = await Promise.all([enabledAbnormalRules(db), repo.currencyDecimals()]);
       const commitClock = new Date(createdAt);
-      const recentSince = new Date(commitClock.getTime() - 7 * 86_400_000).toISOString();
+      const recentSince = sameRecipientSince(commitClock);
       const inBatch = new Map<string, number>();
       // Each ID number's orders before this batch, read once per commit: the batch's own rows are
       // hidden from the count but not from the index range it scans, so asking again with every
@@ -308,5 +379,5 @@ export function createBatchCommits({
     }
   }
 
-  return { commitRun };
+  return { confirm, commitRun };
 }

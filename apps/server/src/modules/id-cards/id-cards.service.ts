@@ -10,7 +10,7 @@ import { createIdCardImport } from './id-cards.import.ts';
 import { imageKind } from './id-cards.upload.ts';
 import { createIdCardsRepository } from './id-cards.repository.ts';
 import { assertIdCardCaller } from './id-cards.rules.ts';
-import { createOrdersRepository } from './orders.repository.ts';
+import { createOrdersRepository } from '../orders/index.ts';
 
 const ID_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const ID_IMAGE_MIN_BYTES = 1024;
