@@ -17,7 +17,7 @@ import type { OrdersService } from './modules/orders/orders.service.ts';
 import { ordersV1Routes } from './modules/orders/orders.v1.routes.ts';
 import { ordersV1BatchRoutes } from './modules/orders/orders.v1-batch.routes.ts';
 import { ordersV1ActionRoutes } from './modules/orders/orders.v1-actions.routes.ts';
-import { defineWebhookJobs } from './modules/webhooks/webhooks.delivery.ts';
+import { defineWebhookJobs, deliveryLane } from './modules/webhooks/webhooks.delivery.ts';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { webhooksV1Routes } from './modules/webhooks/webhooks.v1.routes.ts';
@@ -73,6 +73,7 @@ export function mountV1Door(app: FastifyInstance, registrar: Registrar, d: V1Doo
     allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
     retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    lane: deliveryLane(config, config.database),
     log: app.log,
   });
   // The v1 document, built once: public, like the console's.

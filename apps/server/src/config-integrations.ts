@@ -37,6 +37,17 @@ export const integrationSettings = {
    * jitter up to double), 12 retries: about 2 to 4 days in all (docs/decisions/2026-12-07-webhooks.md).
    */
   WEBHOOK_RETRY_DELAY_SECONDS: z.coerce.number().min(0).max(3600).default(45),
+  /**
+   * Webhook deliveries running at once per instance, in a lane of their own (no render or import
+   * waits for them, nor they for one). On PostgreSQL at most DATABASE_POOL_SIZE
+   * (docs/decisions/2026-12-07-webhook-delivery-lane.md).
+   */
+  WEBHOOK_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /**
+   * Of those, how many one customer's deliveries may take at once per instance: a customer's slow
+   * endpoint holds this many slots at most, the rest serve the others. At most the concurrency.
+   */
+  WEBHOOK_DELIVERY_PER_CUSTOMER: z.coerce.number().int().min(1).max(100).default(2),
   /** How often JD access tokens near their expiry are renewed with their refresh token (modules/jd-authorize), also once at start; 0: never. */
   JD_RENEW_HOURS: z.coerce.number().min(0).max(576).default(6),
   /**

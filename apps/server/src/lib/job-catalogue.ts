@@ -19,7 +19,8 @@ import type { JobKind, JobQueue, PeriodicOptions } from './jobs.shared.ts';
  *   kind's own limit and delay), `setting` (from a setting; off when it is 0);
  * - `concurrency`: `exclusive` (one waiting or running per singleton key, e.g. per batch), `any`,
  *   `periodic` (one per period across instances, never two at once);
- * - `processBound`: on SQLite the process that enqueued it runs it (its input is in its hands).
+ * - `processBound`: on SQLite the process that enqueued it runs it (its input is in its hands);
+ * - `lane`: runs in slots of its own, a tenant one at a time there (webhook deliveries).
  */
 const id = z.number().int();
 const lang = z.enum(apiLanguages);
@@ -35,6 +36,8 @@ interface CatalogueEntry {
   retry: 'none' | 'fixed' | 'setting';
   concurrency: 'exclusive' | 'any' | 'periodic';
   processBound?: true;
+  /** A lane of its own (jobs.shared.ts `JobKind.lane`): its slots are the module's setting. */
+  lane?: true;
 }
 const entry = <S extends z.ZodType>(e: Omit<CatalogueEntry, 'payload'> & { payload: S }) => e;
 
@@ -113,7 +116,13 @@ export const jobCatalogue = {
   'download-sweep': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   // Webhooks (modules/webhooks): the outbox's relay, one job per delivery.
   'webhook-relay': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
-  'webhook-deliver': entry({ version: 1, payload: z.object({ deliveryId: id }), retry: 'setting', concurrency: 'any' }),
+  'webhook-deliver': entry({
+    version: 1,
+    payload: z.object({ deliveryId: id }),
+    retry: 'setting',
+    concurrency: 'any',
+    lane: true,
+  }),
   // Housekeeping and renewals (app.ts, modules/bills, modules/jd-authorize).
   'idempotency-sweep': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   'file-sweep': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
@@ -145,6 +154,7 @@ function checkPolicy(kind: JobKind<never>, e: CatalogueEntry, periodicKind: bool
   if (periodicKind !== (e.concurrency === 'periodic')) throw wrong('periodic');
   if (!!kind.exclusive !== (e.concurrency === 'exclusive')) throw wrong('exclusive');
   if (!!kind.processBound !== !!e.processBound) throw wrong('processBound');
+  if (!!kind.lane !== !!e.lane) throw wrong('lane');
   if (e.retry === 'none' && kind.retry) throw wrong('retry');
   if (e.retry === 'fixed' && !kind.retry) throw wrong('retry');
 }

@@ -124,7 +124,9 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
   };
 
   const handler =
-    (kind: JobKind<any>) => async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
+    (kind: JobKind<any>, ranSome?: () => void) =>
+    async (jobs: { data: unknown; retryCount: number; signal: AbortSignal }[]) => {
+      if (jobs.length) ranSome?.();
       for (const job of jobs) {
         try {
           const attempt = job.retryCount + 1;
@@ -151,13 +153,22 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
    */
   const groupOf = (opts: EnqueueOptions) =>
     opts.size === 'heavy' || opts.customerId != null ? { id: String(opts.customerId ?? NO_TENANT) } : undefined;
+  /** A lane kind's job: one of its tenant's `perTenant` groups, each tenant's in turn (`laneWorkers`). */
+  const spread = new Map<number, number>();
+  const laneGroup = (kind: JobKind<any>, opts: EnqueueOptions) => {
+    const tenant = opts.customerId ?? NO_TENANT;
+    const n = spread.get(tenant) ?? 0;
+    spread.set(tenant, (n + 1) % kind.lane!.perTenant);
+    return { id: `${tenant}.${n}` };
+  };
 
-  /** This instance's pg-boss worker of each kind (`wake` calls it before its next poll). */
-  const workIds = new Map<string, string>();
+  /** This instance's pg-boss workers of each kind (`wake` calls them before their next poll). */
+  const workIds = new Map<string, string[]>();
   const work = async (kind: JobKind<any>) => {
     if (!worker || workIds.has(kind.name)) return;
     if (kind.gaveUp)
       await boss.work(gaveUpQueue(kind.name), { pollingIntervalSeconds: config.JOB_POLL_SECONDS }, gaveUpHandler(kind));
+    if (kind.lane) return void workIds.set(kind.name, await laneWorkers(kind, kind.lane.slots));
     const id = await boss.work(
       kind.name,
       {
@@ -172,7 +183,35 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
       },
       handler(kind),
     );
-    workIds.set(kind.name, id);
+    workIds.set(kind.name, [id]);
+  };
+
+  /**
+   * A kind with a lane of its own (JobKind.lane, webhook deliveries): `slots` workers of its own
+   * queue, each one job at a time, each group one at a time across them (pg-boss counts local
+   * groups per queue, `localGroupConcurrency` 1). A tenant's jobs are spread over `perTenant`
+   * groups (`laneGroup`), so it runs that many at most: a tenant's slow jobs hold its share and the
+   * others' are fetched round them. A worker that found a job fetches again at once rather than
+   * after its poll (pg-boss waits the poll after every fetch, full or not: at 0.5 s, two workers
+   * ran 4 jobs a second), and falls back to polling when the queue is empty. One `work` per slot,
+   * as pg-boss wakes a worker by its own id only.
+   */
+  const laneWorkers = async (kind: JobKind<any>, slots: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < slots; i++) {
+      let id = '';
+      id = await boss.work(
+        kind.name,
+        {
+          pollingIntervalSeconds: Math.min(kind.pollSeconds ?? config.JOB_POLL_SECONDS, config.JOB_POLL_SECONDS),
+          localConcurrency: 1,
+          localGroupConcurrency: 1,
+        },
+        handler(kind, () => id && boss.notifyWorker(id)),
+      );
+      ids.push(id);
+    }
+    return ids;
   };
 
   function define(kind: JobKind<any>) {
@@ -195,6 +234,8 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
     if (!opts) throw new Error(`${name} is not periodic`);
     await opened;
     await boss.send(name, {}, { id: slotId(name, slotOf(at, opts.everyMs)), ...retryOptions(kinds.get(name)!) });
+    // This instance's worker takes it now rather than at its next poll (the webhook relay's second).
+    for (const id of workIds.get(name) ?? []) boss.notifyWorker(id);
   };
 
   async function open() {
@@ -215,12 +256,11 @@ export function pgJobQueue({ config, log }: JobQueueDeps, database: PostgresConn
         ...retryOptions(kinds.get(name)!),
         db: opts.trx ? fromKysely(opts.trx) : undefined,
         singletonKey: opts.singletonKey,
-        group: groupOf(opts),
+        group: kinds.get(name)!.lane ? laneGroup(kinds.get(name)!, opts) : groupOf(opts),
       });
     },
     wake(name) {
-      const id = workIds.get(name);
-      if (id) boss.notifyWorker(id);
+      for (const id of workIds.get(name) ?? []) boss.notifyWorker(id);
     },
     every(kind, opts) {
       if (opts.everyMs) periodic.set(kind.name, opts);

@@ -47,6 +47,14 @@ export interface JobKind<P = unknown> {
    */
   processBound?: boolean;
   /**
+   * A lane of its own with `slots` per instance (issue 39, webhook deliveries): the kind's jobs
+   * never take the shared slots (renders, imports) and never wait for them; in the lane, a fairness
+   * key (`customerId`) runs at most `perTenant` jobs at once per instance, so one tenant's slow jobs
+   * hold that share at most and the others' go round them. A lane keeps fetching while it finds
+   * work, rather than waiting a poll between jobs.
+   */
+  lane?: { slots: number; perTenant: number };
+  /**
    * The queue gave up on a job of this kind: its runs kept being cut short (the process running it
    * died, or its lease or time ran out) past INTERRUPTED_RERUNS, so it never ran to an end that the
    * handler could record. The owner's record (a batch, a print job) is failed here with `reason`,

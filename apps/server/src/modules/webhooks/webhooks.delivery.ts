@@ -18,6 +18,21 @@ const RELAY_BATCH = 500;
 export const RELAY_KIND = 'webhook-relay';
 
 /**
+ * The delivery lane per instance: WEBHOOK_DELIVERY_CONCURRENCY slots, on PostgreSQL never more than
+ * the instance's pool (DATABASE_POOL_SIZE): each running delivery uses one connection at a time
+ * (none while it waits for the endpoint), so the lane alone never asks for more than the pool. A
+ * customer's share of them: WEBHOOK_DELIVERY_PER_CUSTOMER, at most the slots.
+ */
+export function deliveryLane(
+  settings: { WEBHOOK_DELIVERY_CONCURRENCY: number; WEBHOOK_DELIVERY_PER_CUSTOMER: number },
+  database: { dialect: string; poolSize?: number },
+): { slots: number; perTenant: number } {
+  const wanted = settings.WEBHOOK_DELIVERY_CONCURRENCY;
+  const slots = database.dialect === 'postgres' ? Math.max(1, Math.min(wanted, database.poolSize ?? 10)) : wanted;
+  return { slots, perTenant: Math.min(settings.WEBHOOK_DELIVERY_PER_CUSTOMER, slots) };
+}
+
+/**
  * Webhook delivery on the job queue (docs/decisions/2026-12-07-webhooks.md):
  * - the relay (periodic, once a second when events wait, one at a time across instances) reads the outbox
  *   (`webhook_events` not yet dispatched), makes one delivery per subscribed active endpoint and
@@ -25,8 +40,11 @@ export const RELAY_KIND = 'webhook-relay';
  *   never lost between the order's commit and its delivery, and never delivered twice by the relay;
  * - a delivery job signs the event's stored body per Standard Webhooks (with both secrets for 24 h
  *   after a rotation), posts it, records the attempt, and on failure throws for the queue's retry
- *   (exponential backoff). Jobs are heavy with the customer as fairness key: a customer's slow
- *   endpoint holds one worker slot at most, never another customer's deliveries.
+ *   (exponential backoff). Deliveries run in a lane of their own (`JobKind.lane`, `deliveryLane`):
+ *   no render or import waits for them, nor they for one; the customer is the fairness key, at most
+ *   its share (WEBHOOK_DELIVERY_PER_CUSTOMER) at once per instance, so a slow endpoint holds that
+ *   share and never another customer's deliveries
+ *   (docs/decisions/2026-12-07-webhook-delivery-lane.md).
  */
 export function defineWebhookJobs({
   db,
@@ -36,6 +54,7 @@ export function defineWebhookJobs({
   allowedHosts,
   allowHttp = false,
   retryDelaySeconds,
+  lane,
   log,
 }: {
   db: Database;
@@ -46,6 +65,8 @@ export function defineWebhookJobs({
   /** WEBHOOK_ALLOW_HTTP: off, a plain http endpoint (saved before the check) is sent nothing. */
   allowHttp?: boolean;
   retryDelaySeconds: number;
+  /** Deliveries at once per instance, and a customer's share of them (`deliveryLane`). */
+  lane: { slots: number; perTenant: number };
   log: { warn(obj: object, msg: string): void };
 }) {
   const repo = createWebhooksRepository(db);
@@ -73,7 +94,7 @@ export function defineWebhookJobs({
         for (let i = 0; i < rows.length; i += 500)
           made.push(...(await repo.insertDeliveries(trx, rows.slice(i, i + 500))));
         for (const d of made) {
-          await jobs.enqueue(DELIVER_KIND, { deliveryId: d.id }, { trx, customerId: d.customer_id, size: 'heavy' });
+          await jobs.enqueue(DELIVER_KIND, { deliveryId: d.id }, { trx, customerId: d.customer_id });
         }
         await repo.markDispatched(
           trx,
@@ -163,7 +184,10 @@ export function defineWebhookJobs({
   jobs.define<JobPayload<'webhook-deliver'>>({
     name: DELIVER_KIND,
     retry: { limit: RETRIES, delaySeconds: retryDelaySeconds },
-    pollSeconds: 0.5,
+    // No poll of its own (JOB_POLL_SECONDS): the relay and every enqueue wake this instance's lane,
+    // and its workers fetch again at once while they find work; 8 slots polling every 0.5 s would
+    // cost an idle instance 16 queue reads a second.
+    lane,
     run: async ({ deliveryId }, ctx) => deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry'))),
   });
   jobs.every(

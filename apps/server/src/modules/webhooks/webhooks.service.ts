@@ -105,7 +105,7 @@ export function createWebhooksService({
           created_at: at,
         },
       ]);
-      await jobs.enqueue(DELIVER_KIND, { deliveryId: d!.id }, { trx, customerId: endpoint.customer_id, size: 'heavy' });
+      await jobs.enqueue(DELIVER_KIND, { deliveryId: d!.id }, { trx, customerId: endpoint.customer_id });
       return d!.id;
     });
     jobs.wake(DELIVER_KIND);
@@ -230,7 +230,7 @@ export function createWebhooksService({
       const endpoint = await repo.endpoint(row.endpoint_id);
       await db.transaction().execute(async (trx) => {
         await repo.setDeliveryStatus(trx, id, 'pending');
-        await jobs.enqueue(DELIVER_KIND, { deliveryId: id }, { trx, customerId: endpoint!.customer_id, size: 'heavy' });
+        await jobs.enqueue(DELIVER_KIND, { deliveryId: id }, { trx, customerId: endpoint!.customer_id });
       });
       jobs.wake(DELIVER_KIND);
       return null;
