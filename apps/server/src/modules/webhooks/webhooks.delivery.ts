@@ -147,7 +147,6 @@ export function defineWebhookJobs({
         trx,
         {
           delivery_id: d.id,
-          attempt: d.attempts + 1,
           at: at.toISOString(),
           status_code: result.statusCode,
           latency_ms: result.latencyMs,

@@ -108,7 +108,6 @@ export function createWebhooksRepository(db: Database) {
         .select([
           'd.id',
           'd.status',
-          'd.attempts',
           'd.customer_id',
           'e.id as event_id',
           'e.payload',
@@ -124,22 +123,32 @@ export function createWebhooksRepository(db: Database) {
         ])
         .where('d.id', '=', id)
         .executeTakeFirst(),
+    /**
+     * Records one try and returns its number. The number is the delivery's count plus one, taken in
+     * the same update: a resend while a try is still out runs a second job of the delivery at once
+     * (a customer's share is more than one), and both had read the same count before sending.
+     */
     async recordAttempt(
       trx: Transaction<DB>,
-      a: Insertable<DB['webhook_attempts']>,
+      a: Omit<Insertable<DB['webhook_attempts']>, 'attempt'>,
       delivery: { status: string; lastStatusCode: number | null },
-    ) {
-      await trx.insertInto('webhook_attempts').values(a).execute();
-      await trx
+    ): Promise<number> {
+      const { attempts } = await trx
         .updateTable('webhook_deliveries')
-        .set({
+        .set((eb) => ({
           status: delivery.status,
-          attempts: a.attempt,
+          attempts: eb('attempts', '+', 1),
           last_status_code: delivery.lastStatusCode,
           last_attempt_at: a.at,
-        })
+        }))
         .where('id', '=', a.delivery_id)
+        .returning('attempts')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('webhook_attempts')
+        .values({ ...a, attempt: attempts })
         .execute();
+      return attempts;
     },
     async setDeliveryStatus(trx: Transaction<DB> | Database, id: number, status: string) {
       await trx.updateTable('webhook_deliveries').set({ status }).where('id', '=', id).execute();
