@@ -150,7 +150,11 @@ describe('batch jobs on two instances', () => {
     const before = await openTransactions();
     expect(before.n).toBeGreaterThan(0);
     g.open();
-    await waitFor('the dead run to end its transaction', async () => (await openTransactions(before.at)).n === 0, 20_000);
+    await waitFor(
+      'the dead run to end its transaction',
+      async () => (await openTransactions(before.at)).n === 0,
+      20_000,
+    );
     expect(await batchRow(id)).toMatchObject({ status: 'failed', updated_at: failed.updated_at });
     expect(await ordersOf(id)).toBe(0);
     const events = await h.db

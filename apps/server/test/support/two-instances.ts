@@ -109,24 +109,34 @@ export async function leaseOutlived(db: Kysely<DB>, kind: string, ms = 60_000) {
   const [{ id, lapse }] = jobs;
   let first: string | null = null;
   let job = { state: 'active', retryCount: 0 };
-  await waitFor(`a heartbeat check of ${kind} after its lease would have lapsed`, async () => {
-    const { rows } = await sql<{ state: string; retryCount: number; renewed: boolean; claim: string | null; after: boolean }>`
+  await waitFor(
+    `a heartbeat check of ${kind} after its lease would have lapsed`,
+    async () => {
+      const { rows } = await sql<{
+        state: string;
+        retryCount: number;
+        renewed: boolean;
+        claim: string | null;
+        after: boolean;
+      }>`
       select j.state, j.retry_count as "retryCount", j.heartbeat_on > j.started_on as renewed,
         q.monitor_claim_on::text as claim,
         coalesce(q.monitor_claim_on >= ${lapse}::timestamptz
           and q.monitor_claim_on > coalesce(${first}::timestamptz, '-infinity'), false) as after
       from pgboss.job j join pgboss.queue q on q.name = j.name
       where j.id = ${id}::uuid`.execute(db);
-    const [row] = rows;
-    if (!row) throw new Error(`leaseOutlived: the job of ${kind} is gone`);
-    job = { state: row.state, retryCount: row.retryCount };
-    if (row.state !== 'active' || row.retryCount !== 0) return true;
-    if (!row.renewed || !row.after) return false;
-    if (first === null) {
-      first = row.claim;
-      return false;
-    }
-    return true;
-  }, ms);
+      const [row] = rows;
+      if (!row) throw new Error(`leaseOutlived: the job of ${kind} is gone`);
+      job = { state: row.state, retryCount: row.retryCount };
+      if (row.state !== 'active' || row.retryCount !== 0) return true;
+      if (!row.renewed || !row.after) return false;
+      if (first === null) {
+        first = row.claim;
+        return false;
+      }
+      return true;
+    },
+    ms,
+  );
   return job;
 }
