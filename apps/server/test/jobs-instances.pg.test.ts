@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobKind, JobQueue } from '../src/lib/jobs.ts';
 import { createHarness, secondInstance, type Harness } from './harness.ts';
-import { settled, sleep, waitFor } from './support/jobs.ts';
-import { INSTANCES_ENV } from './support/two-instances.ts';
+import { settled, waitFor } from './support/jobs.ts';
+import { INSTANCES_ENV, leaseOutlived } from './support/two-instances.ts';
 
 /**
  * The job queue (lib/jobs.ts, issue 27) across two instances on one PostgreSQL: a period's job
@@ -90,8 +90,8 @@ describe('two instances on one PostgreSQL', () => {
       name: 'test-orphan',
       run: async (_p, ctx) => void ran.push({ who: 'other', attempt: ctx.attempt }),
     });
-    // A lease and a half: the owner's heartbeat keeps the job its own.
-    await sleep(15_000);
+    // Past its lease and a heartbeat check after it: the owner's heartbeat kept the job its own.
+    expect(await leaseOutlived(h.db, 'test-orphan')).toEqual({ state: 'active', retryCount: 0 });
     expect(ran).toEqual([{ who: 'owner', attempt: 1 }]);
     await owner.app.jobs.unchecked.abandon();
     await waitFor('the other instance to take it over', () => ran.length > 1, 30_000);

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { settled, sleep, waitFor } from '../support/jobs.ts';
-import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
+import { settled, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 
 /**
  * Issue 27: a declarations workbook's commit wrote up to 5,000 rows in its request. Now it is a
@@ -95,8 +95,8 @@ describe('declarations commits on the job queue, two instances on one PostgreSQL
     const id = await commit(h.app, await workbook([['DMX100002', 'Lamp', 180000]]));
     await waitFor('the run to start', () => g.reached);
     const other = await secondInstance(h, { env: INSTANCES_ENV });
-    // A lease and a half: the owner's lease keeps the run its own while it lives.
-    await sleep(15_000);
+    // Past its lease and a heartbeat check after it: the owner's heartbeat kept the run its own.
+    expect(await leaseOutlived(other.db, 'export-declaration-batch')).toEqual({ state: 'active', retryCount: 0 });
     expect((await run(other.app, id)).status).toBe('running');
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();

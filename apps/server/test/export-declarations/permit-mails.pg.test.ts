@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
-import { settled as settledJobs, sleep, waitFor } from '../support/jobs.ts';
+import { settled as settledJobs, waitFor } from '../support/jobs.ts';
 import { smtpReceiver, TINY_PDF } from '../support/smtp.ts';
-import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
+import { heldStore, INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 
 /**
  * Issue 27: the permit's e-mail was sent in the upload's call (a slow mail server held it). Now it
@@ -89,8 +89,8 @@ describe('permit e-mails on the job queue, two instances on one PostgreSQL', () 
     await uploadPermit(h.app, await orderId('D2X100001'));
     await waitFor('the mail job to start', () => g.reached);
     const other = await secondInstance(h, { env: smtpEnv });
-    // A lease and a half: the owner's lease keeps the job its own while it lives.
-    await sleep(15_000);
+    // Past its lease and a heartbeat check after it: the owner's heartbeat kept the job its own.
+    expect(await leaseOutlived(other.db, 'export-permit-mail')).toEqual({ state: 'active', retryCount: 0 });
     expect(await permit(other.app, 'D2X100001')).toMatchObject({ emailedAt: null, emailError: null });
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();

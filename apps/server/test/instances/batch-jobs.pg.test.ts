@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseRow, fill, template, upload } from '../batches/helpers.ts';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
-import { sleep, waitFor } from '../support/jobs.ts';
-import { INSTANCES_ENV } from '../support/two-instances.ts';
+import { waitFor } from '../support/jobs.ts';
+import { INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 
 /**
  * Issue 27: batch parse and commit ran in the instance that took the call, with recovery of its
@@ -57,6 +58,15 @@ const progress = async (app: FastifyInstance, id: number) => (await on(app, 'ord
 const ordersOf = async (id: number) =>
   (await h.db.selectFrom('orders').select('order_no').where('batch_id', '=', id).execute()).length;
 const batchRow = (id: number) => h.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/** Transactions of other connections on the test's database begun before `at` (the database's now, also returned). */
+async function openTransactions(at?: string) {
+  const { rows } = await sql<{ n: number; at: string }>`
+    select count(*)::int as n, now()::text as at from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()
+      and xact_start < coalesce(${at ?? null}::timestamptz, now())`.execute(h.db);
+  return rows[0]!;
+}
 
 let serial = 0;
 const ids: number[] = [];
@@ -116,10 +126,10 @@ describe('batch jobs on two instances', () => {
     expect((await on(h.app, 'order/batch/confirm', { id, confirmations: [] })).status).toBe(200);
     await waitFor('the commit to stage its first chunk', () => g.reached, 20_000);
 
-    // Another worker starts while the commit runs (its start recovers nothing of it), and a lease
-    // and a half passes: the owner lives, so its commit stays its own.
+    // Another worker starts while the commit runs (its start recovers nothing of it), and
+    // it passes its lease and a heartbeat check after that: the owner lives, so its commit stays its own.
     const other = await secondInstance(h, { env: INSTANCES_ENV });
-    await sleep(15_000);
+    expect(await leaseOutlived(other.db, 'batch-commit')).toEqual({ state: 'active', retryCount: 0 });
     expect(await batchRow(id)).toMatchObject({ status: 'committing', error_message: null });
 
     // Its connections to the queue go as a killed process's: the lease lapses, the other takes the job.
@@ -135,8 +145,16 @@ describe('batch jobs on two instances', () => {
 
     // The dead run wakes up (as a process cut off from the queue but not from the database might):
     // its publish finds the batch no longer committing and rolls back. Nothing is written twice.
+    // Its transaction, open since its first chunk, is still open; once it has ended (rolled back, or
+    // wrongly committed), what the run did is recorded.
+    const before = await openTransactions();
+    expect(before.n).toBeGreaterThan(0);
     g.open();
-    await sleep(3_000);
+    await waitFor(
+      'the dead run to end its transaction',
+      async () => (await openTransactions(before.at)).n === 0,
+      20_000,
+    );
     expect(await batchRow(id)).toMatchObject({ status: 'failed', updated_at: failed.updated_at });
     expect(await ordersOf(id)).toBe(0);
     const events = await h.db

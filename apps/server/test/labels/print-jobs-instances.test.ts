@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Instance, secondInstance } from '../harness.ts';
-import { settled, sleep, waitFor } from '../support/jobs.ts';
-import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
+import { settled, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 import { pdfPages } from '../support/pdf-read.ts';
 
@@ -104,15 +104,16 @@ describe('print jobs with two instances on one database', () => {
     let other: Instance;
     if (pg) {
       other = await secondInstance(h, { env: INSTANCES_ENV });
-      // A lease and a half: the owner's lease keeps the job its own while it lives.
-      await sleep(15_000);
+      // Past its lease and a heartbeat check after it: the owner's heartbeat kept the job its own.
+      expect(await leaseOutlived(other.db, 'label-print')).toEqual({ state: 'active', retryCount: 0 });
       expect(await result(jobId)).toMatchObject({ status: 'running', fileId: null });
       // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
       await h.app.jobs.abandon();
     } else {
       // One process: it stops with the job under way (never finishing it), and the next start runs it.
       void h.app.jobs.stop();
-      await sleep(300);
+      // No wait: stop() marks it stopped and clears its poller before its first await, so from here it
+      // claims nothing; the job's row stays active until the next start takes it up.
       other = await secondInstance(h, { env: INSTANCES_ENV });
     }
     await waitFor('the other instance to finish it', async () => (await result(jobId)).status !== 'running', 40_000);

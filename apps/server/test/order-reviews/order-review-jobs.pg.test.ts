@@ -5,8 +5,8 @@ import { openResponse, sealRequest } from '../aes-client.ts';
 import { baseRow, fill } from '../batches/helpers.ts';
 import { createHarness, type Harness, type Instance, multipart, secondInstance } from '../harness.ts';
 import { aesBlob } from '../items/helpers.ts';
-import { settled, sleep, waitFor } from '../support/jobs.ts';
-import { heldStore, INSTANCES_ENV } from '../support/two-instances.ts';
+import { settled, waitFor } from '../support/jobs.ts';
+import { heldStore, INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 
 /**
  * Issue 27: an order review's parse ran in the process that got the upload, in a parse pool of its
@@ -106,8 +106,8 @@ describe('order reviews on the job queue, two instances on one PostgreSQL', () =
     const queued = await upload(h.app, await sheet('RJD', 7), 'dead.xlsx');
     await waitFor('the parse to start', () => g.reached);
     const other = await secondInstance(h, { env: INSTANCES_ENV });
-    // A lease and a half: the owner's lease keeps the review its own while it lives.
-    await sleep(15_000);
+    // Past its lease and a heartbeat check after it: the owner's heartbeat kept the review its own.
+    expect(await leaseOutlived(other.db, 'order-review-parse')).toEqual({ state: 'active', retryCount: 0 });
     expect((await read(other.app, queued.reviewNo)).parseState).toBe('parsing');
     // Its connections go at once, as a killed process's; its job stays claimed until the lease lapses.
     await h.app.jobs.abandon();
