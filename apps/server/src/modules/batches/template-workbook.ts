@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import { excel } from '../../lib/exceljs.ts';
 import { COLUMNS, type ColumnDef, type ListName } from '../../domain/order-templates/template-columns.ts';
 import { EXAMPLE_ORDER_NO, headerText } from '../../domain/order-templates/template-headers.ts';
 import type { TemplateDef } from '../../domain/order-templates/templates.ts';
@@ -21,7 +21,7 @@ const DATA_ROWS = 2000;
  * provinces fit), and a notes sheet explaining every column.
  */
 export async function buildTemplate(def: TemplateDef, lists: TemplateLists, channelCurrency?: string): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   wb.creator = 'console';
   const sheet = wb.addWorksheet('orders', { views: [{ state: 'frozen', ySplit: 1 }] });
   const notes = wb.addWorksheet('notes');
@@ -123,7 +123,7 @@ export async function buildTemplate(def: TemplateDef, lists: TemplateLists, chan
  * "*"; the example row is left out by the search as by the imports.
  */
 export async function buildNumbersTemplate(def: TemplateDef): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   wb.creator = 'console';
   const sheet = wb.addWorksheet('numbers', { views: [{ state: 'frozen', ySplit: 1 }] });
   const cols = def.columns.map((k) => ({ ...(COLUMNS[k] as ColumnDef), required: false }));

@@ -1,5 +1,5 @@
 import { type ApiLanguage, type clearance, ErrorCode } from '@console/contract';
-import ExcelJS from 'exceljs';
+import { excel } from '../../lib/exceljs.ts';
 import type { Database } from '../../db/database.ts';
 import { refusal, transition } from '../../domain/order-life.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -273,7 +273,7 @@ export function createClearanceService({ db, clock, files, uploadLimitBytes }: C
     /** The company's result sheet: the four columns in the caller's language, and its reason codes. */
     async template(lang: ApiLanguage, company: string) {
       await assertCompany(company);
-      const wb = new ExcelJS.Workbook();
+      const wb = new (await excel()).Workbook();
       const ws = wb.addWorksheet(translate(lang, 'clearanceTemplateSheet'), {
         views: [{ state: 'frozen', ySplit: 1 }],
       });

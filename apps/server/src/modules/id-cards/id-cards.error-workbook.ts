@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type { Row } from 'exceljs';
 import type { Database } from '../../db/database.ts';
 import { buildWorkbookBuffer } from '../../lib/workbook-job.ts';
 import { type CellStyle, columnLetter, type WorkbookRow } from '../../lib/workbook-writer.ts';
@@ -27,7 +27,7 @@ export async function errorWorkbook(
   for (const row of problems.keys()) width = Math.max(width, src.getRow(row).cellCount);
   const errCol = width + 1;
   const rowCol = width + 2;
-  const copy = (from: ExcelJS.Row) => {
+  const copy = (from: Row) => {
     const values: unknown[] = [];
     const styles: Record<number, CellStyle> = {};
     for (let c = 1; c <= width; c++) {

@@ -1,5 +1,5 @@
 import type { ApiLanguage, orders } from '@console/contract';
-import ExcelJS from 'exceljs';
+import { excel } from '../../lib/exceljs.ts';
 
 /** The ID-card import's template: its columns (read by the parser too) and the workbook a customer fills in. */
 
@@ -97,7 +97,7 @@ export const ID_IMPORT_MAX_ROWS = 2000;
 /** The template workbook: the columns with their help as notes, an example row and a notes sheet. */
 export async function idCardTemplate(lang: ApiLanguage) {
   const zh = lang !== 'en';
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   wb.creator = 'console';
   const ws = wb.addWorksheet('id-cards', { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = COLUMNS.map((c) => ({ header: headerText(c), key: c.key, width: c.width }));

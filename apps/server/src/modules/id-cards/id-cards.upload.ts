@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type { Worksheet } from 'exceljs';
+import { excel } from '../../lib/exceljs.ts';
 import { inflateEntry, ZipBombError } from '../../lib/zip.ts';
 import { guardWholeWorkbook, guardXlsx, readZipDirectory } from '../../lib/xlsx-guard.ts';
 import {
@@ -89,12 +90,12 @@ export interface ParsedRow {
 }
 /** The customer's sheet as uploaded, kept for the error workbook, and where each template column is in it. */
 export interface Sheet {
-  ws: ExcelJS.Worksheet;
+  ws: Worksheet;
   at: Map<Column, number>;
 }
 
 async function readTemplate(data: Buffer): Promise<{ rows: ParsedRow[]; sheet: Sheet }> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   try {
     await wb.xlsx.load(data as unknown as ArrayBuffer);
   } catch {

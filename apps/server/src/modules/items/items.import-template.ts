@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import { excel } from '../../lib/exceljs.ts';
 import type { items as C } from '@console/contract';
 import { columnLetter } from '../../lib/workbook-writer.ts';
 
@@ -205,7 +205,7 @@ const DATA_ROWS = 5000;
 
 /** The template workbook: bilingual headers (required ones shaded), drop-downs from a hidden sheet, a notes sheet. */
 export async function buildItemTemplate(lists: RefLists): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   wb.creator = 'console';
   const sheet = wb.addWorksheet('items', { views: [{ state: 'frozen', ySplit: 1 }] });
   const notes = wb.addWorksheet('notes');
