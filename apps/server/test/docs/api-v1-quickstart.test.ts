@@ -14,7 +14,7 @@ import { v1 } from '../api-v1/helpers.ts';
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../docs/api-v1.md'), 'utf8');
 /**
  * The JSON after `-d '` in the n-th curl of the page (step 1's login and key). Only the steps this test
- * replays are parsed: later steps may abbreviate (the batch's `{…an order as in step 2…}`).
+ * replays are parsed (later steps build their bodies from step 2's with jq).
  */
 const bodyOf = (n: number) => JSON.parse([...doc.matchAll(/-d '(\{[\s\S]*?\})'/g)][n]![1]!);
 /** The JSON of the first `-d '…'` after `marker` on the page. */
