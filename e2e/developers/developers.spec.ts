@@ -2,13 +2,14 @@
  * The Developers menu (issue 39 item 5) as a customer clicks it: an API key is made, its whole
  * key shown once (then only its prefix), used on v1 and revoked after a confirmation (v1 then
  * refuses it); a webhook endpoint on a real local receiver is made, its secret shown once, a
- * test event is sent, and the delivery shows in the log as succeeded.
+ * test event is sent, and the delivery shows in the log as succeeded. The admin sees a customer's
+ * endpoint with its customer, cannot make or change one, and disables it after a confirmation.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect as baseExpect, test } from '../support/test.ts';
 import { MAIN } from '../servers.ts';
-import { api, loginByCookie } from '../support/session.ts';
+import { api, apiLogin, loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -155,4 +156,36 @@ test('webhook endpoint: made on a local receiver, test event delivered and logge
   } finally {
     receiver.close();
   }
+});
+
+test("the admin sees a customer's endpoint with its customer, and may only disable it", async ({
+  browser,
+  request,
+}) => {
+  const demo = await apiLogin(request, 'demo');
+  const url = `http://127.0.0.1:9/admin-view-${Date.now()}`;
+  const made = await api<{ id: number }>(
+    request,
+    'webhook/endpoint/create',
+    { url, description: 'seen by the admin', eventTypes: ['order.shipped'] },
+    demo,
+  );
+  expect(made.status).toBe(200);
+  const context = await browser.newContext();
+  await loginByCookie(context, request, 'admin');
+  const page = await context.newPage();
+  const errors = watchPageErrors(page);
+  await page.goto(`${MAIN}/home/developer/webhooks`);
+  const row = page.locator(`[data-endpoint-url="${url}"]`);
+  await expect(row).toContainText('DEMO');
+  await expect(page.getByTestId('endpoint-new')).toHaveCount(0);
+  await expect(row.getByTestId('endpoint-edit')).toHaveCount(0);
+  await expect(row.getByTestId('endpoint-rotate')).toHaveCount(0);
+  await row.getByTestId('endpoint-disable').click();
+  await page.getByTestId('endpoint-disable-ok').click();
+  await expect(row.getByTestId('endpoint-disable')).toHaveCount(0);
+  const mine = await api<{ list: { id: number; active: boolean }[] }>(request, 'webhook/endpoint/list', {}, demo);
+  expect(mine.body.data.list.find((e) => e.id === made.body.data.id)?.active).toBe(false);
+  expect(errors).toEqual([]);
+  await context.close();
 });

@@ -309,6 +309,7 @@ export const auditActions = [
   'user.endSession',
   'user.endSessions',
   'user.resetPassword',
+  'webhookDelivery.resend',
   'webhookEndpoint.create',
   'webhookEndpoint.delete',
   'webhookEndpoint.rotateSecret',

@@ -38,4 +38,8 @@ export const apiKeysMessages = {
     en: 'API keys belong to a customer or an agent; staff accounts cannot make one.',
     'zh-CN': 'API 密钥属于客户或代理，员工账号不能创建。',
   },
+  webhookAdminReadOnly: {
+    en: 'A webhook endpoint belongs to its customer: the admin may only disable it or resend its deliveries.',
+    'zh-CN': 'Webhook 端点属于其客户：管理员只能停用端点或重发其投递。',
+  },
 } as const satisfies Catalogue;

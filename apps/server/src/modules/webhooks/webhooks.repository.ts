@@ -23,13 +23,11 @@ const notStaged = (eb: ExpressionBuilder<DB, 'webhook_events'>) =>
 /** Webhooks' SQL: endpoints, the outbox's relay, deliveries and their attempts. */
 export function createWebhooksRepository(db: Database) {
   return {
-    endpoints(customerIds: readonly number[], id?: number) {
-      if (!customerIds.length) return Promise.resolve([]);
-      let q = db
-        .selectFrom('webhook_endpoints')
-        .selectAll()
-        .where('customer_id', 'in', [...customerIds])
-        .where('deleted_at', 'is', null);
+    /** Live endpoints of these customers (`'all'`: every customer's, the admin's read). */
+    endpoints(customerIds: readonly number[] | 'all', id?: number) {
+      if (customerIds !== 'all' && !customerIds.length) return Promise.resolve([]);
+      let q = db.selectFrom('webhook_endpoints').selectAll().where('deleted_at', 'is', null);
+      if (customerIds !== 'all') q = q.where('customer_id', 'in', [...customerIds]);
       if (id !== undefined) q = q.where('id', '=', id);
       return q.orderBy('id').execute();
     },
@@ -164,10 +162,10 @@ export function createWebhooksRepository(db: Database) {
     },
 
     deliveries(
-      customerIds: readonly number[],
+      customerIds: readonly number[] | 'all',
       f: { id?: number; endpointId?: number; status?: string; eventId?: string; before?: number; limit: number },
     ) {
-      if (!customerIds.length) return Promise.resolve([]);
+      if (customerIds !== 'all' && !customerIds.length) return Promise.resolve([]);
       let q = db
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
@@ -182,8 +180,8 @@ export function createWebhooksRepository(db: Database) {
           'd.last_status_code',
           'd.last_attempt_at',
           'd.created_at',
-        ])
-        .where('d.customer_id', 'in', [...customerIds]);
+        ]);
+      if (customerIds !== 'all') q = q.where('d.customer_id', 'in', [...customerIds]);
       if (f.id !== undefined) q = q.where('d.id', '=', f.id);
       if (f.endpointId !== undefined) q = q.where('d.endpoint_id', '=', f.endpointId);
       if (f.status !== undefined) q = q.where('d.status', '=', f.status);

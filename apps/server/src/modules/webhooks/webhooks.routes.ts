@@ -19,5 +19,5 @@ export function webhooksRoutes(r: Registrar, service: WebhooksService) {
   r.call(webhooks.webhookEndpointTest, async ({ id }, ctx) => service.sendTest(await ctx.scope(), id));
   r.call(webhooks.webhookDeliveryList, async (input, ctx) => service.deliveries(await ctx.scope(), input));
   r.call(webhooks.webhookDeliveryGet, async ({ id }, ctx) => service.delivery(await ctx.scope(), id));
-  r.call(webhooks.webhookDeliveryResend, async ({ id }, ctx) => service.resend(await ctx.scope(), id));
+  r.call(webhooks.webhookDeliveryResend, async ({ id }, ctx) => service.resend(who(ctx), await ctx.scope(), id));
 }

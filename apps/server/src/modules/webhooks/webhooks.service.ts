@@ -64,7 +64,16 @@ export function createWebhooksService({
 }) {
   const repo = createWebhooksRepository(db);
   const now = () => clock().toISOString();
-  const customersOf = (scope: Scope): readonly number[] => (scope.all ? [] : scope.customerIds);
+  /** Whose endpoints and deliveries a caller reads: the admin (scope: all) every customer's. */
+  const customersOf = (scope: Scope): readonly number[] | 'all' => (scope.all ? 'all' : scope.customerIds);
+  /**
+   * An endpoint is its customer's integration: the admin reads every one and may disable one or
+   * resend a delivery (audited), never make, edit, rotate (a secret it would see), test or delete one
+   * (docs/decisions/2026-12-07-admin-webhooks.md).
+   */
+  const notForAdmin = (scope: Scope) => {
+    if (scope.all) throw AppError.forbidden('webhookAdminReadOnly');
+  };
 
   function checkUrl(url: string | undefined) {
     const problem = url === undefined ? null : urlProblem(url, allowHttp);
@@ -81,6 +90,7 @@ export function createWebhooksService({
 
   /** A test event: no order, to one endpoint, delivered like any other. */
   async function sendTest(scope: Scope, endpointId: number) {
+    notForAdmin(scope);
     const endpoint = await mine(scope, endpointId);
     const id = newEventId();
     const at = now();
@@ -114,14 +124,21 @@ export function createWebhooksService({
 
   return {
     async list(scope: Scope, customerId?: number) {
-      const ids = customersOf(scope).filter((c) => customerId === undefined || c === customerId);
+      const mineAll = customersOf(scope);
+      const ids =
+        mineAll === 'all'
+          ? customerId === undefined
+            ? 'all'
+            : [customerId]
+          : mineAll.filter((c) => customerId === undefined || c === customerId);
       return { list: (await repo.endpoints(ids)).map(show) };
     },
     get: async (scope: Scope, id: number) => show(await mine(scope, id)),
 
     async create(who: Who, scope: Scope, input: v1.V1Body<typeof v1.createWebhookEndpoint>) {
+      notForAdmin(scope);
       checkUrl(input.url);
-      const customers = customersOf(scope);
+      const customers = scope.all ? [] : scope.customerIds;
       // A customer's key acts for its customer; an agent's key names one of its customers.
       const customerId = input.customerId ?? (customers.length === 1 ? customers[0] : undefined);
       if (customerId === undefined) throw AppError.field('customerId', 'customerRequired');
@@ -152,6 +169,8 @@ export function createWebhooksService({
     },
 
     async update(who: Who, scope: Scope, id: number, input: v1.V1Body<typeof v1.updateWebhookEndpoint>) {
+      // The admin's one change: turning an endpoint off (abuse, a target that must stop getting data).
+      if (scope.all && !(input.active === false && Object.keys(input).length === 1)) notForAdmin(scope);
       checkUrl(input.url);
       const before = await mine(scope, id);
       await db.transaction().execute(async (trx) => {
@@ -172,6 +191,7 @@ export function createWebhooksService({
     },
 
     async remove(who: Who, scope: Scope, id: number) {
+      notForAdmin(scope);
       await mine(scope, id);
       await db.transaction().execute(async (trx) => {
         await repo.updateEndpoint(trx, id, { deleted_at: now(), active: 0, updated_at: now() });
@@ -182,6 +202,7 @@ export function createWebhooksService({
     },
 
     async rotate(who: Who, scope: Scope, id: number) {
+      notForAdmin(scope);
       const before = await mine(scope, id);
       const secret = newSecret();
       const at = clock();
@@ -224,12 +245,18 @@ export function createWebhooksService({
         })),
       };
     },
-    async resend(scope: Scope, id: number) {
+    async resend(who: Who, scope: Scope, id: number) {
       const [row] = await repo.deliveries(customersOf(scope), { id, limit: 1 });
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'notFound');
       const endpoint = await repo.endpoint(row.endpoint_id);
       await db.transaction().execute(async (trx) => {
         await repo.setDeliveryStatus(trx, id, 'pending');
+        // Who sent an event again, and for which customer: the admin's resends above all.
+        await audit(trx, who, {
+          action: 'webhookDelivery.resend',
+          target: `webhookDelivery:${id}`,
+          detail: { eventId: row.event_id, endpointId: row.endpoint_id, customerId: endpoint!.customer_id },
+        });
         await jobs.enqueue(DELIVER_KIND, { deliveryId: id }, { trx, customerId: endpoint!.customer_id });
       });
       jobs.wake(DELIVER_KIND);

@@ -16,5 +16,5 @@ export function webhooksV1Routes(r: V1Registrar, service: WebhooksService) {
   r.call(v1.testWebhookEndpoint, async ({ params }, ctx) => service.sendTest(ctx.scope, params.id));
   r.call(v1.listWebhookDeliveries, async ({ query }, ctx) => service.deliveries(ctx.scope, query));
   r.call(v1.getWebhookDelivery, async ({ params }, ctx) => service.delivery(ctx.scope, params.id));
-  r.call(v1.resendWebhookDelivery, async ({ params }, ctx) => service.resend(ctx.scope, params.id));
+  r.call(v1.resendWebhookDelivery, async ({ params }, ctx) => service.resend(who(ctx), ctx.scope, params.id));
 }

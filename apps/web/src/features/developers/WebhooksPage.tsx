@@ -2,7 +2,7 @@ import { reference } from '@console/contract';
 import { Alert, App, Button, Popconfirm, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { formatTime, t, useCall, useI18n, useSession } from '@/lib';
-import { deleteEndpoint, endpointsCall, rotateSecret, sendTest } from './api/developers.ts';
+import { deleteEndpoint, endpointsCall, rotateSecret, sendTest, updateEndpoint } from './api/developers.ts';
 import { DeliveriesDrawer } from './DeliveriesDrawer.tsx';
 import { type Endpoint, EndpointForm } from './EndpointForm.tsx';
 import { reasonText } from './reason.ts';
@@ -14,14 +14,19 @@ import './i18n.ts';
  * made and changed here as on v1 through the same service; the signing secret is shown once
  * (made or rotated), a test event goes out on demand, and the delivery log (with each attempt,
  * and a resend) opens in a drawer. An endpoint list is a tenant's handful, so it is one call.
+ * The admin reads every customer's endpoints (its customer shown) and may only disable one or
+ * resend a delivery, both audited (docs/decisions/2026-12-07-admin-webhooks.md).
  */
 export default function WebhooksPage() {
   useI18n();
   const { message } = App.useApp();
   const { user } = useSession();
-  const isAgent = user?.roles[0] === 'agent';
+  const role = user?.roles[0];
+  const isAgent = role === 'agent';
+  // The endpoints' owners make and change them; the admin reads, disables and resends.
+  const owns = role === 'customer' || isAgent;
   const list = useCall(endpointsCall, {});
-  const customers = useCall(reference.customers, {}, { enabled: isAgent });
+  const customers = useCall(reference.customers, {}, { enabled: !owns || isAgent });
   const codeOf = (id: number) => customers.data?.find((c) => c.id === id)?.code ?? String(id);
   const [form, setForm] = useState<{ editing: Endpoint | null } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -68,7 +73,7 @@ export default function WebhooksPage() {
       ),
     },
     { title: t('dev.description'), dataIndex: 'description' },
-    ...(isAgent ? [{ title: t('dev.customer'), dataIndex: 'customerId', render: codeOf }] : []),
+    ...(isAgent || !owns ? [{ title: t('dev.customer'), dataIndex: 'customerId', render: codeOf }] : []),
     {
       title: t('dev.events'),
       dataIndex: 'eventTypes',
@@ -92,69 +97,100 @@ export default function WebhooksPage() {
       title: t('dev.actions'),
       key: 'actions',
       fixed: 'right',
-      render: (_, r) => (
-        <Space size={4} wrap>
-          <Button size="small" onClick={() => setForm({ editing: r })} data-testid="endpoint-edit">
-            {t('dev.editEndpoint')}
-          </Button>
-          <Tooltip title={r.active ? undefined : t('dev.inactive')}>
-            <Button
-              size="small"
-              disabled={!r.active}
-              onClick={() =>
-                void act(
-                  () => sendTest(r.id),
-                  () => void message.success(t('dev.testSent')),
-                )
-              }
-              data-testid="endpoint-test"
-            >
-              {t('dev.sendTest')}
+      render: (_, r) =>
+        owns ? (
+          ownerActions(r)
+        ) : (
+          <Space size={4} wrap>
+            <Button size="small" onClick={() => setLog({ endpointId: r.id })} data-testid="endpoint-deliveries">
+              {t('dev.deliveries')}
             </Button>
-          </Tooltip>
-          <Button size="small" onClick={() => setLog({ endpointId: r.id })} data-testid="endpoint-deliveries">
-            {t('dev.deliveries')}
-          </Button>
-          <Popconfirm
-            title={t('dev.confirmRotate')}
-            okButtonProps={{ 'data-testid': 'endpoint-rotate-ok' } as never}
-            onConfirm={() =>
-              act(
-                () => rotateSecret(r.id),
-                (x) => setSecret(x.secret),
-              )
-            }
-          >
-            <Button size="small" data-testid="endpoint-rotate">
-              {t('dev.rotate')}
-            </Button>
-          </Popconfirm>
-          <Popconfirm
-            title={t('dev.confirmDelete', { url: r.url })}
-            okButtonProps={{ danger: true, 'data-testid': 'endpoint-delete-ok' } as never}
-            onConfirm={() =>
-              act(
-                () => deleteEndpoint(r.id),
-                () => void message.success(t('dev.deleted')),
-              )
-            }
-          >
-            <Button size="small" danger data-testid="endpoint-delete">
-              {t('dev.delete')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      ),
+            {r.active && (
+              <Popconfirm
+                title={t('dev.confirmDisable', { url: r.url })}
+                okButtonProps={{ danger: true, 'data-testid': 'endpoint-disable-ok' } as never}
+                onConfirm={() =>
+                  act(
+                    () => updateEndpoint({ id: r.id, active: false }),
+                    () => void message.success(t('dev.disabledDone')),
+                  )
+                }
+              >
+                <Button size="small" danger data-testid="endpoint-disable">
+                  {t('dev.disable')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
+        ),
     },
   ];
 
+  function ownerActions(r: Endpoint) {
+    return (
+      <Space size={4} wrap>
+        <Button size="small" onClick={() => setForm({ editing: r })} data-testid="endpoint-edit">
+          {t('dev.editEndpoint')}
+        </Button>
+        <Tooltip title={r.active ? undefined : t('dev.inactive')}>
+          <Button
+            size="small"
+            disabled={!r.active}
+            onClick={() =>
+              void act(
+                () => sendTest(r.id),
+                () => void message.success(t('dev.testSent')),
+              )
+            }
+            data-testid="endpoint-test"
+          >
+            {t('dev.sendTest')}
+          </Button>
+        </Tooltip>
+        <Button size="small" onClick={() => setLog({ endpointId: r.id })} data-testid="endpoint-deliveries">
+          {t('dev.deliveries')}
+        </Button>
+        <Popconfirm
+          title={t('dev.confirmRotate')}
+          okButtonProps={{ 'data-testid': 'endpoint-rotate-ok' } as never}
+          onConfirm={() =>
+            act(
+              () => rotateSecret(r.id),
+              (x) => setSecret(x.secret),
+            )
+          }
+        >
+          <Button size="small" data-testid="endpoint-rotate">
+            {t('dev.rotate')}
+          </Button>
+        </Popconfirm>
+        <Popconfirm
+          title={t('dev.confirmDelete', { url: r.url })}
+          okButtonProps={{ danger: true, 'data-testid': 'endpoint-delete-ok' } as never}
+          onConfirm={() =>
+            act(
+              () => deleteEndpoint(r.id),
+              () => void message.success(t('dev.deleted')),
+            )
+          }
+        >
+          <Button size="small" danger data-testid="endpoint-delete">
+            {t('dev.delete')}
+          </Button>
+        </Popconfirm>
+      </Space>
+    );
+  }
+
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="developer-webhooks">
-      <Alert type="info" showIcon message={t('dev.webhooksHint')} />
+      <Alert type="info" showIcon message={owns ? t('dev.webhooksHint') : t('dev.adminWebhooksHint')} />
       <Space>
-        <Button type="primary" onClick={() => setForm({ editing: null })} data-testid="endpoint-new">
-          {t('dev.newEndpoint')}
-        </Button>
+        {owns && (
+          <Button type="primary" onClick={() => setForm({ editing: null })} data-testid="endpoint-new">
+            {t('dev.newEndpoint')}
+          </Button>
+        )}
         <Button onClick={() => setLog({})} data-testid="deliveries-open">
           {t('dev.deliveries')}
         </Button>

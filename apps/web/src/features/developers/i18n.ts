@@ -80,6 +80,11 @@ registerMessages('dev', {
     latency: '耗时(ms)',
     response: '响应内容',
     deliveryStatus: { pending: '待发送', succeeded: '成功', failed: '失败', cancelled: '已取消' },
+    adminWebhooksHint:
+      'Webhook 端点属于各客户，由客户自己创建和修改。此处可查看所有客户的端点和投递记录；可停用端点、重新发送投递，两者都记入审计日志。',
+    disable: '停用',
+    confirmDisable: '停用端点 {url}？之后不再向其发送事件，待发送的投递将取消；客户可自行重新启用。',
+    disabledDone: '端点已停用',
     webhooksHint:
       '事件以 POST 发送到您的地址，并按 Standard Webhooks 用端点密钥签名（webhook-id、webhook-timestamp、webhook-signature 请求头）。',
     scopeNames: {
@@ -172,6 +177,12 @@ registerMessages('dev', {
     latency: 'Time (ms)',
     response: 'Response',
     deliveryStatus: { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed', cancelled: 'Cancelled' },
+    adminWebhooksHint:
+      "Webhook endpoints belong to customers, who make and change them. Here every customer's endpoints and deliveries can be seen; an endpoint can be disabled and a delivery resent, both recorded in the audit log.",
+    disable: 'Disable',
+    confirmDisable:
+      'Disable the endpoint {url}? No more events are sent to it and its waiting deliveries are cancelled; the customer can turn it on again.',
+    disabledDone: 'Endpoint disabled',
     webhooksHint:
       'Events are POSTed to your URL, signed per Standard Webhooks with the endpoint secret (webhook-id, webhook-timestamp, webhook-signature headers).',
     scopeNames: {
