@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { permitMailProblem } from '../src/features/export-declarations/permit-mail.ts';
+import { permitMailProblem, sentences } from '../src/features/export-declarations/permit-mail.ts';
 import { setLocale } from '../src/lib/i18n.ts';
 
 /**
@@ -50,6 +50,11 @@ describe('a permit whose e-mail did not go', () => {
     expect(failed.reference).toBe(`编号 ${ID}`);
     expect(permitMailProblem(permit('declMailRefused'))!.reason).toMatch(/拒收/);
     expect(permitMailProblem(permit('declMailNoAddress'))!.reason).toMatch(/未设置接收邮箱/);
+  });
+
+  it('runs the sentences on as each language does', () => {
+    expect(sentences('It failed.', 'Upload again.', null)).toBe('It failed. Upload again.');
+    expect(sentences('发送失败。', '请重新上传。', '编号 1')).toBe('发送失败。请重新上传。编号 1');
   });
 
   it('sent, not yet tried, or no permit: nothing to say', () => {

@@ -15,7 +15,7 @@ import {
 } from './api/exportDeclarations.ts';
 import { BatchUploadModal } from './components/BatchUploadModal.tsx';
 import './i18n.ts';
-import { permitMailProblem } from './permit-mail.ts';
+import { permitMailProblem, sentences } from './permit-mail.ts';
 import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = D.ExportDeclarationRow;
@@ -230,13 +230,17 @@ export default function ExportDeclarationsPage() {
     if (!p) return null;
     return (
       <>
-        <Tooltip title={[p.reason, p.next, p.reference].filter(Boolean).join(' ')}>
+        <Tooltip title={sentences(p.reason, p.next, p.reference)}>
           <Tag color={p.color} data-testid="decl-mail-error">
             {p.tag}
           </Tag>
         </Tooltip>
-        <Typography.Text type="secondary" style={{ fontSize: 12, maxWidth: 260 }} data-testid="decl-mail-reason">
-          {p.reason} {p.next}
+        <Typography.Text
+          type="secondary"
+          style={{ display: 'block', fontSize: 12, maxWidth: 260 }}
+          data-testid="decl-mail-reason"
+        >
+          {sentences(p.reason, p.next)}
         </Typography.Text>
       </>
     );

@@ -12,6 +12,12 @@ export type PermitMailProblem = {
   reference: string | null;
 };
 
+/** Sentences run on: a space after an English one, none after a Chinese full stop. */
+export const sentences = (...parts: (string | null)[]) =>
+  parts
+    .filter((p): p is string => !!p)
+    .reduce((all, p) => (all === '' || /[。）！]$/.test(all) ? all + p : `${all} ${p}`), '');
+
 /**
  * The server's key worded by the console (issue 38): refused and failed are red (the mail did not
  * arrive), stopped and no address orange (stopped may have arrived; no address was never tried).
