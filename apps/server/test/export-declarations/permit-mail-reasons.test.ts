@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoDeclarations } from '../../src/seed/export-declarations.ts';
 import { createHarness, type Harness } from '../harness.ts';
+import { waitFor } from '../support/jobs.ts';
 import { smtpReceiver, uploadPermitTo } from '../support/smtp.ts';
 
 /**
@@ -83,3 +84,29 @@ it("text stored before the mail was a job (the mail server's exception) never re
     expect(JSON.stringify(p)).not.toMatch(/535|smtp\.internal|Invalid login/);
   }
 });
+
+// Last in the file: the harness's job runner is stopped here.
+it('a mail job that finds the address removed since the upload says so instead of "not yet sent"', async () => {
+  // The upload's job waits for a runner: the address goes before any runs it.
+  await h.app.jobs.stop();
+  const { res } = await uploadPermitTo(h, operator, 'DMX100001', 'docs@demo.example');
+  expect(res.json().data.mail).toBe('queued');
+  expect(await permitOf('DMX100001')).toMatchObject({ emailErrorKey: null, emailedAt: null });
+  const o = await h.db
+    .selectFrom('orders')
+    .select('export_nomination_id')
+    .where('order_no', '=', 'DMX100001')
+    .executeTakeFirstOrThrow();
+  await h.db
+    .updateTable('export_nominations')
+    .set({ receive_email: '' })
+    .where('id', '=', o.export_nomination_id!)
+    .execute();
+  await h.restarted();
+  await waitFor('the job to run', async () => (await permitOf('DMX100001')).emailErrorKey !== null, 30_000);
+  expect(await permitOf('DMX100001')).toMatchObject({
+    emailedAt: null,
+    emailErrorKey: 'declMailNoAddress',
+    emailErrorId: null,
+  });
+}, 60_000);
