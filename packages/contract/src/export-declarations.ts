@@ -20,6 +20,20 @@ export const DECLARATION_THRESHOLD_JPY = 200_000;
 export const DECLARATION_PREVIEW_ROWS = 200;
 export const DECLARATION_BATCH_MAX_ROWS = 5_000;
 
+/**
+ * Why a permit's e-mail did not go: declMailFailed (its tries used up, or a failure with no better
+ * word), declMailRefused (the mail server refused it: final), declMailStopped (the queue gave up
+ * after its runs kept being cut short: it may or may not have arrived), declMailNoAddress (the
+ * export nomination has no receiving address). Each is resent by uploading the permit again.
+ */
+export const PERMIT_MAIL_ERRORS = [
+  'declMailFailed',
+  'declMailRefused',
+  'declMailStopped',
+  'declMailNoAddress',
+] as const;
+export type PermitMailError = (typeof PERMIT_MAIL_ERRORS)[number];
+
 export const exportDeclarationRow = z.object({
   orderId: z.number().int(),
   orderNo: z.string(),
@@ -39,7 +53,16 @@ export const exportDeclarationRow = z.object({
     .object({ nameJa: z.string(), nameEn: z.string(), corporateNumber: z.string(), receiveEmail: z.string() })
     .nullable(),
   permit: z
-    .object({ uploadedAt: isoTime, emailedAt: isoTime.nullable(), emailError: z.string().nullable() })
+    .object({
+      uploadedAt: isoTime,
+      emailedAt: isoTime.nullable(),
+      /** Why the permit was not e-mailed, worded in the caller's language (null: sent or not yet tried). */
+      emailError: z.string().nullable(),
+      /** The same as a message key, for a console to word with its next step (issue 38). */
+      emailErrorKey: z.enum(PERMIT_MAIL_ERRORS).nullable(),
+      /** The id to quote to support (in the server's log with the cause); null where there is none. */
+      emailErrorId: z.string().nullable(),
+    })
     .nullable(),
   orderCreatedAt: isoTime,
   updatedAt: isoTime.nullable(),

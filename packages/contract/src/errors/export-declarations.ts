@@ -66,6 +66,10 @@ export const exportDeclarationsMessages = {
     'zh-CN':
       '许可证邮件的发送多次被中断（服务器每次都重启了），因此不再重试；收件人可能已收到，也可能未收到。如需重新发送，请重新上传许可证。',
   },
+  declMailNoAddress: {
+    en: 'The permit was not e-mailed: the export nomination has no receiving e-mail address. Add it, then upload the permit again to send it.',
+    'zh-CN': '许可证未发送邮件：出口抬头未设置接收邮箱。请先设置接收邮箱，再重新上传许可证以发送。',
+  },
   declMailSubject: { en: 'Export permit {orderNo}', 'zh-CN': '出口许可 {orderNo}' },
   declMailBody: {
     en: 'Attached is the export permit of order {orderNo} (waybill {waybillNo}).',

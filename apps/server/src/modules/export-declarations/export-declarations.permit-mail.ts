@@ -47,7 +47,9 @@ export function createPermitMails(deps: {
   async function mailJob({ orderId, fileId, lang }: MailPayload, ctx: JobContext) {
     const r = await repo.findAny(orderId);
     // Cleared, replaced by a newer permit, or sent by an earlier run.
-    if (!mailer || !r || r.permit_file_id !== fileId || r.permit_emailed_at || !r.receive_email) return;
+    if (!mailer || !r || r.permit_file_id !== fileId || r.permit_emailed_at) return;
+    // The address was removed after the upload: said on the permit rather than "not yet sent".
+    if (!r.receive_email) return repo.setMailResult(orderId, fileId, null, { key: 'declMailNoAddress', errorId: null });
     const f = await repo.permitFile(fileId);
     if (!f) return;
     try {

@@ -223,7 +223,7 @@ export function createExportDeclarationsRepository(db: Database) {
       return Number(r.numUpdatedRows) > 0;
     },
 
-    async setPermit(trx: Database, orderId: number, fileId: number, by: number, at: string) {
+    async setPermit(trx: Database, orderId: number, fileId: number, by: number, at: string, mailError: string | null) {
       const r = await trx
         .updateTable('export_declarations')
         .set({
@@ -231,7 +231,7 @@ export function createExportDeclarationsRepository(db: Database) {
           permit_uploaded_at: at,
           permit_uploaded_by: by,
           permit_emailed_at: null,
-          permit_email_error: null,
+          permit_email_error: mailError,
           permit_email_error_id: null,
         })
         .where('order_id', '=', orderId)
@@ -244,7 +244,7 @@ export function createExportDeclarationsRepository(db: Database) {
       orderId: number,
       fileId: number,
       emailedAt: string | null,
-      error: { key: string; errorId: string } | null,
+      error: { key: string; errorId: string | null } | null,
     ) {
       await db
         .updateTable('export_declarations')

@@ -20,6 +20,20 @@ import { declarationsJob, declareAtCustomsJob, type Layout } from './export-decl
 const PERMIT_KIND = 'export-permit';
 const iso = (t: string | Date | null) => (t === null ? null : new Date(t).toISOString());
 
+/**
+ * The permit mail's failure: a message key since the mail is a job (issue 27), worded here for
+ * the API and by the console from the key. Anything else stored before (the mail server's own
+ * exception text, or a message worded then) is never shown: it reads as a failed mail.
+ */
+function mailError(lang: ApiLanguage, r: DeclarationRecord) {
+  const stored = r.permit_email_error;
+  if (stored === null) return { emailError: null, emailErrorKey: null, emailErrorId: null };
+  const known = (C.PERMIT_MAIL_ERRORS as readonly string[]).includes(stored);
+  const key: C.PermitMailError = known ? (stored as C.PermitMailError) : 'declMailFailed';
+  const id = known ? r.permit_email_error_id : null;
+  return { emailError: translate(lang, key, { errorId: id ?? '-' }), emailErrorKey: key, emailErrorId: id };
+}
+
 export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclarationRow {
   return {
     orderId: r.order_id,
@@ -48,13 +62,7 @@ export function present(lang: ApiLanguage, r: DeclarationRecord): C.ExportDeclar
         : {
             uploadedAt: iso(r.permit_uploaded_at)!,
             emailedAt: iso(r.permit_emailed_at),
-            // A key since the mail is a job; text stored before it is shown as it was.
-            emailError:
-              r.permit_email_error === 'declMailFailed' ||
-              r.permit_email_error === 'declMailRefused' ||
-              r.permit_email_error === 'declMailStopped'
-                ? translate(lang, r.permit_email_error, { errorId: r.permit_email_error_id ?? '-' })
-                : r.permit_email_error,
+            ...mailError(lang, r),
           },
     orderCreatedAt: iso(r.order_created_at)!,
     updatedAt: iso(r.updated_at),
@@ -183,7 +191,9 @@ export function createExportDeclarationsService(deps: {
             trx,
           );
           // The declaration may have been cleared since it was read: then nothing is linked.
-          if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at)))
+          // No address: the permit says so (and what to do) where its mail status is read.
+          const mailError = mail === 'noAddress' ? 'declMailNoAddress' : null;
+          if (!(await repo.setPermit(trx, orderId, fileId, actor.userId, at, mailError)))
             throw AppError.conflict('declNotDeclared');
           if (mail === 'queued') await permitMails.enqueue(trx, { orderId, fileId, lang }, r.customer_id);
         }),

@@ -1,5 +1,5 @@
 import { exportDeclarations as D } from '@console/contract';
-import { Alert, App, Button, Input, Space, Tag, Typography, Upload, type TableColumnsType } from 'antd';
+import { Alert, App, Button, Input, Space, Tag, Tooltip, Typography, Upload, type TableColumnsType } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
@@ -15,6 +15,7 @@ import {
 } from './api/exportDeclarations.ts';
 import { BatchUploadModal } from './components/BatchUploadModal.tsx';
 import './i18n.ts';
+import { permitMailProblem, sentences } from './permit-mail.ts';
 import { CopyNumber } from '@/components/CopyNumber.tsx';
 
 type Row = D.ExportDeclarationRow;
@@ -156,7 +157,7 @@ export default function ExportDeclarationsPage() {
         <Space direction="vertical" size={0}>
           <span>{formatTime(r.permit.uploadedAt)}</span>
           {r.permit.emailedAt && <Tag color="blue">{label('emailed')}</Tag>}
-          {r.permit.emailError && <Tag color="red">{label('emailFailed')}</Tag>}
+          {mailProblem(r.permit)}
         </Space>
       ) : (
         <Typography.Text type="secondary">{label('noPermit')}</Typography.Text>
@@ -222,6 +223,28 @@ export default function ExportDeclarationsPage() {
         ),
     },
   ];
+
+  /** A mail that did not go: its tag (the reference in its tooltip), why and what to do under it. */
+  const mailProblem = (permit: Row['permit']) => {
+    const p = permitMailProblem(permit);
+    if (!p) return null;
+    return (
+      <>
+        <Tooltip title={sentences(p.reason, p.next, p.reference)}>
+          <Tag color={p.color} data-testid="decl-mail-error">
+            {p.tag}
+          </Tag>
+        </Tooltip>
+        <Typography.Text
+          type="secondary"
+          style={{ display: 'block', fontSize: 12, maxWidth: 260 }}
+          data-testid="decl-mail-reason"
+        >
+          {sentences(p.reason, p.next)}
+        </Typography.Text>
+      </>
+    );
+  };
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
