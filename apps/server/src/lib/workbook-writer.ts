@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { CellValue } from 'exceljs';
+import { excel } from './exceljs.ts';
 import { nextTurn } from '../db/next-turn.ts';
 
 /**
@@ -94,8 +95,7 @@ export async function writeWorkbook(
   pages: AsyncIterable<WorkbookRow[]> | Iterable<WorkbookRow[]>,
   out: Writable,
 ): Promise<void> {
-  // Loaded on first use: importing ExcelJS costs a thread 0.2 s.
-  const { default: Excel } = await import('exceljs');
+  const Excel = await excel();
   const done = new Promise<void>((resolve, reject) => {
     out.once('finish', resolve);
     out.once('close', resolve);
