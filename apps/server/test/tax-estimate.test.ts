@@ -5,10 +5,10 @@ import {
   estimateTax,
   fenText,
   mulDiv,
-  passesYearlyLimit,
   type TaxRegime,
 } from '../src/domain/pricing/tax-estimate.ts';
 import { loadChannelTax } from '../src/domain/pricing/order-price.ts';
+import { mayReceive } from '../src/domain/recipient-eligibility.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { baseRow, download, fill, idCard, jan, settle, template, upload } from './batches/helpers.ts';
 import { catalogueItem } from './support/catalogue.ts';
@@ -187,9 +187,11 @@ describe('the regimes, as the migration seeds them', () => {
   });
 
   it('the yearly limit: over CNY 26,000, not at it', () => {
-    expect(passesYearlyLimit(cbec, 2_500_000, 100_000)).toBe(false);
-    expect(passesYearlyLimit(cbec, 2_500_000, 100_001)).toBe(true);
-    expect(passesYearlyLimit(postal, 99_999_999, 1)).toBe(false);
+    const over = (regime: TaxRegime, earlierFen: number, orderFen: number) =>
+      mayReceive({ yearly: { limit: regime.yearlyLimit, earlierFen, orderFen } }).overYearlyLimit;
+    expect(over(cbec, 2_500_000, 100_000)).toBe(false);
+    expect(over(cbec, 2_500_000, 100_001)).toBe(true);
+    expect(over(postal, 99_999_999, 1)).toBe(false);
   });
 });
 

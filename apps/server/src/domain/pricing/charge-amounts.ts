@@ -102,8 +102,12 @@ export function toMinor(amount: string, decimals: number): bigint {
   return m[1] ? -v : v;
 }
 
-/** 1234n, 2 → "12.34"; 5n, 0 → "5". */
-export function fromMinor(v: bigint, decimals: number): string {
+/**
+ * Integer minor units → decimal string: 1234n, 2 → "12.34"; 5n, 0 → "5"; never through a float.
+ * Takes a count as the database returns it too (a number, or a string for a bigint column).
+ */
+export function fromMinor(minor: bigint | number | string, decimals: number): string {
+  const v = BigInt(minor);
   const neg = v < 0n;
   const s = (neg ? -v : v).toString().padStart(decimals + 1, '0');
   const out = decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}` : s;

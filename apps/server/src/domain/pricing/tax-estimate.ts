@@ -1,5 +1,4 @@
 import { CNY_REFERENCE_RATES, type OrderItemInput } from '../order-input.ts';
-import { mayReceive } from '../recipient-eligibility.ts';
 
 /**
  * Catalogue status of order items and the tax estimate of an order (issue 12). Pure, so the
@@ -194,15 +193,6 @@ export function chinaYear(now: Date): { from: string; to: string } {
     from: new Date(Date.UTC(y, 0, 1) - 8 * 3_600_000).toISOString(),
     to: new Date(Date.UTC(y + 1, 0, 1) - 8 * 3_600_000).toISOString(),
   };
-}
-
-/**
- * Whether an order of `orderFen` takes a recipient with `earlierFen` this year past the regime's
- * yearly limit: a rule on the recipient, asked of recipient-eligibility.ts. Only the answer leaves
- * the server: the total sums every customer's orders.
- */
-export function passesYearlyLimit(regime: TaxRegime | null, earlierFen: number, orderFen: number): boolean {
-  return mayReceive({ yearly: { limit: regime?.yearlyLimit ?? null, earlierFen, orderFen } }).overYearlyLimit;
 }
 
 /** '26,000' from '26000.00', for messages. */

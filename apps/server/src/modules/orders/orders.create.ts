@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { translate } from '../../lib/messages.ts';
 import { type Actor, customerFor, type Scope } from '../../lib/scope.ts';
 import { presentTax } from './orders.presenter.ts';
-import { fromMinor } from './orders.presenter.ts';
+import { fromMinor } from '../../domain/pricing/index.ts';
 import type { OrderWrites, Req } from './orders.write.ts';
 
 /** Creating one order: the form's checks and write, and what the form looks up (sender, JAN, numbers). */

@@ -3,29 +3,20 @@ import type { Selectable } from 'kysely';
 import type { OrderItemsTable } from '../../db/schema-orders.ts';
 import { maskName, maskPhone } from '../../lib/mask.ts';
 import { readReasons, reasonsText, storedReasonText } from '../../lib/reasons.ts';
-import { fenText, type TaxEstimate } from '../../domain/pricing/tax-estimate.ts';
+import { fenText, fromMinor, toMinor as parseMinor, type TaxEstimate } from '../../domain/pricing/index.ts';
 import type { OrderListRow } from './orders.list.repository.ts';
 import type { OrderRecord } from './orders.repository.ts';
 
 type OrderRow = orders.OrderRow;
 type OrderItem = orders.OrderItem;
 
-/** Integer minor units → decimal string ("1234" JPY, "12.34" USD); never through a float. */
-export function fromMinor(n: number | string, decimals: number): string {
-  const v = BigInt(n);
-  if (decimals === 0) return v.toString();
-  const neg = v < 0n;
-  const abs = (neg ? -v : v).toString().padStart(decimals + 1, '0');
-  return `${neg ? '-' : ''}${abs.slice(0, -decimals)}.${abs.slice(-decimals)}`;
-}
-/** Decimal string → integer minor units, or null when it has more decimals than the currency. */
+/** Decimal string → integer minor units, or null when it is not a decimal or has more places than the currency. */
 export function toMinor(s: string, decimals: number): number | null {
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s.trim());
-  if (!m) return null;
-  const frac = (m[3] ?? '').replace(/0+$/, '');
-  if (frac.length > decimals) return null;
-  const n = Number(m[2]) * 10 ** decimals + Number(frac.padEnd(decimals, '0') || '0');
-  return m[1] ? -n : n;
+  try {
+    return Number(parseMinor(s, decimals));
+  } catch {
+    return null;
+  }
 }
 
 /**
