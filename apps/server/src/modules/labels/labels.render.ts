@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import bwipjs from 'bwip-js/node';
 import PDFDocument from 'pdfkit';
-import { nextTurn } from '../../db/next-turn.ts';
+import { forgetLayouts, writePdf } from '../../lib/pdf-file.ts';
 
 /**
  * The label PDFs (issue 14): label A, the 100 × 150 mm waybill label, and the product label
@@ -235,47 +235,22 @@ function drawProductPages(doc: PDFKit.PDFDocument, o: LabelOrder) {
   }
 }
 
-/**
- * pdfkit keeps the layout of every string it has measured (each font's `layoutCache`, by text):
- * with a different address and number on every label it grew about 55 MiB a 1,000 labels, and a
- * print job of 5,000 would outgrow its worker. Emptied every LAYOUT_CACHE_LABELS labels; turning
- * the cache off (`fontLayoutCache: false`) made labels 4× slower, since fitting a box measures
- * the same text several times.
- */
+/** Labels between two emptyings of pdfkit's layout cache (lib/pdf-file.ts `forgetLayouts`). */
 const LAYOUT_CACHE_LABELS = 100;
-function forgetLayouts(doc: PDFKit.PDFDocument) {
-  const fonts = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: object }> })._fontFamilies;
-  for (const f of Object.values(fonts ?? {})) if (f?.layoutCache) f.layoutCache = Object.create(null);
-}
 
 /** Draws the labels into `out` (a file path); resolves when the file is complete. */
 export async function renderLabels(job: LabelRender, out: string, onProgress?: OnProgress): Promise<void> {
   const doc = newDoc(job.fontDir);
-  const file = fs.createWriteStream(out);
-  const done = new Promise<void>((resolve, reject) => {
-    file.on('finish', resolve);
-    file.on('error', reject);
-    doc.on('error', reject);
-  });
-  doc.pipe(file);
-  try {
+  await writePdf(doc, out, async (letWrite) => {
     for (let i = 0; i < job.orders.length; i++) {
       const o = job.orders[i]!;
       if (job.kind === 'labelA') drawLabelA(doc, o, job.printedAt);
       else drawProductPages(doc, o);
       if ((i + 1) % 50 === 0) onProgress?.(i + 1);
       if ((i + 1) % LAYOUT_CACHE_LABELS === 0) forgetLayouts(doc);
-      // Drawing is synchronous: without a turn of the event loop the file stream never writes
-      // and every chunk of the PDF waits in memory (16 MiB a 1,000 labels, in small buffers).
-      if ((i + 1) % 10 === 0) {
-        if (file.writableNeedDrain) await new Promise<void>((r) => file.once('drain', () => r()));
-        else await nextTurn();
-      }
+      if ((i + 1) % 10 === 0) await letWrite();
     }
     if (!job.orders.length) doc.addPage();
-  } finally {
-    doc.end();
-  }
-  await done;
+  });
   onProgress?.(job.orders.length);
 }

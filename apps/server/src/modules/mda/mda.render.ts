@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { kg, type MdaOrder } from './mda.data.ts';
-import { nextTurn } from '../../db/next-turn.ts';
+import { forgetLayouts, writePdf } from '../../lib/pdf-file.ts';
 
 /**
  * The PD PDF (issue 15): a commercial invoice and a packing list in English and Japanese, one
@@ -202,27 +202,11 @@ function drawPackingList(doc: PDFKit.PDFDocument, d: PdDocument, date: string) {
     .text(`Packages / 個口数: ${d.orders.length}   Net weight / 正味重量: ${kg(grams) ?? '-'} kg`, M, y + 8);
 }
 
-/**
- * pdfkit keeps the layout of every string it measured; with distinct text on every row it grows
- * without end (modules/labels). Emptied every few documents.
- */
-function forgetLayouts(doc: PDFKit.PDFDocument) {
-  const fonts = (doc as unknown as { _fontFamilies?: Record<string, { layoutCache?: object }> })._fontFamilies;
-  for (const f of Object.values(fonts ?? {})) if (f?.layoutCache) f.layoutCache = Object.create(null);
-}
-
 /** Draws the documents into `out`; reports the orders drawn so far. */
 export async function renderPd(job: PdRender, out: string, onProgress?: (orders: number) => void): Promise<void> {
   const doc = newDoc(job.fontDir);
-  const file = fs.createWriteStream(out);
-  const done = new Promise<void>((resolve, reject) => {
-    file.on('finish', resolve);
-    file.on('error', reject);
-    doc.on('error', reject);
-  });
-  doc.pipe(file);
   let drawn = 0;
-  try {
+  await writePdf(doc, out, async (letWrite) => {
     for (let i = 0; i < job.documents.length; i++) {
       const d = job.documents[i]!;
       drawInvoice(doc, d, job.date);
@@ -230,14 +214,9 @@ export async function renderPd(job: PdRender, out: string, onProgress?: (orders:
       drawn += d.orders.length;
       onProgress?.(drawn);
       if ((i + 1) % 50 === 0) forgetLayouts(doc);
-      // Let the file stream write: drawing is synchronous (modules/labels).
-      if (file.writableNeedDrain) await new Promise<void>((r) => file.once('drain', () => r()));
-      else await nextTurn();
+      await letWrite();
     }
     if (!job.documents.length) doc.addPage();
-  } finally {
-    doc.end();
-  }
-  await done;
+  });
   onProgress?.(drawn);
 }

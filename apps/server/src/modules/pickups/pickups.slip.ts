@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
+import { writePdf } from '../../lib/pdf-file.ts';
 import { drawBarcode } from '../labels/index.ts';
 
 /**
@@ -73,14 +74,7 @@ export async function renderSlip(d: SlipRender, out: string, onProgress?: (marke
     info: { Title: `Pickup ${d.pickupNo}`, Producer: 'console' },
   });
   doc.registerFont('text', font, 'NotoSansCJKsc-Regular');
-  const file = fs.createWriteStream(out);
-  const done = new Promise<void>((resolve, reject) => {
-    file.on('finish', resolve);
-    file.on('error', reject);
-    doc.on('error', reject);
-  });
-  doc.pipe(file);
-  try {
+  await writePdf(doc, out, () => {
     drawBooking(doc, d);
     const m = SLIP_LAYOUT.markers;
     const markers = markersOf(d);
@@ -109,10 +103,7 @@ export async function renderSlip(d: SlipRender, out: string, onProgress?: (marke
           { width: mm(m.cellWidth - 14) },
         );
     }
-  } finally {
-    doc.end();
-  }
-  await done;
+  });
   onProgress?.(markersOf(d).length);
 }
 
