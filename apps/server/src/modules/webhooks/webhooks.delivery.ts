@@ -153,9 +153,12 @@ export function defineWebhookJobs({
       })
     : () => {};
 
-  async function deliver(deliveryId: number, runsAgain: () => boolean): Promise<void> {
+  async function deliver(deliveryId: number, runsAgain: () => boolean, resend = false): Promise<void> {
     const d = await repo.deliveryToSend(deliveryId);
-    if (!d || d.status === 'succeeded' || d.status === 'cancelled') return;
+    // A delivery's own job stops at "succeeded" (a retry that crossed a success); a resend's job does
+    // not: the try that wrote it may have been out before the resend was asked, and the customer
+    // asked for one more send.
+    if (!d || d.status === 'cancelled' || (d.status === 'succeeded' && !resend)) return;
     if (d.deleted_at || d.active !== 1) {
       await repo.setDeliveryStatus(db, d.id, 'cancelled');
       return;
@@ -232,7 +235,8 @@ export function defineWebhookJobs({
     // and its workers fetch again at once while they find work; 8 slots polling every 0.5 s would
     // cost an idle instance 16 queue reads a second.
     lane,
-    run: async ({ deliveryId }, ctx) => deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry'))),
+    run: async ({ deliveryId, resend }, ctx) =>
+      deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry')), resend),
   });
   jobs.every(
     { name: RELAY_KIND, pollSeconds: 0.5, run: async () => void (await relayHere()) },

@@ -257,7 +257,8 @@ export function createWebhooksService({
           target: `webhookDelivery:${id}`,
           detail: { eventId: row.event_id, endpointId: row.endpoint_id, customerId: endpoint!.customer_id },
         });
-        await jobs.enqueue(DELIVER_KIND, { deliveryId: id }, { trx, customerId: endpoint!.customer_id });
+        // `resend`: its job sends even if a try already out records `succeeded` before it starts.
+        await jobs.enqueue(DELIVER_KIND, { deliveryId: id, resend: true }, { trx, customerId: endpoint!.customer_id });
       });
       jobs.wake(DELIVER_KIND);
       return null;
