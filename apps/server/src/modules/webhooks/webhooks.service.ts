@@ -270,6 +270,7 @@ export type WebhooksService = ReturnType<typeof createWebhooksService>;
 function presentDelivery(r: {
   id: number;
   endpoint_id: number;
+  customer_id: number;
   event_id: string;
   type: string;
   order_id: number | null;
@@ -282,6 +283,7 @@ function presentDelivery(r: {
   return {
     id: r.id,
     endpointId: r.endpoint_id,
+    customerId: r.customer_id,
     eventId: r.event_id,
     eventType: r.type,
     orderId: r.order_id,
