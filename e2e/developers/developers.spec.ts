@@ -151,6 +151,8 @@ test('webhook endpoint: made on a local receiver, test event delivered and logge
       await expect(delivered).toHaveCount(1, { timeout: 2_000 });
     }).toPass();
     await expect(log).toContainText(received[0]!);
+    // A customer's own log has no customer column.
+    await expect(log.locator('[data-delivery-customer]')).toHaveCount(0);
     expect(errors).toEqual([]);
     await context.close();
   } finally {
@@ -171,6 +173,9 @@ test("the admin sees a customer's endpoint with its customer, and may only disab
     demo,
   );
   expect(made.status).toBe(200);
+  // A delivery of demo's in the admin's log (the target refuses it; the row is what counts).
+  const sent = await api<{ deliveryId: number }>(request, 'webhook/endpoint/test', { id: made.body.data.id }, demo);
+  expect(sent.status).toBe(200);
   const context = await browser.newContext();
   await loginByCookie(context, request, 'admin');
   const page = await context.newPage();
@@ -181,6 +186,13 @@ test("the admin sees a customer's endpoint with its customer, and may only disab
   await expect(page.getByTestId('endpoint-new')).toHaveCount(0);
   await expect(row.getByTestId('endpoint-edit')).toHaveCount(0);
   await expect(row.getByTestId('endpoint-rotate')).toHaveCount(0);
+  // The admin's log holds every customer's deliveries: each row says whose.
+  await row.getByTestId('endpoint-deliveries').click();
+  const log = page.getByTestId('webhook-deliveries');
+  await expect(log.locator('[data-event-type="webhook.test"]')).toHaveAttribute('data-delivery-customer', 'DEMO');
+  await expect(log.getByRole('columnheader', { name: /客户|Customer/ })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(log).toHaveCount(0);
   await row.getByTestId('endpoint-disable').click();
   await page.getByTestId('endpoint-disable-ok').click();
   await expect(row.getByTestId('endpoint-disable')).toHaveCount(0);

@@ -5,6 +5,7 @@ import type { Registrar } from './http/register-call.ts';
 import { createV1Registrar, type V1Registrar } from './http/register-v1.ts';
 import { openApiV1Document, V1_OPENAPI_PATH } from './http/openapi-v1.ts';
 import type { CataloguedQueue } from './lib/job-catalogue.ts';
+import { runsJobs } from './lib/jobs.shared.ts';
 import { secretBox } from './lib/secret-box.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.ts';
@@ -65,7 +66,7 @@ export function mountV1Door(app: FastifyInstance, registrar: Registrar, d: V1Doo
   });
   webhooksV1Routes(v1, webhooks);
   webhooksRoutes(registrar, webhooks);
-  defineWebhookJobs({
+  const relay = defineWebhookJobs({
     db,
     clock,
     box: secretBox(d.secretKey),
@@ -73,9 +74,12 @@ export function mountV1Door(app: FastifyInstance, registrar: Registrar, d: V1Doo
     allowedHosts: config.WEBHOOK_ALLOWED_HOSTS,
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
     retryDelaySeconds: config.WEBHOOK_RETRY_DELAY_SECONDS,
+    relaySeconds: config.WEBHOOK_RELAY_SECONDS,
     lane: deliveryLane(config, config.database),
+    wakeOnCommit: runsJobs(config),
     log: app.log,
   });
+  app.addHook('onClose', () => relay.stop());
   // The v1 document, built once: public, like the console's.
   const v1Document = openApiV1Document(d.version);
   app.get(V1_OPENAPI_PATH, async () => v1Document);

@@ -6,7 +6,7 @@ import { jdAuthorize as jdContract } from '@console/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { installErrorHandler } from './http/error-handler.ts';
+import { badUrlAnswer, installErrorHandler } from './http/error-handler.ts';
 import { healthRoutes } from './http/health-routes.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerConsole } from './http/console-static.ts';
@@ -121,6 +121,8 @@ export async function buildApp({
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
+    // A URL the router cannot decode answers in the envelope, as every other 400 (http/error-handler.ts).
+    frameworkErrors: badUrlAnswer,
   });
   // The files module owns the rows and the bytes (issue 27): services get it, never the store.
   const files = createFiles(db, storage ?? createStorage(config, db), { quotaBytes: config.CUSTOMER_FILE_QUOTA_BYTES });

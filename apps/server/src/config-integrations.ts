@@ -48,6 +48,12 @@ export const integrationSettings = {
    * endpoint holds this many slots at most, the rest serve the others. At most the concurrency.
    */
   WEBHOOK_DELIVERY_PER_CUSTOMER: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * The webhook relay's period: events this instance commits are relayed at once (the wake), this
+   * is for the others (another instance's, a `web` instance's) and any the wake missed
+   * (docs/decisions/2026-12-07-webhook-wake.md).
+   */
+  WEBHOOK_RELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1),
   /** How often JD access tokens near their expiry are renewed with their refresh token (modules/jd-authorize), also once at start; 0: never. */
   JD_RENEW_HOURS: z.coerce.number().min(0).max(576).default(6),
   /**

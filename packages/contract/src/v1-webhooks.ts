@@ -237,6 +237,8 @@ export const webhookAttempt = z.object({
 export const webhookDelivery = z.object({
   id: z.number().int(),
   endpointId: z.number().int(),
+  /** The customer whose event it is (added within v1: an admin's or an agent's log holds several customers'). */
+  customerId: z.number().int(),
   eventId: z.string(),
   eventType: z.string(),
   orderId: z.number().int().nullable(),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import type { Config } from '../config.ts';
+import { registerSignal, signallingDialect } from './commit-signal.ts';
 import { pgClientOptions, pgDirectOptions } from './pg-connection.ts';
 import { pg } from './pg-types.ts';
 import { currentCallReads, isWriteStatement, noteWritePosition, runAsCallOf } from './read-replica.ts';
@@ -35,7 +36,9 @@ export function createDatabase(db: Config['database']): Database {
   }
   if (db.file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(db.file)), { recursive: true });
   const dialect = new NodeSqliteDialect(db.file, db.readerThreads ?? 0);
-  const kysely = new Kysely<DB>({ dialect });
+  const signalling = signallingDialect(dialect);
+  const kysely = new Kysely<DB>({ dialect: signalling.dialect });
+  registerSignal(kysely, signalling.signal);
   sqliteDialects.set(kysely, dialect);
   connections.set(kysely, db);
   return kysely;
@@ -101,7 +104,10 @@ function kyselyOn(pool: pg.Pool, reads?: pg.Pool, replica?: pg.Pool): Database {
       await Promise.all([pool.end(), reads?.end(), replica?.end()]);
     },
   };
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: both }) });
+  const signalling = signallingDialect(new PostgresDialect({ pool: both }));
+  const kysely = new Kysely<DB>({ dialect: signalling.dialect });
+  registerSignal(kysely, signalling.signal);
+  return kysely;
 }
 
 /** The message only: pg's errors name no password, but the connection string must never reach a log. */

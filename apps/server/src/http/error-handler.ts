@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ApiLanguage, ErrorCode } from '@console/contract';
 import { databaseMessages } from '@console/contract/errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isTransientDatabaseError } from '../db/transient-errors.ts';
 import { AppError } from '../lib/errors.ts';
 import { languageOf, translate } from '../lib/messages.ts';
@@ -194,4 +194,17 @@ export function installErrorHandler(app: FastifyInstance) {
     const lang = languageOf(request.headers['accept-language']);
     reply.status(404).send({ code: 404, message: translate(lang, 'notFound'), key: 'notFound', data: null });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (FST_ERR_BAD_URL: a raw bad
+ * percent-encoding such as `/api/v1/orders/%E4`) never reaches a route or the error handler, and
+ * was answered with the framework's own body. It gets the envelope, worded in the caller's language.
+ */
+export function badUrlAnswer(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const lang = languageOf(request.headers['accept-language']);
+  const [code, key] =
+    error.code === 'FST_ERR_BAD_URL' ? [400, 'badUrl'] : [error.statusCode ?? 400, 'badRequestGeneric'];
+  request.log.info({ url: request.raw.url, err: error.code }, 'request refused by the router');
+  return reply.status(code).send({ code, message: translate(lang, key), key, data: null });
 }

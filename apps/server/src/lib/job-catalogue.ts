@@ -118,7 +118,8 @@ export const jobCatalogue = {
   'webhook-relay': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   'webhook-deliver': entry({
     version: 1,
-    payload: z.object({ deliveryId: id }),
+    // `resend`: asked for by a person (resend): sent even if the delivery says succeeded meanwhile.
+    payload: z.object({ deliveryId: id, resend: z.boolean().optional() }),
     retry: 'setting',
     concurrency: 'any',
     lane: true,

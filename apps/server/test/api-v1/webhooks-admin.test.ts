@@ -57,6 +57,9 @@ describe('the admin on the webhooks page', () => {
     expect(ids(one)).toEqual([demo2Endpoint]);
     const log = await h.post('webhook/delivery/list', {}, admin);
     expect(log.body.data.list.map((d: { id: number }) => d.id)).toContain(demoDelivery);
+    // Each with its customer: the admin's log holds every customer's deliveries.
+    const row = log.body.data.list.find((d: { id: number }) => d.id === demoDelivery);
+    expect(row.customerId).toBe(await customerIdOf(h, 'DEMO'));
     const detail = await h.post('webhook/delivery/get', { id: demoDelivery }, admin);
     expect(detail.status).toBe(200);
     expect(detail.body.data.attemptLog.length).toBeGreaterThan(0);

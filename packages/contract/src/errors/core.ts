@@ -17,6 +17,11 @@ export const coreMessages = {
       '该任务多次在完成前被中断（运行它的服务器每次都重启了），因此不再重试。请重新发起；如仍以同样方式失败，请拆分成较小的部分。',
   },
   badJson: { en: 'The request body is not valid JSON.', 'zh-CN': '请求体不是有效的 JSON。' },
+  // A path the router cannot decode (a raw `%E4`, a lone `%`): http/error-handler.ts `badUrlAnswer`.
+  badUrl: {
+    en: 'The address is not valid: characters outside A–Z, 0–9 must be percent-encoded as UTF-8 (for example 中 as %E4%B8%AD).',
+    'zh-CN': '请求地址无效：字母和数字以外的字符须按 UTF-8 进行百分号编码（例如「中」写作 %E4%B8%AD）。',
+  },
   unsupportedMediaType: { en: 'Unsupported content type.', 'zh-CN': '不支持的内容类型。' },
   payloadTooLarge: { en: 'The request is too large.', 'zh-CN': '请求内容过大。' },
   validationFailed: { en: 'Form verification failed, please check', 'zh-CN': '表单校验失败，请检查' },

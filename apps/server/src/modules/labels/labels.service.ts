@@ -136,7 +136,9 @@ export function createLabelsService(deps: {
                 trx,
                 'print',
                 present.map((r) => r.id),
-                { at: at(), by: userId, location: printer, note: 'labelA' },
+                // No note: the template's name is ours, and the event reaches the customer
+                // (console, v1 tracking, webhooks); the printer is its place.
+                { at: at(), by: userId, location: printer },
               )
             : { done: [], refused: [] };
           const refused = [
@@ -255,7 +257,6 @@ export function createLabelsService(deps: {
             at,
             by: actor.userId,
             location: p.printer ?? null,
-            note: 'labelA',
           },
         );
         // Changed between the read and the write (intercepted meanwhile): nothing is counted.

@@ -1,5 +1,6 @@
 import { v1 } from '@console/contract';
 import { Webhook } from 'standardwebhooks';
+import { onCommitted } from '../../db/commit-signal.ts';
 import type { Database } from '../../db/database.ts';
 import type { JobQueue } from '../../lib/jobs.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
@@ -54,7 +55,9 @@ export function defineWebhookJobs({
   allowedHosts,
   allowHttp = false,
   retryDelaySeconds,
+  relaySeconds = 1,
   lane,
+  wakeOnCommit = false,
   log,
 }: {
   db: Database;
@@ -65,8 +68,12 @@ export function defineWebhookJobs({
   /** WEBHOOK_ALLOW_HTTP: off, a plain http endpoint (saved before the check) is sent nothing. */
   allowHttp?: boolean;
   retryDelaySeconds: number;
+  /** WEBHOOK_RELAY_SECONDS: the relay's period (the wake serves this instance's own events). */
+  relaySeconds?: number;
   /** Deliveries at once per instance, and a customer's share of them (`deliveryLane`). */
   lane: { slots: number; perTenant: number };
+  /** An instance that runs jobs: the relay runs as soon as this process commits an event. */
+  wakeOnCommit?: boolean;
   log: { warn(obj: object, msg: string): void };
 }) {
   const repo = createWebhooksRepository(db);
@@ -108,9 +115,50 @@ export function defineWebhookJobs({
     }
   }
 
-  async function deliver(deliveryId: number, runsAgain: () => boolean): Promise<void> {
+  /**
+   * One relay at a time in this process, whoever asks (the periodic job, a commit's wake); a wake
+   * during a run makes one more run after it, so an event committed while a run had already read
+   * the outbox is not left for the next period. Across instances the periodic job is one at a time;
+   * a wake's run beside another instance's is safe: a delivery is unique per (event, endpoint) and
+   * only the relay that inserted it enqueues its job.
+   */
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+  function relayHere(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let total = 0;
+      try {
+        do {
+          again = false;
+          total += await relay();
+        } while (again && !stopped);
+      } finally {
+        running = null;
+      }
+      return total;
+    })();
+    return running;
+  }
+  // The wake (docs/decisions/2026-12-07-webhook-wake.md): the order's writers cannot reach the queue,
+  // the database's driver tells once their commit has returned (never before: the relay would not
+  // see the row); the periodic job remains for other instances' events and this one's misses.
+  const unsubscribe = wakeOnCommit
+    ? onCommitted(db, 'webhook_events', () => {
+        if (!stopped) relayHere().catch((err: unknown) => log.warn({ err }, 'webhook relay on commit failed'));
+      })
+    : () => {};
+
+  async function deliver(deliveryId: number, runsAgain: () => boolean, resend = false): Promise<void> {
     const d = await repo.deliveryToSend(deliveryId);
-    if (!d || d.status === 'succeeded' || d.status === 'cancelled') return;
+    // A delivery's own job stops at "succeeded" (a retry that crossed a success); a resend's job does
+    // not: the try that wrote it may have been out before the resend was asked, and the customer
+    // asked for one more send.
+    if (!d || d.status === 'cancelled' || (d.status === 'succeeded' && !resend)) return;
     if (d.deleted_at || d.active !== 1) {
       await repo.setDeliveryStatus(db, d.id, 'cancelled');
       return;
@@ -187,12 +235,23 @@ export function defineWebhookJobs({
     // and its workers fetch again at once while they find work; 8 slots polling every 0.5 s would
     // cost an idle instance 16 queue reads a second.
     lane,
-    run: async ({ deliveryId }, ctx) => deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry'))),
+    run: async ({ deliveryId, resend }, ctx) =>
+      deliver(deliveryId, () => ctx.runsAgainAfter(new Error('retry')), resend),
   });
   jobs.every(
-    { name: RELAY_KIND, pollSeconds: 0.5, run: async () => void (await relay()) },
+    { name: RELAY_KIND, pollSeconds: 0.5, run: async () => void (await relayHere()) },
     // Only a second with events waiting writes a relay job (`due`): an idle console writes none.
-    { everyMs: 1000, atStart: true, due: repo.hasUndispatched },
+    { everyMs: relaySeconds * 1000, atStart: true, due: repo.hasUndispatched },
   );
-  return { relay, deliver, testType: v1.TEST_EVENT_TYPE };
+  return {
+    relay,
+    deliver,
+    testType: v1.TEST_EVENT_TYPE,
+    /** No more wakes; resolves once a relay under way has ended (before the database closes). */
+    async stop() {
+      stopped = true;
+      unsubscribe();
+      await running?.catch(() => {});
+    },
+  };
 }

@@ -172,6 +172,7 @@ export function createWebhooksRepository(db: Database) {
         .select([
           'd.id',
           'd.endpoint_id',
+          'd.customer_id',
           'd.event_id',
           'e.type',
           'e.order_id',

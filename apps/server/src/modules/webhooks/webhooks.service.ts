@@ -257,7 +257,8 @@ export function createWebhooksService({
           target: `webhookDelivery:${id}`,
           detail: { eventId: row.event_id, endpointId: row.endpoint_id, customerId: endpoint!.customer_id },
         });
-        await jobs.enqueue(DELIVER_KIND, { deliveryId: id }, { trx, customerId: endpoint!.customer_id });
+        // `resend`: its job sends even if a try already out records `succeeded` before it starts.
+        await jobs.enqueue(DELIVER_KIND, { deliveryId: id, resend: true }, { trx, customerId: endpoint!.customer_id });
       });
       jobs.wake(DELIVER_KIND);
       return null;
@@ -269,6 +270,7 @@ export type WebhooksService = ReturnType<typeof createWebhooksService>;
 function presentDelivery(r: {
   id: number;
   endpoint_id: number;
+  customer_id: number;
   event_id: string;
   type: string;
   order_id: number | null;
@@ -281,6 +283,7 @@ function presentDelivery(r: {
   return {
     id: r.id,
     endpointId: r.endpoint_id,
+    customerId: r.customer_id,
     eventId: r.event_id,
     eventType: r.type,
     orderId: r.order_id,

@@ -50,11 +50,17 @@ export function DeliveriesDrawer({
   open,
   endpointId,
   endpoints,
+  customerOf,
   onClose,
 }: {
   open: boolean;
   endpointId?: number;
   endpoints: readonly Endpoint[];
+  /**
+   * Where the log holds several customers' deliveries (the admin's, an agent's): each row's
+   * customer, by code. A customer's own log has no such column.
+   */
+  customerOf?: (customerId: number) => string;
   onClose: () => void;
 }) {
   const { message } = App.useApp();
@@ -81,6 +87,7 @@ export function DeliveriesDrawer({
       dataIndex: 'status',
       render: (v: Row['status']) => <Tag color={statusColor[v]}>{t(`dev.deliveryStatus.${v}`)}</Tag>,
     },
+    ...(customerOf ? [{ title: t('dev.customer'), dataIndex: 'customerId', key: 'customer', render: customerOf }] : []),
     { title: t('dev.endpoint'), dataIndex: 'endpointId', render: urlOf },
     { title: t('dev.attempts'), dataIndex: 'attempts' },
     { title: t('dev.lastStatus'), dataIndex: 'lastStatusCode', render: (v: number | null) => v ?? '-' },
@@ -159,7 +166,13 @@ export function DeliveriesDrawer({
           scroll={{ x: 'max-content' }}
           expandable={{ expandedRowRender: (r) => <Attempts id={r.id} /> }}
           data-testid="delivery-table"
-          onRow={(r) => ({ 'data-delivery-status': r.status, 'data-event-type': r.eventType }) as never}
+          onRow={(r) =>
+            ({
+              'data-delivery-status': r.status,
+              'data-event-type': r.eventType,
+              ...(customerOf && { 'data-delivery-customer': customerOf(r.customerId) }),
+            }) as never
+          }
         />
         <Space>
           <Button disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>

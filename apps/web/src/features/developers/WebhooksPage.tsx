@@ -223,6 +223,8 @@ export default function WebhooksPage() {
         open={log !== null}
         endpointId={log?.endpointId}
         endpoints={list.data?.list ?? []}
+        // The admin's and an agent's logs hold several customers' deliveries, as their endpoint lists.
+        customerOf={isAgent || !owns ? codeOf : undefined}
         onClose={() => setLog(null)}
       />
     </Space>
