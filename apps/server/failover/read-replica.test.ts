@@ -96,6 +96,56 @@ async function exportHolds(app: FastifyInstance, token: string, orderNo: string)
   return JSON.stringify(await readSheetRows(res.rawPayload, 100)).includes(orderNo);
 }
 
+const progress = async (token: string, id: number) => (await post(a, 'order/batch/progress', { id }, token)).body.data;
+const settled = (token: string, id: number, status: string) =>
+  until(`batch ${id} ${status}`, async () => (await progress(token, id)).status === status);
+
+/** A batch of these order numbers uploaded through A and parsed (a job too, writing no order): its id. */
+async function previewBatch(token: string, numbers: string[]): Promise<number> {
+  const template = await a.inject({
+    method: 'POST',
+    url: '/api/download/importOrder',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    payload: '{}',
+  });
+  expect(template.statusCode).toBe(200);
+  const rows = numbers.map((n, i) => baseRow(i + 1, { orderNo: n }));
+  const body = multipart({ channel: 'JP' }, { name: 'o.xlsx', data: await fastFill(template.rawPayload, rows) });
+  const up = await a.inject({
+    method: 'POST',
+    url: '/api/order/batch/createImport',
+    headers: { 'content-type': body.contentType, authorization: `Bearer ${token}` },
+    payload: body.payload,
+  });
+  expect(up.statusCode, up.body).toBe(200);
+  const id = up.json().data.id as number;
+  await settled(token, id, 'preview');
+  return id;
+}
+
+/** The batch list filtered to one batch number (a page of one: its count is read too), and which side served. */
+async function batchList(app: FastifyInstance, side: 'a' | 'b', token: string, batchNo: string) {
+  const before = reads[side]();
+  const r = await post(app, 'order/batches', { offset: 0, limit: 1, batchNo }, token);
+  expect(r.status).toBe(200);
+  const after = reads[side]();
+  return {
+    batchNos: (r.body.data.list as { batchNo: string }[]).map((x) => x.batchNo),
+    total: r.body.data.total as number,
+    served: { replica: after.replica - before.replica, primary: after.primary - before.primary },
+  };
+}
+
+const pauseReplay = async () => {
+  await query(pair!.standby.port, 'select pg_wal_replay_pause()');
+  await until(
+    'the standby pauses its replay',
+    async () =>
+      (await query<{ s: string }>(pair!.standby.port, 'select pg_get_wal_replay_pause_state() as s'))[0]!.s ===
+      'paused',
+  );
+};
+
 beforeAll(async () => {
   // Asynchronous: the second test stops the standby, which a synchronous one would stop every commit for.
   pair = await startPgPair({ synchronous: false });
@@ -208,38 +258,8 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
           `select wal_lsn as l from write_positions where user_id = ${writerId}`,
         )
       )[0]!.l;
-    const progress = async (id: number) => (await post(a, 'order/batch/progress', { id }, writer)).body.data;
-    const settled = async (id: number, status: string) => {
-      await until(`batch ${id} ${status}`, async () => (await progress(id)).status === status);
-    };
-    // A previewed batch of three orders (parse is a job too, but writes no order).
-    const template = await a.inject({
-      method: 'POST',
-      url: '/api/download/importOrder',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${writer}` },
-      payload: '{}',
-    });
-    expect(template.statusCode).toBe(200);
     const numbers = [1, 2, 3].map((i) => `RJ-${i}`);
-    const body = multipart(
-      { channel: 'JP' },
-      {
-        name: 'o.xlsx',
-        data: await fastFill(
-          template.rawPayload,
-          numbers.map((n, i) => baseRow(i + 1, { orderNo: n })),
-        ),
-      },
-    );
-    const up = await a.inject({
-      method: 'POST',
-      url: '/api/order/batch/createImport',
-      headers: { 'content-type': body.contentType, authorization: `Bearer ${writer}` },
-      payload: body.payload,
-    });
-    expect(up.statusCode, up.body).toBe(200);
-    const batchId = up.json().data.id as number;
-    await settled(batchId, 'preview');
+    const batchId = await previewBatch(writer, numbers);
 
     // The commit job held at its first order (a lock the test takes), so the replica can replay
     // everything the confirm call wrote and noted, and be paused before the job's commit.
@@ -275,7 +295,7 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
     } finally {
       await locker.end().catch(() => {});
     }
-    await settled(batchId, 'done');
+    await settled(writer, batchId, 'done');
 
     // The writer, on the other instance, once the batch shows done: the primary, with the orders.
     const mine = await list(b, 'b', writer, numbers);
@@ -313,6 +333,33 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
     await query(pair!.standby.port, 'select pg_wal_replay_resume()');
     await until('the standby replays past it', async () => lsnValue(await replayedAt()) >= lsnValue(resolved));
     expect((await list(a, 'a', writer, numbers)).served).toEqual({ replica: 2, primary: 0 });
+  }, 90_000);
+
+  it('the other list pages (here the batch list, its page and its count) on the replica with read-your-own-writes: the maker of a new batch reads the primary until the replica has it, another reader the replica', async () => {
+    const writer = await login(a, 'demo');
+    const reader = await login(b, 'operator');
+    await pauseReplay();
+    const id = await previewBatch(writer, ['RL-1']);
+    const { batchNo } = await progress(writer, id);
+    expect(batchNo).toBeTruthy();
+
+    const mine = await batchList(b, 'b', writer, batchNo);
+    expect(mine.batchNos).toEqual([batchNo]);
+    expect(mine.served).toEqual({ replica: 0, primary: 2 });
+    const theirs = await batchList(b, 'b', reader, batchNo);
+    expect(theirs).toEqual({ batchNos: [], total: 0, served: { replica: 1, primary: 0 } });
+
+    await query(pair!.standby.port, 'select pg_wal_replay_resume()');
+    const noted = (
+      await query<{ l: string }>(
+        pair!.primary.port,
+        "select wal_lsn as l from write_positions join users on users.id = user_id where users.name = 'demo'",
+      )
+    )[0]!.l;
+    await until('the standby replays past the batch', async () => lsnValue(await replayedAt()) >= lsnValue(noted));
+    const later = await batchList(b, 'b', writer, batchNo);
+    expect(later).toEqual({ batchNos: [batchNo], total: 1, served: { replica: 2, primary: 0 } });
+    expect((await batchList(a, 'a', reader, batchNo)).batchNos).toEqual([batchNo]);
   }, 90_000);
 
   it('a replica that is down: the list is read from the primary, and answers', async () => {

@@ -112,7 +112,7 @@ describe('read-your-own-writes over a replica', () => {
       await markWriteCommitting(trx, 41);
       // Another instance notes the user's position meanwhile: it waits for the row's lock.
       noting = noteWritePosition(primary, 41);
-      for (let waiting = false; !waiting; ) {
+      for (let waiting = false; !waiting;) {
         const r = await sql<{ n: number }>`
           select count(*)::int as n from pg_stat_activity
           where wait_event_type = 'Lock' and query like '%insert into write_positions%'`.execute(replica);
