@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig } from '../src/config.ts';
 import { createDatabase, type Database, routedReads } from '../src/db/database.ts';
-import { lsnValue } from '../src/db/read-replica.ts';
+import { lsnValue, WRITE_COMMITTING } from '../src/db/read-replica.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { readSheetRows } from '../src/lib/sheet-rows.ts';
 import { DEMO_PASSWORD, seedDemo } from '../src/seed/demo.ts';
+import { baseRow, fastFill, multipart } from '../test/batches/helpers.ts';
 import { jpOrderBody } from '../test/support/orders.ts';
 import { type PgPair, startPgPair } from './pg-pair.ts';
 
@@ -94,6 +95,56 @@ async function exportHolds(app: FastifyInstance, token: string, orderNo: string)
   expect(res.statusCode).toBe(200);
   return JSON.stringify(await readSheetRows(res.rawPayload, 100)).includes(orderNo);
 }
+
+const progress = async (token: string, id: number) => (await post(a, 'order/batch/progress', { id }, token)).body.data;
+const settled = (token: string, id: number, status: string) =>
+  until(`batch ${id} ${status}`, async () => (await progress(token, id)).status === status);
+
+/** A batch of these order numbers uploaded through A and parsed (a job too, writing no order): its id. */
+async function previewBatch(token: string, numbers: string[]): Promise<number> {
+  const template = await a.inject({
+    method: 'POST',
+    url: '/api/download/importOrder',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    payload: '{}',
+  });
+  expect(template.statusCode).toBe(200);
+  const rows = numbers.map((n, i) => baseRow(i + 1, { orderNo: n }));
+  const body = multipart({ channel: 'JP' }, { name: 'o.xlsx', data: await fastFill(template.rawPayload, rows) });
+  const up = await a.inject({
+    method: 'POST',
+    url: '/api/order/batch/createImport',
+    headers: { 'content-type': body.contentType, authorization: `Bearer ${token}` },
+    payload: body.payload,
+  });
+  expect(up.statusCode, up.body).toBe(200);
+  const id = up.json().data.id as number;
+  await settled(token, id, 'preview');
+  return id;
+}
+
+/** The batch list filtered to one batch number (a page of one: its count is read too), and which side served. */
+async function batchList(app: FastifyInstance, side: 'a' | 'b', token: string, batchNo: string) {
+  const before = reads[side]();
+  const r = await post(app, 'order/batches', { offset: 0, limit: 1, batchNo }, token);
+  expect(r.status).toBe(200);
+  const after = reads[side]();
+  return {
+    batchNos: (r.body.data.list as { batchNo: string }[]).map((x) => x.batchNo),
+    total: r.body.data.total as number,
+    served: { replica: after.replica - before.replica, primary: after.primary - before.primary },
+  };
+}
+
+const pauseReplay = async () => {
+  await query(pair!.standby.port, 'select pg_wal_replay_pause()');
+  await until(
+    'the standby pauses its replay',
+    async () =>
+      (await query<{ s: string }>(pair!.standby.port, 'select pg_get_wal_replay_pause_state() as s'))[0]!.s ===
+      'paused',
+  );
+};
 
 beforeAll(async () => {
   // Asynchronous: the second test stops the standby, which a synchronous one would stop every commit for.
@@ -195,6 +246,121 @@ describe('DATABASE_READ_URL: the list pages on a streaming replica, with read-yo
     expect(theirsLater.orderNos).toEqual([orderNo]);
     expect(await exportHolds(a, reader, orderNo)).toBe(true);
   }, 60_000);
+
+  it("a batch's commit job notes its orders for the user who confirmed it: their list waits for the replica to replay the commit; a mark left by a job that died before noting is noted by the reader", async () => {
+    const writer = await login(a, 'demo');
+    const writerId = (await query<{ id: number }>(pair!.primary.port, "select id from users where name = 'demo'"))[0]!
+      .id;
+    const positionOf = async () =>
+      (
+        await query<{ l: string }>(
+          pair!.primary.port,
+          `select wal_lsn as l from write_positions where user_id = ${writerId}`,
+        )
+      )[0]!.l;
+    const numbers = [1, 2, 3].map((i) => `RJ-${i}`);
+    const batchId = await previewBatch(writer, numbers);
+
+    // The commit job held at its first order (a lock the test takes), so the replica can replay
+    // everything the confirm call wrote and noted, and be paused before the job's commit.
+    const locker = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${pair!.primary.port}/${DB}` });
+    locker.on('error', () => {});
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table orders in share mode');
+      expect((await post(a, 'order/batch/confirm', { id: batchId, confirmations: [] }, writer)).status).toBe(200);
+      await until(
+        'the commit job waits for the orders table',
+        async () =>
+          Number(
+            (
+              await query<{ n: string }>(
+                pair!.primary.port,
+                "select count(*) as n from pg_locks where relation = 'orders'::regclass and not granted",
+              )
+            )[0]!.n,
+          ) > 0,
+      );
+      const confirmed = await positionOf();
+      await until('the standby replays the confirm', async () => lsnValue(await replayedAt()) >= lsnValue(confirmed));
+      await query(pair!.standby.port, 'select pg_wal_replay_pause()');
+      await until(
+        'the standby pauses its replay',
+        async () =>
+          (await query<{ s: string }>(pair!.standby.port, 'select pg_get_wal_replay_pause_state() as s'))[0]!.s ===
+          'paused',
+      );
+      await locker.query('rollback');
+    } finally {
+      await locker.end().catch(() => {});
+    }
+    await settled(writer, batchId, 'done');
+
+    // The writer, on the other instance, once the batch shows done: the primary, with the orders.
+    const mine = await list(b, 'b', writer, numbers);
+    expect(mine.orderNos.sort()).toEqual(numbers);
+    expect(mine.served).toEqual({ replica: 0, primary: 2 });
+
+    // Replayed past the job's noted position: the replica, with the orders.
+    await query(pair!.standby.port, 'select pg_wal_replay_resume()');
+    await until('the job notes its position', async () => (await positionOf()) !== WRITE_COMMITTING);
+    const noted = await positionOf();
+    await until('the standby replays the commit', async () => lsnValue(await replayedAt()) >= lsnValue(noted));
+    const later = await list(b, 'b', writer, numbers);
+    expect(later.served).toEqual({ replica: 2, primary: 0 });
+    expect(later.orderNos.sort()).toEqual(numbers);
+
+    // A job that committed and died before noting where: its mark stays. The reader who finds it
+    // reads the primary and notes the position then (past the commit), so the replica serves
+    // again once it has replayed that far, not never.
+    await query(pair!.standby.port, 'select pg_wal_replay_pause()');
+    await until(
+      'the standby pauses its replay',
+      async () =>
+        (await query<{ s: string }>(pair!.standby.port, 'select pg_get_wal_replay_pause_state() as s'))[0]!.s ===
+        'paused',
+    );
+    await query(
+      pair!.primary.port,
+      `update write_positions set wal_lsn = '${WRITE_COMMITTING}' where user_id = ${writerId}`,
+    );
+    const marked = await list(a, 'a', writer, numbers);
+    expect(marked.served).toEqual({ replica: 0, primary: 2 });
+    expect(marked.orderNos.sort()).toEqual(numbers);
+    const resolved = await positionOf();
+    expect(resolved).not.toBe(WRITE_COMMITTING);
+    await query(pair!.standby.port, 'select pg_wal_replay_resume()');
+    await until('the standby replays past it', async () => lsnValue(await replayedAt()) >= lsnValue(resolved));
+    expect((await list(a, 'a', writer, numbers)).served).toEqual({ replica: 2, primary: 0 });
+  }, 90_000);
+
+  it('the other list pages (here the batch list, its page and its count) on the replica with read-your-own-writes: the maker of a new batch reads the primary until the replica has it, another reader the replica', async () => {
+    const writer = await login(a, 'demo');
+    const reader = await login(b, 'operator');
+    await pauseReplay();
+    const id = await previewBatch(writer, ['RL-1']);
+    const { batchNo } = await progress(writer, id);
+    expect(batchNo).toBeTruthy();
+
+    const mine = await batchList(b, 'b', writer, batchNo);
+    expect(mine.batchNos).toEqual([batchNo]);
+    expect(mine.served).toEqual({ replica: 0, primary: 2 });
+    const theirs = await batchList(b, 'b', reader, batchNo);
+    expect(theirs).toEqual({ batchNos: [], total: 0, served: { replica: 1, primary: 0 } });
+
+    await query(pair!.standby.port, 'select pg_wal_replay_resume()');
+    const noted = (
+      await query<{ l: string }>(
+        pair!.primary.port,
+        "select wal_lsn as l from write_positions join users on users.id = user_id where users.name = 'demo'",
+      )
+    )[0]!.l;
+    await until('the standby replays past the batch', async () => lsnValue(await replayedAt()) >= lsnValue(noted));
+    const later = await batchList(b, 'b', writer, batchNo);
+    expect(later).toEqual({ batchNos: [batchNo], total: 1, served: { replica: 2, primary: 0 } });
+    expect((await batchList(a, 'a', reader, batchNo)).batchNos).toEqual([batchNo]);
+  }, 90_000);
 
   it('a replica that is down: the list is read from the primary, and answers', async () => {
     expect(orderNo).not.toBe('');

@@ -5,7 +5,13 @@ import type { Config } from '../config.ts';
 import { registerSignal, signallingDialect } from './commit-signal.ts';
 import { pgClientOptions, pgDirectOptions } from './pg-connection.ts';
 import { pg } from './pg-types.ts';
-import { currentCallReads, isWriteStatement, noteWritePosition, runAsCallOf } from './read-replica.ts';
+import {
+  currentCallReads,
+  isWriteStatement,
+  markWriteCommitting,
+  noteWritePosition,
+  runAsCallOf,
+} from './read-replica.ts';
 import { createReplicaReads, type ReplicaReads } from './replica-reads.ts';
 import type { DB } from './schema.ts';
 import { NodeSqliteDialect } from './sqlite-dialect.ts';
@@ -160,6 +166,19 @@ export async function readOffLoop<R>(db: Kysely<any>, query: CompiledQuery<R>): 
 }
 
 /**
+ * Runs a list page's read (or its count) where read-your-own-writes allows: on the replica when
+ * this console call's reader may read it (db/replica-reads.ts, once per call), else as any other
+ * read. Without a replica (SQLite, or no DATABASE_READ_URL): exactly `db.executeQuery`, on the
+ * connections every read uses — unlike `readOffLoop`, it moves nothing to reader threads or the
+ * read pool. For the list pages other than the order and item lists (paged.ts `pageOf`'s
+ * `routed`, the batch list): their reads move to the replica, nothing else of them changes.
+ */
+export async function readRouted<R>(db: Kysely<any>, query: CompiledQuery<R>): Promise<R[]> {
+  const rows = await replicas.get(db)?.read<R>(query);
+  return rows ?? (await db.executeQuery(query)).rows;
+}
+
+/**
  * Runs a console call of `userId`'s (none: an unauthenticated call) so that its routed reads
  * may go to the replica, and notes its writes' position after it (read-your-own-writes,
  * db/read-replica.ts). Without a replica: the call as it is.
@@ -178,6 +197,24 @@ export async function asCallOf<T>(db: Kysely<any>, userId: number | null, fn: ()
       );
     }
   }
+}
+
+/**
+ * A job's writes for the user who asked it (a batch's commit, an address batch, an item import),
+ * noted as a console call's are: `markJobWrite` as the last statement of the job's transaction,
+ * `settleJobWrite` once it has committed (read-replica.ts `markWriteCommitting`: why both). The
+ * user's next routed read then waits for the replica to replay the job's rows, or reads the
+ * primary. Without a replica: nothing.
+ */
+export async function markJobWrite(db: Kysely<any>, trx: Kysely<any>, userId: number): Promise<void> {
+  if (replicas.has(db)) await markWriteCommitting(trx, userId);
+}
+export async function settleJobWrite(db: Kysely<any>, userId: number): Promise<void> {
+  if (!replicas.has(db)) return;
+  // Not noted (the primary away): the mark stays, and the user's next routed read notes it.
+  await noteWritePosition(db, userId).catch((e: unknown) =>
+    process.emitWarning(`write position not noted: ${(e as Error).message}`),
+  );
 }
 
 /** Whether this call's reader may read the replica now (no replica: false). The exports' rule. */

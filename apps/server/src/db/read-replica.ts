@@ -57,15 +57,48 @@ const READ_WORDS = new Set([
 ]);
 
 /**
- * Notes, after a call of `userId`'s wrote, where the primary's WAL stands now (at or past that
- * call's commits), keeping the higher of it and what was noted (two calls of one user may end in
- * either order). On the primary, in one statement.
+ * What a job's transaction that writes for a user notes in their row, just before it commits
+ * (`markWriteCommitting`): "a write of theirs has committed at a position not known yet". No real
+ * position is this high, so a reader who finds it reads the primary, and the next note replaces it.
+ * Why not the position then: taken inside the transaction it is before the commit's own record,
+ * and a replica replayed that far has not applied the commit; taken after the commit, there is a
+ * moment when the job's `done` is visible (the user's poll reads the primary) and the position
+ * not yet noted, and the user's next list may come from a replica without the job's rows.
  */
-export async function noteWritePosition(primary: Kysely<any>, userId: number): Promise<void> {
-  await sql`
+export const WRITE_COMMITTING = 'FFFFFFFF/FFFFFFFF';
+
+/**
+ * Notes where the primary's WAL stands now for `userId` (after a call of theirs wrote, or after a
+ * job of theirs committed), keeping the higher of it and what was noted (two calls of one user may
+ * end in either order), and replacing a `WRITE_COMMITTING` mark. The position is taken in the
+ * update itself, after the row's lock: a job's transaction holding it (its mark, just before its
+ * commit) is waited for, and the position taken then is past that commit. On the primary, in one
+ * statement; answers the position noted.
+ */
+export async function noteWritePosition(primary: Kysely<any>, userId: number): Promise<string> {
+  const r = await sql<{ lsn: string }>`
     insert into write_positions (user_id, wal_lsn) values (${userId}, pg_current_wal_insert_lsn()::text)
     on conflict (user_id) do update
-      set wal_lsn = greatest(write_positions.wal_lsn::pg_lsn, excluded.wal_lsn::pg_lsn)::text`.execute(primary);
+      set wal_lsn = greatest(
+        nullif(write_positions.wal_lsn, ${WRITE_COMMITTING})::pg_lsn,
+        pg_current_wal_insert_lsn()
+      )::text
+    returning wal_lsn as lsn`.execute(primary);
+  return r.rows[0]!.lsn;
+}
+
+/**
+ * Inside a job's transaction that writes for `userId` (a batch's commit, an address batch, an item
+ * import: the user who asked), as its last statement: marks their row `WRITE_COMMITTING`, so the
+ * commit that makes the job's rows visible makes the mark visible with them. The row's lock is
+ * held from here to the commit only (a user's own note meanwhile waits that long). After the
+ * commit the job notes the real position (`noteWritePosition`); should its process die first, the
+ * reader who finds the mark notes it (replica-reads.ts).
+ */
+export async function markWriteCommitting(trx: Kysely<any>, userId: number): Promise<void> {
+  await sql`
+    insert into write_positions (user_id, wal_lsn) values (${userId}, ${WRITE_COMMITTING})
+    on conflict (user_id) do update set wal_lsn = excluded.wal_lsn`.execute(trx);
 }
 
 /** `userId`'s last noted write position, or null when none was ever noted. Read on the primary. */

@@ -1,6 +1,12 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { pg } from './pg-types.ts';
-import { currentCallReads, notedWritePosition, replicaServes } from './read-replica.ts';
+import {
+  currentCallReads,
+  notedWritePosition,
+  noteWritePosition,
+  replicaServes,
+  WRITE_COMMITTING,
+} from './read-replica.ts';
 import { isTransientDatabaseError } from './transient-errors.ts';
 
 /**
@@ -26,8 +32,11 @@ export function createReplicaReads(primary: Kysely<any>, replica: pg.Pool) {
     const store = currentCallReads();
     if (!store || store.wrote) return false;
     const decide = async () => {
-      const mine = await notedWritePosition(primary, store.userId);
+      let mine = await notedWritePosition(primary, store.userId);
       if (mine === null && !always) return true;
+      // A job of theirs committed and its process died before noting where: the position now,
+      // past that commit (seen here, so committed), noted for the next read too.
+      if (mine === WRITE_COMMITTING) mine = await noteWritePosition(primary, store.userId);
       return replicaServes(mine, await replayed());
     };
     // Once per call: the answer only grows truer (the replica replays on), and a write of the

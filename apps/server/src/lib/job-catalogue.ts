@@ -73,7 +73,14 @@ export const jobCatalogue = {
   }),
   'item-import-preview-expiry': entry({ version: 1, payload: periodic, retry: 'none', concurrency: 'periodic' }),
   // Address batches (modules/label-b): one transaction per apply.
-  'label-b-apply': entry({ version: 1, payload: z.object({ batchId: id }), retry: 'none', concurrency: 'exclusive' }),
+  // `userId`, who confirmed it (read-your-own-writes): optional, so a payload of the release
+  // before it still reads (the batch's maker stands in), and an older release ignores it.
+  'label-b-apply': entry({
+    version: 1,
+    payload: z.object({ batchId: id, userId: id.optional() }),
+    retry: 'none',
+    concurrency: 'exclusive',
+  }),
   // Print jobs (modules/labels).
   'label-print': entry({
     version: 1,

@@ -9,8 +9,12 @@ import {
   createReadRouting,
   createWritePositions,
   lsnValue,
+  markWriteCommitting,
+  notedWritePosition,
+  noteWritePosition,
   replayPosition,
   replicaServes,
+  WRITE_COMMITTING,
   writePosition,
 } from '../../src/db/read-replica.ts';
 import { emptyDatabase } from '../harness.ts';
@@ -34,6 +38,8 @@ beforeAll(async () => {
   primary = createDatabase(config);
   replica = createDatabase(config);
   await sql`create table notes (id serial primary key, body text not null)`.execute(primary);
+  // As migration 2026-12-07T1700 makes it, without the users it refers to.
+  await sql`create table write_positions (user_id integer primary key, wal_lsn text not null)`.execute(primary);
 });
 afterAll(async () => {
   await primary?.destroy();
@@ -95,6 +101,35 @@ describe('read-your-own-writes over a replica', () => {
     });
     await routing.wrote(3);
     expect(await routing.reader(3)).toBe(primary);
+  });
+
+  it("a job's mark, made in its transaction, is replaced by a position past its commit, even by a note that started before the commit", async () => {
+    await noteWritePosition(primary, 41);
+    let noting: Promise<string> | undefined;
+    let beforeCommit = '';
+    await primary.transaction().execute(async (trx) => {
+      await sql`insert into notes (body) values ('the job')`.execute(trx);
+      await markWriteCommitting(trx, 41);
+      // Another instance notes the user's position meanwhile: it waits for the row's lock.
+      noting = noteWritePosition(primary, 41);
+      for (let waiting = false; !waiting;) {
+        const r = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%insert into write_positions%'`.execute(replica);
+        waiting = r.rows[0]!.n > 0;
+      }
+      beforeCommit = await writePosition(trx);
+    });
+    // Taken once the lock was released, so past the commit record, which is past `beforeCommit`
+    // (a position taken when the statement began, or the mark's moment, would not be).
+    const noted = await noting!;
+    expect(noted).not.toBe(WRITE_COMMITTING);
+    expect(lsnValue(noted)).toBeGreaterThan(lsnValue(beforeCommit));
+    expect(await notedWritePosition(primary, 41)).toBe(noted);
+    // The mark alone never lets a replica serve, however far it has replayed.
+    await primary.transaction().execute((trx) => markWriteCommitting(trx, 42));
+    expect(await notedWritePosition(primary, 42)).toBe(WRITE_COMMITTING);
+    expect(replicaServes(WRITE_COMMITTING, 'FFFFFFFF/FFFFFFFE')).toBe(false);
   });
 
   it('positions are ordered as PostgreSQL orders them, not as strings; a late, lower note keeps the higher', () => {

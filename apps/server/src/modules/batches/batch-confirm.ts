@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiLanguage, ErrorCode } from '@console/contract';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, markJobWrite, settleJobWrite } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import { isTransientDatabaseError } from '../../db/transient-errors.ts';
 import type { DB } from '../../db/schema.ts';
@@ -224,6 +224,8 @@ export function createBatchConfirms<Shown>({
           throw new AppError(ErrorCode.CONFLICT, 'batchInterrupted');
         }
         await settleReservation(q, batchId);
+        // The asker's next order list waits for a replica to replay these orders (DATABASE_READ_URL).
+        await markJobWrite(db, q, userId);
       };
       // Every waybill number of the batch is reserved first, in one short transaction: the segment
       // is not held for the commit (see reserveWaybills). The ranges are recorded with the batch in
@@ -271,6 +273,7 @@ export function createBatchConfirms<Shown>({
         await db.transaction().execute((trx) => publish(trx));
         setBatchHidden(db, batchId, false);
       }
+      await settleJobWrite(db, userId);
       await removeFile(batch.parsed_key);
     } catch (e) {
       if (again && pg && isTransientDatabaseError(e)) {

@@ -1,6 +1,6 @@
 import type { Paging } from '@console/contract';
 import type { Insertable, Transaction, Updateable } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, readRouted } from '../../db/database.ts';
 import { likeContaining, likeSql } from '../../db/dialect.ts';
 import { pageTotal } from '../../db/page-total.ts';
 import { rowsInOrder } from '../../db/rows-in-order.ts';
@@ -168,15 +168,19 @@ export function createBatchesRepository(db: Database) {
           '<',
           new Date(new Date(`${p.to}T00:00:00+08:00`).getTime() + 86_400_000).toISOString(),
         );
-      const ids = await q
-        .select('b.id')
-        .orderBy('b.created_at', p.order)
-        .orderBy('b.id', p.order)
-        .offset(p.offset)
-        .limit(p.limit)
-        .execute();
+      // The page's ids and its count on the replica when read-your-own-writes allows (readRouted).
+      const ids = await readRouted(
+        db,
+        q
+          .select('b.id')
+          .orderBy('b.created_at', p.order)
+          .orderBy('b.id', p.order)
+          .offset(p.offset)
+          .limit(p.limit)
+          .compile(),
+      );
       const total = await pageTotal(p.offset, p.limit, ids.length, async () =>
-        Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+        Number((await readRouted(db, q.select((eb) => eb.fn.countAll<number>().as('n')).compile()))[0]!.n),
       );
       const list = await rowsInOrder(ids, (page) => listQuery(scope).where('b.id', 'in', page).execute());
       return { total, list };

@@ -60,7 +60,7 @@ export function createBillsRepository(db: Database) {
     },
     async page(scope: Scope, f: C.BillListRequest) {
       const q = filtered(scope, f);
-      return pageOf(q, (q) => q.select(billColumns).orderBy('b.period', f.order).orderBy('b.id', f.order), f);
+      return pageOf(q, (q) => q.select(billColumns).orderBy('b.period', f.order).orderBy('b.id', f.order), f, db);
     },
 
     find: (scope: Scope, id: number) =>

@@ -119,6 +119,7 @@ export function createExportDeclarationsRepository(db: Database) {
         q,
         (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('o.id', f.order),
         f,
+        db,
       );
       return { total, rows: rows as DeclarationRecord[] };
     },

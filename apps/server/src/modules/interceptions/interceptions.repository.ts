@@ -138,6 +138,7 @@ export function createInterceptionsRepository(db: Database) {
             .orderBy(SORT[f.sort], f.order)
             .orderBy('i.id', f.order),
         f,
+        db,
       );
       const rows = await rowsInOrder(ids, (page) => base(db).where('i.id', 'in', page).execute());
       return { total, rows };

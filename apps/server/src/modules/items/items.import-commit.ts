@@ -1,6 +1,6 @@
 import { ErrorCode } from '@console/contract';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, markJobWrite, settleJobWrite } from '../../db/database.ts';
 import { dialectOf } from '../../db/dialect.ts';
 import type { DB } from '../../db/schema.ts';
 import type { ItemsTable } from '../../db/schema-items.ts';
@@ -99,7 +99,10 @@ export function createItemImportCommits(deps: {
           'committing',
         );
         if (!done) throw new AppError(ErrorCode.CONFLICT, 'itemImportInterrupted');
+        // The asker's next item list waits for a replica to replay these items (DATABASE_READ_URL).
+        await markJobWrite(db, trx, userId);
       });
+      await settleJobWrite(db, userId);
       await removeFile(m.valid_key);
     } catch (e) {
       const dup = classifyDatabaseError(e);

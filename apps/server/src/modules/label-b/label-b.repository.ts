@@ -37,7 +37,7 @@ export function createLabelBRepository(db: Database) {
       if (f.batchNo) q = q.where('b.batch_no', 'like', `%${f.batchNo}%`);
       if (f.status) q = q.where('b.status', '=', f.status);
       if (f.customerId) q = q.where('b.customer_id', '=', f.customerId);
-      return pageOf(q, (q) => q.select(batchColumns).orderBy('b.created_at', f.order).orderBy('b.id', f.order), f);
+      return pageOf(q, (q) => q.select(batchColumns).orderBy('b.created_at', f.order).orderBy('b.id', f.order), f, db);
     },
 
     find(scope: Scope, id: number, q: Db = db) {

@@ -13,5 +13,5 @@ export function labelBRoutes(r: Registrar, service: LabelBService) {
   r.call(c.labelBPrompt, async (input, ctx) =>
     service.prompt(ctx.actor, await ctx.scope(), ctx.lang, input, file(ctx)),
   );
-  r.call(c.labelBCreate, async (input, ctx) => service.create(await ctx.scope(), ctx.lang, input.id));
+  r.call(c.labelBCreate, async (input, ctx) => service.create(ctx.actor, await ctx.scope(), ctx.lang, input.id));
 }

@@ -1,6 +1,6 @@
 import { type ApiLanguage, ErrorCode, labelB as C, type ParsedRequest } from '@console/contract';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import { type Database, markJobWrite, settleJobWrite } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { isRecipientPhone, resolveDivision } from '../../domain/order-input.ts';
 import { addressRefusal, changeAddress } from '../../domain/order-life.ts';
@@ -148,12 +148,12 @@ export function createLabelBService(deps: LabelBDeps) {
    * database error (a restart, a failover) rolls it back and the queue runs it again instead of
    * the batch failing for good (issue 38 row 2).
    */
-  async function apply(batchId: number, ctx: JobContext) {
+  async function apply(batchId: number, ctx: JobContext, askedBy?: number) {
     const at = now();
     try {
-      await db.transaction().execute(async (trx) => {
+      const asker = await db.transaction().execute(async (trx) => {
         const b = await repo.batchToApply(batchId, trx);
-        if (b.status !== 'applying') return;
+        if (b.status !== 'applying') return null;
         const rows = (await repo.rows(batchId, trx)).filter((r) => r.outcome === 'ok' && r.order_id !== null);
         const res = await changeAddress(
           trx,
@@ -179,7 +179,13 @@ export function createLabelBService(deps: LabelBDeps) {
         );
         if (res.labelB.length && deps.onLabelB)
           await deps.onLabelB(trx, { batchId, customerId: b.customer_id, orderIds: res.labelB, at, by: b.created_by });
+        // The asker's next order list waits for a replica to replay the new addresses
+        // (DATABASE_READ_URL). A job enqueued without one (recovered at start): the batch's maker.
+        const asker = askedBy ?? b.created_by;
+        await markJobWrite(db, trx, asker);
+        return asker;
       });
+      if (asker !== null) await settleJobWrite(db, asker);
     } catch (err) {
       if (ctx.runsAgainAfter(err)) throw err;
       const refusal = err instanceof Refusal ? err : null;
@@ -200,13 +206,17 @@ export function createLabelBService(deps: LabelBDeps) {
   deps.jobs.define<JobPayload<'label-b-apply'>>({
     name: APPLY_JOB,
     exclusive: true,
-    run: (p, ctx) => apply(p.batchId, ctx),
+    run: (p, ctx) => apply(p.batchId, ctx, p.userId),
     // An apply that kept stopping its process: the batch fails with the reason (nothing changed:
     // each apply is one transaction).
     gaveUp: async (p, reason) => void (await repo.failApplying(db, p.batchId, reason, now())),
   });
-  const enqueueApply = (batchId: number, customerId: number | null, trx?: Transaction<DB>) =>
-    deps.jobs.enqueue(APPLY_JOB, { batchId }, { trx, customerId, size: 'heavy', singletonKey: String(batchId) });
+  const enqueueApply = (batchId: number, customerId: number | null, trx?: Transaction<DB>, userId?: number) =>
+    deps.jobs.enqueue(
+      APPLY_JOB,
+      { batchId, ...(userId === undefined ? {} : { userId }) },
+      { trx, customerId, size: 'heavy', singletonKey: String(batchId) },
+    );
 
   return {
     async page(scope: Scope, lang: ApiLanguage, f: C.LabelBListRequest) {
@@ -357,14 +367,14 @@ export function createLabelBService(deps: LabelBDeps) {
     },
 
     /** Confirms a draft: starts the job and answers at once. */
-    async create(scope: Scope, lang: ApiLanguage, id: number) {
+    async create(actor: Actor, scope: Scope, lang: ApiLanguage, id: number) {
       const b = await loadScoped(scope, id);
       if (b.status !== 'draft') throw AppError.conflict('labelBNotDraft');
       if (Number(b.refused_count) >= Number(b.row_count)) throw AppError.conflict('labelBNothingToApply');
       // The state change and its job commit together: no batch 'applying' without a job to apply it.
       await db.transaction().execute(async (trx) => {
         if (!(await repo.startApplying(scope, id, now(), trx))) throw AppError.conflict('labelBNotDraft');
-        await enqueueApply(id, b.customer_id, trx);
+        await enqueueApply(id, b.customer_id, trx, actor.userId);
       });
       return presentBatch(lang, await loadScoped(scope, id));
     },

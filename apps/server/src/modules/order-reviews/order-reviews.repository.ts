@@ -189,6 +189,7 @@ export function createOrderReviewsRepository(db: Database) {
         q,
         (q) => q.select('r.id').orderBy(SORT[f.sort], f.order).orderBy('r.id', f.order),
         f,
+        db,
       );
       const rows = await rowsInOrder(ids, (page) => base(db).where('r.id', 'in', page).execute());
       return { total, rows };

@@ -121,7 +121,7 @@ export function createPickupsRepository(db: Database) {
       if (f.status) q = q.where('p.status', '=', f.status);
       if (f.dateFrom) q = q.where('p.pickup_date', '>=', f.dateFrom);
       if (f.dateTo) q = q.where('p.pickup_date', '<=', f.dateTo);
-      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('p.id', f.order), f);
+      return pageOf(q, (q) => q.select(columns).orderBy(SORT[f.sort], f.order).orderBy('p.id', f.order), f, db);
     },
 
     /** Changes a booked pickup (only while booked: a cancel or pickup in between wins). */
