@@ -3,7 +3,7 @@ import { App, Button, Input, Modal, Space, Tabs, Tag, type TableColumnsType } fr
 import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, ListPage, listColumn, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
 import { PickupDetailDrawer } from './components/PickupDetailDrawer.tsx';
@@ -55,12 +55,7 @@ export default function PickupListPage() {
   };
 
   const label = (k: string) => t(`pickups.${k}`);
-  const col = (k: keyof Row | 'counts', render?: (r: Row) => React.ReactNode) => ({
-    key: k,
-    title: label(k === 'customerCode' ? 'customer' : k === 'pickupDate' ? 'date' : k),
-    sorter: SORTABLE.has(k),
-    render: (_: unknown, r: Row) => (render ? render(r) : (r[k as keyof Row] as React.ReactNode)),
-  });
+  const col = listColumn<Row>('pickups', SORTABLE, { customerCode: 'customer', pickupDate: 'date' });
   const columns: TableColumnsType<Row> = [
     col('pickupNo', (r) => (
       <Button type="link" size="small" onClick={() => setViewing(r.id)} data-testid="pickup-open">
@@ -119,36 +114,30 @@ export default function PickupListPage() {
   ];
 
   const list = (
-    <Space direction="vertical" style={{ width: '100%' }}>
-      <FilterBar
-        filters={paged.filters}
-        i18n="pickups"
-        onSearch={onSearch}
-        searchTestId="pickup-search"
-        extra={<Button onClick={() => navigate('/subscribeTake/create')}>{label('create')}</Button>}
-      >
-        <FilterBar.Text name="pickupNo" width={200} maxLength={32} data-testid="pickup-filter-no" />
-        <FilterBar.Text name="boxNo" width={160} maxLength={32} data-testid="pickup-filter-box" />
-        <FilterBar.Enum name="region" width={110} values={['tokyo', 'osaka']} i18n="pickups.regions" />
-        <FilterBar.Enum
-          name="status"
-          width={120}
-          values={['booked', 'cancelled', 'pickedUp']}
-          i18n="pickups.statuses"
-        />
-        <FilterBar.Customer />
-        <FilterBar.DateRange />
-      </FilterBar>
-      <PagedTable<Row>
-        rowKey="id"
-        size="small"
-        paged={paged}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="pickup-table"
-        onRow={(r) => ({ 'data-pickup-no': r.pickupNo }) as never}
-      />
-    </Space>
+    <ListPage<Row>
+      paged={paged}
+      i18n="pickups"
+      onSearch={onSearch}
+      testId="pickup"
+      createPath="/subscribeTake/create"
+      columns={columns}
+      onRow={(r) => ({ 'data-pickup-no': r.pickupNo }) as never}
+      filters={
+        <>
+          <FilterBar.Text name="pickupNo" width={200} maxLength={32} data-testid="pickup-filter-no" />
+          <FilterBar.Text name="boxNo" width={160} maxLength={32} data-testid="pickup-filter-box" />
+          <FilterBar.Enum name="region" width={110} values={['tokyo', 'osaka']} i18n="pickups.regions" />
+          <FilterBar.Enum
+            name="status"
+            width={120}
+            values={['booked', 'cancelled', 'pickedUp']}
+            i18n="pickups.statuses"
+          />
+          <FilterBar.Customer />
+          <FilterBar.DateRange />
+        </>
+      }
+    />
   );
 
   return (
