@@ -54,30 +54,26 @@ export function ImportProgress({
 /**
  * The preview's refused rows: how many, the first ones the server listed (the error workbook has
  * them all) with row, column and why. Labels under `<i18n>.`: errorsTitle, errorsFirst, row,
- * column, message.
+ * column, message; test ids `<testId>-title` and `<testId>-table`.
  */
 export function ImportErrors({
   i18n,
-  errors,
-  invalidRows,
+  job: { errors, invalidRows },
   pageSize,
   columnWidth,
-  titleTestId,
-  tableTestId,
+  testId,
 }: {
   i18n: string;
-  errors: ImportIssue[];
-  invalidRows: number;
+  job: { errors: ImportIssue[]; invalidRows: number };
   pageSize: number;
   columnWidth: number;
-  titleTestId?: string;
-  tableTestId: string;
+  testId: string;
 }) {
   if (errors.length === 0) return null;
   const listedRows = new Set(errors.map((e) => e.row)).size;
   return (
     <>
-      <Typography.Text strong data-testid={titleTestId}>
+      <Typography.Text strong data-testid={`${testId}-title`}>
         {t(`${i18n}.errorsTitle`, { rows: invalidRows })}
         {listedRows < invalidRows && ` ${t(`${i18n}.errorsFirst`, { listed: listedRows })}`}
       </Typography.Text>
@@ -86,7 +82,7 @@ export function ImportErrors({
         rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
         dataSource={errors}
         pagination={{ pageSize }}
-        data-testid={tableTestId}
+        data-testid={`${testId}-table`}
         columns={[
           { title: t(`${i18n}.row`), dataIndex: 'row', width: 70 },
           {

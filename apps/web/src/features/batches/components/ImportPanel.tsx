@@ -279,15 +279,7 @@ function BatchState({
           message={t('batches.duplicates', { list: batch.duplicates.map((d) => d.orderNo).join(', ') })}
         />
       )}
-      <ImportErrors
-        i18n="batches"
-        errors={batch.errors}
-        invalidRows={batch.invalidRows}
-        pageSize={10}
-        columnWidth={180}
-        titleTestId="errors-title"
-        tableTestId="errors-table"
-      />
+      <ImportErrors i18n="batches" job={batch} pageSize={10} columnWidth={180} testId="errors" />
       {batch.confirmations.length > 0 && (
         <Alert
           type="warning"

@@ -150,14 +150,7 @@ function ImportState({ job, onCommit }: { job: Import; onCommit: () => void }) {
         })}
         description={job.previewUntil ? t('items.importing.until', { time: formatTime(job.previewUntil) }) : undefined}
       />
-      <ImportErrors
-        i18n="items.importing"
-        errors={job.errors}
-        invalidRows={job.invalidRows}
-        pageSize={8}
-        columnWidth={200}
-        tableTestId="import-errors-table"
-      />
+      <ImportErrors i18n="items.importing" job={job} pageSize={8} columnWidth={200} testId="import-errors" />
       <Space wrap>
         {job.validRows > 0 && (
           <Button type="primary" onClick={onCommit} data-testid="import-confirm">
