@@ -23,6 +23,16 @@ export function listColumn<Row>(i18n: string, sortable: ReadonlySet<string>, tit
   });
 }
 
+/** The row's buttons: the last column, kept in view on the right, titled `<i18n>.actions`. */
+export function listActions<Row>(i18n: string, render: (r: Row) => ReactNode) {
+  return {
+    key: 'actions',
+    title: t(`${i18n}.actions`),
+    fixed: 'right' as const,
+    render: (_: unknown, r: Row) => <Space size="small">{render(r)}</Space>,
+  };
+}
+
 export interface ListPageProps<Row> {
   /** The list's query (`usePagedQuery`): the bar's form is filled from its filters. */
   paged: PagedQuery & { filters: PagedFilters };

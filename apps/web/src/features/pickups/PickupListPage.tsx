@@ -1,9 +1,17 @@
 import { type pickups as P } from '@console/contract';
-import { App, Button, Input, Modal, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Input, Modal, Tabs, Tag, type TableColumnsType } from 'antd';
 import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FilterBar, ListPage, listColumn, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import {
+  FilterBar,
+  ListPage,
+  listActions,
+  listColumn,
+  PagedTable,
+  rangeToDates,
+  usePagedQuery,
+} from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
 import { PickupDetailDrawer } from './components/PickupDetailDrawer.tsx';
@@ -77,33 +85,28 @@ export default function PickupListPage() {
     )),
     col('storageNo', (r) => r.storageNo ?? ''),
     col('createdAt', (r) => formatTime(r.createdAt)),
-    {
-      key: 'actions',
-      title: label('actions'),
-      fixed: 'right' as const,
-      render: (_: unknown, r: Row) => (
-        <Space size="small">
-          <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
-            {label('downloadSlip')}
+    listActions<Row>('pickups', (r) => (
+      <>
+        <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
+          {label('downloadSlip')}
+        </Button>
+        {r.cancellable && (
+          <Button
+            size="small"
+            type="link"
+            onClick={() => navigate(`/subscribeTake/update?id=${r.id}`)}
+            data-testid="pickup-edit"
+          >
+            {label('edit')}
           </Button>
-          {r.cancellable && (
-            <Button
-              size="small"
-              type="link"
-              onClick={() => navigate(`/subscribeTake/update?id=${r.id}`)}
-              data-testid="pickup-edit"
-            >
-              {label('edit')}
-            </Button>
-          )}
-          {r.cancellable && (
-            <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
-              {label('cancel')}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+        )}
+        {r.cancellable && (
+          <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
+            {label('cancel')}
+          </Button>
+        )}
+      </>
+    )),
   ];
   const messageColumns: TableColumnsType<P.PickupMessageRow> = [
     { key: 'at', title: label('at'), render: (_, m) => formatTime(m.createdAt) },

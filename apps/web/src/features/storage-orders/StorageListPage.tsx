@@ -1,8 +1,8 @@
 import { type storageOrders as S } from '@console/contract';
-import { Button, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Select, type TableColumnsType } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
-import { FilterBar, ListPage, listColumn, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, ListPage, listActions, listColumn, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { originsCall, storageListCall } from './api/storageOrders.ts';
 import { StorageKindTag, StorageStatusTag } from './components/shared.tsx';
@@ -49,21 +49,16 @@ export default function StorageListPage() {
     col('refusedCount'),
     col('createdBy'),
     col('createdAt', (r) => formatTime(r.createdAt)),
-    {
-      key: 'actions',
-      title: label('actions'),
-      fixed: 'right' as const,
-      render: (_: unknown, r: Row) => (
-        <Space size="small">
-          <Button size="small" type="link" onClick={() => navigate(`/storageOrder/info?id=${r.id}`)}>
-            {label('view')}
-          </Button>
-          <Button size="small" type="link" onClick={() => navigate(`/storageOrder/item?id=${r.id}`)}>
-            {label('orders')}
-          </Button>
-        </Space>
-      ),
-    },
+    listActions<Row>('storageOrders', (r) => (
+      <>
+        <Button size="small" type="link" onClick={() => navigate(`/storageOrder/info?id=${r.id}`)}>
+          {label('view')}
+        </Button>
+        <Button size="small" type="link" onClick={() => navigate(`/storageOrder/item?id=${r.id}`)}>
+          {label('orders')}
+        </Button>
+      </>
+    )),
   ];
 
   return (
