@@ -10,6 +10,7 @@ import { MAIN } from '../servers.ts';
 import { choose, column, listOrders, totalText } from '../support/orders.ts';
 import { loginByCookie } from '../support/session.ts';
 import { watchPageErrors } from '../support/tables.ts';
+import { consoleWithHomeTabOnly, openInConsole } from '../support/tabs.ts';
 
 const orderTable = (page: Page) => page.getByTestId('order-table');
 /** The table's wrapper, which holds its pager too. */
@@ -172,3 +173,54 @@ async function itemList(page: Page) {
   await at(page, '/item/list?name=%E7%9A%84&dateFrom=2020-01-01&dateTo=2099-12-31');
   await expect(page.getByTestId('list-name')).toHaveValue('的');
 }
+
+/**
+ * Issue 40, item 4 (react-admin's remembered list parameters): a list opened again from the
+ * menu shows the filters it was last left with, whether its tab is still open or was closed;
+ * before, the menu's bare address replaced the tab's and the list started over.
+ */
+test('a list opened from the menu comes back with its last filters, its tab open or closed', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // Home alone: a batch-list tab another spec left open for this user would be the one shown.
+  await consoleWithHomeTabOnly(page, context, request);
+  const errors = watchPageErrors(page);
+  const aside = page.getByTestId('aside');
+  // By route name: "订单列表" is also in "错误订单列表" and "异常订单列表".
+  const menu = (route: string) => aside.locator(`.ant-menu-item[data-menu-id$="-${route}"]`);
+  await openInConsole(page, '/order/list');
+  await expect(orderTable(page)).toBeVisible({ timeout: 60_000 });
+
+  await menu('order.batchList').click();
+  await at(page, '/order/batchList');
+  await page.getByTestId('filter-batchNo').fill('NO-SUCH-BATCH');
+  await page.getByTestId('batch-search').click();
+  const filtered = '/order/batchList?batchNo=NO-SUCH-BATCH';
+  await at(page, filtered);
+
+  // Away and back by the menu, the tab still open.
+  await menu('order.list').click();
+  await at(page, '/order/list');
+  await menu('order.batchList').click();
+  await at(page, filtered);
+  await expect(page.getByTestId('filter-batchNo')).toHaveValue('NO-SUCH-BATCH');
+
+  // The tab closed, then opened from the menu again.
+  await page.locator(`[data-testid="tab"][data-path="${filtered}"]`).getByTestId('tab-close').click();
+  await at(page, '/order/list');
+  await menu('order.batchList').click();
+  await at(page, filtered);
+  await expect(page.getByTestId('filter-batchNo')).toHaveValue('NO-SUCH-BATCH');
+
+  // Reset is remembered too: the menu then opens the whole list.
+  await page.getByTestId('batch-reset').click();
+  await at(page, '/order/batchList');
+  await menu('order.list').click();
+  await at(page, '/order/list');
+  await menu('order.batchList').click();
+  await at(page, '/order/batchList');
+  expect(errors).toEqual([]);
+});

@@ -1,6 +1,6 @@
 /**
  * The browser globals the console's lib/ reads, for unit tests in Node: a cookie jar that
- * honours expiry (removal is an expired cookie), localStorage, and a location whose reload
+ * honours expiry (removal is an expired cookie), localStorage and sessionStorage, and a location whose reload
  * is counted. Real implementations of the web APIs' behaviour, not stand-ins for console code.
  */
 class MemoryStorage {
@@ -44,6 +44,7 @@ const documentStub = {
 
 export const reloads = { count: 0 };
 Object.defineProperty(globalThis, 'localStorage', { value: new MemoryStorage(), configurable: true, writable: true });
+Object.defineProperty(globalThis, 'sessionStorage', { value: new MemoryStorage(), configurable: true, writable: true });
 Object.defineProperty(globalThis, 'document', { value: documentStub, configurable: true, writable: true });
 Object.defineProperty(globalThis, 'location', {
   value: { reload: () => void reloads.count++, href: 'http://localhost/home/', pathname: '/home/', search: '' },

@@ -6,6 +6,7 @@ import {
   closeOthers,
   closeRight,
   closeTab,
+  lastPathOf,
   dirtyClosedBy,
   getTabs,
   HOME_PATH,
@@ -160,5 +161,27 @@ describe('issue 36 #22: restored tabs keep the names of their records', () => {
     localStorage.clear();
     loadTabsFor('demo', ['/order/info?id=368'], { '/order/info?id=368': 'ORD-1', '/closed': 'x', '/odd': 3 });
     expect(getTabs().labels).toEqual({ '/order/info?id=368': 'ORD-1' });
+  });
+});
+
+describe('issue 40, item 4: the menu opens a list as it was left', () => {
+  it('a page’s last address is kept after its tab closes, per user; a record page is not', () => {
+    sessionStorage.clear();
+    loadTabsFor('demo', []);
+    expect(lastPathOf('/order/batchList')).toBe('/order/batchList');
+    openTab('/order/batchList?batchNo=B1');
+    openTab('/order/batchList?batchNo=B2&offset=20');
+    openTab('/order/info?id=7');
+    expect(lastPathOf('/order/batchList')).toBe('/order/batchList?batchNo=B2&offset=20');
+    closeTab('/order/info?id=7', '/order/batchList?batchNo=B2&offset=20');
+    expect(paths()).toEqual([HOME_PATH, '/order/info?id=7']);
+    expect(lastPathOf('/order/batchList')).toBe('/order/batchList?batchNo=B2&offset=20');
+    expect(lastPathOf('/order/info')).toBe('/order/info');
+    // Reset leaves the bare list: that is what the menu opens next.
+    openTab('/order/batchList');
+    expect(lastPathOf('/order/batchList')).toBe('/order/batchList');
+    openTab('/order/batchList?batchNo=B3');
+    loadTabsFor('other', []);
+    expect(lastPathOf('/order/batchList')).toBe('/order/batchList');
   });
 });

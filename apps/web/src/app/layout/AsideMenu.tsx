@@ -62,7 +62,7 @@ export function AsideMenu({
   collapsed: boolean;
 }) {
   const { localized, locale } = useI18n();
-  const open = useOpenRoute();
+  const open = useOpenRoute({ lastParams: true });
   const root = rootOf(menu, activeName);
   const nodes = root && root.children.length ? root.children : menu;
   // Collapsed, antd shows each title in its own tooltip already.

@@ -30,7 +30,7 @@ export function throttle<A extends unknown[]>(fn: (...a: A) => void, ms: number)
 /** The server's menu, horizontal; when wider than the header it scrolls with two buttons (D2Admin). */
 export function HeaderMenu({ menu, activeName }: { menu: MenuNode[]; activeName: string }) {
   const { t, localized } = useI18n();
-  const open = useOpenRoute();
+  const open = useOpenRoute({ lastParams: true });
   const viewport = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState(false);
   const items = useMemo(() => toMenuItems(menu, localized), [menu, localized]);

@@ -31,7 +31,7 @@ const isEditable = (el: EventTarget | null) =>
 export function SearchPanel({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t, localized } = useI18n();
   const { routes, routeNames } = useSession();
-  const openRoute = useOpenRoute();
+  const openRoute = useOpenRoute({ lastParams: true });
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const input = useRef<InputRef>(null);

@@ -4,9 +4,14 @@ import { feedback } from '@/lib/feedback.ts';
 import { t } from '@/lib/i18n.ts';
 import { getSession } from '@/lib/session.ts';
 import { isExternal, staticRoutes } from './menu.ts';
+import { lastPathOf } from './tabs/store.ts';
 
-/** Spec §2: empty path warns 'temporary menu', http links open a new tab, others navigate. */
-export function useOpenRoute() {
+/**
+ * Spec §2: empty path warns 'temporary menu', http links open a new tab, others navigate.
+ * `lastParams`: the menus open a page at its last address (a list with the filters it was left
+ * with, see `lastPathOf`); a badge or a button that means "the list as such" opens it bare.
+ */
+export function useOpenRoute({ lastParams = false } = {}) {
   const navigate = useNavigate();
   return (name: string) => {
     const route =
@@ -22,6 +27,6 @@ export function useOpenRoute() {
       window.open(route.path, '_blank', 'noopener,noreferrer');
       return;
     }
-    void navigate(route.path);
+    void navigate(lastParams && !route.path.includes('?') ? lastPathOf(route.path) : route.path);
   };
 }

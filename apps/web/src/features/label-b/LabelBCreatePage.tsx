@@ -1,10 +1,11 @@
 import { type labelB as L } from '@console/contract';
-import { Alert, Button, Card, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Space, Typography } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { XlsxPicker } from '@/components/XlsxPicker.tsx';
 import { errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { downloadTemplate, labelBListCall, promptAddresses } from './api/labelB.ts';
 import { ConfirmBatch } from './components/ConfirmBatch.tsx';
@@ -67,27 +68,17 @@ export default function LabelBCreatePage() {
           </Button>
         </Space>
         {!draft && (
-          <div data-testid="labelb-file" style={{ maxWidth: 720 }}>
-            <Upload.Dragger
-              accept=".xlsx"
-              maxCount={1}
-              disabled={busy}
-              fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-              beforeUpload={(f) => {
-                if (!/\.xlsx$/i.test(f.name)) {
-                  setError(l('onlyXlsx'));
-                  return Upload.LIST_IGNORE;
-                }
-                setError(null);
-                setFile(f);
-                unsaved.touched();
-                return false;
-              }}
-              onRemove={() => setFile(null)}
-            >
-              <p>{l('chooseFile')}</p>
-            </Upload.Dragger>
-          </div>
+          <XlsxPicker
+            testId="labelb-file"
+            style={{ maxWidth: 720 }}
+            file={file}
+            disabled={busy}
+            onWrongType={() => setError(l('onlyXlsx'))}
+            onPick={(f) => (setError(null), setFile(f), unsaved.touched())}
+            onRemove={() => setFile(null)}
+          >
+            {l('chooseFile')}
+          </XlsxPicker>
         )}
         {error && <Alert type="error" showIcon message={error} data-testid="labelb-error" />}
         {!draft && (

@@ -1,9 +1,10 @@
 import { type meituan as M } from '@console/contract';
-import { Alert, Button, Card, Select, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Card, Select, Space, Table, Typography } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { XlsxPicker } from '@/components/XlsxPicker.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { errorText, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import {
@@ -90,28 +91,16 @@ export default function MeituanCreatePage() {
             </Form.Item>
           )}
         </Space>
-        <div data-testid="meituan-file">
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            disabled={busy}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-            beforeUpload={(f) => {
-              if (!/\.xlsx$/i.test(f.name)) {
-                setError(l('onlyXlsx'));
-                return Upload.LIST_IGNORE;
-              }
-              setError(null);
-              setResult(null);
-              setFile(f);
-              unsaved.touched();
-              return false;
-            }}
-            onRemove={() => (setFile(null), setResult(null))}
-          >
-            <p>{l('chooseFile')}</p>
-          </Upload.Dragger>
-        </div>
+        <XlsxPicker
+          testId="meituan-file"
+          file={file}
+          disabled={busy}
+          onWrongType={() => setError(l('onlyXlsx'))}
+          onPick={(f) => (setError(null), setResult(null), setFile(f), unsaved.touched())}
+          onRemove={() => (setFile(null), setResult(null))}
+        >
+          {l('chooseFile')}
+        </XlsxPicker>
         <Space>
           <Button loading={busy} onClick={() => void send(true)} data-testid="meituan-preview">
             {l('preview')}

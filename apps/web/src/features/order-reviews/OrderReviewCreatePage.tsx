@@ -1,9 +1,10 @@
 import { exportJobs, orderReviews } from '@console/contract';
-import { Alert, App, Button, Card, Progress, Space, Typography, Upload } from 'antd';
+import { Alert, App, Button, Card, Progress, Space, Typography } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { XlsxPicker } from '@/components/XlsxPicker.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
 import { newProgressId } from '@/components/download-progress.tsx';
 import { call, errorText, invalidateCall, t, useI18n, useSession } from '@/lib';
@@ -129,28 +130,16 @@ export default function OrderReviewCreatePage() {
             />
           </Form.Item>
         )}
-        <div data-testid="review-file">
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            multiple={false}
-            disabled={busy}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-            beforeUpload={(f) => {
-              if (!/\.xlsx$/i.test(f.name)) {
-                setError(t('orderReviews.onlyXlsx'));
-                return Upload.LIST_IGNORE;
-              }
-              setError(null);
-              setFile(f);
-              unsaved.touched();
-              return false;
-            }}
-            onRemove={() => setFile(null)}
-          >
-            <p>{t('orderReviews.chooseFile')}</p>
-          </Upload.Dragger>
-        </div>
+        <XlsxPicker
+          testId="review-file"
+          file={file}
+          disabled={busy}
+          onWrongType={() => setError(t('orderReviews.onlyXlsx'))}
+          onPick={(f) => (setError(null), setFile(f), unsaved.touched())}
+          onRemove={() => setFile(null)}
+        >
+          {t('orderReviews.chooseFile')}
+        </XlsxPicker>
         {busy && file && (
           <div data-testid="review-progress">
             <Typography.Text type="secondary">

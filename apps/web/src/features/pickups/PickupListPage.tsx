@@ -1,9 +1,17 @@
 import { type pickups as P } from '@console/contract';
-import { App, Button, Input, Modal, Space, Tabs, Tag, type TableColumnsType } from 'antd';
+import { App, Button, Input, Modal, Tabs, Tag, type TableColumnsType } from 'antd';
 import { Form, validateForSubmit } from '@/components/form.tsx';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import {
+  FilterBar,
+  ListPage,
+  listActions,
+  listColumn,
+  PagedTable,
+  rangeToDates,
+  usePagedQuery,
+} from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { cancelPickup, downloadSlip, messagesCall, pickupListCall, refreshPickups } from './api/pickups.ts';
 import { PickupDetailDrawer } from './components/PickupDetailDrawer.tsx';
@@ -55,12 +63,7 @@ export default function PickupListPage() {
   };
 
   const label = (k: string) => t(`pickups.${k}`);
-  const col = (k: keyof Row | 'counts', render?: (r: Row) => React.ReactNode) => ({
-    key: k,
-    title: label(k === 'customerCode' ? 'customer' : k === 'pickupDate' ? 'date' : k),
-    sorter: SORTABLE.has(k),
-    render: (_: unknown, r: Row) => (render ? render(r) : (r[k as keyof Row] as React.ReactNode)),
-  });
+  const col = listColumn<Row>('pickups', SORTABLE, { customerCode: 'customer', pickupDate: 'date' });
   const columns: TableColumnsType<Row> = [
     col('pickupNo', (r) => (
       <Button type="link" size="small" onClick={() => setViewing(r.id)} data-testid="pickup-open">
@@ -82,33 +85,28 @@ export default function PickupListPage() {
     )),
     col('storageNo', (r) => r.storageNo ?? ''),
     col('createdAt', (r) => formatTime(r.createdAt)),
-    {
-      key: 'actions',
-      title: label('actions'),
-      fixed: 'right' as const,
-      render: (_: unknown, r: Row) => (
-        <Space size="small">
-          <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
-            {label('downloadSlip')}
+    listActions<Row>('pickups', (r) => (
+      <>
+        <Button size="small" type="link" onClick={() => void downloadSlip(r.id)} data-testid="pickup-slip">
+          {label('downloadSlip')}
+        </Button>
+        {r.cancellable && (
+          <Button
+            size="small"
+            type="link"
+            onClick={() => navigate(`/subscribeTake/update?id=${r.id}`)}
+            data-testid="pickup-edit"
+          >
+            {label('edit')}
           </Button>
-          {r.cancellable && (
-            <Button
-              size="small"
-              type="link"
-              onClick={() => navigate(`/subscribeTake/update?id=${r.id}`)}
-              data-testid="pickup-edit"
-            >
-              {label('edit')}
-            </Button>
-          )}
-          {r.cancellable && (
-            <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
-              {label('cancel')}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+        )}
+        {r.cancellable && (
+          <Button size="small" type="link" danger onClick={() => setCancelling(r)} data-testid="pickup-cancel">
+            {label('cancel')}
+          </Button>
+        )}
+      </>
+    )),
   ];
   const messageColumns: TableColumnsType<P.PickupMessageRow> = [
     { key: 'at', title: label('at'), render: (_, m) => formatTime(m.createdAt) },
@@ -119,36 +117,30 @@ export default function PickupListPage() {
   ];
 
   const list = (
-    <Space direction="vertical" style={{ width: '100%' }}>
-      <FilterBar
-        filters={paged.filters}
-        i18n="pickups"
-        onSearch={onSearch}
-        searchTestId="pickup-search"
-        extra={<Button onClick={() => navigate('/subscribeTake/create')}>{label('create')}</Button>}
-      >
-        <FilterBar.Text name="pickupNo" width={200} maxLength={32} data-testid="pickup-filter-no" />
-        <FilterBar.Text name="boxNo" width={160} maxLength={32} data-testid="pickup-filter-box" />
-        <FilterBar.Enum name="region" width={110} values={['tokyo', 'osaka']} i18n="pickups.regions" />
-        <FilterBar.Enum
-          name="status"
-          width={120}
-          values={['booked', 'cancelled', 'pickedUp']}
-          i18n="pickups.statuses"
-        />
-        <FilterBar.Customer />
-        <FilterBar.DateRange />
-      </FilterBar>
-      <PagedTable<Row>
-        rowKey="id"
-        size="small"
-        paged={paged}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="pickup-table"
-        onRow={(r) => ({ 'data-pickup-no': r.pickupNo }) as never}
-      />
-    </Space>
+    <ListPage<Row>
+      paged={paged}
+      i18n="pickups"
+      onSearch={onSearch}
+      testId="pickup"
+      createPath="/subscribeTake/create"
+      columns={columns}
+      onRow={(r) => ({ 'data-pickup-no': r.pickupNo }) as never}
+      filters={
+        <>
+          <FilterBar.Text name="pickupNo" width={200} maxLength={32} data-testid="pickup-filter-no" />
+          <FilterBar.Text name="boxNo" width={160} maxLength={32} data-testid="pickup-filter-box" />
+          <FilterBar.Enum name="region" width={110} values={['tokyo', 'osaka']} i18n="pickups.regions" />
+          <FilterBar.Enum
+            name="status"
+            width={120}
+            values={['booked', 'cancelled', 'pickedUp']}
+            i18n="pickups.statuses"
+          />
+          <FilterBar.Customer />
+          <FilterBar.DateRange />
+        </>
+      }
+    />
   );
 
   return (

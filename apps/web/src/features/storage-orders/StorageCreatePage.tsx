@@ -13,12 +13,12 @@ import {
   Space,
   Tabs,
   Typography,
-  Upload,
 } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { XlsxPicker } from '@/components/XlsxPicker.tsx';
 import { errorText, hasRoute, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { downloadStorageErrors, originsCall, storageListCall, storeExcel, storeWaybills } from './api/storageOrders.ts';
 import { beep, OutcomeTag, ScanLines } from './components/shared.tsx';
@@ -290,26 +290,16 @@ function Excel({ origin, customerId }: { origin: S.StorageOrigin; customerId?: n
   return (
     <Space direction="vertical" style={{ width: '100%', maxWidth: 720 }}>
       <Typography.Text type="secondary">{t('storageOrders.excelHint')}</Typography.Text>
-      <div data-testid="storage-file">
-        <Upload.Dragger
-          accept=".xlsx"
-          maxCount={1}
-          disabled={busy}
-          fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-          beforeUpload={(f) => {
-            if (!/\.xlsx$/i.test(f.name)) {
-              setError(t('storageOrders.onlyXlsx'));
-              return Upload.LIST_IGNORE;
-            }
-            setError(null);
-            setFile(f);
-            return false;
-          }}
-          onRemove={() => setFile(null)}
-        >
-          <p>{t('storageOrders.chooseFile')}</p>
-        </Upload.Dragger>
-      </div>
+      <XlsxPicker
+        testId="storage-file"
+        file={file}
+        disabled={busy}
+        onWrongType={() => setError(t('storageOrders.onlyXlsx'))}
+        onPick={(f) => (setError(null), setFile(f))}
+        onRemove={() => setFile(null)}
+      >
+        {t('storageOrders.chooseFile')}
+      </XlsxPicker>
       {(busy || percent === 100) && file && (
         <div data-testid="storage-progress">
           {busy && (

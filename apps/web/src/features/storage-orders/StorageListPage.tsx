@@ -1,8 +1,8 @@
 import { type storageOrders as S } from '@console/contract';
-import { Button, Select, Space, type TableColumnsType } from 'antd';
+import { Button, Select, type TableColumnsType } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
-import { FilterBar, PagedTable, rangeToDates, usePagedQuery } from '@/components/paged-table';
+import { FilterBar, ListPage, listActions, listColumn, rangeToDates, usePagedQuery } from '@/components/paged-table';
 import { formatTime, invalidateCall, t, useCall, useI18n, useSession } from '@/lib';
 import { originsCall, storageListCall } from './api/storageOrders.ts';
 import { StorageKindTag, StorageStatusTag } from './components/shared.tsx';
@@ -36,12 +36,7 @@ export default function StorageListPage() {
     });
   };
   const label = (k: string) => t(`storageOrders.${k}`);
-  const col = (k: keyof Row, render?: (r: Row) => React.ReactNode) => ({
-    key: k,
-    title: label(k === 'customerCode' ? 'customer' : k === 'preAlert' ? 'kind' : k),
-    sorter: SORTABLE.has(k),
-    render: (_: unknown, r: Row) => (render ? render(r) : (r[k] as React.ReactNode)),
-  });
+  const col = listColumn<Row>('storageOrders', SORTABLE, { customerCode: 'customer', preAlert: 'kind' });
   const columns: TableColumnsType<Row> = [
     col('storageNo', (r) => <a onClick={() => navigate(`/storageOrder/info?id=${r.id}`)}>{r.storageNo}</a>),
     ...(isCustomer ? [] : [col('customerCode', (r) => r.customerCode ?? t('storageOrders.anyCustomer'))]),
@@ -54,55 +49,44 @@ export default function StorageListPage() {
     col('refusedCount'),
     col('createdBy'),
     col('createdAt', (r) => formatTime(r.createdAt)),
-    {
-      key: 'actions',
-      title: label('actions'),
-      fixed: 'right' as const,
-      render: (_: unknown, r: Row) => (
-        <Space size="small">
-          <Button size="small" type="link" onClick={() => navigate(`/storageOrder/info?id=${r.id}`)}>
-            {label('view')}
-          </Button>
-          <Button size="small" type="link" onClick={() => navigate(`/storageOrder/item?id=${r.id}`)}>
-            {label('orders')}
-          </Button>
-        </Space>
-      ),
-    },
+    listActions<Row>('storageOrders', (r) => (
+      <>
+        <Button size="small" type="link" onClick={() => navigate(`/storageOrder/info?id=${r.id}`)}>
+          {label('view')}
+        </Button>
+        <Button size="small" type="link" onClick={() => navigate(`/storageOrder/item?id=${r.id}`)}>
+          {label('orders')}
+        </Button>
+      </>
+    )),
   ];
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }}>
-      <FilterBar
-        filters={paged.filters}
-        i18n="storageOrders"
-        onSearch={onSearch}
-        searchTestId="storage-search"
-        extra={<Button onClick={() => navigate('/storageOrder/create')}>{label('create')}</Button>}
-      >
-        <FilterBar.Text name="storageNo" width={220} maxLength={32} data-testid="storage-filter-no" />
-        <FilterBar.Enum name="method" width={150} values={['entry', 'excel']} i18n="storageOrders.methods" />
-        <Form.Item name="origin" label={label('origin')}>
-          <Select allowClear style={{ width: 120 }} options={origins.data ?? []} />
-        </Form.Item>
-        <FilterBar.Enum
-          name="status"
-          width={130}
-          values={['received', 'partial', 'refused']}
-          i18n="storageOrders.statuses"
-        />
-        <FilterBar.Customer />
-        <FilterBar.DateRange />
-      </FilterBar>
-      <PagedTable<Row>
-        rowKey="id"
-        size="small"
-        paged={paged}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="storage-table"
-        onRow={(r) => ({ 'data-storage-no': r.storageNo }) as never}
-      />
-    </Space>
+    <ListPage<Row>
+      paged={paged}
+      i18n="storageOrders"
+      onSearch={onSearch}
+      testId="storage"
+      createPath="/storageOrder/create"
+      columns={columns}
+      onRow={(r) => ({ 'data-storage-no': r.storageNo }) as never}
+      filters={
+        <>
+          <FilterBar.Text name="storageNo" width={220} maxLength={32} data-testid="storage-filter-no" />
+          <FilterBar.Enum name="method" width={150} values={['entry', 'excel']} i18n="storageOrders.methods" />
+          <Form.Item name="origin" label={label('origin')}>
+            <Select allowClear style={{ width: 120 }} options={origins.data ?? []} />
+          </Form.Item>
+          <FilterBar.Enum
+            name="status"
+            width={130}
+            values={['received', 'partial', 'refused']}
+            i18n="storageOrders.statuses"
+          />
+          <FilterBar.Customer />
+          <FilterBar.DateRange />
+        </>
+      }
+    />
   );
 }

@@ -7,7 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import { queryClient } from '@/lib/query.ts';
-import { writeLocal } from '@/lib/storage.ts';
+import { APP_VERSION, writeLocal } from '@/lib/storage.ts';
 import { localKey, readUserSetting, saveUserSetting } from '../../userSettings.ts';
 
 export const HOME_PATH = '/index';
@@ -126,6 +126,39 @@ export function retainTabs(keep: (path: string) => boolean) {
 /** The open tab with the same identity as `path` (perhaps with another query), if any. */
 export const tabFor = (path: string) => state.paths.find((p) => tabKey(p) === tabKey(path));
 
+/**
+ * The last address of each page (a list with its filters, page and sort) opened in this browser
+ * tab, so the menu opens a list as it was left, its tab closed or not (issue 40, item 4; react-admin
+ * remembers a list's parameters likewise). Per user and in sessionStorage: another user, or a new
+ * browser tab, starts from the bare lists. Pages of one record are not remembered: the menu opens none.
+ */
+const lastPathsKey = () => `${APP_VERSION}-${state.user}-lastPaths`;
+
+function readLastPaths(): Record<string, string> {
+  try {
+    const v: unknown = JSON.parse(sessionStorage.getItem(lastPathsKey()) ?? '{}');
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function rememberPath(path: string) {
+  const [pathname] = path.split('?');
+  if (!state.user || tabKey(path) !== pathname) return;
+  try {
+    sessionStorage.setItem(lastPathsKey(), JSON.stringify({ ...readLastPaths(), [pathname!]: path }));
+  } catch {
+    // Quota or privacy mode: the menu then opens the bare list, as before.
+  }
+}
+
+/** Where the menu opens `pathname`: its open tab's address, else the last one it had, else itself. */
+export function lastPathOf(pathname: string): string {
+  const last = tabFor(pathname) ?? readLastPaths()[pathname];
+  return last && tabKey(last) === pathname ? last : pathname;
+}
+
 /** Moves what is kept per tab from one path to another (the same tab, opened with another query). */
 function renamed<T>(map: Record<string, T>, from: string, to: string): Record<string, T> {
   if (!(from in map)) return map;
@@ -139,6 +172,7 @@ function renamed<T>(map: Record<string, T>, from: string, to: string): Record<st
  * one more than the limit until one is closed).
  */
 export function openTab(path: string): string | null {
+  rememberPath(path);
   const existing = tabFor(path);
   if (existing && existing !== path) {
     // The same page opened with another query: its tab follows the new address, keeping its place.

@@ -1,9 +1,10 @@
 import { type batches, reference } from '@console/contract';
-import { Alert, Button, Checkbox, Progress, Segmented, Select, Space, Table, Typography, Upload } from 'antd';
+import { Alert, Button, Checkbox, Progress, Segmented, Select, Space, Table, Typography } from 'antd';
 import { Form } from '@/components/form.tsx';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
+import { ImportDrop, ImportErrors, ImportProgress, useImportJob } from '@/components/import-wizard';
 import { errorText, formatTime, getLocale, localized, t, useCall, useI18n, useSession } from '@/lib';
 import {
   confirmBatch,
@@ -45,8 +46,18 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
     { customerId: isCustomer ? undefined : fields.customerId },
     { enabled: !!user && (isCustomer || !!fields.customerId) },
   );
-  const [batch, setBatch] = useState<Progress | null>(null);
-  const [uploadError, setUploadError] = useState<string | null>(null);
+  const {
+    job: batch,
+    setJob: setBatch,
+    problem: uploadError,
+    setProblem: setUploadError,
+    upload,
+    commit: confirm,
+  } = useImportJob<Progress>({
+    fetch: fetchProgress,
+    running: (b) => b.status === 'parsing' || b.status === 'committing',
+    pollMs: 700,
+  });
   const [confirmed, setConfirmed] = useState<batches.ConfirmationKind[]>([]);
 
   // Batch List's "open preview" (?batch=<id>): the unexpired preview of an earlier upload, to
@@ -66,29 +77,13 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
     );
   }, [reopen]); // eslint-disable-line react-hooks/exhaustive-deps -- once per batch asked for
 
-  const running = batch && (batch.status === 'parsing' || batch.status === 'committing');
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => {
-      fetchProgress(batch.id).then(setBatch, () => undefined);
-    }, 700);
-    return () => clearInterval(timer);
-  }, [running, batch?.id]);
-
-  const onFile = async (file: File) => {
+  const onFile = (file: File) => {
     setUploadError(null);
     setBatch(null);
     setConfirmed([]);
-    if (!/\.xlsx$/i.test(file.name)) {
-      setUploadError(t('batches.onlyXlsx'));
-      return false;
-    }
-    if (!isCustomer && !fields.customerId) {
-      setUploadError(t('batches.customerRequired'));
-      return false;
-    }
-    try {
-      const b = await uploadBatch(kind, file, {
+    const refusal = !isCustomer && !fields.customerId ? t('batches.customerRequired') : null;
+    return upload(file, t('batches.onlyXlsx'), refusal, async (f) => {
+      const b = await uploadBatch(kind, f, {
         channel: kind === 'order' ? orderChannel : fields.channel,
         customerId: fields.customerId ? String(fields.customerId) : undefined,
         clearanceCompany: fields.clearanceCompany,
@@ -104,22 +99,15 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
         },
         { replace: true },
       );
-      setBatch(await fetchProgress(b.id));
-    } catch (e) {
-      setUploadError(errorText(e));
-    }
-    return false;
+      return fetchProgress(b.id);
+    });
   };
 
-  const commit = async (skipInvalid: boolean) => {
-    if (!batch) return;
-    try {
-      await confirmBatch(batch.id, confirmed, skipInvalid);
-      setBatch(await fetchProgress(batch.id));
-    } catch (e) {
-      setUploadError(errorText(e));
-    }
-  };
+  const commit = (skipInvalid: boolean) =>
+    confirm(async (b) => {
+      await confirmBatch(b.id, confirmed, skipInvalid);
+      return fetchProgress(b.id);
+    });
 
   return (
     <Space direction="vertical" style={{ width: '100%' }} size="middle">
@@ -189,16 +177,9 @@ export function ImportPanel({ kinds }: { kinds: Kind[] }) {
           />
         </Form.Item>
       </Form>
-      <Upload.Dragger
-        accept=".xlsx"
-        maxCount={1}
-        multiple={false}
-        showUploadList={false}
-        beforeUpload={onFile}
-        data-testid="upload"
-      >
-        <p>{t('batches.drop')}</p>
-      </Upload.Dragger>
+      <ImportDrop onFile={onFile} testId="upload">
+        {t('batches.drop')}
+      </ImportDrop>
       {uploadError && <Alert type="error" showIcon message={uploadError} data-testid="upload-error" />}
       {batch && <BatchState batch={batch} confirmed={confirmed} setConfirmed={setConfirmed} onCommit={commit} />}
     </Space>
@@ -218,16 +199,13 @@ function BatchState({
 }) {
   if (batch.status === 'parsing' || batch.status === 'committing') {
     return (
-      <div data-testid="progress">
-        <Typography.Text>
-          {batch.status === 'committing'
-            ? t('batches.committing')
-            : batch.queuePosition
-              ? t('batches.queued', { n: batch.queuePosition })
-              : t('batches.parsing')}
-        </Typography.Text>
-        <Progress percent={batch.progress} />
-      </div>
+      <ImportProgress testId="progress" percent={batch.progress}>
+        {batch.status === 'committing'
+          ? t('batches.committing')
+          : batch.queuePosition
+            ? t('batches.queued', { n: batch.queuePosition })
+            : t('batches.parsing')}
+      </ImportProgress>
     );
   }
   if (batch.status === 'failed') {
@@ -277,7 +255,6 @@ function BatchState({
     );
   }
   const allConfirmed = batch.confirmations.every((c) => confirmed.includes(c.kind));
-  const errorRows = new Set(batch.errors.map((e) => e.row)).size;
   const allOrders = batch.orderCount + batch.invalidOrders;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="preview">
@@ -302,30 +279,7 @@ function BatchState({
           message={t('batches.duplicates', { list: batch.duplicates.map((d) => d.orderNo).join(', ') })}
         />
       )}
-      {batch.errors.length > 0 && (
-        <>
-          <Typography.Text strong data-testid="errors-title">
-            {t('batches.errorsTitle', { rows: batch.invalidRows })}
-            {errorRows < batch.invalidRows && ` ${t('batches.errorsFirst', { listed: errorRows })}`}
-          </Typography.Text>
-          <Table
-            size="small"
-            rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
-            dataSource={batch.errors}
-            pagination={{ pageSize: 10 }}
-            data-testid="errors-table"
-            columns={[
-              { title: t('batches.row'), dataIndex: 'row', width: 70 },
-              {
-                title: t('batches.column'),
-                render: (_, r) => (r.column ? `${r.column} ${r.columnTitle ?? ''}` : ''),
-                width: 180,
-              },
-              { title: t('batches.message'), dataIndex: 'message' },
-            ]}
-          />
-        </>
-      )}
+      <ImportErrors i18n="batches" job={batch} pageSize={10} columnWidth={180} testId="errors" />
       {batch.confirmations.length > 0 && (
         <Alert
           type="warning"

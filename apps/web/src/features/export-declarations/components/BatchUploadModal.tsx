@@ -1,6 +1,7 @@
-import { Alert, App, Button, Modal, Space, Table, Typography, Upload } from 'antd';
+import { Alert, App, Button, Modal, Space, Table, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { errorText, t } from '@/lib';
+import { XlsxPicker } from '@/components/XlsxPicker.tsx';
 import {
   declarationRunEnded,
   downloadDeclarationErrors,
@@ -83,26 +84,15 @@ export function BatchUploadModal(props: { layout: Layout | null; onClose: (impor
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{label('uploadHint')}</Typography.Text>
-        <div data-testid="decl-batch-file">
-          <Upload.Dragger
-            accept=".xlsx"
-            maxCount={1}
-            fileList={file ? [{ uid: '1', name: file.name, status: 'done', size: file.size }] : []}
-            beforeUpload={(f) => {
-              if (!/\.xlsx$/i.test(f.name)) {
-                setError(label('onlyXlsx'));
-                return Upload.LIST_IGNORE;
-              }
-              setError(null);
-              setPreview(null);
-              setFile(f);
-              return false;
-            }}
-            onRemove={() => (setFile(null), setPreview(null))}
-          >
-            <p>{label('chooseFile')}</p>
-          </Upload.Dragger>
-        </div>
+        <XlsxPicker
+          testId="decl-batch-file"
+          file={file}
+          onWrongType={() => setError(label('onlyXlsx'))}
+          onPick={(f) => (setError(null), setPreview(null), setFile(f))}
+          onRemove={() => (setFile(null), setPreview(null))}
+        >
+          {label('chooseFile')}
+        </XlsxPicker>
         {error && <Alert type="error" showIcon message={error} data-testid="decl-batch-error" />}
         {preview && (
           <div data-testid="decl-batch-result">

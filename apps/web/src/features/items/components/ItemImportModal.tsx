@@ -1,8 +1,9 @@
 import { type items } from '@console/contract';
-import { Alert, Button, Modal, Progress, Space, Table, Typography, Upload } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Modal, Progress, Space, Typography } from 'antd';
+import { useState } from 'react';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
-import { errorText, formatTime, t, useI18n } from '@/lib';
+import { ImportDrop, ImportErrors, ImportProgress, useImportJob } from '@/components/import-wizard';
+import { formatTime, t, useI18n } from '@/lib';
 import {
   confirmItemImport,
   downloadItemImportErrors,
@@ -31,57 +32,28 @@ export function ItemImportModal({
   useI18n();
   const role = useRole();
   const [customerId, setCustomerId] = useState<number>();
-  const [job, setJob] = useState<Import | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { job, setJob, problem, setProblem, busy, upload, commit } = useImportJob<Import>({
+    fetch: itemImportProgress,
+    running: (j) => j.status === 'committing',
+    pollMs: 500,
+    onPolled: (j) => j.status === 'done' && onImported(),
+  });
 
   const committing = job?.status === 'committing';
-  useEffect(() => {
-    if (!committing) return;
-    const timer = setInterval(() => {
-      itemImportProgress(job.id).then(
-        (j) => {
-          setJob(j);
-          if (j.status === 'done') onImported();
-        },
-        () => undefined,
-      );
-    }, 500);
-    return () => clearInterval(timer);
-  }, [committing, job?.id]); // eslint-disable-line react-hooks/exhaustive-deps -- one poll per commit
-
   const reset = () => {
     setJob(null);
     setProblem(null);
   };
-  const onFile = async (file: File) => {
+  const onFile = (file: File) => {
     reset();
-    if (!/\.xlsx$/i.test(file.name)) {
-      setProblem(t('items.importing.onlyXlsx'));
-      return false;
-    }
-    if (!role.isCustomer && !customerId) {
-      setProblem(t('items.importing.customerRequired'));
-      return false;
-    }
-    setBusy(true);
-    try {
-      setJob(await uploadItemImport(file, role.isCustomer ? undefined : customerId));
-    } catch (e) {
-      setProblem(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-    return false;
+    const refusal = !role.isCustomer && !customerId ? t('items.importing.customerRequired') : null;
+    return upload(file, t('items.importing.onlyXlsx'), refusal, (f) =>
+      uploadItemImport(f, role.isCustomer ? undefined : customerId),
+    );
   };
-  const commit = async () => {
-    if (!job) return;
+  const confirm = () => {
     setProblem(null);
-    try {
-      setJob(await confirmItemImport(job.id));
-    } catch (e) {
-      setProblem(errorText(e));
-    }
+    return commit((j) => confirmItemImport(j.id));
   };
   const close = () => {
     if (committing) return;
@@ -120,19 +92,11 @@ export function ItemImportModal({
             />
           </Space>
         )}
-        <Upload.Dragger
-          accept=".xlsx"
-          maxCount={1}
-          multiple={false}
-          showUploadList={false}
-          beforeUpload={onFile}
-          disabled={busy || committing}
-          data-testid="import-upload"
-        >
-          <p>{busy ? t('items.importing.checking') : t('items.importing.drop')}</p>
-        </Upload.Dragger>
+        <ImportDrop onFile={onFile} disabled={busy || committing} testId="import-upload">
+          {busy ? t('items.importing.checking') : t('items.importing.drop')}
+        </ImportDrop>
         {problem && <Alert type="error" showIcon message={problem} data-testid="import-problem" />}
-        {job && <ImportState job={job} onCommit={commit} />}
+        {job && <ImportState job={job} onCommit={() => void confirm()} />}
       </Space>
     </Modal>
   );
@@ -146,10 +110,9 @@ function ImportState({ job, onCommit }: { job: Import; onCommit: () => void }) {
   );
   if (job.status === 'committing')
     return (
-      <div data-testid="import-progress">
-        <Typography.Text>{t('items.importing.committing', { count: job.validRows })}</Typography.Text>
-        <Progress percent={job.progress} />
-      </div>
+      <ImportProgress testId="import-progress" percent={job.progress}>
+        {t('items.importing.committing', { count: job.validRows })}
+      </ImportProgress>
     );
   if (job.status === 'done')
     return (
@@ -174,7 +137,6 @@ function ImportState({ job, onCommit }: { job: Import; onCommit: () => void }) {
         data-testid="import-failed"
       />
     );
-  const listedRows = new Set(job.errors.map((e) => e.row)).size;
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="import-preview">
       <Alert
@@ -188,30 +150,7 @@ function ImportState({ job, onCommit }: { job: Import; onCommit: () => void }) {
         })}
         description={job.previewUntil ? t('items.importing.until', { time: formatTime(job.previewUntil) }) : undefined}
       />
-      {job.errors.length > 0 && (
-        <>
-          <Typography.Text strong>
-            {t('items.importing.errorsTitle', { rows: job.invalidRows })}
-            {listedRows < job.invalidRows && ` ${t('items.importing.errorsFirst', { listed: listedRows })}`}
-          </Typography.Text>
-          <Table
-            size="small"
-            rowKey={(r) => `${r.row}-${r.column}-${r.message}`}
-            dataSource={job.errors}
-            pagination={{ pageSize: 8 }}
-            data-testid="import-errors-table"
-            columns={[
-              { title: t('items.importing.row'), dataIndex: 'row', width: 70 },
-              {
-                title: t('items.importing.column'),
-                render: (_, r) => (r.column ? `${r.column} ${r.columnTitle ?? ''}` : ''),
-                width: 200,
-              },
-              { title: t('items.importing.message'), dataIndex: 'message' },
-            ]}
-          />
-        </>
-      )}
+      <ImportErrors i18n="items.importing" job={job} pageSize={8} columnWidth={200} testId="import-errors" />
       <Space wrap>
         {job.validRows > 0 && (
           <Button type="primary" onClick={onCommit} data-testid="import-confirm">
