@@ -6,6 +6,7 @@ import { t, useI18n, useSession } from '@/lib';
 import { createNomination, refreshNominations } from './api/exportNominations.ts';
 import { NominationFields, toFields } from './components/NominationFields.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import './i18n.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
@@ -22,6 +23,7 @@ export default function ExportNominationCreatePage() {
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createNomination({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });

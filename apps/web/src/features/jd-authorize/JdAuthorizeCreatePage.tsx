@@ -3,6 +3,7 @@ import { Form, showSaveError } from '@/components/form.tsx';
 import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import { t, useI18n, useSession } from '@/lib';
 import { createJd, refreshJd } from './api/jdAuthorize.ts';
 import { JdFields, toFields } from './components/JdFields.tsx';
@@ -19,6 +20,7 @@ export default function JdAuthorizeCreatePage() {
   const [form] = Form.useForm();
   // A typed app key and secret are lost with the tab: it asks first (issue 36 #18, #19).
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {
       await createJd({ ...toFields(v), customerId: isCustomer ? undefined : v.customerId });
