@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { Form, showSaveError } from '@/components/form.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import { t, useSession } from '@/lib';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
@@ -27,7 +28,8 @@ export interface CreateFormPageProps {
 /**
  * A create form that belongs to a customer (issue 40, item 4: the nomination and JD pages were
  * one page written twice): agents and operators choose the customer first; the tab is marked
- * dirty from the first change until the record is created (issue 36 #18), one save runs at a
+ * dirty from the first change until the record is created (issue 36 #18) and kept as a draft if
+ * the session ends meanwhile (#19), one save runs at a
  * time (issue 36 #22), and a refusal shows on its fields.
  */
 export function CreateFormPage({
@@ -45,6 +47,8 @@ export function CreateFormPage({
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  // Kept if the session ends while it is dirty, offered back after login (issue 36 #19).
+  useFormDraft(form, draft);
   const l = (k: string) => t(`${i18n}.${k}`);
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {

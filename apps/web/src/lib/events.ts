@@ -16,7 +16,11 @@ export function createEmitter<T>() {
 }
 
 /**
+ * 'ending': the session is about to end without the user asking (refresh failed, or ended
+ * elsewhere): said before anything is cleared, so the shell can keep dirty forms as drafts.
  * 'expired': refresh failed, go to login. 'notices': a call answered 428 (notices gate).
  * 'reset': the session was forgotten locally (logout), drop cached data.
  */
-export const sessionEvents = createEmitter<{ type: 'expired' } | { type: 'notices' } | { type: 'reset' }>();
+export const sessionEvents = createEmitter<
+  { type: 'ending' } | { type: 'expired' } | { type: 'notices' } | { type: 'reset' }
+>();

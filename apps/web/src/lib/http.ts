@@ -231,6 +231,7 @@ async function sendWithSession(def: CallDef, body: unknown, opts: CallOptions, e
 }
 
 function expireSession() {
+  sessionEvents.emit({ type: 'ending' });
   clearSessionCookies();
   sessionEvents.emit({ type: 'expired' });
 }
@@ -252,6 +253,7 @@ export async function reportError(err: unknown, opts: CallOptions = {}, def?: Ca
         content: message,
         okText: t('common.ok'),
         onOk: () => {
+          sessionEvents.emit({ type: 'ending' });
           clearSessionCookies();
           localStorage.setItem('isLogin', 'false');
           location.reload();

@@ -8,6 +8,7 @@ import { createItem } from './api/createItem.ts';
 import { ItemFields, toItemInput } from './components/ItemForm.tsx';
 import { useRole } from './components/useRole.ts';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import './i18n.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
@@ -19,6 +20,7 @@ export default function ItemCreatePage() {
   const role = useRole();
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const chosen = Form.useWatch('customerId', form) as number | undefined;
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {

@@ -13,6 +13,7 @@ import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 
 /** Create importer order alone: customer (agents and operators choose), channel, recipient from a pasted address, items. */
 export default function OrderCreatePage() {
@@ -23,6 +24,7 @@ export default function OrderCreatePage() {
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const chosen = Form.useWatch('customerId', form) as number | undefined;
   const customerId = isCustomer ? user?.customer?.id : chosen;
   const channels = useCall(reference.channels, {});

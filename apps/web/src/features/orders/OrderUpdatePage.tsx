@@ -7,6 +7,7 @@ import { updateOrder, useOrderDetail } from './api/orders.ts';
 import { withConfirmations } from './components/confirm.ts';
 import { cleanOrder, ItemsFields, RecipientFields, SenderFields } from './components/OrderForm.tsx';
 import { useTabDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import { useTabRecord } from '@/components/useTabRecord.ts';
 import './i18n.ts';
 import { showOrderWarnings } from '@/components/tax-estimate.tsx';
@@ -30,6 +31,7 @@ export default function OrderUpdatePage() {
   const stale = useStaleSave(q.data, { fields: ORDER_FORM_FIELDS, label: orderFieldLabel });
   const edit = useRecordForm(form, id, q.data, asValues);
   useTabDirty(edit.dirty);
+  useFormDraft(form, edit, { ready: !!q.data && !q.data.locked });
   const [save, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     const body = cleanOrder(v);
     // The version the form's values were loaded from (set with them), not the latest read.

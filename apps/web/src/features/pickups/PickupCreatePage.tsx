@@ -8,6 +8,7 @@ import { ApiError, errorText, t, useI18n, useSession } from '@/lib';
 import { bookPickup, downloadSlip, refreshPickups } from './api/pickups.ts';
 import { bookingOf, PickupFields } from './components/PickupFields.tsx';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import './i18n.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
@@ -25,6 +26,7 @@ export default function PickupCreatePage() {
   const isCustomer = !!user?.customer;
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const [done, setDone] = useState<P.PickupRow | null>(null);
   const [submit, submitting] = useOneAtATime(async (v: Record<string, any>) => {
     try {

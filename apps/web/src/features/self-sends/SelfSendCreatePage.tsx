@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { CustomerSelect } from '@/components/CustomerSelect.tsx';
 import { ApiError, call, invalidateCall, t, useI18n, useSession } from '@/lib';
 import { useCreateFormDirty } from '@/components/useTabDirty.ts';
+import { useFormDraft } from '@/components/useFormDraft.tsx';
 import './i18n.ts';
 import { useOneAtATime } from '@/lib/one-at-a-time.ts';
 
@@ -19,6 +20,7 @@ export default function SelfSendCreatePage() {
   const navigate = useNavigate();
   const [form] = Form.useForm();
   const draft = useCreateFormDirty();
+  useFormDraft(form, draft);
   const { user } = useSession();
   const isCustomer = !!user?.customer;
   const company = Form.useWatch('expressCompany', form);

@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { useI18n } from '@/lib/i18n.ts';
 import { HOME_PATH, closeTabs, dirtyClosedBy, moveTab, refreshTab, useTabs, type CloseAction } from './store.ts';
 import { useTabTitle } from './titles.ts';
-import { useLeaveWarning } from './leave-warning.ts';
+import { useKeepDraftsOnSessionEnd, useLeaveWarning } from './leave-warning.ts';
 
 type Action = 'refresh' | CloseAction;
 
@@ -32,6 +32,7 @@ export function TabBar({ active, byPath }: { active: string; byPath: Map<string,
   const { paths, labels, dirty } = useTabs();
   const titleOf = useTabTitle(byPath);
   useLeaveWarning();
+  useKeepDraftsOnSessionEnd();
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const listRef = useRef<HTMLDivElement>(null);
