@@ -57,5 +57,5 @@ describe('JD renewal with two instances on one database', () => {
     expect(runs).toContainEqual({ state: 'done' });
     const refreshes = jd.calls.filter((call) => call.path === '/oauth2/refresh_token').length;
     expect(refreshes).toBe(due);
-  });
+  }, 120_000);
 });
