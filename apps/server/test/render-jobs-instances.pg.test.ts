@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RENDERER_ID } from '../src/modules/export-jobs/export-jobs.renders.ts';
 import { createHarness, type Harness, secondInstance } from './harness.ts';
@@ -43,6 +44,16 @@ const onWeb = async (call: string, body: unknown, token: string) => {
 
 describe('renders across instances', () => {
   it('an export asked of a web instance is rendered by the worker instance and downloads from the web one', async () => {
+    // A render's row is removed once answered: who took each is noted as it is taken (issue 36
+    // #16: the test never checked which instance rendered; one rendering in the asker passed).
+    await sql`create table test_render_takers (render_id text, rendered_by text)`.execute(h.db);
+    await sql`create function test_note_taker() returns trigger language plpgsql as $$
+      begin
+        if new.rendered_by is not null then insert into test_render_takers values (new.id::text, new.rendered_by); end if;
+        return new;
+      end $$`.execute(h.db);
+    await sql`create trigger test_note_taker after insert or update of rendered_by on export_renders
+      for each row execute function test_note_taker()`.execute(h.db);
     const res = await onWeb('order/downloadOrderExcel', { sort: 'createdAt', order: 'desc' }, demo);
     expect(res.status).toBe(200);
     expect(res.type).toContain('spreadsheetml');
@@ -53,6 +64,12 @@ describe('renders across instances', () => {
     const seen = await h.post('export/progress', { id: progressId }, demo);
     expect((seen.body as { data: { phase: string } }).data.phase).toBe('done');
     expect((await renderStates(h.db)).all).toEqual([]);
+    const { rows: takers } = await sql<{ render_id: string; rendered_by: string }>`
+      select distinct render_id, rendered_by from test_render_takers`.execute(h.db);
+    await sql`drop trigger test_note_taker on export_renders`.execute(h.db);
+    // Both downloads were rendered through the queue, each by the worker instance's renderer.
+    expect(new Set(takers.map((t) => t.render_id)).size).toBe(2);
+    expect(new Set(takers.map((t) => t.rendered_by))).toEqual(new Set([RENDERER_ID]));
   });
 
   it("a small render of customer B answers while A's heavy renders occupy the worker; none runs on the web instance", async () => {

@@ -5,7 +5,7 @@ import { baseRow, jobWorkers, settle, uploadPreview } from '../batches/helpers.t
 import { waitFor } from '../support/jobs.ts';
 import { jpOrderBody } from '../support/orders.ts';
 import { webhookReceiver } from '../support/webhook-receiver.ts';
-import { makeKey, v1 } from './helpers.ts';
+import { customerIdOf, makeKey, v1 } from './helpers.ts';
 
 /**
  * Issue 39 item 4, the batch events: an order import's batch committed (`batch.committed`) or
@@ -141,9 +141,33 @@ describe('batch events', () => {
         .where('o.batch_id', '=', p.id)
         .execute();
     try {
-      // Three relay periods: the staged orders' events wait in the outbox (on PostgreSQL they are
-      // not even committed).
-      await new Promise((r) => setTimeout(r, 3500));
+      // A relay run that began after the orders were staged has ended: it dispatched an event
+      // written after the staging (demo2's, of a type demo2 does not subscribe to, so nobody is
+      // sent it). Recorded state, not a fixed sleep a slow relay outlasts (issue 37): the staged
+      // orders' events still wait in the outbox (on PostgreSQL they are not even committed).
+      const marker = `evt_staged_marker_${p.id}`;
+      const demo2Id = await customerIdOf(h, 'DEMO2');
+      await h.db
+        .insertInto('webhook_events')
+        .values({
+          id: marker,
+          customer_id: demo2Id,
+          order_id: null,
+          seq: null,
+          type: 'order.created',
+          payload: JSON.stringify({ id: marker, type: 'order.created', data: {} }),
+          occurred_at: h.clock.now.toISOString(),
+        })
+        .execute();
+      const dispatched = async () =>
+        (
+          await h.db
+            .selectFrom('webhook_events')
+            .select('dispatched_at')
+            .where('id', '=', marker)
+            .executeTakeFirstOrThrow()
+        ).dispatched_at !== null;
+      await waitFor('a relay run after the staging', dispatched, WAIT_MS);
       const waiting = await ofBatch();
       expect(waiting.filter((e) => e.dispatched_at !== null)).toEqual([]);
       expect(receiver.received.filter((r) => waiting.some((e) => e.id === r.id))).toEqual([]);

@@ -3,7 +3,9 @@ import { type FakeJd, startFakeJd } from '../../../../e2e/support/fake-jd.ts';
 import { secretBox } from '../../src/lib/secret-box.ts';
 import { PURPOSE } from '../../src/modules/jd-authorize/jd-authorize.service.ts';
 import { seedDemoJdAuthorize } from '../../src/seed/jd-authorize.ts';
+import { slotOf } from '../../src/lib/jobs.shared.ts';
 import { createHarness, secondInstance } from '../harness.ts';
+import { settled } from '../support/jobs.ts';
 
 /**
  * Issue 27: the JD renewal ran on every instance, so JD received the same refresh token once per
@@ -37,14 +39,23 @@ describe('JD renewal with two instances on one database', () => {
     expect(due).toBeGreaterThan(0);
 
     // Two instances start with the renewal on, at once, as a deploy starts them.
-    await Promise.all([
+    const every = 6 * 3_600_000;
+    const t0 = new Date();
+    const [b, c] = await Promise.all([
       secondInstance(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
       secondInstance(a, { env: { ...env, JD_RENEW_HOURS: '6', JOB_POLL_SECONDS: '0.5' } }),
     ]);
-    const refreshes = () => jd!.calls.filter((c) => c.path === '/oauth2/refresh_token').length;
-    for (let i = 0; i < 100 && refreshes() < due; i++) await new Promise((r) => setTimeout(r, 100));
-    // Time for a second instance's run to arrive, were there one.
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(refreshes()).toBe(due);
-  });
+    // Each instance's start tick is not awaited by its start: each also ticks the period here, and
+    // once both ticks have returned, every job either instance makes for the period is recorded.
+    // Once all of them have ended, no run is still to come (issue 37: the job's recorded runs, not
+    // a fixed sleep that a slow machine ends before the second run has started).
+    await Promise.all([b.app.jobs.tick('jd-renewal', new Date()), c.app.jobs.tick('jd-renewal', new Date())]);
+    const runs = await settled(a.db, 'jd-renewal', 1);
+    const periods = slotOf(new Date(), every) - slotOf(t0, every) + 1;
+    // One job for the period, not one per instance (two only if a 6-hour mark fell within the test).
+    expect(runs.length).toBeLessThanOrEqual(periods);
+    expect(runs).toContainEqual({ state: 'done' });
+    const refreshes = jd.calls.filter((call) => call.path === '/oauth2/refresh_token').length;
+    expect(refreshes).toBe(due);
+  }, 120_000);
 });

@@ -1,9 +1,12 @@
 import ExcelJS from 'exceljs';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createHarness, secondInstance, multipart } from '../harness.ts';
+import type { DB } from '../../src/db/schema.ts';
 import { plain } from '../plain-client.ts';
-import { settled } from '../support/jobs.ts';
+import { settled, waitFor } from '../support/jobs.ts';
+import { INSTANCES_ENV, leaseOutlived } from '../support/two-instances.ts';
 import { createOrder, jpOrderBody } from '../support/orders.ts';
 
 /**
@@ -13,9 +16,17 @@ import { createOrder, jpOrderBody } from '../support/orders.ts';
  * PostgreSQL (the embedded SQLite is one process): this file runs in the PostgreSQL run.
  */
 
+/** Sessions on the test's database waiting for a lock another holds (the held order's row). */
+async function lockWaiters(db: Kysely<DB>) {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+  return rows[0]!.n;
+}
+
 describe('an address batch with two instances on one database', () => {
   it('an instance starting while another applies a batch does not apply it again', async () => {
-    const h = await createHarness({ env: { JOB_POLL_SECONDS: '0.5' } });
+    const h = await createHarness({ env: INSTANCES_ENV });
     const demo = await h.login('demo');
     const orders = [];
     for (let i = 0; i < 3; i++) orders.push(await createOrder(h.post, demo, jpOrderBody('LBI')));
@@ -48,10 +59,15 @@ describe('an address batch with two instances on one database', () => {
       const c = await plain(h, 'updateLableB/create', { id: batchId }, demo);
       expect(c.status).toBe(200);
       expect(c.data.status).toBe('applying');
-      // The apply is under way and waits on the lock; an instance starts meanwhile.
-      await new Promise((r) => setTimeout(r, 1500));
-      await secondInstance(h, { env: { JOB_POLL_SECONDS: '0.5' } });
-      await new Promise((r) => setTimeout(r, 1500));
+      // The apply is under way and waits on the lock (seen in the database, not assumed after a
+      // sleep: issue 36 #16); an instance starts meanwhile.
+      await waitFor('the apply to wait on the held order', async () => (await lockWaiters(h.db)) === 1, 30_000);
+      await secondInstance(h, { env: INSTANCES_ENV });
+      // The started instance has run its start and polled through a lease and a heartbeat check
+      // after it (issue 37: recorded state, not a fixed sleep): the job is still its first run,
+      // and still one session (not a second apply) waits on the lock.
+      expect(await leaseOutlived(h.db, 'label-b-apply')).toEqual({ state: 'active', retryCount: 0 });
+      expect(await lockWaiters(h.db)).toBe(1);
     } finally {
       await lock.query('rollback');
       await lock.end();
@@ -74,5 +90,5 @@ describe('an address batch with two instances on one database', () => {
       .where('kind', '=', 'addressChanged')
       .execute();
     expect(changed.map((e) => e.order_id).sort()).toEqual(orders.map((o) => o.id).sort());
-  }, 60_000);
+  }, 120_000);
 });
