@@ -163,12 +163,20 @@ test.describe('Item List controls', () => {
     await loginByCookie(context, request, 'demo');
     await page.goto(`${MAIN}/home/index`);
     await expect(page.getByTestId('home')).toBeVisible();
+    // A hotkey opens a list as it was left (issue 40 item 4): an earlier test's filters on demo's
+    // item list may come back with the tabs the server keeps, so the path is what is asserted.
     await page.keyboard.press('Alt+2');
-    await expect(page).toHaveURL(/\/home\/item\/noPassItem$/);
-    await expect(page.locator('[data-tab-view="/item/noPassItem"]').getByTestId('item-table')).toBeVisible();
+    await expect(page).toHaveURL(/\/home\/item\/noPassItem(\?|$)/);
+    await expect(
+      page
+        .locator('[data-tab-view="/item/noPassItem"], [data-tab-view^="/item/noPassItem?"]')
+        .getByTestId('item-table'),
+    ).toBeVisible();
     await page.keyboard.press('Alt+1');
-    await expect(page).toHaveURL(/\/home\/item\/list$/);
-    await expect(page.locator('[data-tab-view="/item/list"]').getByTestId('item-table')).toBeVisible();
+    await expect(page).toHaveURL(/\/home\/item\/list(\?|$)/);
+    await expect(
+      page.locator('[data-tab-view="/item/list"], [data-tab-view^="/item/list?"]').getByTestId('item-table'),
+    ).toBeVisible();
   });
 
   test('the chosen columns are saved for the user and survive a reload', async ({ page, context, request }) => {
