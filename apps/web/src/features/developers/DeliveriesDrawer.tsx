@@ -117,7 +117,14 @@ export function DeliveriesDrawer({
   ];
 
   return (
-    <Drawer open={open} onClose={onClose} width="min(1100px, 100vw)" title={t('dev.deliveries')} destroyOnHidden>
+    <Drawer
+      open={open}
+      onClose={onClose}
+      // The customer column needs the room: at 1100 px the row's 操作 fell past the drawer's edge.
+      width={customerOf ? 'min(1200px, 100vw)' : 'min(1100px, 100vw)'}
+      title={t('dev.deliveries')}
+      destroyOnHidden
+    >
       <Space direction="vertical" style={{ width: '100%' }} data-testid="webhook-deliveries">
         <Space wrap>
           <Select
